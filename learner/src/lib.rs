@@ -1,0 +1,1 @@
+//! Active learning of callback typestates (filled in by issue 3).
