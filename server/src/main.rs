@@ -1,0 +1,3 @@
+//! The `typestar` command line.
+
+fn main() {}
