@@ -40,7 +40,13 @@ macro_rules! bundled {
 
 /// Every bundled file, sorted by path. `tests/library.rs` checks this list against the folder.
 const BUNDLED: &[BundledFile] = bundled![
+    "android/bluetooth/BluetoothAdapter.typestate",
+    "android/database/sqlite/SQLiteOpenHelper.typestate",
+    "android/os/AsyncTask.typestate",
     "android/os/CountDownTimer.typestate",
+    "android/os/FileObserver.typestate",
+    "android/speech/SpeechRecognizer.typestate",
+    "android/view/textservice/SpellCheckerSession.typestate",
 ];
 
 /// The bundled files, sorted by path.
