@@ -40,13 +40,28 @@ macro_rules! bundled {
 
 /// Every bundled file, sorted by path. `tests/library.rs` checks this list against the folder.
 const BUNDLED: &[BundledFile] = bundled![
+    "android/app/DownloadManager.typestate",
     "android/bluetooth/BluetoothAdapter.typestate",
     "android/database/sqlite/SQLiteOpenHelper.typestate",
+    "android/media/MediaCodec.typestate",
+    "android/media/MediaPlayer.typestate",
+    "android/media/MediaRecorder.typestate",
+    "android/media/MediaScannerConnection.typestate",
     "android/os/AsyncTask.typestate",
     "android/os/CountDownTimer.typestate",
     "android/os/FileObserver.typestate",
     "android/speech/SpeechRecognizer.typestate",
+    "android/view/VelocityTracker.typestate",
     "android/view/textservice/SpellCheckerSession.typestate",
+    "com/android/volley/RequestQueue.typestate",
+    "com/nostra13/universalimageloader/core/ImageLoader.typestate",
+    "java/io/InputStream.typestate",
+    "java/io/OutputStream.typestate",
+    "java/io/Reader.typestate",
+    "java/io/Writer.typestate",
+    "java/util/Iterator.typestate",
+    "javax/crypto/Cipher.typestate",
+    "okhttp3/Call.typestate",
 ];
 
 /// The bundled files, sorted by path.
