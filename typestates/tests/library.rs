@@ -59,7 +59,7 @@ fn started_in(typestate: &Typestate, state: StateId) -> Typestate {
 }
 
 /// Problems with one typestate, as sentences.
-fn check_typestate(path: &str, typestate: &Typestate, text: &str) -> Vec<String> {
+fn check_typestate(path: &str, typestate: &Typestate) -> Vec<String> {
     let mut problems = Vec::new();
     let expected_path = path_for_class(&typestate.class);
     if expected_path != path {
@@ -97,7 +97,11 @@ fn check_typestate(path: &str, typestate: &Typestate, text: &str) -> Vec<String>
         for callin in &mut only_initial.callins {
             callin.creates = None;
         }
-        only_initial.reachable_states().iter().filter(|r| **r).count()
+        only_initial
+            .reachable_states()
+            .iter()
+            .filter(|r| **r)
+            .count()
     };
     if typestate.n_minimal_states() != from_initial {
         problems.push(format!(
@@ -180,7 +184,6 @@ fn check_typestate(path: &str, typestate: &Typestate, text: &str) -> Vec<String>
                 .join("; ")
         )),
     }
-    let _ = text;
     problems
 }
 
@@ -195,7 +198,7 @@ fn every_bundled_typestate_is_sound() {
                 }
             }
             Ok(typestate) => {
-                for problem in check_typestate(file.path, &typestate, file.text) {
+                for problem in check_typestate(file.path, &typestate) {
                     failures.push(format!("library/{}: {problem}", file.path));
                 }
             }
@@ -303,7 +306,10 @@ fn lookup_by_qualified_and_simple_name() {
             path: "android/media/MediaRecorder.typestate"
         }
     );
-    assert_eq!(library.find("okhttp3.Call").unwrap().class(), "okhttp3.Call");
+    assert_eq!(
+        library.find("okhttp3.Call").unwrap().class(),
+        "okhttp3.Call"
+    );
     assert!(library.find("Nonexistent").is_err());
     let classes: Vec<&str> = library.iter().map(|e| e.class()).collect();
     let mut sorted = classes.clone();
