@@ -221,8 +221,9 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     ("android.os.CountDownTimer", 3, 3),
     ("android.app.DownloadManager", 4, 4),
     ("android.os.FileObserver", 6, 6),
-    // +2: onLoadingStarted() is delivered before the load runs, so a stop() between the call
-    // and that callback, and a failed load, each need a state of their own (see the file).
+    // +2: written from UIL's code, not learned. A failed load is an ordinary callback here
+    // (DroidStar counted onError as an error of the query), so it has its own two states
+    // (RequestedBad, LoadingBad) beside the good load's; see the file's notes.
     ("com.nostra13.universalimageloader.core.ImageLoader", 5, 7),
     ("android.media.MediaCodec", 8, 8),
     ("android.media.MediaPlayer", 10, 10),
