@@ -19,18 +19,12 @@ import sys
 import time
 from pathlib import Path
 
-# AALpy's characterisation sets and tie-breaks iterate over sets of symbols; fix string hashing
-# so that every run asks the same queries in the same order.
-if os.environ.get("PYTHONHASHSEED") != "0":
-    os.environ["PYTHONHASHSEED"] = "0"
-    os.execv(sys.executable, [sys.executable, *sys.argv])
+from aalpy.learning_algs import run_KV, run_Lsharp, run_Lstar
+from aalpy.oracles import PerfectKnowledgeEqOracle, WMethodEqOracle
 
-from aalpy.learning_algs import run_KV, run_Lsharp, run_Lstar  # noqa: E402
-from aalpy.oracles import PerfectKnowledgeEqOracle, WMethodEqOracle  # noqa: E402
-
-import dotmodel  # noqa: E402
-import filters  # noqa: E402
-from eq_oracles import CountingEqOracle, DistinguisherBoundEqOracle  # noqa: E402
+import dotmodel
+import filters
+from eq_oracles import CountingEqOracle, DistinguisherBoundEqOracle
 
 HERE = Path(__file__).resolve().parent
 
@@ -179,4 +173,9 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
+    # AALpy's characterisation sets and tie-breaks iterate over sets of symbols; fix string
+    # hashing (only possible at interpreter start) so every run asks the same queries in order.
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.environ["PYTHONHASHSEED"] = "0"
+        os.execv(sys.executable, [sys.executable, *sys.argv])
     sys.exit(main())

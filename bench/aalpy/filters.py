@@ -181,8 +181,10 @@ class PrefixTree:
         self.inner = inner
         self.root: dict = {}         # input -> (output, child node)
         self.current: Word = ()      # the word last passed down
-        self.hits = 0                # queries answered from the tree
-        self.extensions = 0          # queries passed down as an extension of the current run
+        # Per call (query or extend; a step-wise query from AALpy makes one call per symbol):
+        self.hits = 0                # answered from the tree
+        self.misses = 0              # passed down
+        self.extensions = 0          # ... of which as an extension of the current run (no reset)
 
     def lookup(self, word: Word) -> Word | None:
         node, outputs = self.root, []
@@ -212,6 +214,7 @@ class PrefixTree:
         if known is not None:
             self.hits += 1
             return known
+        self.misses += 1
         run = self.current
         if run and len(run) < len(word) and word[: len(run)] == run:
             self.extensions += 1
@@ -300,9 +303,11 @@ class Stack:
             "waits": self.executed.waits,
             "asked_queries": self.asked.queries,
             "asked_symbols": self.asked.symbols,
-            "tree_hits": self.tree.hits,
-            "lazy_extensions": self.tree.extensions,
-            "err_sink_answers": self.err_sink.answered,
+            "tree_hit_calls": self.tree.hits,
+            "tree_miss_calls": self.tree.misses,
+            "tree_lazy_extensions": self.tree.extensions,
+            "err_sink_answered_calls": self.err_sink.answered,
+            "err_sink_saved_steps": self.err_sink.saved_steps,
         }
 
 
