@@ -8,6 +8,7 @@ runs the AALpy learner with its own cache switched off, checks the learned machi
 equivalent to the model, and prints one JSON object per run (or a markdown table).
 
     compare.sh [DIR ...] [--algorithms a,b] [--oracles o,p] [--format jsonl|markdown]
+               [--distinguisher-bound K]
 """
 from __future__ import annotations
 
@@ -104,6 +105,8 @@ def learn_one(model: dotmodel.Model, aalpy_model, side: dict, algorithm: str, or
         "class": side["class"],
         "algorithm": algorithm,
         "oracle": oracle,
+        "distinguisher_bound": side["distinguisher_bound"],
+        "state_bound": side["state_bound"],
         **counts,
         "eq_rounds": eq.rounds,
         "eq_executed_queries": eq.executed.get("executed_queries", 0),
@@ -123,6 +126,7 @@ def load_models(dirs: list[Path]):
         for dot in sorted(d.glob("*.dot")):
             model = dotmodel.parse_dot(dot)
             aalpy_model = dotmodel.check_aalpy_reads_the_same(model, dot)
+            model.name = dot.stem  # report the file, e.g. AsyncTask-NoGet for class AsyncTask
             yield model, aalpy_model, dotmodel.load_sidecar(dot)
 
 
@@ -155,11 +159,15 @@ def main(argv=None) -> int:
     p.add_argument("--algorithms", default=",".join(ALGORITHMS), help="comma-separated subset of %(default)s")
     p.add_argument("--oracles", default=",".join(ORACLES), help="comma-separated subset of %(default)s")
     p.add_argument("--format", choices=("jsonl", "markdown"), default="jsonl")
+    p.add_argument("--distinguisher-bound", type=int, metavar="K",
+                   help="use K for the dist oracle instead of each sidecar's distinguisher_bound")
     args = p.parse_args(argv)
     algorithms = args.algorithms.split(",")
     oracles = args.oracles.split(",")
     rows, failed = [], False
     for model, aalpy_model, side in load_models(args.dirs):
+        if args.distinguisher_bound is not None:
+            side = {**side, "distinguisher_bound": args.distinguisher_bound}
         for algorithm in algorithms:
             for oracle in oracles:
                 row = learn_one(model, aalpy_model, side, algorithm, oracle)
