@@ -13,6 +13,9 @@ cp="$build/classes:$build/harness-classes"
 javac --release 11 -Xlint:all -Werror -encoding UTF-8 -cp "$cp" -d "$build/test-classes" \
     $(find "$here/core/src/test/java" -name '*.java' | sort)
 
-java -cp "$cp:$build/test-classes" dev.typestar.agent.TestRunner \
+java -Dtypestar.examples="$here/examples" -Dtypestar.protocolDoc="$here/PROTOCOL.md" \
+    -cp "$cp:$build/test-classes" dev.typestar.agent.TestRunner \
     dev.typestar.agent.JsonTest \
-    dev.typestar.agent.ProtocolTest
+    dev.typestar.agent.ProtocolTest \
+    dev.typestar.agent.DescribeTest \
+    dev.typestar.agent.LoadTest
