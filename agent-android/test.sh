@@ -18,4 +18,6 @@ java -Dtypestar.examples="$here/examples" -Dtypestar.protocolDoc="$here/PROTOCOL
     dev.typestar.agent.JsonTest \
     dev.typestar.agent.ProtocolTest \
     dev.typestar.agent.DescribeTest \
-    dev.typestar.agent.LoadTest
+    dev.typestar.agent.LoadTest \
+    dev.typestar.agent.QueryTest \
+    dev.typestar.agent.RobustnessTest

@@ -10,9 +10,6 @@ import java.util.concurrent.TimeUnit;
  * the session thread stays free to enforce the watchdog.
  */
 final class DedicatedThreadExecutor implements CallinExecutor {
-    /** Stack size of the callin thread; generous so deep but finite recursion is not a crash. */
-    private static final long STACK_BYTES = 16L * 1024 * 1024;
-
     /** A submitted task and, once it finished, how. */
     private static final class Pending implements Runnable {
         private final Task task;
@@ -41,7 +38,7 @@ final class DedicatedThreadExecutor implements CallinExecutor {
     private volatile boolean wedged;
 
     DedicatedThreadExecutor() {
-        worker = new Thread(null, this::loop, "typestar-callin", STACK_BYTES);
+        worker = new Thread(this::loop, "typestar-callin"); // default stack size, like an app thread
         worker.setDaemon(true);
         worker.start();
     }
