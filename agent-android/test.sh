@@ -16,6 +16,7 @@ javac --release 11 -Xlint:all -Werror -encoding UTF-8 -cp "$cp" -d "$build/test-
 java -Dtypestar.examples="$here/examples" -Dtypestar.protocolDoc="$here/PROTOCOL.md" \
     -cp "$cp:$build/test-classes" dev.typestar.agent.TestRunner \
     dev.typestar.agent.JsonTest \
+    dev.typestar.agent.DocTest \
     dev.typestar.agent.ProtocolTest \
     dev.typestar.agent.DescribeTest \
     dev.typestar.agent.LoadTest \

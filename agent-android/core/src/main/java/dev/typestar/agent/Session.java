@@ -162,7 +162,7 @@ final class Session {
                     Map<String, Object> hang = runner.tearDown(warnings);
                     Map<String, Object> body = new LinkedHashMap<>();
                     body.put("warnings", warnings);
-                    body.put("teardownHang", hang);
+                    body.put("failure", hang);
                     send(reply("bye", id, body));
                     return EXIT_OK;
                 default:
