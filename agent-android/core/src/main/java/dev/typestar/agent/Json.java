@@ -28,11 +28,9 @@ public final class Json {
     /** Thrown by {@link #parse} with the character offset where the input stopped making sense. */
     public static final class ParseException extends Exception {
         private static final long serialVersionUID = 1L;
-        final int offset;
 
         ParseException(String message, int offset) {
             super(message + " at offset " + offset);
-            this.offset = offset;
         }
     }
 
