@@ -1,1 +1,10 @@
-//! Static checking of client code against typestates (filled in by issue 5).
+//! Static checking of Java and Kotlin client code against callback typestates.
+//!
+//! The pipeline, one module per step:
+//! [`lang`] parses a file with tree-sitter and lowers it into the language-neutral [`ir`];
+//! [`resolve`] gives receivers and locals their fully qualified types without a build;
+//! [`cfg`] builds a control-flow graph per method body and lambda;
+//! [`flow`] solves forward dataflow problems over those graphs to a fixpoint.
+
+pub mod ir;
+pub mod lang;
