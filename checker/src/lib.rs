@@ -8,3 +8,4 @@
 
 pub mod ir;
 pub mod lang;
+pub mod resolve;
