@@ -6,6 +6,8 @@
 //! [`cfg`] builds a control-flow graph per method body and lambda;
 //! [`flow`] solves forward dataflow problems over those graphs to a fixpoint.
 
+pub mod cfg;
+pub mod flow;
 pub mod ir;
 pub mod lang;
 pub mod resolve;
