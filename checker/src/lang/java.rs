@@ -342,11 +342,7 @@ fn lower_type(cx: &LowerCx<'_>, node: Node<'_>) -> TypeRef {
 /// The dotted name of a type node, without type arguments or annotations.
 fn type_name(cx: &LowerCx<'_>, node: Node<'_>) -> String {
     match node.kind() {
-        "scoped_type_identifier" => children(node)
-            .filter(|kid| !kid.kind().ends_with("annotation"))
-            .map(|kid| type_name(cx, kid))
-            .collect::<Vec<_>>()
-            .join("."),
+        "scoped_type_identifier" => without_type_arguments(cx.text(node)),
         "generic_type" | "annotated_type" => children(node)
             .find(|kid| !kid.kind().ends_with("annotation"))
             .map(|kid| type_name(cx, kid))
@@ -357,6 +353,24 @@ fn type_name(cx: &LowerCx<'_>, node: Node<'_>) -> String {
             .unwrap_or_default(),
         _ => cx.text(node).to_owned(),
     }
+}
+
+/// `Outer<A>.Inner` as `Outer.Inner`, without recursing over the (possibly very deep) tree.
+fn without_type_arguments(text: &str) -> String {
+    let mut depth = 0usize;
+    text.chars()
+        .filter(|c| match c {
+            '<' => {
+                depth += 1;
+                false
+            }
+            '>' => {
+                depth = depth.saturating_sub(1);
+                false
+            }
+            _ => depth == 0 && !c.is_whitespace(),
+        })
+        .collect()
 }
 
 fn lower_body(cx: &mut LowerCx<'_>, block: Node<'_>) -> Body {
@@ -715,7 +729,7 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
         "false" => ExprKind::Bool(false),
         kind if kind.ends_with("_literal") => ExprKind::Literal,
         "parenthesized_expression" => match children(node).next() {
-            Some(inner) => lower_expr_kind(cx, inner),
+            Some(inner) => lower_expr(cx, inner).kind,
             None => ExprKind::Other(Vec::new()),
         },
         "field_access" => {

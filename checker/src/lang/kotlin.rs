@@ -840,13 +840,13 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
             ExprKind::Literal
         }
         "parenthesized_expression" => match children(node).next() {
-            Some(inner) => lower_expr_kind(cx, inner),
+            Some(inner) => lower_expr(cx, inner).kind,
             None => ExprKind::Other(Vec::new()),
         },
         "navigation_expression" => lower_navigation(cx, node),
         "call_expression" => lower_call(cx, node),
         "postfix_expression" if has_token(node, "!!") => match children(node).next() {
-            Some(inner) => lower_expr_kind(cx, inner),
+            Some(inner) => lower_expr(cx, inner).kind,
             None => ExprKind::Other(Vec::new()),
         },
         "prefix_expression" if has_token(node, "!") => match children(node).last() {
