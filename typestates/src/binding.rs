@@ -1,0 +1,102 @@
+//! How the symbols of a typestate map to Java code.
+//!
+//! A callin names one or more Java methods (a constructor, a static factory, an instance method,
+//! with exact parameter types or "any overload"). Several callins may refine the same method by
+//! argument or environment (SQLiteOpenHelper's `openNew` and `openLV` are both
+//! `getWritableDatabase()`): a checker that sees that method treats the call as "one of these".
+//! A callback names how the client receives it: a listener interface method plus the callin that
+//! registers the listener, or a method the client overrides.
+
+use crate::model::CallinId;
+
+/// The Java method(s) a callin stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallinBinding {
+    /// The methods; a call of any of them is this callin (subject to `condition`).
+    pub methods: Vec<MethodRef>,
+    /// The argument or environment that singles this callin out among others bound to the same
+    /// method: "database file absent". `None` when the method alone decides.
+    pub condition: Option<String>,
+}
+
+/// One Java method, constructor or static factory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MethodRef {
+    /// Constructor, static method or instance method.
+    pub kind: MethodKind,
+    /// The declaring class when it is not the typestate's class (fully qualified).
+    pub class: Option<String>,
+    /// The method name; `<init>` for constructors.
+    pub name: String,
+    /// The parameter types.
+    pub params: Params,
+}
+
+/// What kind of member a [`MethodRef`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MethodKind {
+    /// `new C(...)`.
+    Constructor,
+    /// `C.m(...)`, a static method (usually a factory).
+    Static,
+    /// `obj.m(...)`.
+    Instance,
+}
+
+/// The parameter list of a [`MethodRef`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Params {
+    /// Any overload of the name.
+    Any,
+    /// Exactly these parameter types, as written in Java source (`int`, `java.lang.String`,
+    /// `android.content.Context`, `java.lang.String[]`).
+    Exact(Vec<String>),
+}
+
+impl MethodRef {
+    /// Whether a call with `arity` arguments may be this method.
+    pub fn accepts_arity(&self, arity: usize) -> bool {
+        match &self.params {
+            Params::Any => true,
+            Params::Exact(types) => {
+                types.len() == arity
+                    || types.last().is_some_and(|t| t.ends_with("...")) && arity + 1 >= types.len()
+            }
+        }
+    }
+}
+
+/// How the client receives a callback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CallbackBinding {
+    /// A method of a listener interface, delivered to a listener registered by a callin.
+    Listener {
+        /// The listener interface, fully qualified: `android.media.MediaPlayer.OnPreparedListener`.
+        interface: String,
+        /// The interface method: `onPrepared`.
+        method: String,
+        /// The Java method that registers the listener: `setOnPreparedListener`.
+        register: String,
+        /// The callin symbol for `register`, when the typestate has one.
+        register_callin: Option<CallinId>,
+    },
+    /// A method of the class (or of a class it hands work to) that the client overrides:
+    /// `AsyncTask.onPostExecute`, `CountDownTimer.onFinish`.
+    Override {
+        /// The declaring class when it is not the typestate's class.
+        class: Option<String>,
+        /// The overridden method.
+        method: String,
+    },
+}
+
+impl CallbackBinding {
+    /// The Java method the client implements.
+    pub fn method(&self) -> &str {
+        match self {
+            CallbackBinding::Listener { method, .. } | CallbackBinding::Override { method, .. } => {
+                method
+            }
+        }
+    }
+}

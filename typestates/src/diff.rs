@@ -1,0 +1,164 @@
+//! Behavioural comparison of two typestates of one class: equivalence with a shortest
+//! distinguishing trace, and a diff that lists witness traces where they differ (the same class
+//! on two Android versions, a learned typestate against the library's).
+//!
+//! Symbols are matched by name. Callins or callbacks only one side has are reported as
+//! alphabet differences; behaviour is compared over the callins both sides have.
+
+use crate::mealy::{to_mealy, Input, Mealy, Output, Signature};
+use crate::model::{CallinId, Typestate};
+
+/// One input and the two answers, in a witness.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WitnessStep {
+    /// The input: a callin name or `wait`.
+    pub input: String,
+    /// What the left typestate answers.
+    pub left: String,
+    /// What the right typestate answers.
+    pub right: String,
+}
+
+/// A trace on which the two typestates disagree at its last step (and agree before it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Witness {
+    /// The steps; all but the last have equal answers.
+    pub steps: Vec<WitnessStep>,
+}
+
+/// How two typestates differ.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Diff {
+    /// Callins only the left side has.
+    pub callins_only_left: Vec<String>,
+    /// Callins only the right side has.
+    pub callins_only_right: Vec<String>,
+    /// Callbacks only the left side has.
+    pub callbacks_only_left: Vec<String>,
+    /// Callbacks only the right side has.
+    pub callbacks_only_right: Vec<String>,
+    /// Shortest witnesses of behavioural difference over the shared callins, shortest first.
+    pub witnesses: Vec<Witness>,
+}
+
+impl Diff {
+    /// True when the two typestates have the same symbols and the same behaviour.
+    pub fn is_equivalent(&self) -> bool {
+        self.callins_only_left.is_empty()
+            && self.callins_only_right.is_empty()
+            && self.callbacks_only_left.is_empty()
+            && self.callbacks_only_right.is_empty()
+            && self.witnesses.is_empty()
+    }
+}
+
+/// Compares two typestates; at most `limit` witnesses are listed.
+pub fn diff(left: &Typestate, right: &Typestate, limit: usize) -> Diff {
+    let left_sig = left.signature();
+    let right_sig = right.signature();
+    let input_names = |sig: &Signature| -> Vec<String> {
+        sig.inputs()
+            .into_iter()
+            .map(|input| sig.input_name(input).to_owned())
+            .collect()
+    };
+    let left_inputs = input_names(&left_sig);
+    let right_inputs = input_names(&right_sig);
+    let shared: Vec<String> = left_inputs
+        .iter()
+        .filter(|name| right_inputs.contains(name))
+        .cloned()
+        .collect();
+    let only = |a: &[String], b: &[String]| -> Vec<String> {
+        a.iter().filter(|n| !b.contains(n)).cloned().collect()
+    };
+    let callback_names =
+        |t: &Typestate| -> Vec<String> { t.callbacks.iter().map(|c| c.name.clone()).collect() };
+
+    // Project both machines onto the shared inputs, in the left's order, with outputs
+    // renamed into one table of output names so that they compare by name.
+    let mut output_names: Vec<String> = Vec::new();
+    let left_mealy = project(&to_mealy(left), &left_sig, &shared, &mut output_names);
+    let right_mealy = project(&to_mealy(right), &right_sig, &shared, &mut output_names);
+    let witnesses = left_mealy
+        .distinguishing_words(&right_mealy, limit)
+        .into_iter()
+        .map(|word| {
+            let (left_out, _) = left_mealy.run_columns(left_mealy.initial, &word);
+            let (right_out, _) = right_mealy.run_columns(right_mealy.initial, &word);
+            let name = |output: Output| match output {
+                Output::Callback(id) => output_names[id.index()].clone(),
+                other => left_sig.output_name(other).to_owned(),
+            };
+            Witness {
+                steps: word
+                    .iter()
+                    .zip(left_out.into_iter().zip(right_out))
+                    .map(|(&column, (l, r))| WitnessStep {
+                        input: shared[column].clone(),
+                        left: name(l),
+                        right: name(r),
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    Diff {
+        callins_only_left: only(&left_inputs, &right_inputs),
+        callins_only_right: only(&right_inputs, &left_inputs),
+        callbacks_only_left: only(&callback_names(left), &callback_names(right)),
+        callbacks_only_right: only(&callback_names(right), &callback_names(left)),
+        witnesses,
+    }
+}
+
+/// Restricts `mealy` to the inputs named in `shared` (in that order) and renumbers callback
+/// outputs by their index in `output_names`, which collects names across calls.
+fn project(
+    mealy: &Mealy,
+    signature: &Signature,
+    shared: &[String],
+    output_names: &mut Vec<String>,
+) -> Mealy {
+    let columns: Vec<usize> = shared
+        .iter()
+        .map(|name| {
+            mealy
+                .inputs
+                .iter()
+                .position(|input| signature.input_name(*input) == name)
+                .expect("shared inputs exist on both sides")
+        })
+        .collect();
+    let inputs = (0..shared.len())
+        .map(|i| {
+            if shared[i] == "wait" {
+                Input::Wait
+            } else {
+                Input::Callin(CallinId(i as u32))
+            }
+        })
+        .collect();
+    let mut projected = Mealy::with_states(inputs, mealy.n_states(), mealy.initial);
+    for state in 0..mealy.n_states() as u32 {
+        for (new_column, &old_column) in columns.iter().enumerate() {
+            let (target, output) = mealy.transition(state, old_column);
+            let output = match output {
+                Output::Callback(id) => {
+                    let name = &signature.callbacks[id.index()].name;
+                    let index = match output_names.iter().position(|n| n == name) {
+                        Some(index) => index,
+                        None => {
+                            output_names.push(name.clone());
+                            output_names.len() - 1
+                        }
+                    };
+                    Output::Callback(crate::model::CallbackId(index as u32))
+                }
+                other => other,
+            };
+            projected.set_transition(state, new_column, target, output);
+        }
+    }
+    projected
+}

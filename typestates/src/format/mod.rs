@@ -1,0 +1,50 @@
+//! The text format of typestates: one `.typestate` file per class, written and read by people.
+//!
+//! The grammar is documented in `typestates/FORMAT.md`. [`parse`] reports every error with
+//! file:line:col and what was expected; [`print`] writes the canonical form, which parses back
+//! to the same typestate.
+
+mod lexer;
+mod parser;
+mod printer;
+
+pub use parser::parse;
+pub use printer::print;
+
+use std::fmt;
+
+/// An error in a typestate file, at file:line:col.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The file as the user named it.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub col: usize,
+    /// What was wrong and what was expected.
+    pub message: String,
+}
+
+impl Diagnostic {
+    fn new(path: &str, line: usize, col: usize, message: String) -> Diagnostic {
+        Diagnostic {
+            path: path.to_owned(),
+            line,
+            col,
+            message,
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.path, self.line, self.col, self.message
+        )
+    }
+}
+
+impl std::error::Error for Diagnostic {}

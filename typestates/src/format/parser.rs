@@ -1,0 +1,868 @@
+//! Parses the text format into a [`Typestate`], reporting every error with file:line:col.
+//!
+//! Parsing runs in two passes. The first reads each line into a declaration with the positions
+//! of its names; a malformed line is reported and skipped, so one run shows all syntax errors.
+//! The second resolves names (states, callins, callbacks) and checks the automaton is
+//! deterministic, again collecting every error.
+
+use std::collections::HashMap;
+
+use super::lexer::{lex_line, Spanned, Token};
+use super::Diagnostic;
+use crate::binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
+use crate::model::{
+    Callback, Callin, Event, Example, Origin, State, StateId, Step, Typestate, WaitOutcome,
+};
+use crate::provenance::{LearningStats, Provenance, ProvenanceKind};
+
+/// Parses `text`, read from `path`, into a typestate, or returns every error found.
+pub fn parse(path: &str, text: &str) -> Result<Typestate, Vec<Diagnostic>> {
+    let mut reader = Reader {
+        path,
+        errors: Vec::new(),
+        file: RawFile::default(),
+    };
+    for (index, line) in text.lines().enumerate() {
+        reader.line(index + 1, line);
+    }
+    let Reader {
+        mut errors, file, ..
+    } = reader;
+    let typestate = Resolver {
+        path,
+        errors: &mut errors,
+    }
+    .resolve(file, text.lines().count().max(1));
+    match typestate {
+        Some(typestate) if errors.is_empty() => Ok(typestate),
+        _ => {
+            errors.sort_by_key(|e| (e.line, e.col));
+            Err(errors)
+        }
+    }
+}
+
+/// A name with the place it was written.
+#[derive(Clone, Debug)]
+struct Name {
+    text: String,
+    line: usize,
+    col: usize,
+}
+
+#[derive(Default)]
+struct RawFile {
+    class: Option<Name>,
+    summary: Option<String>,
+    provenance: Provenance,
+    notes: Vec<String>,
+    callins: Vec<RawCallin>,
+    callbacks: Vec<RawCallback>,
+    states: Vec<RawState>,
+    examples: Vec<RawExample>,
+}
+
+struct RawCallin {
+    name: Name,
+    methods: Vec<MethodRef>,
+    condition: Option<String>,
+    creates: Option<Name>,
+}
+
+struct RawCallback {
+    name: Name,
+    binding: CallbackBinding,
+    register: Option<Name>,
+}
+
+struct RawState {
+    name: Name,
+    initial: bool,
+    description: Option<String>,
+    transitions: Vec<RawTransition>,
+}
+
+struct RawTransition {
+    trigger: Trigger,
+    effect: RawEffect,
+    origin: Origin,
+}
+
+enum Trigger {
+    Callin(Name),
+    Callback(Name),
+    Quiet(Name),
+    Fails(Name),
+}
+
+enum RawEffect {
+    Goto { target: Name, ignored: bool },
+    Error { exception: Option<String> },
+    Fail,
+}
+
+struct RawExample {
+    accepted: bool,
+    events: Vec<Name>,
+}
+
+/// The first pass: reads lines into [`RawFile`].
+struct Reader<'a> {
+    path: &'a str,
+    errors: Vec<Diagnostic>,
+    file: RawFile,
+}
+
+impl Reader<'_> {
+    fn line(&mut self, line: usize, text: &str) {
+        let tokens = match lex_line(text) {
+            Ok(tokens) => tokens,
+            Err(err) => {
+                self.errors
+                    .push(Diagnostic::new(self.path, line, err.col, err.message));
+                return;
+            }
+        };
+        if tokens.is_empty() {
+            return;
+        }
+        let end_col = text.chars().count() + 1;
+        let mut cursor = Cursor {
+            tokens: &tokens,
+            next: 0,
+            line,
+            end_col,
+        };
+        let result = self.declaration(&mut cursor).and_then(|()| cursor.end());
+        if let Err((col, message)) = result {
+            self.errors
+                .push(Diagnostic::new(self.path, line, col, message));
+        }
+    }
+
+    fn declaration(&mut self, cursor: &mut Cursor) -> Result<(), (usize, String)> {
+        let keyword = cursor.word("a declaration (`typestate`, `callin`, `callback`, `state`, a transition, `accept` or `reject`)")?;
+        match keyword.text.as_str() {
+            "typestate" => {
+                let class = cursor.word("the fully qualified class name")?;
+                if self.file.class.is_some() {
+                    return Err((
+                        keyword.col,
+                        "a file describes one class: `typestate` appears twice".to_owned(),
+                    ));
+                }
+                self.file.class = Some(class);
+            }
+            "summary" => self.file.summary = Some(cursor.string("the summary as a string")?),
+            "note" => self.file.notes.push(cursor.string("the note as a string")?),
+            "source" => self
+                .file
+                .provenance
+                .sources
+                .push(cursor.string("the source as a string")?),
+            "platform" => {
+                self.file.provenance.platform = Some(cursor.string("the platform as a string")?)
+            }
+            "provenance" => {
+                let kind = cursor.word("`learned`, `droidstar` or `documented`")?;
+                self.file.provenance.kind = ProvenanceKind::from_keyword(&kind.text).ok_or((
+                    kind.col,
+                    format!(
+                        "expected `learned`, `droidstar` or `documented`, found `{}`",
+                        kind.text
+                    ),
+                ))?;
+            }
+            "stats" => self.file.provenance.stats = Some(stats(cursor)?),
+            "callin" => {
+                let callin = callin(cursor)?;
+                self.file.callins.push(callin);
+            }
+            "callback" => {
+                let callback = callback(cursor)?;
+                self.file.callbacks.push(callback);
+            }
+            "state" => {
+                let name = cursor.word("the state name")?;
+                let mut state = RawState {
+                    name,
+                    initial: false,
+                    description: None,
+                    transitions: Vec::new(),
+                };
+                if cursor.eat_word("initial") {
+                    state.initial = true;
+                }
+                if cursor.peek_is_string() {
+                    state.description = Some(cursor.string("the description")?);
+                }
+                self.file.states.push(state);
+            }
+            "accept" | "reject" => {
+                cursor.expect(Token::Colon, "`:` after `accept` or `reject`")?;
+                let mut events = Vec::new();
+                while !cursor.at_end() {
+                    events.push(cursor.word("a callin, callback or `quiet`")?);
+                }
+                self.file.examples.push(RawExample {
+                    accepted: keyword.text == "accept",
+                    events,
+                });
+            }
+            _ => {
+                let transition = transition(keyword, cursor)?;
+                let state = self.file.states.last_mut().ok_or((
+                    transition_col(&transition),
+                    "transition outside a state: write `state NAME` before it".to_owned(),
+                ))?;
+                state.transitions.push(transition);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn transition_col(transition: &RawTransition) -> usize {
+    match &transition.trigger {
+        Trigger::Callin(n) | Trigger::Callback(n) | Trigger::Quiet(n) | Trigger::Fails(n) => n.col,
+    }
+}
+
+/// `stats states=8 time_ms=248000 mq_asked=1512 mq_executed=721 eq=1 bound=2`
+fn stats(cursor: &mut Cursor) -> Result<LearningStats, (usize, String)> {
+    let mut stats = LearningStats::default();
+    while !cursor.at_end() {
+        let key = cursor
+            .word("a statistic (`states`, `time_ms`, `mq_asked`, `mq_executed`, `eq`, `bound`)")?;
+        cursor.expect(Token::Equals, "`=` after the statistic's name")?;
+        let value = cursor.word("a number")?;
+        let number: u64 = value.text.parse().map_err(|_| {
+            (
+                value.col,
+                format!("expected a number, found `{}`", value.text),
+            )
+        })?;
+        let small =
+            || u32::try_from(number).map_err(|_| (value.col, "number too large".to_owned()));
+        match key.text.as_str() {
+            "states" => stats.states = small()?,
+            "time_ms" => stats.time_ms = number,
+            "mq_asked" => stats.mq_asked = number,
+            "mq_executed" => stats.mq_executed = number,
+            "eq" => stats.eq = small()?,
+            "bound" => stats.distinguisher_bound = Some(small()?),
+            other => {
+                return Err((
+                    key.col,
+                    format!("unknown statistic `{other}` (expected `states`, `time_ms`, `mq_asked`, `mq_executed`, `eq` or `bound`)"),
+                ))
+            }
+        }
+    }
+    Ok(stats)
+}
+
+/// `callin NAME: METHOD (| METHOD)* [when "condition"] [creates STATE]`
+fn callin(cursor: &mut Cursor) -> Result<RawCallin, (usize, String)> {
+    let name = cursor.word("the callin's name")?;
+    cursor.expect(Token::Colon, "`:` after the callin's name")?;
+    let mut methods = vec![method_ref(cursor)?];
+    while cursor.eat(&Token::Bar) {
+        methods.push(method_ref(cursor)?);
+    }
+    let mut callin = RawCallin {
+        name,
+        methods,
+        condition: None,
+        creates: None,
+    };
+    if cursor.eat_word("when") {
+        callin.condition = Some(cursor.string("the condition as a string")?);
+    }
+    if cursor.eat_word("creates") {
+        callin.creates = Some(cursor.word("the state a new object starts in")?);
+    }
+    Ok(callin)
+}
+
+/// `[new | static] [pkg.Class.]name(TYPE, ...)` or `(..)` for any overload.
+fn method_ref(cursor: &mut Cursor) -> Result<MethodRef, (usize, String)> {
+    let first = cursor.word("a method: `name(..)`, `static name(..)` or `new(..)`")?;
+    let (kind, path) = match first.text.as_str() {
+        "new" => (MethodKind::Constructor, None),
+        "static" => (
+            MethodKind::Static,
+            Some(cursor.word("the static method's name")?),
+        ),
+        _ => (MethodKind::Instance, Some(first.clone())),
+    };
+    let (class, name) = match (&kind, path) {
+        (MethodKind::Constructor, _) => {
+            let class = if cursor.peek_is_word() {
+                Some(cursor.word("the class")?.text)
+            } else {
+                None
+            };
+            (class, "<init>".to_owned())
+        }
+        (_, Some(path)) => split_member(&path.text),
+        (_, None) => unreachable!("only constructors have no path"),
+    };
+    cursor.expect(Token::Open, "`(` and the parameter types")?;
+    let params = if cursor.eat(&Token::AnyParams) {
+        Params::Any
+    } else {
+        let mut types = Vec::new();
+        if !cursor.peek(&Token::Close) {
+            types.push(cursor.word("a parameter type")?.text);
+            while cursor.eat(&Token::Comma) {
+                types.push(cursor.word("a parameter type")?.text);
+            }
+        }
+        Params::Exact(types)
+    };
+    cursor.expect(Token::Close, "`)` or `,` in the parameter list")?;
+    Ok(MethodRef {
+        kind,
+        class,
+        name,
+        params,
+    })
+}
+
+/// Splits `pkg.Class.member` into the class (if any) and the member.
+fn split_member(path: &str) -> (Option<String>, String) {
+    match path.rsplit_once('.') {
+        Some((class, member)) => (Some(class.to_owned()), member.to_owned()),
+        None => (None, path.to_owned()),
+    }
+}
+
+/// `callback NAME: listener pkg.Interface.method via registerMethod`
+/// or `callback NAME: override [pkg.Class.]method`
+fn callback(cursor: &mut Cursor) -> Result<RawCallback, (usize, String)> {
+    let name = cursor.word("the callback's name")?;
+    cursor.expect(Token::Colon, "`:` after the callback's name")?;
+    let how = cursor.word("`listener` or `override`")?;
+    match how.text.as_str() {
+        "listener" => {
+            let path = cursor.word("the listener interface and method: `pkg.Listener.onEvent`")?;
+            let (interface, method) = split_member(&path.text);
+            let interface = interface.ok_or((
+                path.col,
+                "expected the interface before the method: `pkg.Listener.onEvent`".to_owned(),
+            ))?;
+            optional_empty_params(cursor)?;
+            let via = cursor.word("`via` and the registering method")?;
+            if via.text != "via" {
+                return Err((via.col, format!("expected `via`, found `{}`", via.text)));
+            }
+            let register = cursor.word("the registering method")?;
+            Ok(RawCallback {
+                name,
+                binding: CallbackBinding::Listener {
+                    interface,
+                    method,
+                    register: register.text.clone(),
+                    register_callin: None,
+                },
+                register: Some(register),
+            })
+        }
+        "override" => {
+            let path = cursor.word("the overridden method")?;
+            let (class, method) = split_member(&path.text);
+            optional_empty_params(cursor)?;
+            Ok(RawCallback {
+                name,
+                binding: CallbackBinding::Override { class, method },
+                register: None,
+            })
+        }
+        other => Err((
+            how.col,
+            format!("expected `listener` or `override`, found `{other}`"),
+        )),
+    }
+}
+
+/// Skips `()` after a callback's method, which readers may write out of habit.
+fn optional_empty_params(cursor: &mut Cursor) -> Result<(), (usize, String)> {
+    if cursor.eat(&Token::Open) {
+        cursor.expect(
+            Token::Close,
+            "`)`: callback methods are named without parameter types",
+        )?;
+    }
+    Ok(())
+}
+
+/// `CALLIN -> TARGET [ignored]`, `CALLIN error [EXCEPTION]`, `on CALLBACK -> TARGET`,
+/// `quiet -> TARGET`, `fails`; each may end with `from "source"` and `unverified`.
+fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usize, String)> {
+    let (trigger, effect) = match keyword.text.as_str() {
+        "on" => {
+            let callback = cursor.word("the callback's name")?;
+            cursor.expect(Token::Arrow, "`->` and the target state")?;
+            let target = cursor.word("the target state")?;
+            (
+                Trigger::Callback(callback),
+                RawEffect::Goto {
+                    target,
+                    ignored: false,
+                },
+            )
+        }
+        "quiet" => {
+            cursor.expect(Token::Arrow, "`->` and the target state")?;
+            let target = cursor.word("the target state")?;
+            (
+                Trigger::Quiet(keyword),
+                RawEffect::Goto {
+                    target,
+                    ignored: false,
+                },
+            )
+        }
+        "fails" => (Trigger::Fails(keyword), RawEffect::Fail),
+        _ => {
+            if cursor.eat_word("error") {
+                let exception = if cursor.peek_is_word() && !cursor.peek_keyword() {
+                    Some(cursor.word("the exception class")?.text)
+                } else {
+                    None
+                };
+                (Trigger::Callin(keyword), RawEffect::Error { exception })
+            } else {
+                cursor.expect(Token::Arrow, "`->` and the target state, or `error`")?;
+                let target = cursor.word("the target state")?;
+                let ignored = cursor.eat_word("ignored");
+                (
+                    Trigger::Callin(keyword),
+                    RawEffect::Goto { target, ignored },
+                )
+            }
+        }
+    };
+    let mut origin = Origin::default();
+    if cursor.eat_word("from") {
+        origin.source = Some(cursor.string("the source as a string")?);
+    }
+    if cursor.eat_word("unverified") {
+        origin.unverified = true;
+    }
+    Ok(RawTransition {
+        trigger,
+        effect,
+        origin,
+    })
+}
+
+/// Reads the tokens of one line.
+struct Cursor<'t> {
+    tokens: &'t [Spanned],
+    next: usize,
+    line: usize,
+    end_col: usize,
+}
+
+impl Cursor<'_> {
+    fn at_end(&self) -> bool {
+        self.next >= self.tokens.len()
+    }
+
+    fn found(&self) -> (usize, String) {
+        match self.tokens.get(self.next) {
+            Some(t) => (t.col, t.token.describe()),
+            None => (self.end_col, "the end of the line".to_owned()),
+        }
+    }
+
+    fn error(&self, expected: &str) -> (usize, String) {
+        let (col, found) = self.found();
+        (col, format!("expected {expected}, found {found}"))
+    }
+
+    fn word(&mut self, expected: &str) -> Result<Name, (usize, String)> {
+        match self.tokens.get(self.next) {
+            Some(Spanned {
+                token: Token::Word(text),
+                col,
+            }) => {
+                self.next += 1;
+                Ok(Name {
+                    text: text.clone(),
+                    line: self.line,
+                    col: *col,
+                })
+            }
+            _ => Err(self.error(expected)),
+        }
+    }
+
+    fn string(&mut self, expected: &str) -> Result<String, (usize, String)> {
+        match self.tokens.get(self.next) {
+            Some(Spanned {
+                token: Token::Str(text),
+                ..
+            }) => {
+                self.next += 1;
+                Ok(text.clone())
+            }
+            _ => Err(self.error(expected)),
+        }
+    }
+
+    fn peek(&self, token: &Token) -> bool {
+        self.tokens
+            .get(self.next)
+            .is_some_and(|t| &t.token == token)
+    }
+
+    fn peek_is_word(&self) -> bool {
+        matches!(
+            self.tokens.get(self.next),
+            Some(Spanned {
+                token: Token::Word(_),
+                ..
+            })
+        )
+    }
+
+    fn peek_is_string(&self) -> bool {
+        matches!(
+            self.tokens.get(self.next),
+            Some(Spanned {
+                token: Token::Str(_),
+                ..
+            })
+        )
+    }
+
+    /// Whether the next word is one of the trailing keywords of a transition.
+    fn peek_keyword(&self) -> bool {
+        matches!(
+            self.tokens.get(self.next),
+            Some(Spanned { token: Token::Word(w), .. }) if w == "from" || w == "unverified"
+        )
+    }
+
+    fn eat(&mut self, token: &Token) -> bool {
+        let matched = self.peek(token);
+        if matched {
+            self.next += 1;
+        }
+        matched
+    }
+
+    fn eat_word(&mut self, word: &str) -> bool {
+        let matched = matches!(
+            self.tokens.get(self.next),
+            Some(Spanned { token: Token::Word(w), .. }) if w == word
+        );
+        if matched {
+            self.next += 1;
+        }
+        matched
+    }
+
+    fn expect(&mut self, token: Token, expected: &str) -> Result<(), (usize, String)> {
+        if self.eat(&token) {
+            Ok(())
+        } else {
+            Err(self.error(expected))
+        }
+    }
+
+    fn end(&self) -> Result<(), (usize, String)> {
+        if self.at_end() {
+            Ok(())
+        } else {
+            Err(self.error("the end of the line"))
+        }
+    }
+}
+
+/// The second pass: resolves names and builds the model.
+struct Resolver<'a> {
+    path: &'a str,
+    errors: &'a mut Vec<Diagnostic>,
+}
+
+impl Resolver<'_> {
+    fn error(&mut self, name: &Name, message: String) {
+        self.errors
+            .push(Diagnostic::new(self.path, name.line, name.col, message));
+    }
+
+    fn resolve(&mut self, file: RawFile, last_line: usize) -> Option<Typestate> {
+        let class = match file.class {
+            Some(class) => class.text,
+            None => {
+                self.errors.push(Diagnostic::new(
+                    self.path,
+                    1,
+                    1,
+                    "expected `typestate pkg.ClassName` declaring the class".to_owned(),
+                ));
+                String::new()
+            }
+        };
+        if file.states.is_empty() {
+            self.errors.push(Diagnostic::new(
+                self.path,
+                last_line,
+                1,
+                "expected at least one `state` declaration".to_owned(),
+            ));
+            return None;
+        }
+
+        // Symbols share one namespace, so that traces name events unambiguously.
+        let mut symbols: HashMap<String, Name> = HashMap::new();
+        let reserved = ["wait", "quiet", "eps", "err", "on", "fails"];
+        for name in file
+            .callins
+            .iter()
+            .map(|c| &c.name)
+            .chain(file.callbacks.iter().map(|c| &c.name))
+        {
+            if reserved.contains(&name.text.as_str()) {
+                self.error(
+                    name,
+                    format!("`{}` is reserved; pick another symbol name", name.text),
+                );
+            } else if let Some(first) = symbols.get(&name.text) {
+                let message = format!(
+                    "symbol `{}` is already declared at line {}",
+                    name.text, first.line
+                );
+                self.error(name, message);
+            } else {
+                symbols.insert(name.text.clone(), name.clone());
+            }
+        }
+        let mut state_ids: HashMap<String, StateId> = HashMap::new();
+        for (index, state) in file.states.iter().enumerate() {
+            if let Some(previous) = state_ids.insert(state.name.text.clone(), StateId(index as u32))
+            {
+                let message = format!(
+                    "state `{}` is already declared at line {}",
+                    state.name.text,
+                    file.states[previous.index()].name.line
+                );
+                self.error(&state.name, message);
+            }
+        }
+        let state_ref = |resolver: &mut Self, name: &Name| -> StateId {
+            state_ids.get(&name.text).copied().unwrap_or_else(|| {
+                resolver.error(name, format!("unknown state `{}`", name.text));
+                StateId(0)
+            })
+        };
+
+        let callins: Vec<Callin> = file
+            .callins
+            .iter()
+            .map(|raw| Callin {
+                name: raw.name.text.clone(),
+                binding: CallinBinding {
+                    methods: raw.methods.clone(),
+                    condition: raw.condition.clone(),
+                },
+                creates: raw.creates.as_ref().map(|state| state_ref(self, state)),
+            })
+            .collect();
+        let callin_id = |name: &str| callins.iter().position(|c| c.name == name);
+        let callbacks: Vec<Callback> = file
+            .callbacks
+            .iter()
+            .map(|raw| {
+                let mut binding = raw.binding.clone();
+                if let CallbackBinding::Listener {
+                    register_callin, ..
+                } = &mut binding
+                {
+                    let register = raw
+                        .register
+                        .as_ref()
+                        .expect("listeners name their register");
+                    *register_callin = callins
+                        .iter()
+                        .position(|c| {
+                            c.name == register.text
+                                || c.binding.methods.iter().any(|m| m.name == register.text)
+                        })
+                        .map(|i| crate::model::CallinId(i as u32));
+                }
+                Callback {
+                    name: raw.name.text.clone(),
+                    binding,
+                }
+            })
+            .collect();
+        let callback_id = |name: &str| callbacks.iter().position(|c| c.name == name);
+
+        let initial_states: Vec<&RawState> = file.states.iter().filter(|s| s.initial).collect();
+        let initial = match initial_states.as_slice() {
+            [one] => state_ids[&one.name.text],
+            [] => {
+                let first = &file.states[0].name;
+                self.error(
+                    first,
+                    "no state is marked `initial` (write `state NAME initial`)".to_owned(),
+                );
+                StateId(0)
+            }
+            [_, second, ..] => {
+                let name = second.name.clone();
+                self.error(&name, "only one state may be `initial`".to_owned());
+                StateId(0)
+            }
+        };
+
+        let mut states = Vec::with_capacity(file.states.len());
+        for (index, raw) in file.states.iter().enumerate() {
+            let id = StateId(index as u32);
+            let mut on_callin = vec![Step::unknown_error(); callins.len()];
+            let mut callin_seen: Vec<Option<&Name>> = vec![None; callins.len()];
+            let mut on_wait = WaitOutcome::quiet_loop(id);
+            let mut wait_seen: Option<&Name> = None;
+            for transition in &raw.transitions {
+                let origin = transition.origin.clone();
+                match (&transition.trigger, &transition.effect) {
+                    (Trigger::Callin(name), effect) => {
+                        let Some(callin) = callin_id(&name.text) else {
+                            let message = if callback_id(&name.text).is_some() {
+                                format!(
+                                    "`{}` is a callback: write `on {} -> STATE`",
+                                    name.text, name.text
+                                )
+                            } else {
+                                format!("unknown callin `{}`", name.text)
+                            };
+                            self.error(name, message);
+                            continue;
+                        };
+                        if let Some(first) = callin_seen[callin] {
+                            let message = format!(
+                                "callin `{}` already has a transition in state `{}` (line {}): the automaton must be deterministic",
+                                name.text, raw.name.text, first.line
+                            );
+                            self.error(name, message);
+                            continue;
+                        }
+                        if callins[callin].is_creator() {
+                            self.error(
+                                name,
+                                format!(
+                                    "`{}` creates the object; it has no transitions in states",
+                                    name.text
+                                ),
+                            );
+                            continue;
+                        }
+                        callin_seen[callin] = Some(name);
+                        on_callin[callin] = match effect {
+                            RawEffect::Goto { target, ignored } => Step::Enabled {
+                                target: state_ref(self, target),
+                                ignored: *ignored,
+                                origin,
+                            },
+                            RawEffect::Error { exception } => Step::Error {
+                                exception: exception.clone(),
+                                origin,
+                            },
+                            RawEffect::Fail => unreachable!("callins do not fail"),
+                        };
+                    }
+                    (
+                        Trigger::Callback(name) | Trigger::Quiet(name) | Trigger::Fails(name),
+                        effect,
+                    ) => {
+                        if let Some(first) = wait_seen {
+                            let message = format!(
+                                "state `{}` already says what happens when time passes (line {}): one callback, `quiet` or `fails` per state",
+                                raw.name.text, first.line
+                            );
+                            self.error(name, message);
+                            continue;
+                        }
+                        wait_seen = Some(name);
+                        on_wait = match (&transition.trigger, effect) {
+                            (Trigger::Callback(name), RawEffect::Goto { target, .. }) => {
+                                let Some(callback) = callback_id(&name.text) else {
+                                    self.error(name, format!("unknown callback `{}`", name.text));
+                                    continue;
+                                };
+                                WaitOutcome::Callback {
+                                    callback: crate::model::CallbackId(callback as u32),
+                                    target: state_ref(self, target),
+                                    origin,
+                                }
+                            }
+                            (Trigger::Quiet(_), RawEffect::Goto { target, .. }) => {
+                                WaitOutcome::Quiet {
+                                    target: state_ref(self, target),
+                                    origin,
+                                }
+                            }
+                            _ => WaitOutcome::Error { origin },
+                        };
+                    }
+                }
+            }
+            states.push(State {
+                name: raw.name.text.clone(),
+                description: raw.description.clone(),
+                on_callin,
+                on_wait,
+            });
+        }
+
+        let examples = file
+            .examples
+            .iter()
+            .filter_map(|raw| {
+                let trace = raw
+                    .events
+                    .iter()
+                    .map(|name| {
+                        if name.text == "quiet" {
+                            Some(Event::Quiet)
+                        } else if let Some(id) = callin_id(&name.text) {
+                            Some(Event::Callin(crate::model::CallinId(id as u32)))
+                        } else if let Some(id) = callback_id(&name.text) {
+                            Some(Event::Callback(crate::model::CallbackId(id as u32)))
+                        } else {
+                            self.error(
+                                name,
+                                format!(
+                                    "unknown event `{}` (expected a callin, a callback or `quiet`)",
+                                    name.text
+                                ),
+                            );
+                            None
+                        }
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some(Example {
+                    accepted: raw.accepted,
+                    trace,
+                })
+            })
+            .collect();
+
+        Some(Typestate {
+            class,
+            summary: file.summary,
+            provenance: file.provenance,
+            notes: file.notes,
+            callins,
+            callbacks,
+            states,
+            initial,
+            examples,
+        })
+    }
+}

@@ -1,0 +1,190 @@
+//! Writes a typestate in the canonical text form, which [`super::parse`] reads back unchanged.
+
+use std::fmt::Write;
+
+use super::lexer::quote;
+use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
+use crate::model::{Step, Typestate, WaitOutcome};
+use crate::Origin;
+
+/// The canonical text of `typestate`.
+pub fn print(typestate: &Typestate) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_typestate(&mut out, typestate);
+    out
+}
+
+fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
+    writeln!(out, "typestate {}", t.class)?;
+    if let Some(summary) = &t.summary {
+        writeln!(out, "summary {}", quote(summary))?;
+    }
+    writeln!(out, "provenance {}", t.provenance.kind.keyword())?;
+    if let Some(platform) = &t.provenance.platform {
+        writeln!(out, "platform {}", quote(platform))?;
+    }
+    for source in &t.provenance.sources {
+        writeln!(out, "source {}", quote(source))?;
+    }
+    if let Some(stats) = &t.provenance.stats {
+        write!(
+            out,
+            "stats states={} time_ms={} mq_asked={} mq_executed={} eq={}",
+            stats.states, stats.time_ms, stats.mq_asked, stats.mq_executed, stats.eq
+        )?;
+        if let Some(bound) = stats.distinguisher_bound {
+            write!(out, " bound={bound}")?;
+        }
+        writeln!(out)?;
+    }
+    for note in &t.notes {
+        writeln!(out, "note {}", quote(note))?;
+    }
+    writeln!(out)?;
+    for callin in &t.callins {
+        let methods: Vec<String> = callin.binding.methods.iter().map(method_ref).collect();
+        write!(out, "callin {}: {}", callin.name, methods.join(" | "))?;
+        if let Some(condition) = &callin.binding.condition {
+            write!(out, " when {}", quote(condition))?;
+        }
+        if let Some(state) = callin.creates {
+            write!(out, " creates {}", t.state(state).name)?;
+        }
+        writeln!(out)?;
+    }
+    for callback in &t.callbacks {
+        match &callback.binding {
+            CallbackBinding::Listener {
+                interface,
+                method,
+                register,
+                ..
+            } => writeln!(
+                out,
+                "callback {}: listener {interface}.{method} via {register}",
+                callback.name
+            )?,
+            CallbackBinding::Override { class, method } => writeln!(
+                out,
+                "callback {}: override {}",
+                callback.name,
+                qualified(class.as_deref(), method)
+            )?,
+        }
+    }
+    for state in t.state_ids() {
+        let s = t.state(state);
+        writeln!(out)?;
+        write!(out, "state {}", s.name)?;
+        if state == t.initial {
+            write!(out, " initial")?;
+        }
+        if let Some(description) = &s.description {
+            write!(out, " {}", quote(description))?;
+        }
+        writeln!(out)?;
+        for callin in t.input_callins() {
+            let name = &t.callin(callin).name;
+            match t.step(state, callin) {
+                Step::Enabled {
+                    target,
+                    ignored,
+                    origin,
+                } => {
+                    write!(out, "  {name} -> {}", t.state(*target).name)?;
+                    if *ignored {
+                        write!(out, " ignored")?;
+                    }
+                    write_origin(out, origin)?;
+                }
+                Step::Error { exception, origin } => {
+                    // An error with nothing to say is what an unmentioned callin means.
+                    if exception.is_none() && *origin == Origin::default() {
+                        continue;
+                    }
+                    write!(out, "  {name} error")?;
+                    if let Some(exception) = exception {
+                        write!(out, " {exception}")?;
+                    }
+                    write_origin(out, origin)?;
+                }
+            }
+        }
+        match &s.on_wait {
+            WaitOutcome::Quiet { target, origin } => {
+                if *target != state || *origin != Origin::default() {
+                    write!(out, "  quiet -> {}", t.state(*target).name)?;
+                    write_origin(out, origin)?;
+                }
+            }
+            WaitOutcome::Callback {
+                callback,
+                target,
+                origin,
+            } => {
+                write!(
+                    out,
+                    "  on {} -> {}",
+                    t.callback(*callback).name,
+                    t.state(*target).name
+                )?;
+                write_origin(out, origin)?;
+            }
+            WaitOutcome::Error { origin } => {
+                write!(out, "  fails")?;
+                write_origin(out, origin)?;
+            }
+        }
+    }
+    if !t.examples.is_empty() {
+        writeln!(out)?;
+    }
+    for example in &t.examples {
+        let events: Vec<&str> = example.trace.iter().map(|e| t.event_name(*e)).collect();
+        let keyword = if example.accepted { "accept" } else { "reject" };
+        writeln!(out, "{keyword}: {}", events.join(" "))?;
+    }
+    Ok(())
+}
+
+/// Ends a transition line with its origin.
+fn write_origin(out: &mut String, origin: &Origin) -> std::fmt::Result {
+    if let Some(source) = &origin.source {
+        write!(out, " from {}", quote(source))?;
+    }
+    if origin.unverified {
+        write!(out, " unverified")?;
+    }
+    writeln!(out)
+}
+
+fn qualified(class: Option<&str>, member: &str) -> String {
+    match class {
+        Some(class) => format!("{class}.{member}"),
+        None => member.to_owned(),
+    }
+}
+
+fn method_ref(method: &MethodRef) -> String {
+    let params = match &method.params {
+        Params::Any => "..".to_owned(),
+        Params::Exact(types) => types.join(", "),
+    };
+    match method.kind {
+        MethodKind::Constructor => match &method.class {
+            Some(class) => format!("new {class}({params})"),
+            None => format!("new({params})"),
+        },
+        MethodKind::Static => format!(
+            "static {}({params})",
+            qualified(method.class.as_deref(), &method.name)
+        ),
+        MethodKind::Instance => {
+            format!(
+                "{}({params})",
+                qualified(method.class.as_deref(), &method.name)
+            )
+        }
+    }
+}

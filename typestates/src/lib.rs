@@ -1,0 +1,29 @@
+//! Callback typestates: the model every typestar crate speaks.
+//!
+//! A callback typestate is the finite-state protocol of a class: which callins (methods the
+//! client calls) are allowed in which state, and which callbacks (client methods the framework
+//! calls, asynchronously) may arrive. This crate holds:
+//! - the model ([`Typestate`]) and its bindings to Java code ([`binding`]);
+//! - the Mealy machine of the synchronous closure ([`mealy`]) with minimisation and
+//!   equivalence, and a behavioural [`diff`];
+//! - the text format people write by hand ([`format`]).
+//!
+//! ```text
+//! let typestate = typestates::format::parse("CountDownTimer.typestate", &text)?;
+//! let mealy = typestates::mealy::to_mealy(&typestate);
+//! ```
+
+pub mod binding;
+pub mod diff;
+pub mod format;
+pub mod library;
+pub mod mealy;
+pub mod model;
+pub mod provenance;
+
+pub use binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
+pub use model::{
+    Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
+    Typestate, WaitOutcome,
+};
+pub use provenance::{LearningStats, Provenance, ProvenanceKind};

@@ -1,0 +1,394 @@
+//! The callback typestate of one class: an interface automaton over callins and callbacks.
+//!
+//! A [`Typestate`] has states, an initial state, callins (methods the client calls),
+//! callbacks (client methods the framework calls), and in each state:
+//! - for every callin, either an enabled transition (possibly marked *ignored*) or an error,
+//!   optionally naming the exception the framework throws;
+//! - exactly one thing that happens when time passes ([`WaitOutcome`]): a callback arrives and
+//!   moves the object, time passes quietly (possibly moving the object: MediaRecorder needs
+//!   a moment after `start()` before `stop()` is allowed), or the object fails.
+//!
+//! Exactly one wait outcome per state keeps the automaton deterministic, which is Assumption 3
+//! of paper 002 and what makes the conversion to the Mealy machine of the synchronous closure
+//! ([`crate::mealy`]) a bijection up to the error sink.
+
+use crate::binding::{CallbackBinding, CallinBinding};
+use crate::provenance::Provenance;
+
+/// Index of a state in [`Typestate::states`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StateId(pub u32);
+
+/// Index of a callin in [`Typestate::callins`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CallinId(pub u32);
+
+/// Index of a callback in [`Typestate::callbacks`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CallbackId(pub u32);
+
+impl StateId {
+    /// The index as `usize`, for slices.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl CallinId {
+    /// The index as `usize`, for slices.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl CallbackId {
+    /// The index as `usize`, for slices.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The protocol of one class.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Typestate {
+    /// Fully qualified name of the class, `android.media.MediaRecorder`.
+    pub class: String,
+    /// One-line summary shown in hovers and listings.
+    pub summary: Option<String>,
+    /// Where the protocol comes from.
+    pub provenance: Provenance,
+    /// Free-form notes, one paragraph each.
+    pub notes: Vec<String>,
+    /// The callins: the alphabet of inputs, plus creators (constructors and factories).
+    pub callins: Vec<Callin>,
+    /// The callbacks: the alphabet of outputs.
+    pub callbacks: Vec<Callback>,
+    /// The states; [`StateId`] indexes this.
+    pub states: Vec<State>,
+    /// The state a fresh object starts in when created by the experiment's reset.
+    pub initial: StateId,
+    /// Traces the protocol must accept or reject; checked by the library tests.
+    pub examples: Vec<Example>,
+}
+
+/// A method the client calls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Callin {
+    /// The symbol, unique among callins and callbacks: `start`, `openNew`.
+    pub name: String,
+    /// The Java method(s) this symbol stands for.
+    pub binding: CallinBinding,
+    /// For a creator (constructor or static factory): the state the new object starts in.
+    /// Creators are not inputs of the automaton: they are how a query's reset builds the object.
+    pub creates: Option<StateId>,
+}
+
+impl Callin {
+    /// Whether this callin builds the object instead of acting on it.
+    pub fn is_creator(&self) -> bool {
+        self.creates.is_some()
+    }
+}
+
+/// A method of the client the framework calls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Callback {
+    /// The symbol, unique among callins and callbacks: `prepared`, `onFinish`.
+    pub name: String,
+    /// How the client receives it.
+    pub binding: CallbackBinding,
+}
+
+/// One state of the automaton.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    /// The name used in files and diagnostics: `Prepared`.
+    pub name: String,
+    /// What this state means, for hovers.
+    pub description: Option<String>,
+    /// What each callin does here, indexed by [`CallinId`]; creators are always [`Step::Error`].
+    pub on_callin: Vec<Step>,
+    /// What happens here when time passes.
+    pub on_wait: WaitOutcome,
+}
+
+/// What a callin does in a state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The callin is allowed and moves the object to `target`.
+    Enabled {
+        /// The state after the call.
+        target: StateId,
+        /// Accepted but without effect (AsyncTask `execute()` after `cancel()`).
+        ignored: bool,
+        /// Where this transition comes from.
+        origin: Origin,
+    },
+    /// The callin is not allowed here.
+    Error {
+        /// The exception the framework throws, when known: `java.lang.IllegalStateException`.
+        exception: Option<String>,
+        /// Where this fact comes from.
+        origin: Origin,
+    },
+}
+
+impl Step {
+    /// An error step with no recorded exception or origin: what a state says of a callin it
+    /// does not mention.
+    pub fn unknown_error() -> Step {
+        Step::Error {
+            exception: None,
+            origin: Origin::default(),
+        }
+    }
+
+    /// The target state, if the callin is enabled.
+    pub fn target(&self) -> Option<StateId> {
+        match self {
+            Step::Enabled { target, .. } => Some(*target),
+            Step::Error { .. } => None,
+        }
+    }
+
+    /// Where this step comes from.
+    pub fn origin(&self) -> &Origin {
+        match self {
+            Step::Enabled { origin, .. } | Step::Error { origin, .. } => origin,
+        }
+    }
+}
+
+/// What happens in a state when the client lets time pass.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WaitOutcome {
+    /// No callback arrives; after the quiescence timeout the object is in `target`
+    /// (usually the same state).
+    Quiet {
+        /// The state after quiescence.
+        target: StateId,
+        /// Where this transition comes from.
+        origin: Origin,
+    },
+    /// The framework calls `callback` and the object moves to `target`.
+    Callback {
+        /// The callback that arrives.
+        callback: CallbackId,
+        /// The state after the callback.
+        target: StateId,
+        /// Where this transition comes from.
+        origin: Origin,
+    },
+    /// The object fails asynchronously (an error callback): nothing is allowed afterwards.
+    Error {
+        /// Where this fact comes from.
+        origin: Origin,
+    },
+}
+
+impl WaitOutcome {
+    /// Quiet self-loop on `state`: what a state says when it mentions no wait outcome.
+    pub fn quiet_loop(state: StateId) -> WaitOutcome {
+        WaitOutcome::Quiet {
+            target: state,
+            origin: Origin::default(),
+        }
+    }
+
+    /// The state after waiting, unless the object fails.
+    pub fn target(&self) -> Option<StateId> {
+        match self {
+            WaitOutcome::Quiet { target, .. } | WaitOutcome::Callback { target, .. } => {
+                Some(*target)
+            }
+            WaitOutcome::Error { .. } => None,
+        }
+    }
+
+    /// Where this outcome comes from.
+    pub fn origin(&self) -> &Origin {
+        match self {
+            WaitOutcome::Quiet { origin, .. }
+            | WaitOutcome::Callback { origin, .. }
+            | WaitOutcome::Error { origin, .. } => origin,
+        }
+    }
+}
+
+/// Where one transition comes from, so that every fact in the library can be traced.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// A citation: "DroidStar §4.2", "MediaPlayer reference, state diagram".
+    pub source: Option<String>,
+    /// True when nobody has run the class to confirm it.
+    pub unverified: bool,
+}
+
+/// A trace the protocol must accept or reject.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Example {
+    /// Whether the trace is allowed.
+    pub accepted: bool,
+    /// The events in order.
+    pub trace: Vec<Event>,
+}
+
+/// One event of an asynchronous trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    /// The client calls a callin.
+    Callin(CallinId),
+    /// The framework calls a callback.
+    Callback(CallbackId),
+    /// Time passes and no callback arrives.
+    Quiet,
+}
+
+impl Typestate {
+    /// The state with this id.
+    pub fn state(&self, id: StateId) -> &State {
+        &self.states[id.index()]
+    }
+
+    /// The callin with this id.
+    pub fn callin(&self, id: CallinId) -> &Callin {
+        &self.callins[id.index()]
+    }
+
+    /// The callback with this id.
+    pub fn callback(&self, id: CallbackId) -> &Callback {
+        &self.callbacks[id.index()]
+    }
+
+    /// Ids of all states, in order.
+    pub fn state_ids(&self) -> impl Iterator<Item = StateId> + '_ {
+        (0..self.states.len() as u32).map(StateId)
+    }
+
+    /// Ids of the callins that are inputs of the automaton (creators excluded).
+    pub fn input_callins(&self) -> impl Iterator<Item = CallinId> + '_ {
+        self.callins
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !c.is_creator())
+            .map(|(i, _)| CallinId(i as u32))
+    }
+
+    /// Ids of the creators.
+    pub fn creators(&self) -> impl Iterator<Item = CallinId> + '_ {
+        self.callins
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_creator())
+            .map(|(i, _)| CallinId(i as u32))
+    }
+
+    /// The state named `name`.
+    pub fn state_by_name(&self, name: &str) -> Option<StateId> {
+        self.states
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| StateId(i as u32))
+    }
+
+    /// The callin named `name`.
+    pub fn callin_by_name(&self, name: &str) -> Option<CallinId> {
+        self.callins
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| CallinId(i as u32))
+    }
+
+    /// The callback named `name`.
+    pub fn callback_by_name(&self, name: &str) -> Option<CallbackId> {
+        self.callbacks
+            .iter()
+            .position(|c| c.name == name)
+            .map(|i| CallbackId(i as u32))
+    }
+
+    /// The simple class name: `MediaRecorder` for `android.media.MediaRecorder`.
+    pub fn simple_name(&self) -> &str {
+        self.class.rsplit(['.', '$']).next().unwrap_or(&self.class)
+    }
+
+    /// What `callin` does in `state`.
+    pub fn step(&self, state: StateId, callin: CallinId) -> &Step {
+        &self.state(state).on_callin[callin.index()]
+    }
+
+    /// Runs an asynchronous trace from `start`: the state reached, or where it goes wrong.
+    pub fn run(&self, start: StateId, trace: &[Event]) -> Result<StateId, Rejection> {
+        let mut state = start;
+        for (position, event) in trace.iter().enumerate() {
+            let next = match *event {
+                Event::Callin(callin) => self.step(state, callin).target(),
+                Event::Callback(callback) => match &self.state(state).on_wait {
+                    WaitOutcome::Callback {
+                        callback: arriving,
+                        target,
+                        ..
+                    } if *arriving == callback => Some(*target),
+                    _ => None,
+                },
+                Event::Quiet => match &self.state(state).on_wait {
+                    WaitOutcome::Quiet { target, .. } => Some(*target),
+                    _ => None,
+                },
+            };
+            state = next.ok_or(Rejection { position, state })?;
+        }
+        Ok(state)
+    }
+
+    /// Whether the asynchronous trace is allowed for a new object: from the state its first
+    /// event creates when that event is a creator (`build_unavailable enqueue on404`), and
+    /// from the initial state otherwise.
+    pub fn accepts(&self, trace: &[Event]) -> bool {
+        match trace.split_first() {
+            Some((Event::Callin(first), rest)) if self.callin(*first).is_creator() => {
+                let start = self
+                    .callin(*first)
+                    .creates
+                    .expect("creators create a state");
+                self.run(start, rest).is_ok()
+            }
+            _ => self.run(self.initial, trace).is_ok(),
+        }
+    }
+
+    /// The symbol of an event, as written in files: a callin or callback name, or `quiet`.
+    pub fn event_name(&self, event: Event) -> &str {
+        match event {
+            Event::Callin(id) => &self.callin(id).name,
+            Event::Callback(id) => &self.callback(id).name,
+            Event::Quiet => "quiet",
+        }
+    }
+
+    /// States reachable from the initial state and from every creator's start state.
+    pub fn reachable_states(&self) -> Vec<bool> {
+        let mut seen = vec![false; self.states.len()];
+        let mut stack: Vec<StateId> = std::iter::once(self.initial)
+            .chain(self.callins.iter().filter_map(|c| c.creates))
+            .collect();
+        while let Some(state) = stack.pop() {
+            if std::mem::replace(&mut seen[state.index()], true) {
+                continue;
+            }
+            let s = self.state(state);
+            stack.extend(s.on_callin.iter().filter_map(Step::target));
+            stack.extend(s.on_wait.target());
+        }
+        seen
+    }
+}
+
+/// Where a trace leaves the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    /// Index of the first event that is not allowed.
+    pub position: usize,
+    /// The state the object was in at that event.
+    pub state: StateId,
+}
