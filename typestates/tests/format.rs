@@ -10,7 +10,10 @@ use std::path::{Path, PathBuf};
 
 use expect_test::expect;
 use golden::{check_golden, files_with_extension, manifest_path};
-use typestates::format::{from_json, json_schema, parse, print, to_json, Diagnostic};
+use typestates::diff::{diff, Diff};
+use typestates::format::{
+    from_droidstar_dot, from_json, json_schema, parse, print, to_json, Diagnostic,
+};
 use typestates::Typestate;
 
 /// Every well-formed text file: the `ok` golden inputs and the bundled library.
@@ -144,6 +147,137 @@ fn json_errors_name_the_place() {
     "#]].assert_eq(&actual);
 }
 
+fn import_droidstar(file: &str, class: &str) -> Typestate {
+    let path = manifest_path("test_data/droidstar").join(file);
+    let text = std::fs::read_to_string(&path).expect("test input is readable");
+    from_droidstar_dot(file, &text, class).unwrap_or_else(|errors| panic!("{}", lines(&errors)))
+}
+
+/// The alphabet differences and witnesses of a diff, one line each.
+fn summary(diff: &Diff) -> String {
+    let mut out = String::new();
+    for (what, names) in [
+        ("callins only left", &diff.callins_only_left),
+        ("callins only right", &diff.callins_only_right),
+        ("callbacks only left", &diff.callbacks_only_left),
+        ("callbacks only right", &diff.callbacks_only_right),
+    ] {
+        if !names.is_empty() {
+            out.push_str(&format!("{what}: {}\n", names.join(" ")));
+        }
+    }
+    for witness in &diff.witnesses {
+        let steps: Vec<String> = witness
+            .steps
+            .iter()
+            .map(|s| format!("{}/{}|{}", s.input, s.left, s.right))
+            .collect();
+        out.push_str(&format!("witness: {}\n", steps.join(" ")));
+    }
+    if diff.is_equivalent() {
+        out.push_str("equivalent\n");
+    }
+    out
+}
+
+/// The imported DroidStar results (`test_data/droidstar/*.gv`, reconstructed from the tables in
+/// shared/notes/droidstar-lessons.md §4.2) behave as the typestates written by hand from the
+/// same tables; the printed import sits beside each result.
+#[test]
+fn droidstar_results_import_as_the_hand_written_typestates() {
+    let cases = [
+        (
+            "CountDownTimer-diagram.gv",
+            "android.os.CountDownTimer",
+            "format/ok/countdowntimer.typestate",
+        ),
+        (
+            "SpellCheckerSession-diagram.gv",
+            "android.view.textservice.SpellCheckerSession",
+            "droidstar/SpellCheckerSession.typestate",
+        ),
+    ];
+    for (result, class, hand_written) in cases {
+        let imported = import_droidstar(result, class);
+        let expected = parse_file(&manifest_path("test_data").join(hand_written));
+        assert_eq!(
+            summary(&diff(&imported, &expected, 10)),
+            "equivalent\n",
+            "{result}"
+        );
+        let printed =
+            manifest_path("test_data/droidstar").join(result.replace(".gv", ".imported.typestate"));
+        check_golden(&printed, &print(&imported));
+    }
+}
+
+#[test]
+fn droidstar_diffs_show_what_the_diagram_leaves_out() {
+    let learned = import_droidstar("SpellCheckerSession-diagram.gv", "a.SpellCheckerSession");
+    let manual = import_droidstar("SpCmanual.gv", "a.SpellCheckerSession");
+    let sqlite = import_droidstar(
+        "SQLiteOpenHelper-diagram.gv",
+        "android.database.sqlite.SQLiteOpenHelper",
+    );
+    let sqlite_by_hand = parse_file(&manifest_path(
+        "test_data/droidstar/SQLiteOpenHelper.typestate",
+    ));
+    let actual = format!(
+        "learned vs manual:\n{}sqlite import vs by hand:\n{}",
+        summary(&diff(&learned, &manual, 5)),
+        summary(&diff(&sqlite, &sqlite_by_hand, 5)),
+    );
+    expect![[r#"
+        learned vs manual:
+        witness: wait/quiet|err
+        witness: close/eps|eps cancel/eps|err
+        witness: close/eps|eps wait/quiet|err
+        witness: close/eps|eps suggest/eps|eps cancel/eps|err
+        witness: close/eps|eps suggest/eps|eps wait/quiet|err
+        sqlite import vs by hand:
+        callins only right: openHV
+    "#]]
+    .assert_eq(&actual);
+}
+
+#[test]
+fn droidstar_errors_name_the_place() {
+    let cases = [
+        "digraph {\n  0 -> 1[label=start];\n  1 -> 0[label=start];\n  0 -> 0[label=start];\n}",
+        "digraph {\n  0 -> 0[label=delta_beta];\n  0 -> 1[label=delta_done];\n  1 -> 1;\n}",
+        "digraph {\n  1 -> 2[label=\"go-on\"];\n  2 -> 1[label=wait];\n}",
+        "digraph {\n  0 -> 1[label=done];\n  1 -> 0[label=delta_done];\n}",
+        "digraph {\n  0 -> [label=x];\n  0 -> 0[label=\"open];\n  0 -> 0 [label x];\n  0 @ 1;\n}",
+        "graph { 0 -- 1 }",
+        "digraph G { node [shape=circle]; rankdir=LR }",
+        "digraph {\n  0 -> 1[label=start]",
+    ];
+    let actual: String = cases
+        .iter()
+        .map(|text| match from_droidstar_dot("x.gv", text, "a.B") {
+            Ok(_) => "ok\n".to_owned(),
+            Err(errors) => lines(&errors),
+        })
+        .collect();
+    expect![[r#"
+        x.gv:4:16: node 0 already has a `start` edge (line 2): the automaton must be deterministic
+        x.gv:3:16: node 0 already has a `delta_*` edge (line 2): the automaton must be deterministic
+        x.gv:4:3: expected a `label` on the edge
+        x.gv:2:3: expected node 0, DroidStar's initial state
+        x.gv:2:16: `go-on` cannot name a symbol
+        x.gv:3:16: `wait` cannot name a symbol
+        x.gv:3:16: `done` is also a callin
+        x.gv:2:8: expected the target node, found `[`
+        x.gv:3:16: unterminated string (expected a closing `"` on the same line)
+        x.gv:4:17: expected `=` after the attribute name, found `x`
+        x.gv:5:5: unexpected character `@`
+        x.gv:1:1: expected `digraph`, found `graph`
+        x.gv:1:1: expected at least one edge
+        x.gv:2:22: expected `}` closing the graph, found the end of the file
+    "#]]
+    .assert_eq(&actual);
+}
+
 /// A small deterministic generator, so the random inputs are the same on every run.
 struct XorShift(u64);
 
@@ -164,12 +298,19 @@ fn readers() -> Vec<(&'static str, Reader)> {
     vec![
         ("parse", |text| parse("fuzz", text).is_ok()),
         ("from_json", |text| from_json("fuzz", text).is_ok()),
+        ("from_droidstar_dot", |text| {
+            from_droidstar_dot("fuzz", text, "a.B").is_ok()
+        }),
     ]
 }
 
 #[test]
 fn no_input_panics() {
     let mut inputs: Vec<String> = Vec::new();
+    for file in files_with_extension(&manifest_path("test_data/droidstar"), "gv") {
+        let text = std::fs::read_to_string(&file).expect("readable");
+        inputs.extend(text.char_indices().map(|(i, _)| text[..i].to_owned()));
+    }
     for file in well_formed_files() {
         let text = std::fs::read_to_string(&file).expect("readable");
         let json = to_json(&parse_file(&file));

@@ -3,13 +3,15 @@
 //! The grammar is documented in `typestates/FORMAT.md`. [`parse`] reports every error with
 //! file:line:col and what was expected; [`print`] writes the canonical form, which parses back
 //! to the same typestate. The same model travels as JSON ([`to_json`], [`from_json`], with the
-//! schema [`json_schema`]).
+//! schema [`json_schema`]), and [`from_droidstar_dot`] imports DroidStar's learned automata.
 
+mod droidstar_dot;
 mod json;
 mod lexer;
 mod parser;
 mod printer;
 
+pub use droidstar_dot::from_droidstar_dot;
 pub use json::{from_json, json_schema, to_json};
 pub use parser::parse;
 pub use printer::print;
