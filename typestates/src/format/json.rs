@@ -71,6 +71,7 @@ enum Version {
 /// Where a typestate comes from.
 #[derive(Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Provenance")]
 struct ProvenanceDto {
     /// How the typestate came to be.
     #[serde(default)]
@@ -89,6 +90,7 @@ struct ProvenanceDto {
 /// How a typestate came to be.
 #[derive(Default, Clone, Copy, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "ProvenanceKind")]
 enum ProvenanceKindDto {
     /// Learned by typestar by running the class.
     Learned,
@@ -102,6 +104,7 @@ enum ProvenanceKindDto {
 /// Statistics of a learning run, in the columns of DroidStar's Table 1.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Stats")]
 struct StatsDto {
     /// Number of states (error sink excluded).
     states: u32,
@@ -121,6 +124,7 @@ struct StatsDto {
 /// A method the client calls.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Callin")]
 struct CallinDto {
     /// The symbol, unique among callins and callbacks.
     name: String,
@@ -138,6 +142,7 @@ struct CallinDto {
 /// One Java method, constructor or static factory.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Method")]
 struct MethodDto {
     /// Constructor, static method or instance method.
     kind: MethodKindDto,
@@ -153,6 +158,7 @@ struct MethodDto {
 /// What kind of member a method is.
 #[derive(Clone, Copy, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
+#[schemars(rename = "MethodKind")]
 enum MethodKindDto {
     /// `new C(...)`.
     Constructor,
@@ -165,6 +171,7 @@ enum MethodKindDto {
 /// A parameter list: exact types, or any overload.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
+#[schemars(rename = "Params")]
 enum ParamsDto {
     /// Any overload of the name.
     Any(AnyOverload),
@@ -183,6 +190,7 @@ enum AnyOverload {
 /// A method of the client the framework calls.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Callback")]
 struct CallbackDto {
     /// The symbol, unique among callins and callbacks.
     name: String,
@@ -193,6 +201,7 @@ struct CallbackDto {
 /// How the client receives a callback.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(rename = "CallbackBinding")]
 enum CallbackBindingDto {
     /// A method of a listener interface, delivered to a listener registered by a callin.
     Listener {
@@ -219,6 +228,7 @@ enum CallbackBindingDto {
 /// One state of the automaton.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "State")]
 struct StateDto {
     /// The state's name, unique among states.
     name: String,
@@ -236,6 +246,7 @@ struct StateDto {
 /// What a callin does in a state.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(rename = "Step")]
 enum StepDto {
     /// The callin is allowed.
     Enabled {
@@ -262,6 +273,7 @@ enum StepDto {
 /// What happens in a state when the client lets time pass.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[schemars(rename = "Wait")]
 enum WaitDto {
     /// No callback arrives; the object moves to `target`.
     Quiet {
@@ -292,6 +304,7 @@ enum WaitDto {
 /// Where one transition comes from.
 #[derive(Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Origin")]
 struct OriginDto {
     /// A citation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -310,6 +323,7 @@ impl OriginDto {
 /// A trace the protocol must accept or reject.
 #[derive(Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(rename = "Example")]
 struct ExampleDto {
     /// Whether the trace is allowed.
     accepted: bool,
