@@ -32,11 +32,16 @@ fn lines(errors: &[Diagnostic]) -> String {
     errors.iter().map(|e| format!("{e}\n")).collect()
 }
 
+/// Each `ok/X.txt` holds the parsed model and its canonical text, so a change to either shows.
 #[test]
 fn ok_files_parse_to_the_expected_model() {
     for input in files_with_extension(&manifest_path("test_data/format/ok"), "typestate") {
         let typestate = parse_file(&input);
-        check_golden(&input.with_extension("txt"), &format!("{typestate:#?}\n"));
+        let dump = format!(
+            "{typestate:#?}\n\n# canonical form\n\n{}",
+            print(&typestate)
+        );
+        check_golden(&input.with_extension("txt"), &dump);
     }
 }
 
