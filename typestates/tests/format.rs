@@ -91,14 +91,47 @@ fn json_export_is_stable() {
     );
 }
 
-/// The schema is derived from the serde types, so every export matches it by construction;
-/// this keeps the committed copy, which editors and other tools read, equal to the derived one.
+/// The schema is derived from the serde types; this keeps the committed copy, which editors
+/// and other tools read, equal to the derived one.
 #[test]
 fn committed_schema_is_the_derived_one() {
     check_golden(
         &manifest_path("schema/typestate.schema.json"),
         &json_schema(),
     );
+}
+
+/// Every export validates against the committed schema, which catches serde attributes the
+/// derived schema does not describe; and the schema is strict enough to reject a typo.
+#[test]
+fn json_exports_validate_against_the_schema() {
+    let schema_text = std::fs::read_to_string(manifest_path("schema/typestate.schema.json"))
+        .expect("the schema is committed");
+    let schema: serde_json::Value = serde_json::from_str(&schema_text).expect("schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("a valid JSON Schema");
+    let mut exports: Vec<(String, String)> = well_formed_files()
+        .iter()
+        .map(|file| (file.display().to_string(), to_json(&parse_file(file))))
+        .collect();
+    for gv in files_with_extension(&manifest_path("test_data/droidstar"), "gv") {
+        let name = gv
+            .file_name()
+            .expect("a file")
+            .to_string_lossy()
+            .into_owned();
+        exports.push((name.clone(), to_json(&import_droidstar(&name, "a.B"))));
+    }
+    for (name, json) in &exports {
+        let value: serde_json::Value = serde_json::from_str(json).expect("exports are JSON");
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| format!("{}: {e}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{name}: {errors:#?}");
+    }
+    let typo = exports[0].1.replacen("\"initial\"", "\"initail\"", 1);
+    let value: serde_json::Value = serde_json::from_str(&typo).expect("still JSON");
+    assert!(!validator.is_valid(&value));
 }
 
 #[test]
