@@ -1,1 +1,19 @@
-//! Active learning of callback typestates (filled in by issue 3).
+//! Active learning of callback typestates (paper 002, §3 and §4).
+//!
+//! The learner runs a class through the synchronous closure ([`closure`]) and learns its
+//! Mealy machine with L# ([`lsharp`], the default) or L* ([`lstar`]), checking hypotheses with
+//! an equivalence oracle ([`equivalence`]): the distinguisher-bound oracle of paper 002,
+//! Algorithm 2, or the W-method with a state bound. Every query goes through a query engine
+//! ([`oracle`]) that caches, closes errors, detects non-determinism, journals and runs
+//! queries in parallel; [`backend`] holds the systems it runs on.
+//!
+//! ```text
+//! let pipeline = Pipeline::new(alphabet, suls, &PipelineConfig::default())?;
+//! let mut eq = DistinguisherBound::new(2);
+//! let outcome = learn(&LearnConfig::default(), pipeline.oracle(), &mut eq, &mut NoProgress).await;
+//! ```
+
+pub mod backend;
+pub mod closure;
+pub mod cost;
+pub mod oracle;
