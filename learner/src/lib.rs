@@ -16,4 +16,21 @@
 pub mod backend;
 pub mod closure;
 pub mod cost;
+pub mod equivalence;
+pub mod hypothesis;
+pub mod learn;
+pub mod lsharp;
+pub mod lstar;
 pub mod oracle;
+pub mod report;
+
+pub use closure::{Alphabet, Input, Output, OutputWord, Word};
+pub use cost::CostModel;
+pub use equivalence::{Chain, Counterexample, DistinguisherBound, EquivalenceOracle, WMethod};
+pub use hypothesis::Hypothesis;
+pub use learn::{
+    learn, Algorithm, End, LearnConfig, NoProgress, Outcome, Progress, ProgressUpdate,
+};
+pub use oracle::pipeline::{Pipeline, PipelineConfig};
+pub use oracle::{MembershipOracle, QueryError};
+pub use report::{learned_typestate, Statistics};

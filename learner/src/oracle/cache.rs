@@ -22,15 +22,20 @@ impl<M: MembershipOracle> Cache<M> {
 
 impl<M: MembershipOracle> MembershipOracle for Cache<M> {
     async fn answer(&self, queries: &[Word]) -> Result<Vec<OutputWord>, QueryError> {
-        let mut missing: Vec<Word> = queries
-            .iter()
-            .filter(|query| self.tree.lookup(query).is_none())
-            .cloned()
-            .collect();
-        if !missing.is_empty() {
-            let maximal = maximal_words(&mut missing);
-            let answers = self.inner.answer(&maximal).await?;
-            for (word, outputs) in maximal.iter().zip(&answers) {
+        // Execute in rounds, one query per unexplored branch: an `err` found in one round
+        // closes the other queries of its branch, which the err closure below then answers.
+        loop {
+            let mut missing: Vec<Word> = queries
+                .iter()
+                .filter(|query| self.tree.lookup(query).is_none())
+                .cloned()
+                .collect();
+            if missing.is_empty() {
+                break;
+            }
+            let round = one_per_branch(&self.tree, maximal_words(&mut missing));
+            let answers = self.inner.answer(&round).await?;
+            for (word, outputs) in round.iter().zip(&answers) {
                 self.tree.insert(word, outputs);
             }
         }
@@ -43,6 +48,19 @@ impl<M: MembershipOracle> MembershipOracle for Cache<M> {
             })
             .collect())
     }
+}
+
+/// One word for each first unknown node of `words`: words that leave the tree at the same
+/// node share an unexplored prefix, and running one of them first may close the others.
+fn one_per_branch(tree: &PrefixTree, words: Vec<Word>) -> Vec<Word> {
+    let mut branches = std::collections::HashSet::new();
+    words
+        .into_iter()
+        .filter(|word| {
+            let known = tree.known_prefix(word).len();
+            branches.insert(word[..=known.min(word.len() - 1)].to_vec())
+        })
+        .collect()
 }
 
 /// The words of `words` that are no proper prefix of another, each once, in sorted order.
