@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use common::{learn_reference, reference, Oracle};
@@ -53,7 +53,7 @@ fn journal_path(name: &str) -> PathBuf {
 
 /// Learns AsyncTask with L# and Algorithm 2 through a recorded model.
 async fn learn_recorded(
-    journal: &PathBuf,
+    journal: &Path,
     fail_after: Option<usize>,
 ) -> (End, u64, usize, Vec<Word>) {
     let typestate = reference("AsyncTask");
@@ -70,7 +70,7 @@ async fn learn_recorded(
         fail_after,
     };
     let config = PipelineConfig {
-        journal: Some(journal.clone()),
+        journal: Some(journal.to_path_buf()),
         ..PipelineConfig::default()
     };
     let pipeline = Pipeline::new(Arc::clone(&alphabet), vec![sul], &config).unwrap();
@@ -135,7 +135,7 @@ async fn a_journal_cut_off_mid_write_keeps_its_complete_entries() {
 
     let alphabet = Arc::new(Alphabet::of(reference("AsyncTask").signature()));
     let config = PipelineConfig {
-        journal: Some(journal.clone()),
+        journal: Some(journal.to_path_buf()),
         ..PipelineConfig::default()
     };
     let pipeline = Pipeline::new(alphabet, one_instance(), &config).unwrap();
@@ -161,7 +161,7 @@ async fn a_journal_of_another_experiment_is_refused() {
         let typestate = reference(typestate_name);
         let alphabet = Arc::new(Alphabet::of(typestate.signature()));
         let config = PipelineConfig {
-            journal: Some(journal.clone()),
+            journal: Some(journal.to_path_buf()),
             filters,
             ..PipelineConfig::default()
         };
