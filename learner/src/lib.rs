@@ -1,7 +1,7 @@
 //! Active learning of callback typestates (paper 002, §3 and §4).
 //!
 //! The learner runs a class through the synchronous closure ([`closure`]) and learns its
-//! Mealy machine with L# ([`lsharp`], the default) or L* ([`lstar`]), checking hypotheses with
+//! Mealy machine with L* ([`lstar`], the default) or error-aware L# ([`lsharp`]), checking hypotheses with
 //! an equivalence oracle ([`equivalence`]): the distinguisher-bound oracle of paper 002,
 //! Algorithm 2, or the W-method with a state bound. Every query goes through a query engine
 //! ([`oracle`]) that caches, closes errors, detects non-determinism, journals and runs
@@ -23,6 +23,7 @@ pub mod lsharp;
 pub mod lstar;
 pub mod oracle;
 pub mod report;
+pub mod simulation;
 
 pub use closure::{Alphabet, Input, Output, OutputWord, Word};
 pub use cost::CostModel;

@@ -4,8 +4,9 @@
 
 mod common;
 
-use common::{learn_reference, references, Oracle};
+use common::references;
 use learner::backend::model::ModelConfig;
+use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
 use learner::{Algorithm, End, PipelineConfig};
 
 #[tokio::test]
@@ -15,8 +16,13 @@ async fn every_algorithm_learns_every_reference_exactly() {
     );
     for reference in references() {
         for algorithm in Algorithm::ALL {
-            for oracle in [Oracle::DistinguisherBound(2), Oracle::WMethod] {
-                let run = learn_reference(
+            let states = state_bound(&reference);
+            for oracle in [
+                EquivalenceChoice::DistinguisherBound(2),
+                EquivalenceChoice::WMethod(states),
+                EquivalenceChoice::BoundOneThenWMethod(states),
+            ] {
+                let run = learn_simulated(
                     &reference,
                     algorithm,
                     oracle,
@@ -59,10 +65,10 @@ async fn every_algorithm_learns_every_reference_exactly() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn parallel_instances_learn_the_same_machine() {
     for reference in references() {
-        let run = learn_reference(
+        let run = learn_simulated(
             &reference,
             Algorithm::LSharp,
-            Oracle::DistinguisherBound(2),
+            EquivalenceChoice::DistinguisherBound(2),
             &PipelineConfig::default(),
             ModelConfig::default(),
             4,

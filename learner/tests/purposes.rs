@@ -5,10 +5,11 @@ mod common;
 
 use std::sync::Arc;
 
-use common::{learn_reference, reference, Oracle};
+use common::reference;
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::equivalence::CacheConsistency;
 use learner::oracle::filter::QueryFilter;
+use learner::simulation::{learn_simulated, EquivalenceChoice};
 use learner::{
     learn, learned_typestate, Algorithm, Alphabet, Chain, DistinguisherBound, End, LearnConfig,
     NoProgress, Pipeline, PipelineConfig, Statistics,
@@ -23,10 +24,10 @@ async fn a_noisy_system_stops_learning_with_a_report_and_the_partial_hypothesis(
             seed: 7,
             ..ModelConfig::default()
         };
-        let run = learn_reference(
+        let run = learn_simulated(
             &reference("AsyncTask"),
             algorithm,
-            Oracle::DistinguisherBound(2),
+            EquivalenceChoice::DistinguisherBound(2),
             &PipelineConfig::default(),
             noisy,
             1,

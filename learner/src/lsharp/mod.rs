@@ -5,7 +5,8 @@
 //! Error-aware: a transition observed to answer `err` leads to the error sink of the
 //! hypothesis, and nothing below it is ever asked, identified or promoted.
 //!
-//! Rules, applied until none fires: extend every basis node by every input (R2); promote a
+//! Rules, applied until none fires: extend every basis and frontier node by every input
+//! (R2, widened to the frontier so no node is identified unseen on an input); promote a
 //! frontier node apart from the whole basis (R1); ask a witness that separates two candidates
 //! of a frontier node (R3). Then the hypothesis is built, and counterexamples are processed
 //! by binary search on the tree (`process_counterexample`).
@@ -154,12 +155,16 @@ impl LSharp {
         }
     }
 
-    /// The one-input extensions of basis nodes not yet in the tree (rule R2).
+    /// The one-input extensions of basis nodes not yet in the tree (rule R2), and of
+    /// frontier nodes, so that each frontier node is compared with its candidates on every
+    /// input before it is identified (the columns L* starts with).
     fn missing_extensions(&self) -> Vec<Vec<usize>> {
         let tree = &self.tree;
         self.basis
             .iter()
-            .flat_map(|&node| {
+            .copied()
+            .chain(self.frontier())
+            .flat_map(|node| {
                 (0..self.alphabet.inputs.len())
                     .filter(move |&column| tree.child(node, column).is_none())
                     .map(move |column| tree.extend(node, &[column]))

@@ -1,21 +1,10 @@
-//! Shared fixtures of the learner's integration tests: reference typestates and one helper
-//! that learns a reference through the model backend and the full query engine.
+//! Shared fixtures of the learner's integration tests: the reference typestates.
 
 #![allow(
     dead_code,
     reason = "each test binary uses a different part of the fixtures"
 )]
 
-use std::sync::Arc;
-
-use learner::backend::model::{ModelConfig, ModelSul, SimClock};
-use learner::equivalence::CacheConsistency;
-use learner::oracle::sul::CountSnapshot;
-use learner::{
-    learn, Algorithm, Alphabet, Chain, DistinguisherBound, EquivalenceOracle, LearnConfig,
-    NoProgress, Outcome, Pipeline, PipelineConfig, WMethod,
-};
-use typestates::mealy::to_mealy;
 use typestates::Typestate;
 
 /// Reference typestates, small and written inline, plus the bundled CountDownTimer.
@@ -136,81 +125,3 @@ state Done
 "#,
     ),
 ];
-
-/// The equivalence oracle of a run.
-#[derive(Clone, Copy, Debug)]
-pub enum Oracle {
-    /// Algorithm 2 with this distinguisher bound.
-    DistinguisherBound(usize),
-    /// The W-method with the reference's exact number of states as the bound.
-    WMethod,
-}
-
-/// What one learning run produced.
-pub struct Run {
-    pub outcome: Outcome,
-    pub asked: CountSnapshot,
-    pub executed: CountSnapshot,
-    pub simulated_ms: u64,
-}
-
-impl Run {
-    /// Whether the learned machine has the reference's traces.
-    pub fn is_equivalent_to(&self, reference: &Typestate) -> bool {
-        let Some(hypothesis) = &self.outcome.hypothesis else {
-            return false;
-        };
-        let learned = hypothesis.mealy.minimize();
-        learned
-            .distinguishing_word(&to_mealy(reference).minimize())
-            .is_none()
-    }
-}
-
-/// Learns `reference` through the model backend with `n_instances` parallel instances.
-pub async fn learn_reference(
-    reference: &Typestate,
-    algorithm: Algorithm,
-    oracle: Oracle,
-    pipeline_config: &PipelineConfig,
-    model_config: ModelConfig,
-    n_instances: usize,
-) -> Result<Run, learner::oracle::JournalError> {
-    let alphabet = Arc::new(Alphabet::of(reference.signature()));
-    let clock = Arc::new(SimClock::default());
-    let suls = ModelSul::pool(reference, model_config, n_instances, &clock);
-    let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, pipeline_config)?;
-    let config = LearnConfig {
-        algorithm,
-        ..LearnConfig::new(Arc::clone(&alphabet))
-    };
-    let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet));
-    let outcome = match oracle {
-        Oracle::DistinguisherBound(bound) => {
-            run(
-                &config,
-                &pipeline,
-                Chain(cache, DistinguisherBound::new(bound)),
-            )
-            .await
-        }
-        Oracle::WMethod => {
-            let bound = to_mealy(reference).minimize().n_states();
-            run(&config, &pipeline, Chain(cache, WMethod::new(bound))).await
-        }
-    };
-    Ok(Run {
-        outcome,
-        asked: pipeline.asked(),
-        executed: pipeline.executed(),
-        simulated_ms: clock.now_ms(),
-    })
-}
-
-async fn run<S: learner::oracle::Sul, E: EquivalenceOracle>(
-    config: &LearnConfig,
-    pipeline: &Pipeline<S>,
-    mut eq: E,
-) -> Outcome {
-    learn(config, pipeline.oracle(), &mut eq, &mut NoProgress).await
-}
