@@ -193,7 +193,7 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
             let entry = after_wait(shared, hub.as_ref().unwrap_or(entry));
             events.extend(handlers.iter().map(|h| Event {
                 code: *h,
-                entry: handler_entry(shared, model, *h, &entry),
+                entry: handler_entry(shared, *h, &entry),
             }));
         } else if !events_contain(&events, node) {
             if let Some(method) = lifecycle_method(model.class, node) {
@@ -247,7 +247,7 @@ fn run_handlers(
         let waited = after_wait(shared, &current);
         let mut changed = false;
         for handler in handlers {
-            let entry = handler_entry(shared, model, *handler, &waited);
+            let entry = handler_entry(shared, *handler, &waited);
             let body = match handler {
                 EventCode::Method(method) => method.body.as_ref(),
                 EventCode::Deferred(deferred) => Some(deferred.body),
@@ -311,12 +311,7 @@ fn handlers<'a>(
 
 /// The entry state of a handler: the waited hub state, narrowed to the callback's target
 /// states when the handler receives a protocol callback.
-fn handler_entry(
-    shared: &Shared<'_, '_>,
-    model: &ClassModel<'_>,
-    handler: EventCode<'_>,
-    waited: &Env,
-) -> Env {
+fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) -> Env {
     let protocols = shared.protocols;
     let mut entry = waited.clone();
     match handler {
@@ -327,7 +322,6 @@ fn handler_entry(
                 let callbacks = protocols.callbacks_for_method(value.protocol, &method.name);
                 narrow_to_callbacks(protocols, value, &callbacks);
             }
-            let _ = model;
         }
         EventCode::Deferred(deferred) => {
             let Some(registration) = deferred.registration else {
