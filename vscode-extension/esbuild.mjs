@@ -10,7 +10,7 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' });
+await build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', minify: true, keepNames: true });
 if (process.argv.includes('--test')) {
   await build({ ...common, entryPoints: ['src/server.ts', 'src/commands.ts'], outdir: 'out' });
 }

@@ -32,6 +32,8 @@ const state = {
 };
 
 const api = {
+  // Makes tsc's __importStar (in vscode-languageclient) use this object as is, so the Proxy below answers every name.
+  __esModule: true,
   Uri,
   Disposable,
   workspace: {
@@ -58,7 +60,7 @@ const api = {
 // Anything else a bundle touches while loading (vscode-languageclient extends a few vscode classes) is an empty class.
 const vscode = new Proxy(api, {
   get(target, key) {
-    if (key in target || typeof key === 'symbol' || key === '__esModule' || key === 'then') return target[key];
+    if (key in target || typeof key === 'symbol' || key === 'then') return target[key];
     return (target[key] = class {});
   },
 });

@@ -1,0 +1,75 @@
+// package.json: the settings the server reads, the command and menus, activation, and packaging pins.
+// The setting keys are a contract with the Rust server (its settings struct is compared with these keys); change both together.
+'use strict';
+const { test } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const dir = path.join(__dirname, '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+const settings = manifest.contributes.configuration.properties;
+
+test('settings: exactly the keys the server and the client read', () => {
+  assert.deepEqual(Object.keys(settings).sort(), [
+    'typestar.backend',
+    'typestar.classpath',
+    'typestar.deviceSerial',
+    'typestar.jobs',
+    'typestar.server.path',
+    'typestar.timeouts.quiescenceMs',
+    'typestar.trace.server',
+  ]);
+  assert.deepEqual(settings['typestar.backend'].enum, ['jvm', 'android', 'robolectric', 'model']);
+  assert.deepEqual(settings['typestar.classpath'].items, { type: 'string' });
+  assert.deepEqual(settings['typestar.trace.server'].enum, ['off', 'messages', 'verbose']);
+  for (const [key, type] of Object.entries({
+    'typestar.backend': 'string',
+    'typestar.classpath': 'array',
+    'typestar.deviceSerial': 'string',
+    'typestar.jobs': 'number',
+    'typestar.server.path': 'string',
+    'typestar.timeouts.quiescenceMs': 'number',
+    'typestar.trace.server': 'string',
+  })) {
+    assert.equal(settings[key].type, type, key);
+  }
+});
+
+test('settings: each has a default and a description, and README.md documents it', () => {
+  for (const [key, schema] of Object.entries(settings)) {
+    assert.ok('default' in schema, `${key} has no default`);
+    assert.ok(schema.markdownDescription || schema.description, `${key} has no description`);
+    assert.ok(readme.includes(`\`${key}\``), `README.md does not document ${key}`);
+  }
+});
+
+test('the learnClass command is contributed, and shown for Java and Kotlin only', () => {
+  assert.deepEqual(manifest.contributes.commands, [{ command: 'typestar.learnClass', title: 'Learn this class', category: 'Typestar' }]);
+  const when = 'editorLangId == java || editorLangId == kotlin';
+  assert.deepEqual(manifest.contributes.menus['editor/context'], [{ command: 'typestar.learnClass', when, group: 'typestar@1' }]);
+  assert.deepEqual(manifest.contributes.menus.commandPalette, [{ command: 'typestar.learnClass', when }]);
+});
+
+test('activation, entry point and identity', () => {
+  assert.deepEqual(manifest.activationEvents, ['onLanguage:java', 'onLanguage:kotlin', 'workspaceContains:.typestar']);
+  assert.equal(manifest.main, './dist/extension.js');
+  assert.equal(manifest.name, 'typestar');
+  assert.equal(manifest.publisher, 'typestar');
+});
+
+test('untrusted workspaces are declared unsupported, with the reason', () => {
+  const untrusted = manifest.capabilities.untrustedWorkspaces;
+  assert.equal(untrusted.supported, false);
+  assert.match(untrusted.description, /starts the `typestar` binary/);
+});
+
+test('@types/vscode equals the engines.vscode floor (vsce rejects a newer one) and dependencies are exact pins', () => {
+  assert.equal(manifest.engines.vscode, '^1.91.0');
+  assert.equal(manifest.devDependencies['@types/vscode'], '1.91.0');
+  assert.equal(manifest.dependencies['vscode-languageclient'], '11.0.0');
+  for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
+    assert.match(version, /^\d+\.\d+\.\d+$/, `${name} is not pinned exactly`);
+  }
+});
