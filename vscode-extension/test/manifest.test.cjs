@@ -11,30 +11,29 @@ const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf
 const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
 const settings = manifest.contributes.configuration.properties;
 
-test('settings: exactly the keys the server and the client read', () => {
-  assert.deepEqual(Object.keys(settings).sort(), [
-    'typestar.backend',
-    'typestar.classpath',
-    'typestar.deviceSerial',
-    'typestar.jobs',
-    'typestar.server.path',
-    'typestar.timeouts.quiescenceMs',
-    'typestar.trace.server',
-  ]);
+test('settings: exactly the keys the server and the client read, with the server\'s types and defaults', () => {
+  // key: [JSON type, default]; the defaults are the server's own (server/src/lsp/settings.rs), because VS Code sends
+  // these to the server through workspace/configuration whenever the user has not set a value.
+  const expected = {
+    'typestar.backend': ['string', 'jvm'],
+    'typestar.classpath': ['array', []],
+    'typestar.deviceSerial': [['string', 'null'], null],
+    'typestar.diagnostics.debounceMs': ['integer', 150],
+    'typestar.jobs': ['integer', 1],
+    'typestar.server.path': ['string', ''],
+    'typestar.timeouts.learnMs': ['integer', 1800000],
+    'typestar.timeouts.queryMs': ['integer', 30000],
+    'typestar.timeouts.quiescenceMs': ['integer', 1000],
+    'typestar.trace.server': ['string', 'off'],
+  };
+  assert.deepEqual(Object.keys(settings).sort(), Object.keys(expected));
+  for (const [key, [type, fallback]] of Object.entries(expected)) {
+    assert.deepEqual(settings[key].type, type, key);
+    assert.deepEqual(settings[key].default, fallback, key);
+  }
   assert.deepEqual(settings['typestar.backend'].enum, ['jvm', 'android', 'robolectric', 'model']);
   assert.deepEqual(settings['typestar.classpath'].items, { type: 'string' });
   assert.deepEqual(settings['typestar.trace.server'].enum, ['off', 'messages', 'verbose']);
-  for (const [key, type] of Object.entries({
-    'typestar.backend': 'string',
-    'typestar.classpath': 'array',
-    'typestar.deviceSerial': 'string',
-    'typestar.jobs': 'number',
-    'typestar.server.path': 'string',
-    'typestar.timeouts.quiescenceMs': 'number',
-    'typestar.trace.server': 'string',
-  })) {
-    assert.equal(settings[key].type, type, key);
-  }
 });
 
 test('settings: each has a default and a description, and README.md documents it', () => {
