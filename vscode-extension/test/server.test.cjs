@@ -1,6 +1,6 @@
 // Server discovery (src/server.ts, bundled): setting, then bundled binary, then PATH; every error names the setting.
 'use strict';
-const { test, beforeEach } = require('node:test');
+const { test, beforeEach, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -27,6 +27,7 @@ function bundle(ext, label) {
 }
 
 beforeEach(() => state.reset());
+after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 test('the setting wins over the bundled binary and PATH', async () => {
   const f = fixture('from-setting');
