@@ -7,7 +7,8 @@
 #
 # It packages this extension, installs it with the harness (e2e/harness: opens the workspace's Java files and writes
 # every diagnostics change to .e2e-result.json), opens a fresh copy of e2e/workspace with `typestar.server.path` set
-# to the binary, and passes when every `// expect: TEXT` line has a diagnostic containing TEXT (e2e/check-result.cjs).
+# to the binary, and passes when every `// expect: TEXT` line has a diagnostic containing TEXT and the server answered
+# `typestar.learnClass` run at the `// learnClass: WORD` marker (e2e/check-result.cjs).
 # The harness waits on onDidChangeDiagnostics; this script polls that file until E2E_TIMEOUT seconds (default 120).
 #
 # First run: installs chromium and libkrb5-dev with apt-get when missing (as root), Node 24 and code-server from npm
@@ -132,6 +133,8 @@ until node "$here/check-result.cjs" "$run/ws"; do
   fi
   sleep 0.5
 done
-log "PASS after $((SECONDS - deadline + timeout_s))s; diagnostics:"
-node -e 'for (const d of require(process.argv[1]).diagnostics) console.log(`  ${d.file}:${d.line + 1}:${d.character + 1}: [${d.source}/${d.code}] ${d.message}`)' \
+log "PASS after $((SECONDS - deadline + timeout_s))s; diagnostics and the learnClass answer:"
+node -e 'const r = require(process.argv[1]);
+for (const d of r.diagnostics) console.log(`  ${d.file}:${d.line + 1}:${d.character + 1}: [${d.source}/${d.code}] ${d.message}`);
+console.log(`  typestar.learnClass at ${r.learnClass.file}:${r.learnClass.line + 1}:${r.learnClass.character + 1}: ${JSON.stringify(r.learnClass.answer)}`)' \
   "$run/ws/.e2e-result.json"

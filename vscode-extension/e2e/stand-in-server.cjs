@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Test-only stand-in for `typestar` used by `run-code-server.sh --stand-in`, to check the editor plumbing before
 // the real server publishes diagnostics. It answers `--version` and, under `lsp`, speaks just enough LSP over stdio:
-// each opened or changed document gets one diagnostic per `// expect: TEXT` marker, on that line. It checks nothing.
+// each opened or changed document gets one diagnostic per `// expect: TEXT` marker, on that line, and
+// `workspace/executeCommand` answers with the arguments it got. It checks nothing.
 'use strict';
 
 if (process.argv[2] === '--version') {
@@ -44,6 +45,8 @@ const handle = (message) => {
       return send({ id: message.id, result: null });
     case 'exit':
       return process.exit(0);
+    case 'workspace/executeCommand':
+      return send({ id: message.id, result: { status: 'stand-in', arguments: message.params.arguments } });
     case 'textDocument/didOpen':
       return publish(message.params.textDocument.uri, message.params.textDocument.text);
     case 'textDocument/didChange':
