@@ -1,3 +1,20 @@
-//! The `typestar` command line.
+//! The `typestar` binary: one command line for showing, diffing, learning and checking
+//! typestates, and the LSP server (`typestar lsp`).
 
-fn main() {}
+mod cli;
+mod load;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let args = cli::Args::parse();
+    match cli::run(args) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,37 @@
+//! The subcommands and their dispatch. Each subcommand lives in its own module and returns the
+//! process exit code: 0 for success (or "no findings"), 1 for findings or differences.
+
+mod diff;
+mod library;
+mod show;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Learns, ships and checks callback typestates of Java and Android classes.
+#[derive(Parser, Debug)]
+#[command(name = "typestar", version, about)]
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Prints the typestate of a library class or of a file.
+    Show(show::ShowArgs),
+    /// Compares two typestates and lists witness traces where they differ.
+    Diff(diff::DiffArgs),
+    /// Lists the bundled protocols with their provenance.
+    Library(library::LibraryArgs),
+}
+
+/// Runs the parsed command line.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Command::Show(args) => show::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Library(args) => library::run(args),
+    }
+}
