@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -55,11 +57,71 @@ final class Experiment {
     /** One callin symbol: its main form (index 0) and its variants (index 1...). */
     static final class Callin {
         final String symbol;
-        final List<Invocation> forms;
+        final List<Form> forms;
 
-        Callin(String symbol, List<Invocation> forms) {
+        Callin(String symbol, List<Form> forms) {
             this.symbol = symbol;
             this.forms = forms;
+        }
+    }
+
+    /** One concrete form of a callin: the call, and the return value it must produce, if any. */
+    static final class Form {
+        final Invocation call;
+        /** {@code null} unless the form has {@code "expect"}. */
+        final Expect expect;
+
+        Form(Invocation call, Expect expect) {
+            this.call = call;
+            this.expect = expect;
+        }
+
+        static Form parse(Fields c, Map<String, Class<?>> names, String path, Set<String> extraKeys)
+                throws RequestException {
+            Set<String> keys = new HashSet<>(extraKeys);
+            keys.add("expect");
+            Invocation call = Invocation.parse(c, names, path, keys);
+            Expect expect = c.has("expect") ? Expect.parse(c.raw("expect"), call, c.child("expect")) : null;
+            return new Form(call, expect);
+        }
+    }
+
+    /**
+     * The {@code "expect"} rule of a callin form: the call must return this constant, else the
+     * output is {@code err} (a callin refined by its result, such as {@code hasNext()} returning true).
+     */
+    static final class Expect {
+        private final Object value;
+
+        private Expect(Object value) {
+            this.value = value;
+        }
+
+        static Expect parse(Object json, Invocation call, String field) throws RequestException {
+            if (call.resultType == void.class) {
+                throw new RequestException("bad-argument", field, field + ": " + call.signature
+                        + " returns void, so it cannot expect a value");
+            }
+            if (json instanceof Map || json instanceof List) {
+                throw new RequestException("bad-argument", field, field
+                        + " must be null, a boolean, a number or a string");
+            }
+            Literal literal = Literal.parse(json, call.resultType, Collections.<String, Class<?>>emptyMap(), field);
+            try {
+                return new Expect(literal.evaluate(new Scope(null)));
+            } catch (Throwable t) {
+                throw new RequestException("bad-argument", field, field + " cannot be evaluated: " + t);
+            }
+        }
+
+        /** Whether a returned value satisfies the rule. */
+        boolean matches(Object returned) {
+            return Objects.equals(value, returned);
+        }
+
+        /** The expected value, for reports. */
+        String describe() {
+            return String.valueOf(value);
         }
     }
 
@@ -360,13 +422,13 @@ final class Experiment {
                 throw new RequestException("bad-request", path, "\"" + symbol + "\" is both a callin and a callback");
             }
             Fields c = callins.object(symbol);
-            List<Invocation> forms = new ArrayList<>();
-            forms.add(Invocation.parse(c, names, path, Fields.keys("variants")));
+            List<Form> forms = new ArrayList<>();
+            forms.add(Form.parse(c, names, path, Fields.keys("variants")));
             if (c.has("variants")) {
                 List<Object> variants = c.list("variants");
                 for (int i = 0; i < variants.size(); i++) {
                     String vpath = c.child("variants") + "[" + i + "]";
-                    forms.add(Invocation.parse(Fields.of(variants.get(i), vpath), names, vpath, Fields.keys()));
+                    forms.add(Form.parse(Fields.of(variants.get(i), vpath), names, vpath, Fields.keys()));
                 }
             }
             b.callins.put(symbol, new Callin(symbol, forms));
