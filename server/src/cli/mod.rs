@@ -1,6 +1,7 @@
 //! The subcommands and their dispatch. Each subcommand lives in its own module and returns the
 //! process exit code: 0 for success (or "no findings"), 1 for findings or differences.
 
+mod check;
 mod diff;
 mod library;
 mod show;
@@ -19,6 +20,8 @@ pub struct Args {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Checks Java and Kotlin files against the protocol library.
+    Check(check::CheckArgs),
     /// Prints the typestate of a library class or of a file.
     Show(show::ShowArgs),
     /// Compares two typestates and lists witness traces where they differ.
@@ -30,6 +33,7 @@ enum Command {
 /// Runs the parsed command line.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
+        Command::Check(args) => check::run(args),
         Command::Show(args) => show::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Library(args) => library::run(args),
