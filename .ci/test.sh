@@ -13,3 +13,5 @@ echo "== cargo test"
 cargo test --workspace
 echo "== AALpy comparison harness"
 bench/aalpy/test.sh
+echo "== Java agent"
+agent-android/test.sh
