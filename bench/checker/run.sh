@@ -25,14 +25,7 @@ fi
 ast_grep="$(ls "$sg_dir"/node_modules/@ast-grep/cli-*/ast-grep 2>/dev/null | head -n1)"
 [[ -x "$ast_grep" ]] || { echo "error: no ast-grep binary under $sg_dir" >&2; exit 2; }
 
-# The full check is measured once the checker crate exposes checker::check.
-features=()
-if grep -Eq '^pub fn check\b' "$root/checker/src/lib.rs"; then
-    features=(--features check)
-else
-    echo "note: checker::check does not exist yet; measuring parse and front end only" >&2
-fi
-cargo build --release --quiet -p checker-bench "${features[@]}"
+cargo build --release --quiet -p checker-bench
 bench="${CARGO_TARGET_DIR:-$root/target}/release/checker-bench"
 
 BENCH_COMMAND="bench/checker/run.sh${*:+ $*}" "$bench" \

@@ -3,7 +3,8 @@
 //! writes a markdown report (`bench/results/checker.md`).
 //!
 //! ```text
-//! checker-bench [--corpus DIR] [--reps N] [--threads 1,2] [--phases parse,frontend,check]
+//! checker-bench [--corpus DIR] [--reps N] [--threads 1,2]
+//!               [--phases parse,frontend,check,check-project]
 //!               [--ast-grep BIN] [--sg-config FILE] [--time /usr/bin/time] [--out FILE]
 //! checker-bench phase NAME --threads N --corpus DIR     (internal: one child process)
 //! ```
@@ -52,10 +53,7 @@ impl Default for Config {
             corpus: PathBuf::from("bench/work/corpus"),
             reps: 5,
             threads,
-            phases: Phase::ALL
-                .into_iter()
-                .filter(|p| p.is_available())
-                .collect(),
+            phases: Phase::ALL.to_vec(),
             ast_grep: None,
             sg_config: PathBuf::from("bench/checker/sgconfig.yml"),
             time: PathBuf::from("/usr/bin/time"),
@@ -112,12 +110,6 @@ fn parse_config(args: &[String]) -> Result<Config, String> {
             }
             "--phases" => {
                 config.phases = parse_list(value(&mut it, flag)?, Phase::from_name)?;
-                if let Some(p) = config.phases.iter().find(|p| !p.is_available()) {
-                    return Err(format!(
-                        "phase {} needs a build with `--features check`",
-                        p.name()
-                    ));
-                }
             }
             "--ast-grep" => config.ast_grep = Some(value(&mut it, flag)?.into()),
             "--sg-config" => config.sg_config = value(&mut it, flag)?.into(),
@@ -136,9 +128,7 @@ fn parse_config(args: &[String]) -> Result<Config, String> {
 fn run_phase(args: &[String]) -> Result<(), String> {
     let mut it = args.iter();
     let name = value(&mut it, "phase")?;
-    let phase = Phase::from_name(name)
-        .filter(|p| p.is_available())
-        .ok_or_else(|| format!("unknown or unavailable phase {name:?}"))?;
+    let phase = Phase::from_name(name).ok_or_else(|| format!("unknown phase {name:?}"))?;
     let (mut threads, mut corpus) = (1, None);
     while let Some(flag) = it.next() {
         match flag.as_str() {

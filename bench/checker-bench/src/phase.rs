@@ -7,7 +7,11 @@
 //! - `frontend`: the checker's passes that exist so far: lowering to the IR, name and type
 //!   resolution against the bundled library, and a control-flow graph per method and
 //!   initializer body;
-//! - `check`: the full `checker::check` with the bundled library (cargo feature `check`).
+//! - `check`: the full `checker::check` with the bundled library, file by file, without
+//!   cross-file supertypes (`CheckConfig::default()`);
+//! - `check-project`: what a whole-project check does: all files read into memory,
+//!   `checker::project_supertypes` over them (a lowering and resolution pass over every
+//!   file, split over the threads), then `checker::check` of each file with those supertypes.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -15,6 +19,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use checker::source::SourceFile;
+use checker::CheckConfig;
+use typestates::library::Library;
 
 /// The phases a child can run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,13 +29,20 @@ pub enum Phase {
     Parse,
     /// Lowering, resolution and CFG construction.
     Frontend,
-    /// The full check.
+    /// The full check, file by file.
     Check,
+    /// The project pre-pass for supertypes, then the full check.
+    CheckProject,
 }
 
 impl Phase {
     /// The phases in report order.
-    pub const ALL: [Phase; 3] = [Phase::Parse, Phase::Frontend, Phase::Check];
+    pub const ALL: [Phase; 4] = [
+        Phase::Parse,
+        Phase::Frontend,
+        Phase::Check,
+        Phase::CheckProject,
+    ];
 
     /// The command-line name.
     pub fn name(self) -> &'static str {
@@ -37,6 +50,7 @@ impl Phase {
             Phase::Parse => "parse",
             Phase::Frontend => "frontend",
             Phase::Check => "check",
+            Phase::CheckProject => "check-project",
         }
     }
 
@@ -45,17 +59,12 @@ impl Phase {
         Phase::ALL.into_iter().find(|p| p.name() == name)
     }
 
-    /// Whether this build can run the phase.
-    pub fn is_available(self) -> bool {
-        self != Phase::Check || cfg!(feature = "check")
-    }
-
     /// What the per-file count of [`Tally::units`] means for this phase.
     pub fn unit(self) -> &'static str {
         match self {
             Phase::Parse => "syntax nodes",
             Phase::Frontend => "IR expressions",
-            Phase::Check => "violations",
+            Phase::Check | Phase::CheckProject => "violations",
         }
     }
 }
@@ -69,6 +78,8 @@ pub struct Tally {
     pub refused: usize,
     /// Files whose tree has syntax errors (parse and frontend only).
     pub with_errors: usize,
+    /// Files whose check hit `CheckConfig::time_limit` (check phases only).
+    pub timed_out: usize,
     /// The phase's own count, see [`Phase::unit`].
     pub units: u64,
 }
@@ -78,14 +89,15 @@ impl Tally {
         self.files += other.files;
         self.refused += other.refused;
         self.with_errors += other.with_errors;
+        self.timed_out += other.timed_out;
         self.units += other.units;
     }
 
     /// The line a child prints for its parent.
     pub fn to_line(&self, elapsed_s: f64) -> String {
         format!(
-            "files={} refused={} with_errors={} units={} elapsed_s={elapsed_s:.6}",
-            self.files, self.refused, self.with_errors, self.units
+            "files={} refused={} with_errors={} timed_out={} units={} elapsed_s={elapsed_s:.6}",
+            self.files, self.refused, self.with_errors, self.timed_out, self.units
         )
     }
 
@@ -99,6 +111,7 @@ impl Tally {
                 "files" => tally.files = value.parse().ok()?,
                 "refused" => tally.refused = value.parse().ok()?,
                 "with_errors" => tally.with_errors = value.parse().ok()?,
+                "timed_out" => tally.timed_out = value.parse().ok()?,
                 "units" => tally.units = value.parse().ok()?,
                 "elapsed_s" => elapsed = value.parse().ok(),
                 _ => {}
@@ -111,7 +124,11 @@ impl Tally {
 /// Runs `phase` over `files` on `threads` threads and returns the tally and the seconds spent.
 pub fn run(phase: Phase, files: &[PathBuf], threads: usize) -> (Tally, f64) {
     let start = Instant::now();
-    let cx = Context::new(phase);
+    let mut cx = Context::new(phase);
+    if phase == Phase::CheckProject {
+        cx.project = Some(Project::load(&cx.library, files, threads));
+    }
+    let cx = cx;
     let next = AtomicUsize::new(0);
     let total = Mutex::new(Tally::default());
     std::thread::scope(|scope| {
@@ -121,7 +138,7 @@ pub fn run(phase: Phase, files: &[PathBuf], threads: usize) -> (Tally, f64) {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(path) = files.get(i) else { break };
-                    cx.file(path, &mut tally);
+                    cx.file(i, path, &mut tally);
                 }
                 total
                     .lock()
@@ -136,31 +153,71 @@ pub fn run(phase: Phase, files: &[PathBuf], threads: usize) -> (Tally, f64) {
     (tally, start.elapsed().as_secs_f64())
 }
 
+/// Reads `path` and accepts it as a source file.
+fn read(path: &Path) -> Option<SourceFile> {
+    std::fs::read(path)
+        .ok()
+        .and_then(|bytes| SourceFile::from_bytes(path, bytes).ok())
+}
+
+/// The whole project in memory, with the supertypes of every class it declares.
+struct Project {
+    files: Vec<Option<SourceFile>>,
+    config: CheckConfig,
+}
+
+impl Project {
+    /// Reads every file and runs `checker::project_supertypes` over them, one chunk of files
+    /// per thread, merging the maps.
+    fn load(library: &Library, paths: &[PathBuf], threads: usize) -> Project {
+        let files: Vec<Option<SourceFile>> = paths.iter().map(|p| read(p)).collect();
+        let accepted: Vec<SourceFile> = files.iter().flatten().cloned().collect();
+        let chunk = accepted.len().div_ceil(threads.max(1)).max(1);
+        let mut config = CheckConfig::default();
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = accepted
+                .chunks(chunk)
+                .map(|part| scope.spawn(move || checker::project_supertypes(library, part)))
+                .collect();
+            for part in parts {
+                if let Ok(map) = part.join() {
+                    config.supertypes.extend(map);
+                }
+            }
+        });
+        Project { files, config }
+    }
+}
+
 /// What a phase needs besides the file: the bundled library, loaded once.
 struct Context {
     phase: Phase,
     known: std::collections::HashSet<String>,
-    #[cfg(feature = "check")]
-    library: typestates::library::Library,
+    library: Library,
+    project: Option<Project>,
 }
 
 impl Context {
     fn new(phase: Phase) -> Context {
-        let library = typestates::library::Library::bundled();
+        let library = Library::bundled();
         Context {
             phase,
             known: library.iter().map(|e| e.class().to_owned()).collect(),
-            #[cfg(feature = "check")]
             library,
+            project: None,
         }
     }
 
-    fn file(&self, path: &Path, tally: &mut Tally) {
+    fn file(&self, index: usize, path: &Path, tally: &mut Tally) {
         tally.files += 1;
-        let Some(file) = std::fs::read(path)
-            .ok()
-            .and_then(|bytes| SourceFile::from_bytes(path, bytes).ok())
-        else {
+        if let Some(project) = &self.project {
+            match project.files.get(index).and_then(Option::as_ref) {
+                Some(file) => self.check(file, &project.config, tally),
+                None => tally.refused += 1,
+            }
+            return;
+        }
+        let Some(file) = read(path) else {
             tally.refused += 1;
             return;
         };
@@ -186,19 +243,17 @@ impl Context {
                 tally.units += u64::from(ir.n_exprs);
                 tally.with_errors += usize::from(!ir.syntax_errors.is_empty());
             }
-            Phase::Check => self.check(&file, tally),
+            Phase::Check | Phase::CheckProject => {
+                self.check(&file, &CheckConfig::default(), tally);
+            }
         }
     }
 
-    #[cfg(feature = "check")]
-    fn check(&self, file: &SourceFile, tally: &mut Tally) {
-        let config = checker::CheckConfig::default();
-        tally.units += checker::check(&self.library, file, &config).len() as u64;
-    }
-
-    #[cfg(not(feature = "check"))]
-    fn check(&self, _file: &SourceFile, _tally: &mut Tally) {
-        unreachable!("the check phase is filtered out by Phase::is_available")
+    fn check(&self, file: &SourceFile, config: &CheckConfig, tally: &mut Tally) {
+        let res = checker::check(&self.library, file, config);
+        tally.units += res.violations.len() as u64;
+        tally.with_errors += usize::from(!res.syntax_errors.is_empty());
+        tally.timed_out += usize::from(res.timed_out);
     }
 }
 
