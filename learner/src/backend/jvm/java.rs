@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::error::JvmError;
 
@@ -79,7 +80,14 @@ impl Jdk {
         let classes = dir.join("classes");
         let harness_classes = dir.join("harness");
         if !dir.is_dir() {
-            let tmp = cache.join(format!("agent-{key:016x}.tmp-{}", std::process::id()));
+            // One scratch folder per build, even for builds racing in one process (tests
+            // run on several threads): the process id alone is not unique.
+            static BUILDS: AtomicU64 = AtomicU64::new(0);
+            let tmp = cache.join(format!(
+                "agent-{key:016x}.tmp-{}-{}",
+                std::process::id(),
+                BUILDS.fetch_add(1, Ordering::Relaxed)
+            ));
             let _ = std::fs::remove_dir_all(&tmp);
             self.javac(&tmp.join("classes"), &[], &main, &sources)?;
             self.javac(
