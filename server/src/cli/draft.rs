@@ -33,7 +33,10 @@ pub fn run(args: DraftArgs) -> anyhow::Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     let draft = runtime
-        .block_on(learner::backend::jvm::draft_experiment(&args.class, &classpath))
+        .block_on(learner::backend::jvm::draft_experiment(
+            &args.class,
+            &classpath,
+        ))
         .with_context(|| format!("cannot draft an experiment for {}", args.class))?;
     match &args.output {
         Some(path) => {
