@@ -3,6 +3,7 @@
 
 mod check;
 mod diff;
+mod draft;
 mod library;
 mod show;
 
@@ -28,6 +29,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Lists the bundled protocols with their provenance.
     Library(library::LibraryArgs),
+    /// Writes a first experiment file for a Java class from its public API.
+    Draft(draft::DraftArgs),
 }
 
 /// Runs the parsed command line.
@@ -37,5 +40,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Library(args) => library::run(args),
+        Command::Draft(args) => draft::run(args),
     }
 }

@@ -97,6 +97,9 @@ struct CallbackSource {
     listener: Option<String>,
     method: Option<String>,
     harness: Option<String>,
+    /// A call on the callback's arguments and the value it must return for this symbol
+    /// (several symbols may share a listener method, told apart by their `when`).
+    when: Option<Call>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -114,6 +117,7 @@ struct Timeouts {
     callin_ms: Option<u64>,
     step_ms: Option<u64>,
     drain_ms: Option<u64>,
+    settle_ms: Option<u64>,
 }
 
 /// A learning purpose of the `[learn]` table.
@@ -363,7 +367,10 @@ impl Experiment {
         let step = t.step_ms.unwrap_or(10_000);
         let steps =
             (self.spec.build.len() + self.spec.teardown.len() + self.spec.setup.len()) as u64;
-        step * steps.max(1) + t.callin_ms.unwrap_or(5_000) + self.quiescence_ms()
+        step * steps.max(1)
+            + t.callin_ms.unwrap_or(5_000)
+            + t.settle_ms.unwrap_or(0)
+            + self.quiescence_ms()
     }
 
     /// The location of a field named by the agent (`experiment.callins.next.params[0]`).
@@ -506,6 +513,7 @@ fn toml_key(json_key: &str) -> String {
         "callinMs" => "callin_ms".to_owned(),
         "stepMs" => "step_ms".to_owned(),
         "drainMs" => "drain_ms".to_owned(),
+        "settleMs" => "settle_ms".to_owned(),
         other => other.to_owned(),
     }
 }
@@ -557,6 +565,9 @@ fn agent_json(spec: &ExperimentFile) -> Value {
                 c.insert(key.into(), json!(value));
             }
         }
+        if let Some(when) = &source.when {
+            c.insert("when".into(), call_json(when));
+        }
         (symbol.clone(), Value::Object(c))
     });
     out.insert("callbacks".into(), Value::Object(callbacks.collect()));
@@ -573,6 +584,7 @@ fn agent_json(spec: &ExperimentFile) -> Value {
         ("callinMs", t.callin_ms),
         ("stepMs", t.step_ms),
         ("drainMs", t.drain_ms),
+        ("settleMs", t.settle_ms),
     ] {
         if let Some(value) = value {
             timeouts.insert(key.into(), json!(value));

@@ -343,6 +343,10 @@ final class QueryRunner {
                 discardIfHung(r);
                 return new Stepped(null, took);
             }
+            if (e.settleMs > 0) {
+                Thread.sleep(e.settleMs);
+                took = round(o.millis + e.settleMs);
+            }
             if (o.thrown == null) {
                 output = Experiment.EPS;
                 if (in.call.expect != null && !in.call.expect.matches(o.value)) {
@@ -352,6 +356,8 @@ final class QueryRunner {
                     r.err.put("symbol", in.symbol);
                     r.err.put("returned", String.valueOf(o.value));
                     r.err.put("expected", in.call.expect.describe());
+                } else if (in.call.as != null) {
+                    s.put(in.call.as, o.value);
                 }
             } else if (!(o.thrown instanceof InvocationFailure) && e.isErr(o.thrown)) {
                 output = Experiment.ERR;
@@ -442,6 +448,9 @@ final class QueryRunner {
         }
         for (int i = 0; i < old.experiment.teardown.size(); i++) {
             Experiment.Step step = old.experiment.teardown.get(i);
+            if (step.call.hasNullReceiver(old.scope)) {
+                continue; // bound by a callin that never ran: nothing to tear down
+            }
             CallinExecutor.Outcome o = executor.run(() -> {
                 step.run(old.scope);
                 return null;
