@@ -64,13 +64,16 @@ async fn main() {
         };
         let name = typestate.simple_name().to_owned();
         let states = state_bound(&typestate);
-        for oracle in [
-            EquivalenceChoice::DistinguisherBound(2),
-            EquivalenceChoice::WMethod(states),
+        for (algorithm, oracle) in [
+            (Algorithm::LStar, EquivalenceChoice::WMethod(states)),
+            (Algorithm::LStar, EquivalenceChoice::StateBound(states)),
+            (Algorithm::LSharp, EquivalenceChoice::WMethod(states)),
+            (Algorithm::LSharp, EquivalenceChoice::StateBound(states)),
+            (Algorithm::LSharp, EquivalenceChoice::DistinguisherBound(2)),
         ] {
             let run = learn_simulated(
                 &typestate,
-                Algorithm::default(),
+                algorithm,
                 oracle,
                 &PipelineConfig::default(),
                 ModelConfig::default(),
@@ -80,7 +83,7 @@ async fn main() {
             .expect("no journal");
             let droidstar = DROIDSTAR_EXECUTED.iter().find(|(class, _)| *class == name);
             table.push_str(&format!(
-                "| {name} | {} | {oracle:?} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+                "| {name} | {} | {algorithm:?} {oracle:?} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
                 typestate.n_minimal_states(),
                 run.is_equivalent_to(&typestate),
                 run.outcome.rounds,

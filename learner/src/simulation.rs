@@ -8,7 +8,9 @@ use typestates::Typestate;
 
 use crate::backend::model::{ModelConfig, ModelSul, SimClock};
 use crate::closure::Alphabet;
-use crate::equivalence::{CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, WMethod};
+use crate::equivalence::{
+    CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
+};
 use crate::learn::{learn, Algorithm, LearnConfig, NoProgress, Outcome};
 use crate::oracle::journal::JournalError;
 use crate::oracle::pipeline::{Pipeline, PipelineConfig};
@@ -22,6 +24,9 @@ pub enum EquivalenceChoice {
     DistinguisherBound(usize),
     /// The W-method for at most this many states (error sink included).
     WMethod(usize),
+    /// At most this many states (error sink included), checked by asking only what the
+    /// observations do not already prove ([`StateBound`]).
+    StateBound(usize),
     /// Algorithm 2 with bound 1 (cheap counterexamples while hypotheses are small), then the
     /// W-method for at most this many states.
     BoundOneThenWMethod(usize),
@@ -72,11 +77,18 @@ pub async fn learn_simulated(
     let clock = Arc::new(SimClock::default());
     let suls = ModelSul::pool(typestate, model_config, n_instances, &clock);
     let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, pipeline_config)?;
+    let state_bound = match equivalence {
+        EquivalenceChoice::DistinguisherBound(_) => None,
+        EquivalenceChoice::WMethod(states)
+        | EquivalenceChoice::StateBound(states)
+        | EquivalenceChoice::BoundOneThenWMethod(states) => Some(states),
+    };
     let config = LearnConfig {
         algorithm,
+        state_bound,
         ..LearnConfig::new(Arc::clone(&alphabet))
     };
-    let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), alphabet);
+    let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet));
     let outcome = match equivalence {
         EquivalenceChoice::DistinguisherBound(bound) => {
             run(
@@ -88,6 +100,10 @@ pub async fn learn_simulated(
         }
         EquivalenceChoice::WMethod(states) => {
             run(&config, &pipeline, Chain(cache, WMethod::new(states))).await
+        }
+        EquivalenceChoice::StateBound(states) => {
+            let oracle = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
+            run(&config, &pipeline, Chain(cache, oracle)).await
         }
         EquivalenceChoice::BoundOneThenWMethod(states) => {
             let then = Chain(DistinguisherBound::new(1), WMethod::new(states));
