@@ -12,6 +12,7 @@ use crate::equivalence::EquivalenceOracle;
 use crate::hypothesis::Hypothesis;
 use crate::lsharp::LSharp;
 use crate::lstar::LStar;
+use crate::oracle::sul::CountSnapshot;
 use crate::oracle::{MembershipOracle, NonDeterminism, QueryError};
 
 /// The learning algorithm.
@@ -90,6 +91,10 @@ pub struct ProgressUpdate {
 pub trait Progress: Send {
     /// Called whenever the phase changes.
     fn update(&mut self, update: ProgressUpdate);
+
+    /// The query counters at that moment, just before [`Progress::update`], when the run
+    /// goes through [`crate::session::learn_system`]. Ignored by default.
+    fn counts(&mut self, _asked: CountSnapshot, _executed: CountSnapshot) {}
 }
 
 /// Ignores progress.

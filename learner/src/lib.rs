@@ -24,6 +24,7 @@ pub mod lsharp;
 pub mod lstar;
 pub mod oracle;
 pub mod report;
+pub mod session;
 pub mod simulation;
 
 pub use closure::{Alphabet, Input, Output, OutputWord, Word};
@@ -38,3 +39,4 @@ pub use learn::{
 pub use oracle::pipeline::{Pipeline, PipelineConfig};
 pub use oracle::{MembershipOracle, QueryError};
 pub use report::{learned_typestate, Statistics};
+pub use session::{learn_system, EquivalenceChoice, SystemRun};

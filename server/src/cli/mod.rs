@@ -2,6 +2,7 @@
 //! process exit code: 0 for success (or "no findings"), 1 for findings or differences.
 
 mod diff;
+mod learn;
 mod library;
 mod show;
 
@@ -25,6 +26,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Lists the bundled protocols with their provenance.
     Library(library::LibraryArgs),
+    /// Learns a typestate by testing (simulated with --model) and writes it with statistics.
+    Learn(learn::LearnArgs),
 }
 
 /// Runs the parsed command line.
@@ -33,5 +36,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Library(args) => library::run(args),
+        Command::Learn(args) => learn::run(args),
     }
 }
