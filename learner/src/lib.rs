@@ -23,6 +23,7 @@ pub mod learn;
 pub mod lsharp;
 pub mod lstar;
 pub mod oracle;
+pub mod purposes;
 pub mod report;
 pub mod session;
 pub mod simulation;
