@@ -4,6 +4,7 @@
 mod check;
 mod diff;
 mod draft;
+mod learn;
 mod library;
 mod show;
 
@@ -31,6 +32,8 @@ enum Command {
     Library(library::LibraryArgs),
     /// Writes a first experiment file for a Java class from its public API.
     Draft(draft::DraftArgs),
+    /// Learns a typestate by testing (simulated with --model) and writes it with statistics.
+    Learn(learn::LearnArgs),
 }
 
 /// Runs the parsed command line.
@@ -41,5 +44,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Diff(args) => diff::run(args),
         Command::Library(args) => library::run(args),
         Command::Draft(args) => draft::run(args),
+        Command::Learn(args) => learn::run(args),
     }
 }
