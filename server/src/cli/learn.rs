@@ -2,19 +2,20 @@
 //!
 //! `--model CLASS|FILE` runs a library typestate (or a typestate file) as a black box on the
 //! simulated model backend, to try experiments and to demo; `--backend jvm --experiment
-//! FILE.toml` is the seam for the JVM backend (branch `jvm`). Everything else is the same for
-//! both: the query engine with its journal and filters, the algorithm, the equivalence oracle,
-//! the progress bar on stderr, the learned typestate (`-o`, statistics in its provenance) and a
-//! report with DroidStar's Table 1 columns.
+//! FILE.toml` learns a real class in the host JVM through the agent, with the algorithm, bound
+//! and filters the experiment's `[learn]` table names. Both write the progress bar on stderr,
+//! the learned typestate (`-o`, statistics in its provenance) and a report with DroidStar's
+//! Table 1 columns.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use anyhow::{bail, Context};
+use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use learner::backend::jvm::{learn_class, Experiment, JvmConfig};
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::learn::Phase;
 use learner::oracle::filter::QueryFilter;
@@ -39,6 +40,9 @@ pub struct LearnArgs {
     /// The experiment file of the JVM backend.
     #[arg(long, value_name = "FILE.toml")]
     experiment: Option<PathBuf>,
+    /// JVM backend: jars and class folders of the code under study (repeatable).
+    #[arg(long, value_name = "PATH")]
+    classpath: Vec<PathBuf>,
     /// The learning algorithm.
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Lsharp)]
     algorithm: AlgorithmArg,
@@ -126,10 +130,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 .experiment
                 .as_ref()
                 .context("--backend jvm needs --experiment FILE.toml")?;
-            bail!(
-                "the JVM backend is not part of this build yet (it comes with branch `jvm`); cannot run {}",
-                experiment.display()
-            )
+            return execute_jvm(&args, experiment, out);
         }
     };
     let alphabet = Arc::new(Alphabet::of(typestate.signature()));
@@ -175,26 +176,16 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         &statistics,
         clock.now_ms(),
     );
-    match &args.report {
-        Some(path) => std::fs::write(path, &report)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => out.write_all(report.as_bytes())?,
-    }
-    if let Some(hypothesis) = &run.outcome.hypothesis {
-        let learned = learned_typestate(
+    let learned = run.outcome.hypothesis.as_ref().map(|hypothesis| {
+        learned_typestate(
             hypothesis,
             &alphabet,
             &statistics,
             &filters,
             &run.restrictions,
-        );
-        let text = typestates::format::print(&learned);
-        match &args.output {
-            Some(path) => std::fs::write(path, text)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-            None => write!(out, "\n{text}")?,
-        }
-    }
+        )
+    });
+    write_outputs(&args, &report, learned.as_ref(), out)?;
     match run.outcome.end {
         End::Learned => Ok(ExitCode::SUCCESS),
         End::NonDeterministic(_) | End::RoundLimit => Ok(ExitCode::from(1)),
@@ -202,6 +193,88 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             "learning failed; rerun with the same --journal to resume without repeating queries",
         ),
     }
+}
+
+/// `typestar learn --backend jvm`: learns the experiment's class with agents in the host JVM.
+fn execute_jvm(
+    args: &LearnArgs,
+    experiment: &std::path::Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<ExitCode> {
+    let loaded = Experiment::load(experiment).map_err(|error| anyhow::anyhow!("{error}"))?;
+    let config = JvmConfig {
+        classpath: args.classpath.clone(),
+        jobs: usize::from(args.jobs),
+        journal: args.journal.clone(),
+        ..JvmConfig::default()
+    };
+    let mut bar = Bar::new(args.no_progress, None);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let run = runtime
+        .block_on(learn_class(Arc::new(loaded), &config, &mut bar))
+        .map_err(|error| anyhow::anyhow!("{error}"))?;
+    bar.finish();
+    let statistics = &run.statistics;
+    let bound = statistics
+        .distinguisher_bound
+        .map_or("-".to_owned(), |it| it.to_string());
+    let report = format!(
+        "# typestar learn: {class}\n\n\
+         backend jvm ({experiment}), {jobs} agent(s)\n\n\
+         | class | states | time (s) | MQ asked (executed) | EQ | MQ per EQ | distinguisher bound |\n\
+         | --- | --- | --- | --- | --- | --- | --- |\n\
+         | {simple} | {states} | {time:.1} | {asked} ({runs}) | {eq} | {per_eq:.1} | {bound} |\n",
+        class = run.alphabet.signature.class,
+        experiment = experiment.display(),
+        jobs = args.jobs,
+        simple = run
+            .alphabet
+            .signature
+            .class
+            .rsplit('.')
+            .next()
+            .unwrap_or_default(),
+        states = statistics.states,
+        time = statistics.time_ms as f64 / 1000.0,
+        asked = statistics.mq_asked,
+        runs = statistics.mq_executed,
+        eq = statistics.eq,
+        per_eq = statistics.mq_per_eq(),
+    );
+    write_outputs(args, &report, run.typestate.as_ref(), out)?;
+    match run.outcome.end {
+        End::Learned => Ok(ExitCode::SUCCESS),
+        End::NonDeterministic(_) | End::RoundLimit => Ok(ExitCode::from(1)),
+        End::Failed(error) => Err(error).context(
+            "learning failed; rerun with the same --journal to resume without repeating queries",
+        ),
+    }
+}
+
+/// Writes the report (to `--report` or `out`) and the learned typestate (to `-o` or `out`).
+fn write_outputs(
+    args: &LearnArgs,
+    report: &str,
+    learned: Option<&Typestate>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    match &args.report {
+        Some(path) => std::fs::write(path, report)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => out.write_all(report.as_bytes())?,
+    }
+    if let Some(learned) = learned {
+        let text = typestates::format::print(learned);
+        match &args.output {
+            Some(path) => std::fs::write(path, text)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+            None => write!(out, "\n{text}")?,
+        }
+    }
+    Ok(())
 }
 
 /// The oracle the arguments ask for: a distinguisher bound, a state bound given, or the
@@ -459,10 +532,32 @@ mod tests {
     }
 
     #[test]
-    fn the_jvm_backend_needs_its_branch_and_an_experiment() {
+    fn the_jvm_backend_needs_an_experiment_that_exists() {
         let (result, _) = learn(&["--backend", "jvm"]);
         assert!(format!("{:#}", result.unwrap_err()).contains("--experiment"));
-        let (result, _) = learn(&["--backend", "jvm", "--experiment", "x.toml"]);
-        assert!(format!("{:#}", result.unwrap_err()).contains("branch `jvm`"));
+        let (result, _) = learn(&[
+            "--backend",
+            "jvm",
+            "--experiment",
+            "no-such-experiment.toml",
+        ]);
+        assert!(format!("{:#}", result.unwrap_err()).contains("no-such-experiment.toml"));
+    }
+
+    #[test]
+    fn the_jvm_backend_learns_a_real_class() {
+        let experiment = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../learner/experiments/java.util.Timer.toml"
+        );
+        let (result, output) = learn(&["--backend", "jvm", "--experiment", experiment]);
+        assert_eq!(
+            result.expect("learning Timer succeeds"),
+            ExitCode::SUCCESS,
+            "{output}"
+        );
+        assert!(output.contains("| Timer | 3 |"), "{output}");
+        assert!(output.contains("provenance learned"), "{output}");
+        assert!(output.contains("on run ->"), "{output}");
     }
 }
