@@ -223,11 +223,12 @@ fn execute_jvm(
         .map_or("-".to_owned(), |it| it.to_string());
     let report = format!(
         "# typestar learn: {class}\n\n\
-         backend jvm ({experiment}), {jobs} agent(s)\n\n\
+         {end}; backend jvm ({experiment}), {jobs} agent(s)\n\n\
          | class | states | time (s) | MQ asked (executed) | EQ | MQ per EQ | distinguisher bound |\n\
          | --- | --- | --- | --- | --- | --- | --- |\n\
          | {simple} | {states} | {time:.1} | {asked} ({runs}) | {eq} | {per_eq:.1} | {bound} |\n",
         class = run.alphabet.signature.class,
+        end = end_description(&run.outcome.end),
         experiment = experiment.display(),
         jobs = args.jobs,
         simple = run
@@ -251,6 +252,16 @@ fn execute_jvm(
         End::Failed(error) => Err(error).context(
             "learning failed; rerun with the same --journal to resume without repeating queries",
         ),
+    }
+}
+
+/// How learning ended, for the report's first line.
+fn end_description(end: &End) -> String {
+    match end {
+        End::Learned => "learned".to_owned(),
+        End::NonDeterministic(report) => format!("stopped: {report}"),
+        End::Failed(error) => format!("failed: {error}"),
+        End::RoundLimit => "stopped: round limit".to_owned(),
     }
 }
 
@@ -334,12 +345,7 @@ fn report(
             other.state_bound().unwrap_or_default()
         ),
     };
-    let end = match &run.outcome.end {
-        End::Learned => "learned".to_owned(),
-        End::NonDeterministic(report) => format!("stopped: {report}"),
-        End::Failed(error) => format!("failed: {error}"),
-        End::RoundLimit => "stopped: round limit".to_owned(),
-    };
+    let end = end_description(&run.outcome.end);
     let executed = &run.executed;
     let cost = CostModel::default();
     let bound = statistics
@@ -546,16 +552,36 @@ mod tests {
 
     #[test]
     fn the_jvm_backend_learns_a_real_class() {
-        let experiment = concat!(
+        // The bundled experiment with a generous quiescence timeout, so that a loaded machine
+        // (tests run in parallel) does not turn a late `run` callback into non-determinism.
+        let bundled = concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../learner/experiments/java.util.Timer.toml"
         );
-        let (result, output) = learn(&["--backend", "jvm", "--experiment", experiment]);
+        let text = std::fs::read_to_string(bundled).expect("the Timer experiment is readable");
+        assert!(
+            text.contains("quiescence_ms = 60"),
+            "the experiment's timeout moved"
+        );
+        let dir = scratch("jvm");
+        let experiment = dir.join("java.util.Timer.toml");
+        std::fs::write(
+            &experiment,
+            text.replace("quiescence_ms = 60", "quiescence_ms = 400"),
+        )
+        .expect("scratch is writable");
+        let (result, output) = learn(&[
+            "--backend",
+            "jvm",
+            "--experiment",
+            experiment.to_str().expect("UTF-8 path"),
+        ]);
         assert_eq!(
             result.expect("learning Timer succeeds"),
             ExitCode::SUCCESS,
             "{output}"
         );
+        assert!(output.contains("learned; backend jvm"), "{output}");
         assert!(output.contains("| Timer | 3 |"), "{output}");
         assert!(output.contains("provenance learned"), "{output}");
         assert!(output.contains("on run ->"), "{output}");
