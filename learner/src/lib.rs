@@ -5,7 +5,8 @@
 //! an equivalence oracle ([`equivalence`]): the distinguisher-bound oracle of paper 002,
 //! Algorithm 2, or the W-method with a state bound. Every query goes through a query engine
 //! ([`oracle`]) that caches, closes errors, detects non-determinism, journals and runs
-//! queries in parallel; [`backend`] holds the systems it runs on.
+//! queries in parallel; [`backend`] holds the systems it runs on. [`report`] and [`creators`]
+//! turn the last hypothesis into the typestate the library stores.
 //!
 //! ```text
 //! let pipeline = Pipeline::new(alphabet, suls, &PipelineConfig::default())?;
@@ -16,6 +17,7 @@
 pub mod backend;
 pub mod closure;
 pub mod cost;
+pub mod creators;
 pub mod equivalence;
 pub mod hypothesis;
 pub mod learn;
@@ -27,6 +29,7 @@ pub mod simulation;
 
 pub use closure::{Alphabet, Input, Output, OutputWord, Word};
 pub use cost::CostModel;
+pub use creators::{creators_from_initial, CreatorsError};
 pub use equivalence::{Chain, Counterexample, DistinguisherBound, EquivalenceOracle, WMethod};
 pub use hypothesis::Hypothesis;
 pub use learn::{
