@@ -75,7 +75,7 @@ pub enum JvmError {
         location: super::experiment::Location,
         /// Why the rewrite was refused.
         #[source]
-        source: crate::creators::CreatorsError,
+        source: Box<crate::creators::CreatorsError>,
         /// The learned typestate, printed, as it was before the rewrite.
         learned: String,
     },

@@ -166,7 +166,7 @@ pub async fn learn_class(
             let rewritten =
                 creators_from_initial(&learned, &names).map_err(|source| JvmError::Creators {
                     location: experiment.creators_location(),
-                    source,
+                    source: Box::new(source),
                     learned: typestates::format::print(&learned),
                 })?;
             statistics.states = rewritten.states.len() as u32;
