@@ -6,7 +6,8 @@
 //! paper 002, Algorithm 2, or a state bound (proved from the observations where they
 //! suffice, the W-method otherwise). Every query goes through a query engine
 //! ([`oracle`]) that caches, closes errors, detects non-determinism, journals and runs
-//! queries in parallel; [`backend`] holds the systems it runs on.
+//! queries in parallel; [`backend`] holds the systems it runs on. [`report`] and [`creators`]
+//! turn the last hypothesis into the typestate the library stores.
 //!
 //! ```text
 //! let pipeline = Pipeline::new(alphabet, suls, &PipelineConfig::default())?;
@@ -17,6 +18,7 @@
 pub mod backend;
 pub mod closure;
 pub mod cost;
+pub mod creators;
 pub mod equivalence;
 pub mod hypothesis;
 pub mod learn;
@@ -30,9 +32,14 @@ pub mod simulation;
 
 pub use closure::{Alphabet, Input, Output, OutputWord, Word};
 pub use cost::CostModel;
+<<<<<<< HEAD
 pub use equivalence::{
     Chain, Counterexample, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
 };
+=======
+pub use creators::{creators_from_initial, CreatorsError};
+pub use equivalence::{Chain, Counterexample, DistinguisherBound, EquivalenceOracle, WMethod};
+>>>>>>> okhttp2
 pub use hypothesis::Hypothesis;
 pub use learn::{
     learn, Algorithm, End, LearnConfig, NoProgress, Outcome, Progress, ProgressUpdate,

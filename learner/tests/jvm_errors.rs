@@ -121,6 +121,49 @@ fn syntax_and_schema_errors_name_their_line() {
         .to_string();
     assert!(message.contains("`learn.filters[0]`"), "{message}");
     assert!(message.contains("`schedule` is not a callin"), "{message}");
+
+    let text = TIMER.replace("[timeouts]", "[learn]\ncreators = [\"make\"]\n\n[timeouts]");
+    let path = write("unknown-creator.toml", &text);
+    let message = Experiment::load(&path)
+        .expect_err("unknown creator")
+        .to_string();
+    let at = format!("{}:{}:", path.display(), line_of(&text, "creators"));
+    assert!(
+        message.starts_with(&at),
+        "`{message}` does not start with {at}"
+    );
+    assert!(message.contains("`learn.creators`"), "{message}");
+    assert!(message.contains("`make` is not a callin"), "{message}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn creators_that_do_not_fit_the_learned_machine_are_refused_with_the_result() {
+    // Purge and cancel are allowed on a Timer at any time (one state): `cancel` creates nothing.
+    let text = TIMER.replace(
+        "[timeouts]",
+        "[learn]\ncreators = [\"cancel\"]\n\n[timeouts]",
+    );
+    let path = write("creator-not-alone.toml", &text);
+    let experiment = Arc::new(Experiment::load(&path).unwrap_or_else(|error| panic!("{error}")));
+    let error = learn_class(
+        experiment,
+        &jvm_support::config(Vec::new()),
+        &mut NoProgress,
+    )
+    .await
+    .expect_err("cancel loops on the one state");
+    let message = error.to_string();
+    assert!(matches!(error, JvmError::Creators { .. }), "{message}");
+    let at = format!("{}:{}:", path.display(), line_of(&text, "creators"));
+    assert!(
+        message.starts_with(&at),
+        "`{message}` does not start with {at}"
+    );
+    assert!(
+        message.contains("`cancel` loops on the initial state `s0`"),
+        "{message}"
+    );
+    assert!(message.contains("typestate java.util.Timer"), "{message}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

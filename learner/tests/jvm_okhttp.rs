@@ -1,6 +1,10 @@
 //! Learns OkHttp's `Call` (4.12, fetched from Maven Central by `tests/fetch-okhttp.sh`)
-//! against an HTTP server on 127.0.0.1 (the agent's `LocalHttpServer` harness): DroidStar's
-//! OkHttpCall row of Table 1 (6 states, distinguisher bound 2) on real code.
+//! against an HTTP server on 127.0.0.1 (the agent's `LocalHttpServer` harness):
+//! - `okhttp3.Call.toml`: DroidStar's OkHttpCall row of Table 1 (6 states, distinguisher
+//!   bound 2) on real code, with its alphabet and its error callback;
+//! - `okhttp3.Call-onFailed.toml`: the same with onFailure as an ordinary callback and the
+//!   builds as creators, which is the library's `okhttp3/Call.typestate`: the test checks
+//!   the library file says what was learned.
 
 mod jvm_support;
 
@@ -8,6 +12,12 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use jvm_support::{assert_learned, config, expected, experiment, learn, target_dir};
+use typestates::diff::{diff, Diff};
+use typestates::Typestate;
+
+/// One learning run at a time: each runs two agents whose timing (a 200 ms server delay, a
+/// 500 ms quiescence timeout) should not compete with another run's for two cores.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// The OkHttp jars, fetched once into `<target>/okhttp`. Fails loudly when Maven Central (or
 /// `mvn`) is unavailable: the test is part of `cargo test`, never silently skipped.
@@ -35,19 +45,89 @@ fn okhttp_classpath() -> Vec<PathBuf> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn okhttp_call_against_a_local_server() {
+    let _alone = ONE_AT_A_TIME.lock().await;
     let run = learn(experiment("okhttp3.Call.toml"), &config(okhttp_classpath())).await;
     assert_learned(&run, &expected("okhttp3.Call.typestate"));
     assert_eq!(run.statistics.states, 6, "DroidStar's Table 1: 6 states");
     let learned = run.typestate.as_ref().expect("learned");
     println!("{}", typestates::format::print(learned));
-    // Against the library's documented okhttp3/Call.typestate. Not asserted: the two model
-    // different things. The library makes build_valid/build_unavailable creators (no state
-    // without a call) and onFailure an ordinary callback (a canceled call fails normally);
-    // this experiment keeps DroidStar's alphabet, where onError is an error callback.
+}
+
+/// The learned typestate with onFailure an ordinary callback and the builds as creators is
+/// the library's okhttp3.Call: equivalent from the initial state and from every creator.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn okhttp_call_with_on_failed_is_the_library_protocol() {
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let run = learn(
+        experiment("okhttp3.Call-onFailed.toml"),
+        &config(okhttp_classpath()),
+    )
+    .await;
+    let learned = run.typestate.as_ref().expect("learned");
+    println!("{}", typestates::format::print(learned));
+    let expected = expected("okhttp3.Call-onFailed.typestate");
+    assert_learned(&run, &expected);
+    assert_same_from_every_creator(learned, &expected, "the expected typestate");
+    assert_eq!(
+        run.statistics.states, 7,
+        "Table 1's 6, less the no-call state, plus the canceled-call states"
+    );
+    assert_eq!(learned.provenance.stats.as_ref().map(|s| s.states), Some(7));
+    let library = library_call();
+    assert_same_from_every_creator(learned, &library, "the library's okhttp3/Call.typestate");
+    // The library file is the learned one, with its statistics.
+    assert_eq!(library.provenance.kind, typestates::ProvenanceKind::Learned);
+    let stats = library
+        .provenance
+        .stats
+        .as_ref()
+        .expect("the library file has stats");
+    assert_eq!(stats.states, 7);
+    assert_eq!(stats.distinguisher_bound, Some(2));
+}
+
+/// The library's okhttp3/Call.typestate.
+fn library_call() -> Typestate {
     let library_file = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../typestates/library/okhttp3/Call.typestate");
     let text = std::fs::read_to_string(&library_file).expect("the library has okhttp3.Call");
-    let library = typestates::format::parse("okhttp3/Call.typestate", &text).expect("it parses");
-    let diff = typestates::diff::diff(learned, &library, 10);
-    println!("learned vs library okhttp3/Call.typestate: {diff:#?}");
+    typestates::format::parse("okhttp3/Call.typestate", &text).expect("it parses")
+}
+
+/// Asserts `learned` and `other` have the same symbols, the same creators, and the same
+/// behaviour from the initial state and from the state each creator starts in (`diff` alone
+/// only looks from the initial state).
+fn assert_same_from_every_creator(learned: &Typestate, other: &Typestate, what: &str) {
+    let creators = |t: &Typestate| -> Vec<String> {
+        let mut names: Vec<String> = t.creators().map(|c| t.callin(c).name.clone()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(creators(learned), creators(other), "creators of {what}");
+    let mut diffs: Vec<(String, Diff)> =
+        vec![("the initial state".to_owned(), diff(learned, other, 3))];
+    for creator in learned.creators() {
+        let name = &learned.callin(creator).name;
+        let other_creator = other.callin_by_name(name).expect("the same creators");
+        let started = |t: &Typestate, id| {
+            let mut copy = t.clone();
+            copy.initial = t.callin(id).creates.expect("a creator");
+            copy
+        };
+        diffs.push((
+            format!("the state {name} creates"),
+            diff(
+                &started(learned, creator),
+                &started(other, other_creator),
+                3,
+            ),
+        ));
+    }
+    for (from, diff) in diffs {
+        assert!(
+            diff.is_equivalent(),
+            "from {from}, the learned typestate differs from {what}: {diff:#?}\n--- learned ---\n{}",
+            typestates::format::print(learned)
+        );
+    }
 }

@@ -229,8 +229,10 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     ("android.media.MediaPlayer", 10, 10),
     ("android.media.MediaRecorder", 8, 8),
     ("android.media.MediaScannerConnection", 4, 4),
-    // +1: written from OkHttp's RealCall for daily use (creators instead of DroidStar's
-    // "no call yet" state, onFailure as an ordinary callback); see the file's notes.
+    // +1: learned on OkHttp 4.12 for daily use (learner/experiments/okhttp3.Call-onFailed.toml):
+    // the builds are creators, so DroidStar's "no call yet" state is gone (-1), and onFailure
+    // is an ordinary callback, which keeps the canceled-call states (+2); the DroidStar-style
+    // experiment (okhttp3.Call.toml) learns Table 1's 6 on the same code. See the file's notes.
     ("okhttp3.Call", 6, 7),
     ("com.android.volley.RequestQueue", 4, 4),
     ("android.speech.SpeechRecognizer", 7, 7),

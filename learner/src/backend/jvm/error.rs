@@ -67,6 +67,18 @@ pub enum JvmError {
         /// The end of the agent's stderr.
         stderr: String,
     },
+    /// The learned typestate is not of the shape `[learn] creators` needs; the run's result
+    /// is in the message, so nothing learned is lost.
+    #[error("{location}: `learn.creators`: {source}; the learned typestate is:\n{learned}")]
+    Creators {
+        /// Where `[learn] creators` is written.
+        location: super::experiment::Location,
+        /// Why the rewrite was refused.
+        #[source]
+        source: Box<crate::creators::CreatorsError>,
+        /// The learned typestate, printed, as it was before the rewrite.
+        learned: String,
+    },
     /// The journal could not be opened or replayed.
     #[error(transparent)]
     Journal(#[from] crate::oracle::JournalError),

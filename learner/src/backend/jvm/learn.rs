@@ -15,6 +15,7 @@ use super::process::AgentCommand;
 use super::sul::{JvmSul, Launcher};
 use crate::closure::Alphabet;
 use crate::cost::CostModel;
+use crate::creators::creators_from_initial;
 use crate::equivalence::{CacheConsistency, Chain, DistinguisherBound};
 use crate::learn::{learn, LearnConfig, Outcome, Progress};
 use crate::oracle::pipeline::{Pipeline, PipelineConfig};
@@ -68,7 +69,8 @@ impl JvmConfig {
 pub struct JvmRun {
     /// How learning ended, with the last hypothesis.
     pub outcome: Outcome,
-    /// DroidStar's columns; `time_ms` is the measured wall-clock time.
+    /// DroidStar's columns; `time_ms` is the measured wall-clock time, `states` those of
+    /// `typestate` (after `[learn] creators`, if the experiment names any).
     pub statistics: Statistics,
     /// The learned typestate, with provenance and statistics, if a hypothesis was built.
     pub typestate: Option<Typestate>,
@@ -96,7 +98,9 @@ fn cost_model(experiment: &Experiment) -> CostModel {
 /// Fails before learning if the JDK is missing, the agent does not build or the agent
 /// rejects the experiment (naming the experiment's line). A failure during learning (a
 /// crash, a hang, an unlisted exception) ends the run with [`crate::End::Failed`] naming the
-/// query, the hypothesis so far kept in the outcome.
+/// query, the hypothesis so far kept in the outcome. With `[learn] creators`, the learned
+/// typestate's initial state becomes those creators ([`creators_from_initial`]); a machine
+/// not of that shape is [`JvmError::Creators`], whose message holds the learned typestate.
 pub async fn learn_class(
     experiment: Arc<Experiment>,
     config: &JvmConfig,
@@ -155,6 +159,21 @@ pub async fn learn_class(
             .push(format!("experiment {}", experiment.file().display()));
         typestate
     });
+    let creators = experiment.creators();
+    let typestate = match typestate {
+        Some(learned) if !creators.is_empty() => {
+            let names: Vec<&str> = creators.iter().map(String::as_str).collect();
+            let rewritten =
+                creators_from_initial(&learned, &names).map_err(|source| JvmError::Creators {
+                    location: experiment.creators_location(),
+                    source: Box::new(source),
+                    learned: typestates::format::print(&learned),
+                })?;
+            statistics.states = rewritten.states.len() as u32;
+            Some(rewritten)
+        }
+        other => other,
+    };
     Ok(JvmRun {
         outcome,
         statistics,

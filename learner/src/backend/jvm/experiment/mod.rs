@@ -138,6 +138,10 @@ struct LearnSpec {
     algorithm: AlgorithmSpec,
     #[serde(default)]
     filters: Vec<Spanned<FilterSpec>>,
+    /// Callins that create the object, to become creators of the learned typestate
+    /// ([`crate::creators::creators_from_initial`]).
+    #[serde(default)]
+    creators: Vec<Spanned<String>>,
 }
 
 impl Default for LearnSpec {
@@ -146,6 +150,7 @@ impl Default for LearnSpec {
             distinguisher_bound: default_bound(),
             algorithm: AlgorithmSpec::default(),
             filters: Vec::new(),
+            creators: Vec::new(),
         }
     }
 }
@@ -355,6 +360,25 @@ impl Experiment {
         }
     }
 
+    /// The callins of `[learn] creators`: the learned typestate makes them creators.
+    pub fn creators(&self) -> Vec<String> {
+        self.spec
+            .learn
+            .creators
+            .iter()
+            .map(|it| it.get_ref().clone())
+            .collect()
+    }
+
+    /// Where `[learn] creators` is written, for errors about it.
+    pub fn creators_location(&self) -> Location {
+        let source = Source::new(&self.file, &self.text);
+        match self.spec.learn.creators.first() {
+            Some(first) => source.location(first.span().start),
+            None => source.locate(&parse_path("learn")),
+        }
+    }
+
     /// The longest time one `wait` takes (t_max), in milliseconds.
     pub fn quiescence_ms(&self) -> u64 {
         self.spec.timeouts.quiescence_ms.unwrap_or(500)
@@ -432,6 +456,19 @@ impl Experiment {
                 field: render_path(&path),
                 message: "the distinguisher bound must be at least 1".to_owned(),
             });
+        }
+        for creator in &self.spec.learn.creators {
+            if !self.spec.callins.contains_key(creator.get_ref()) {
+                return Err(invalid(
+                    creator.span(),
+                    "learn.creators".to_owned(),
+                    format!(
+                        "`{}` is not a callin of this experiment (callins: {})",
+                        creator.get_ref(),
+                        self.callins().join(", ")
+                    ),
+                ));
+            }
         }
         for (index, filter) in self.spec.learn.filters.iter().enumerate() {
             let field = format!("learn.filters[{index}]");
