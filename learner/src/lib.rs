@@ -32,14 +32,10 @@ pub mod simulation;
 
 pub use closure::{Alphabet, Input, Output, OutputWord, Word};
 pub use cost::CostModel;
-<<<<<<< HEAD
+pub use creators::{creators_from_initial, CreatorsError};
 pub use equivalence::{
     Chain, Counterexample, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
 };
-=======
-pub use creators::{creators_from_initial, CreatorsError};
-pub use equivalence::{Chain, Counterexample, DistinguisherBound, EquivalenceOracle, WMethod};
->>>>>>> okhttp2
 pub use hypothesis::Hypothesis;
 pub use learn::{
     learn, Algorithm, End, LearnConfig, NoProgress, Outcome, Progress, ProgressUpdate,
