@@ -2,6 +2,7 @@
 //! process exit code: 0 for success (or "no findings"), 1 for findings or differences.
 
 mod diff;
+mod lsp;
 mod show;
 
 use std::process::ExitCode;
@@ -22,6 +23,8 @@ enum Command {
     Show(show::ShowArgs),
     /// Compares two typestates and lists witness traces where they differ.
     Diff(diff::DiffArgs),
+    /// Runs the language server over stdio.
+    Lsp(lsp::LspArgs),
 }
 
 /// Runs the parsed command line.
@@ -29,5 +32,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Show(args) => show::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Lsp(args) => lsp::run(args),
     }
 }

@@ -1,0 +1,157 @@
+//! Hover text: the protocol of a class under the cursor, or the state of an object at a call.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use typestates::{StateId, Typestate, WaitOutcome};
+
+use super::library::{Protocol, ProtocolSource};
+use super::{render, text, FileAnalysis, Library, Pos, SourceFile, Span};
+
+/// Markdown for the editor, and the text it describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverText {
+    /// The markdown.
+    pub markdown: String,
+    /// The hovered call or name.
+    pub span: Span,
+}
+
+/// The hover at `pos`: a call the checker knows about, else a protocol class name.
+pub fn hover(
+    library: &Library,
+    file: &SourceFile,
+    analysis: &FileAnalysis,
+    pos: Pos,
+) -> Option<HoverText> {
+    let call = analysis.calls.iter().find(|call| call.span.contains(pos));
+    if let Some(call) = call {
+        if let Some(protocol) = library.get(&call.class) {
+            return Some(HoverText {
+                markdown: call_markdown(&protocol.typestate, &call.callin, &call.states),
+                span: call.span,
+            });
+        }
+    }
+    let (word, span) = text::word_at(&file.text, pos)?;
+    let protocol = library.get(word)?;
+    Some(HoverText {
+        markdown: class_markdown(protocol),
+        span,
+    })
+}
+
+/// The protocol as a table, a Mermaid diagram and its provenance.
+pub fn class_markdown(protocol: &Protocol) -> String {
+    let typestate = &protocol.typestate;
+    let mut out = format!("### `{}` protocol\n\n", typestate.class);
+    if let Some(summary) = &typestate.summary {
+        let _ = writeln!(out, "{summary}\n");
+    }
+    out.push_str(&render::table(typestate));
+    let _ = write!(out, "\n```mermaid\n{}```\n\n", render::mermaid(typestate));
+    let provenance = &typestate.provenance;
+    let _ = write!(out, "**Provenance:** {}", provenance.kind.keyword());
+    if let Some(platform) = &provenance.platform {
+        let _ = write!(out, " on {platform}");
+    }
+    match &protocol.source {
+        ProtocolSource::Bundled => out.push_str(" (bundled with typestar)"),
+        ProtocolSource::Workspace(path) => {
+            let _ = write!(out, " (from `{}`)", path.display());
+        }
+    }
+    out.push('\n');
+    for source in &provenance.sources {
+        let _ = writeln!(out, "- {source}");
+    }
+    if let Some(stats) = &provenance.stats {
+        let _ = writeln!(
+            out,
+            "\nLearned with {} membership queries asked ({} executed) and {} equivalence queries.",
+            stats.mq_asked, stats.mq_executed, stats.eq
+        );
+    }
+    out
+}
+
+/// What the checker knows at a call: the possible states before it, what is allowed after it,
+/// and which callbacks may arrive after it.
+pub fn call_markdown(typestate: &Typestate, callin: &str, states: &[String]) -> String {
+    let before: Vec<StateId> = states
+        .iter()
+        .filter_map(|name| typestate.state_by_name(name))
+        .collect();
+    let after: BTreeSet<StateId> = typestate
+        .callin_by_name(callin)
+        .map(|id| {
+            before
+                .iter()
+                .filter_map(|&state| typestate.step(state, id).target())
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut out = format!(
+        "**`{callin}()`** on `{}`\n\nPossible states before the call: {}\n\n",
+        typestate.simple_name(),
+        names(typestate, before.iter().copied())
+    );
+    if after.is_empty() {
+        out.push_str("Not allowed in any of these states.\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "After it: {}\n",
+        names(typestate, after.iter().copied())
+    );
+    let allowed: Vec<String> = typestate
+        .input_callins()
+        .filter(|&next| {
+            after
+                .iter()
+                .all(|&state| typestate.step(state, next).target().is_some())
+        })
+        .map(|next| format!("`{}()`", typestate.callin(next).name))
+        .collect();
+    let _ = writeln!(
+        out,
+        "Allowed next: {}\n",
+        if allowed.is_empty() {
+            "nothing".to_string()
+        } else {
+            allowed.join(", ")
+        }
+    );
+    let callbacks: BTreeSet<String> = after
+        .iter()
+        .filter_map(|&state| match &typestate.state(state).on_wait {
+            WaitOutcome::Callback { callback, .. } => Some(format!(
+                "`{}()`",
+                typestate.callback(*callback).binding.method()
+            )),
+            WaitOutcome::Quiet { .. } | WaitOutcome::Error { .. } => None,
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "Callbacks that may arrive: {}",
+        if callbacks.is_empty() {
+            "none".to_string()
+        } else {
+            callbacks.into_iter().collect::<Vec<_>>().join(", ")
+        }
+    );
+    out
+}
+
+fn names(typestate: &Typestate, states: impl Iterator<Item = StateId>) -> String {
+    let names: Vec<&str> = states
+        .map(|state| typestate.state(state).name.as_str())
+        .collect();
+    if names.is_empty() {
+        "unknown".to_string()
+    } else {
+        names.join(", ")
+    }
+}

@@ -1,0 +1,54 @@
+//! The LSP server (`typestar lsp`), built on tower-lsp-server. This module tree is the only place
+//! that knows LSP types; `to_proto` and `from_proto` convert to and from the analysis types.
+//!
+//! Read `server/CONTRIBUTING.md` before adding a handler: state changes happen synchronously,
+//! before the first `.await`, and analysis runs on snapshots.
+
+mod capabilities;
+mod diagnostics;
+mod documents;
+pub mod ext;
+mod from_proto;
+mod handlers;
+mod server;
+mod session;
+pub mod settings;
+mod tasks;
+mod to_proto;
+mod workspace;
+
+use std::sync::Arc;
+
+use tower_lsp_server::{ClientSocket, LspService};
+
+pub use server::Server;
+pub use session::Engines;
+
+use crate::analysis::StaticChecker;
+use crate::learning::PendingLearner;
+
+/// The engines of the `typestar` binary.
+pub fn production_engines() -> Engines {
+    Engines {
+        checker: Arc::new(StaticChecker),
+        learner: Arc::new(PendingLearner),
+    }
+}
+
+/// The server as a tower service, for stdio or for in-memory tests.
+pub fn service(engines: Engines) -> (LspService<Server>, ClientSocket) {
+    LspService::build(|client| Server::new(session::Session::new(client, engines)))
+        .custom_method(
+            handlers::progress_cancel::METHOD,
+            Server::work_done_progress_cancel,
+        )
+        .finish()
+}
+
+/// Serves LSP over stdin and stdout until the client sends `exit`.
+pub async fn serve_stdio(engines: Engines) {
+    let (service, socket) = service(engines);
+    tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
+        .serve(service)
+        .await;
+}

@@ -1,0 +1,134 @@
+//! Conversions from the analysis types to LSP types: diagnostics, ranges, edits, hovers.
+
+use std::str::FromStr;
+
+use tower_lsp_server::ls_types::{
+    CodeDescription, Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Hover,
+    HoverContents, Location, MarkupContent, MarkupKind, NumberOrString, Position, Range, TextEdit,
+    Uri,
+};
+
+use super::capabilities::Encoding;
+use crate::analysis::hover::HoverText;
+use crate::analysis::library::LoadError;
+use crate::analysis::text::LineIndex;
+use crate::analysis::{Certainty, Edit, Finding, Pos, Span};
+
+/// The `source` of every diagnostic the server publishes.
+pub const SOURCE: &str = "typestar";
+
+/// The diagnostic code of a `.typestate` file that does not parse.
+pub const TYPESTATE_FORMAT_CODE: &str = "typestate-format";
+
+/// The LSP position of `pos`.
+pub fn position(index: &LineIndex<'_>, encoding: Encoding, pos: Pos) -> Position {
+    let line = index.line(pos.line);
+    let col = (pos.col as usize).min(line.len());
+    let character = match encoding {
+        Encoding::Utf8 => col,
+        Encoding::Utf16 => line
+            .get(..col)
+            .map_or(col, |prefix| prefix.encode_utf16().count()),
+    };
+    Position::new(pos.line, character as u32)
+}
+
+/// The LSP range of `span`.
+pub fn range(index: &LineIndex<'_>, encoding: Encoding, span: Span) -> Range {
+    Range::new(
+        position(index, encoding, span.start),
+        position(index, encoding, span.end),
+    )
+}
+
+/// A finding as an LSP diagnostic of the document `uri`.
+pub fn diagnostic(
+    index: &LineIndex<'_>,
+    encoding: Encoding,
+    uri: &Uri,
+    finding: &Finding,
+) -> Diagnostic {
+    let mut message = finding.message.clone();
+    if let Some(hint) = &finding.hint {
+        message.push_str("\nhint: ");
+        message.push_str(hint);
+    }
+    Diagnostic {
+        range: range(index, encoding, finding.span),
+        severity: Some(match finding.certainty {
+            Certainty::Definite => DiagnosticSeverity::ERROR,
+            Certainty::Possible => DiagnosticSeverity::WARNING,
+        }),
+        code: Some(NumberOrString::String(finding.code.id().to_string())),
+        code_description: Uri::from_str(&finding.code.doc_url())
+            .ok()
+            .map(|href| CodeDescription { href }),
+        source: Some(SOURCE.to_string()),
+        message,
+        related_information: Some(
+            finding
+                .related
+                .iter()
+                .map(|related| DiagnosticRelatedInformation {
+                    location: Location::new(uri.clone(), range(index, encoding, related.span)),
+                    message: related.message.clone(),
+                })
+                .collect(),
+        )
+        .filter(|related: &Vec<_>| !related.is_empty()),
+        tags: None,
+        data: None,
+    }
+}
+
+/// A `.typestate` file error as an LSP diagnostic (columns are characters).
+pub fn load_error(error: &LoadError) -> Diagnostic {
+    let at = Position::new(error.line, error.col);
+    Diagnostic {
+        range: Range::new(at, Position::new(error.line, error.col + 1)),
+        severity: Some(DiagnosticSeverity::ERROR),
+        code: Some(NumberOrString::String(TYPESTATE_FORMAT_CODE.to_string())),
+        source: Some(SOURCE.to_string()),
+        message: error.message.clone(),
+        ..Diagnostic::default()
+    }
+}
+
+/// An analysis edit as an LSP text edit.
+pub fn text_edit(index: &LineIndex<'_>, encoding: Encoding, edit: &Edit) -> TextEdit {
+    TextEdit::new(range(index, encoding, edit.span), edit.new_text.clone())
+}
+
+/// Hover text as an LSP hover.
+pub fn hover(index: &LineIndex<'_>, encoding: Encoding, hover: HoverText) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: hover.markdown,
+        }),
+        range: Some(range(index, encoding, hover.span)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_positions_count_code_units() {
+        let index = LineIndex::new("a😀b");
+        assert_eq!(
+            position(&index, Encoding::Utf16, Pos::new(0, 5)).character,
+            3
+        );
+        assert_eq!(
+            position(&index, Encoding::Utf8, Pos::new(0, 5)).character,
+            5
+        );
+        assert_eq!(
+            position(&index, Encoding::Utf16, Pos::new(0, 2)).character,
+            2,
+            "inside a char: clamped by get"
+        );
+    }
+}
