@@ -27,5 +27,7 @@ pub fn run(_args: LspArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     runtime.block_on(server::lsp::serve_stdio(server::lsp::production_engines()));
+    // The stdin reader may still block on a read; don't wait for it after `exit`.
+    runtime.shutdown_background();
     Ok(ExitCode::SUCCESS)
 }

@@ -15,10 +15,12 @@ mod session;
 pub mod settings;
 mod tasks;
 mod to_proto;
+mod transport;
 mod workspace;
 
 use std::sync::Arc;
 
+use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::{ClientSocket, LspService};
 
 pub use server::Server;
@@ -42,13 +44,25 @@ pub fn service(engines: Engines) -> (LspService<Server>, ClientSocket) {
             handlers::progress_cancel::METHOD,
             Server::work_done_progress_cancel,
         )
+        .custom_method(transport::INVALID_MESSAGE, Server::invalid_message)
         .finish()
+}
+
+/// Serves LSP on a byte stream pair until the client sends `exit`.
+pub async fn serve(
+    input: impl AsyncRead + Unpin + Send + 'static,
+    output: impl AsyncWrite,
+    engines: Engines,
+) {
+    let (guarded, to_server) = tokio::io::duplex(1 << 16);
+    tokio::spawn(transport::guard(input, guarded));
+    let (service, socket) = service(engines);
+    tower_lsp_server::Server::new(to_server, output, socket)
+        .serve(service)
+        .await;
 }
 
 /// Serves LSP over stdin and stdout until the client sends `exit`.
 pub async fn serve_stdio(engines: Engines) {
-    let (service, socket) = service(engines);
-    tower_lsp_server::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket)
-        .serve(service)
-        .await;
+    serve(tokio::io::stdin(), tokio::io::stdout(), engines).await;
 }

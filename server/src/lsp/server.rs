@@ -14,6 +14,7 @@ use tower_lsp_server::LanguageServer;
 
 use super::handlers;
 use super::session::Session;
+use super::transport::InvalidMessage;
 
 /// The typestar language server.
 pub struct Server {
@@ -26,6 +27,11 @@ impl Server {
         Server {
             session: Arc::new(session),
         }
+    }
+
+    /// The stand-in for an undecodable message (see `transport`): answers with its error.
+    pub async fn invalid_message(&self, params: InvalidMessage) -> Result<()> {
+        Err(params.into_error())
     }
 
     /// `window/workDoneProgress/cancel`, registered as a custom method.

@@ -172,6 +172,11 @@ async fn run_learner(
     };
     session.finish_cancellable(&token);
     if let Some(ongoing) = ongoing {
+        while let Ok(progress) = received.try_recv() {
+            ongoing
+                .report_with_message(progress.message, progress.percentage.unwrap_or(0), None)
+                .await;
+        }
         let message = match &outcome {
             Ok(Ok(_)) => "learned".to_string(),
             Ok(Err(err)) => err.to_string(),

@@ -1,0 +1,102 @@
+//! `typestar.learnClass`: draft, learn with progress, cancel.
+
+use serde_json::{json, Value};
+
+use crate::fake::FakeLearner;
+use crate::harness::{exists, TestServer};
+
+const WIDGET: &str = "import com.example.Widget;\nclass A {\n    Widget widget;\n}\n";
+
+fn learn_args(uri: &str) -> Value {
+    json!({
+        "command": "typestar.learnClass",
+        "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": 2, "character": 6 } }]
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_run_drafts_the_experiment_and_the_second_learns() {
+    let mut server = TestServer::builder()
+        .countdown_protocol()
+        .settings(json!({ "backend": "jvm", "classpath": ["lib/widget.jar"], "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", WIDGET).await;
+    let drafted = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    assert_eq!(drafted["result"]["class"], "com.example.Widget");
+    let draft = ".typestar/experiments/com.example.Widget.experiment";
+    assert!(exists(&server.root, draft));
+    let text = std::fs::read_to_string(server.root.join(draft)).unwrap();
+    assert!(text.contains("classpath = [\"lib/widget.jar\"]"), "{text}");
+    let requests = server.server_requests().await;
+    assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
+        && r["params"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("com.example.Widget.experiment")));
+
+    let learned = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(learned["result"]["status"], "learned", "{learned}");
+    assert!(exists(
+        &server.root,
+        ".typestar/com.example.Widget.typestate"
+    ));
+    let begin = server
+        .await_notification("$/progress", |p| {
+            p["token"] == "typestar/learn/com.example.Widget" && p["value"]["kind"] == "begin"
+        })
+        .await;
+    assert_eq!(begin["value"]["cancellable"], true);
+    let report = server
+        .await_notification("$/progress", |p| p["value"]["kind"] == "report")
+        .await;
+    assert_eq!(report["value"]["message"], "round 1: 12 membership queries");
+    server.await_progress_end("typestar/learn/").await;
+    server.await_progress_end("typestar/workspaceCheck/").await;
+    let hover = server.hover(&uri, 2, 6).await;
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("com.example.Widget"),
+        "the new protocol is loaded"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learning_can_be_cancelled() {
+    let mut server = TestServer::builder()
+        .learner(FakeLearner {
+            until_cancelled: true,
+        })
+        .file(
+            ".typestar/experiments/com.example.Widget.experiment",
+            "class = \"com.example.Widget\"\n",
+        )
+        .build()
+        .await;
+    let uri = server.open("A.java", WIDGET).await;
+    let id = server
+        .send_request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    server
+        .await_notification("$/progress", |p| p["value"]["kind"] == "report")
+        .await;
+    server
+        .notify(
+            "window/workDoneProgress/cancel",
+            json!({ "token": "typestar/learn/com.example.Widget" }),
+        )
+        .await;
+    let reply = server.await_response(id).await;
+    assert_eq!(reply["result"]["status"], "cancelled", "{reply}");
+    assert!(!exists(
+        &server.root,
+        ".typestar/com.example.Widget.typestate"
+    ));
+}
