@@ -16,6 +16,7 @@
 pub mod binding;
 pub mod diff;
 pub mod format;
+pub mod library;
 pub mod mealy;
 pub mod model;
 pub mod provenance;
