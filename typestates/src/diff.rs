@@ -162,3 +162,124 @@ fn project(
     }
     projected
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{diff, Diff};
+    use crate::format::parse;
+    use crate::model::Typestate;
+
+    fn typestate(body: &str) -> Typestate {
+        parse("inline", &format!("typestate t.T\n{body}"))
+            .unwrap_or_else(|errors| panic!("{errors:?}"))
+    }
+
+    /// The diff in one line per fact: alphabet differences, then witnesses as
+    /// `input/left|right` steps.
+    fn summary(diff: &Diff) -> String {
+        let mut facts = Vec::new();
+        for (what, names) in [
+            ("callins only left", &diff.callins_only_left),
+            ("callins only right", &diff.callins_only_right),
+            ("callbacks only left", &diff.callbacks_only_left),
+            ("callbacks only right", &diff.callbacks_only_right),
+        ] {
+            if !names.is_empty() {
+                facts.push(format!("{what}: {}", names.join(" ")));
+            }
+        }
+        for witness in &diff.witnesses {
+            let steps: Vec<String> = witness
+                .steps
+                .iter()
+                .map(|s| format!("{}/{}|{}", s.input, s.left, s.right))
+                .collect();
+            facts.push(format!("witness: {}", steps.join(" ")));
+        }
+        if diff.is_equivalent() {
+            facts.push("equivalent".to_owned());
+        }
+        facts.join("\n")
+    }
+
+    const TIMER: &str = "
+        callin start: start()
+        callin cancel: cancel()
+        callback finished: override onFinish()
+        state Idle initial
+          start -> Running
+          cancel -> Idle
+        state Running
+          cancel -> Done
+          on finished -> Done
+        state Done
+          cancel -> Done";
+
+    #[test]
+    fn diffs() {
+        let cases: [(&str, &str, &str); 7] = [
+            (TIMER, TIMER, "equivalent"),
+            // Other state names and order, a creator, bindings and origins: same behaviour.
+            (
+                TIMER,
+                "callin make: new(long) creates Idle
+                 callin cancel: stop(int)
+                 callin start: begin()
+                 callback finished: listener a.L.onDone via setL
+                 state Done
+                   cancel -> Done from \"somewhere\" unverified
+                 state Idle initial
+                   start -> Running
+                   cancel -> Idle
+                 state Running
+                   cancel -> Done
+                   on finished -> Done",
+                "equivalent",
+            ),
+            (
+                TIMER,
+                &TIMER.replace("cancel -> Idle", "cancel -> Done"),
+                "witness: cancel/eps|eps start/eps|err",
+            ),
+            (
+                TIMER,
+                &TIMER.replace("on finished -> Done", "quiet -> Running"),
+                // Both still declare `finished`: the alphabets agree, the behaviour does not.
+                "witness: start/eps|eps wait/finished|quiet",
+            ),
+            (
+                TIMER,
+                &TIMER.replace("callin cancel: cancel()", "callin cancel: cancel()\ncallin reset: reset()"),
+                "callins only right: reset",
+            ),
+            (
+                &TIMER.replace("callback finished", "callback done").replace("on finished", "on done"),
+                TIMER,
+                "callbacks only left: done\ncallbacks only right: finished\nwitness: start/eps|eps wait/done|finished",
+            ),
+            (
+                "callin a: a()\nstate A initial\n  a -> B\nstate B\n  a -> C\nstate C\n  fails",
+                "callin a: a()\nstate A initial\n  a -> B\nstate B\n  a -> C\nstate C\n  a -> C",
+                "witness: a/eps|eps a/eps|eps a/err|eps\nwitness: a/eps|eps a/eps|eps wait/err|quiet",
+            ),
+        ];
+        for (left, right, expected) in cases {
+            let actual = summary(&diff(&typestate(left), &typestate(right), 3));
+            assert_eq!(actual, expected, "\n--- left\n{left}\n--- right\n{right}");
+        }
+    }
+
+    #[test]
+    fn witnesses_stop_at_the_limit_shortest_first() {
+        let left = typestate(TIMER);
+        let right = typestate("callin start: start()\ncallin cancel: cancel()\ncallback finished: override onFinish()\nstate Broken initial");
+        let all = diff(&left, &right, 100).witnesses;
+        let lengths: Vec<usize> = all.iter().map(|w| w.steps.len()).collect();
+        assert!(
+            lengths.windows(2).all(|pair| pair[0] <= pair[1]),
+            "{lengths:?}"
+        );
+        assert_eq!(diff(&left, &right, 2).witnesses, all[..2]);
+        assert_eq!(lengths[0], 1);
+    }
+}

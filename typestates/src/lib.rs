@@ -6,7 +6,8 @@
 //! - the model ([`Typestate`]) and its bindings to Java code ([`binding`]);
 //! - the Mealy machine of the synchronous closure ([`mealy`]) with minimisation and
 //!   equivalence, and a behavioural [`diff`];
-//! - the text format people write by hand ([`format`]).
+//! - the text format people write by hand and its JSON twin ([`format`]);
+//! - renderings for people: DOT, Mermaid and the protocol table ([`render`]).
 //!
 //! ```text
 //! let typestate = typestates::format::parse("CountDownTimer.typestate", &text)?;
@@ -20,6 +21,7 @@ pub mod library;
 pub mod mealy;
 pub mod model;
 pub mod provenance;
+pub mod render;
 
 pub use binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 pub use model::{

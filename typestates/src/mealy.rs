@@ -414,3 +414,199 @@ impl Typestate {
             .len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{to_mealy, to_typestate, Input, Mealy, Output};
+    use crate::diff::diff;
+    use crate::format::parse;
+    use crate::model::{CallinId, Typestate};
+
+    /// A typestate of class `t.T` from the states and symbols written inline.
+    fn typestate(body: &str) -> Typestate {
+        parse("inline", &format!("typestate t.T\n{body}"))
+            .unwrap_or_else(|errors| panic!("{errors:?}"))
+    }
+
+    /// A timer whose `Done` state is written twice under two names.
+    const TIMER_WITH_TWIN: &str = "
+        callin start: start()
+        callin cancel: cancel()
+        callback finished: override onFinish()
+        state Idle initial
+          start -> Running
+          cancel -> Done
+        state Running
+          cancel -> Twin
+          on finished -> Done
+        state Done
+          cancel -> Twin
+        state Twin
+          cancel -> Done";
+
+    const TIMER: &str = "
+        callin start: start()
+        callin cancel: cancel()
+        callback finished: override onFinish()
+        state Done
+          cancel -> Done
+        state Running
+          cancel -> Done
+          on finished -> Done
+        state Idle initial
+          start -> Running
+          cancel -> Done";
+
+    #[test]
+    fn minimisation_merges_equivalent_states() {
+        let cases = [
+            // (typestate, states of the minimal Mealy machine, error sink included)
+            ("state A initial", 1),
+            (
+                "callin a: a()\nstate A initial\n  a -> B\nstate B\n  a -> A",
+                1,
+            ),
+            ("callin a: a()\nstate A initial\n  a -> B\nstate B", 3),
+            (TIMER_WITH_TWIN, 4),
+            (TIMER, 4),
+            (
+                "callin a: a()\nstate A initial\n  a -> A\nstate Unreachable",
+                1,
+            ),
+            // B allows nothing and fails when time passes: it is the error sink.
+            ("state A initial\n  quiet -> B\nstate B\n  fails", 2),
+        ];
+        for (body, n_states) in cases {
+            let minimal = to_mealy(&typestate(body)).minimize();
+            assert_eq!(minimal.n_states(), n_states, "{body}");
+            assert_eq!(minimal.minimize(), minimal, "minimising twice: {body}");
+        }
+    }
+
+    #[test]
+    fn minimal_machines_are_numbered_canonically() {
+        // The same protocol with states in another order and under other names.
+        let twin = to_mealy(&typestate(TIMER_WITH_TWIN)).minimize();
+        let plain = to_mealy(&typestate(TIMER)).minimize();
+        assert_eq!(twin, plain);
+        assert_eq!(plain.initial, 0);
+        // Breadth-first from the initial state in column order: start, cancel, wait.
+        let targets: Vec<u32> = (0..plain.n_states() as u32)
+            .flat_map(|s| (0..plain.inputs.len()).map(move |c| (s, c)))
+            .map(|(s, c)| plain.transition(s, c).0)
+            .collect();
+        assert_eq!(targets, [1, 2, 0, 3, 2, 2, 3, 2, 2, 3, 3, 3]);
+    }
+
+    #[test]
+    fn to_typestate_and_back_is_equivalent() {
+        for body in [
+            "state A initial",
+            TIMER,
+            TIMER_WITH_TWIN,
+            "callin a: a()\ncallin b: b()\nstate A initial\n  a -> B ignored\nstate B\n  b error x.E\n  quiet -> C\nstate C\n  fails",
+            "callin make: new() creates B\ncallin a: a()\nstate A initial\n  a -> B\nstate B\n  a -> A",
+        ] {
+            let original = typestate(body);
+            let mealy = to_mealy(&original);
+            let back = to_typestate(&mealy, &original.signature());
+            assert!(diff(&original, &back, 1).is_equivalent(), "{body}");
+            assert_eq!(to_mealy(&back).minimize(), mealy.minimize(), "{body}");
+            assert_eq!(back.states.len(), original.n_minimal_states(), "{body}");
+        }
+    }
+
+    #[test]
+    fn distinguishing_words_are_shortest() {
+        let chain = |last: &str| {
+            format!(
+                "callin a: a()\ncallin b: b()\nstate S0 initial\n  a -> S1\nstate S1\n  a -> S2\nstate S2\n  {last}"
+            )
+        };
+        let cases = [
+            // (left, right, the expected shortest word)
+            (chain("a -> S2"), chain("a -> S2"), None),
+            (chain("b -> S0"), chain("a -> S2"), Some("a a a")),
+            // Equal outputs everywhere until a quiet move has led to different states.
+            (
+                chain("b -> S2"),
+                chain("b -> S2\n  quiet -> S0"),
+                Some("a a wait a"),
+            ),
+            (
+                "callin a: a()\ncallin b: b()\nstate S initial\n  a -> S".to_owned(),
+                "callin a: a()\ncallin b: b()\nstate S initial\n  a -> S\n  b -> S".to_owned(),
+                Some("b"),
+            ),
+        ];
+        for (left, right, expected) in cases {
+            let (left, right) = (to_mealy(&typestate(&left)), to_mealy(&typestate(&right)));
+            let word = left.distinguishing_word(&right);
+            let names = word.as_ref().map(|word| {
+                word.iter()
+                    .map(|&c| match left.inputs[c] {
+                        Input::Callin(CallinId(0)) => "a",
+                        Input::Callin(_) => "b",
+                        Input::Wait => "wait",
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            });
+            assert_eq!(names.as_deref(), expected);
+            if let Some(word) = word {
+                assert_ne!(
+                    left.run_columns(left.initial, &word).0,
+                    right.run_columns(right.initial, &word).0
+                );
+                assert!(no_shorter_word_distinguishes(&left, &right, word.len()));
+            }
+        }
+    }
+
+    /// Checks every word shorter than `length`, by brute force.
+    fn no_shorter_word_distinguishes(left: &Mealy, right: &Mealy, length: usize) -> bool {
+        let width = left.inputs.len();
+        (0..length).all(|n| {
+            (0..width.pow(n as u32)).all(|mut code| {
+                let word: Vec<usize> = (0..n)
+                    .map(|_| {
+                        let column = code % width;
+                        code /= width;
+                        column
+                    })
+                    .collect();
+                left.run_columns(left.initial, &word).0 == right.run_columns(right.initial, &word).0
+            })
+        })
+    }
+
+    #[test]
+    fn the_closure_answers_eps_err_quiet_and_callbacks() {
+        let t = typestate(TIMER);
+        let mealy = to_mealy(&t);
+        let start = Input::Callin(CallinId(0));
+        let cancel = Input::Callin(CallinId(1));
+        let cases = [
+            (
+                vec![start, Input::Wait, Input::Wait],
+                vec!["eps", "finished", "quiet"],
+            ),
+            (vec![start, start, cancel], vec!["eps", "err", "err"]),
+            (
+                vec![Input::Wait, cancel, start],
+                vec!["quiet", "eps", "err"],
+            ),
+        ];
+        let signature = t.signature();
+        for (word, expected) in cases {
+            let outputs = mealy.outputs(&word).expect("inputs of the alphabet");
+            let names: Vec<&str> = outputs.iter().map(|o| signature.output_name(*o)).collect();
+            assert_eq!(names, expected);
+        }
+        assert_eq!(mealy.outputs(&[Input::Callin(CallinId(9))]), None);
+        // No error anywhere: no sink state.
+        let total = to_mealy(&typestate("callin a: a()\nstate A initial\n  a -> A"));
+        assert_eq!(total.n_states(), 1);
+        assert_eq!(total.transitions, [(0, Output::Eps), (0, Output::Quiet)]);
+    }
+}

@@ -65,10 +65,15 @@ pub struct LexError {
     pub message: String,
 }
 
-/// Tokens of one line; a `#` outside a string starts a comment.
-pub fn lex_line(line: &str) -> Result<Vec<Spanned>, LexError> {
+/// Tokens of one line and its lexical errors; a `#` outside a string starts a comment.
+///
+/// Lexing never stops early: an unexpected character is reported and skipped, an unknown
+/// escape is reported and dropped, and an unterminated string is reported and ends the line, so
+/// the parser still sees the declaration and reports nothing that only follows from the typo.
+pub fn lex_line(line: &str) -> (Vec<Spanned>, Vec<LexError>) {
     let chars: Vec<char> = line.chars().collect();
     let mut tokens = Vec::new();
+    let mut errors = Vec::new();
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -96,11 +101,13 @@ pub fn lex_line(line: &str) -> Result<Vec<Spanned>, LexError> {
             });
             i += 2;
         } else if c == '"' {
-            let (text, next) = lex_string(&chars, i)?;
-            tokens.push(Spanned {
-                token: Token::Str(text),
-                col,
-            });
+            let (text, next) = lex_string(&chars, i, &mut errors);
+            if let Some(text) = text {
+                tokens.push(Spanned {
+                    token: Token::Str(text),
+                    col,
+                });
+            }
             i = next;
         } else if is_word_char(c) {
             let start = i;
@@ -115,17 +122,26 @@ pub fn lex_line(line: &str) -> Result<Vec<Spanned>, LexError> {
             };
             tokens.push(Spanned { token, col });
         } else {
-            return Err(LexError {
+            errors.push(LexError {
                 col,
                 message: format!("unexpected character `{c}`"),
             });
+            i += 1;
         }
     }
-    Ok(tokens)
+    (tokens, errors)
 }
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '$' | '.' | '<' | '*')
+}
+
+/// Whether `text` lexes as exactly one [`Token::Word`], so that it can be written unquoted.
+pub fn is_word(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars.next().is_some_and(is_word_char)
+        && chars.all(|c| is_word_char(c) || is_type_char(c))
+        && text != ".."
 }
 
 /// Characters allowed inside a word after its first: generic brackets, arrays, varargs.
@@ -133,29 +149,27 @@ fn is_type_char(c: char) -> bool {
     matches!(c, '>' | '[' | ']' | '?')
 }
 
-/// Reads a string starting at the quote at `start`; returns its text and the index after it.
-fn lex_string(chars: &[char], start: usize) -> Result<(String, usize), LexError> {
+/// Reads a string starting at the quote at `start`; returns its text (`None` if unterminated)
+/// and the index after it.
+fn lex_string(chars: &[char], start: usize, errors: &mut Vec<LexError>) -> (Option<String>, usize) {
     let mut text = String::new();
     let mut i = start + 1;
     while i < chars.len() {
         match chars[i] {
-            '"' => return Ok((text, i + 1)),
+            '"' => return (Some(text), i + 1),
             '\\' => {
-                let escaped = match chars.get(i + 1) {
-                    Some('"') => '"',
-                    Some('\\') => '\\',
-                    Some('n') => '\n',
-                    Some(other) => {
-                        return Err(LexError {
-                            col: i + 1,
-                            message: format!(
-                                "unknown escape `\\{other}` (expected `\\\"`, `\\\\` or `\\n`)"
-                            ),
-                        })
-                    }
+                match chars.get(i + 1) {
+                    Some('"') => text.push('"'),
+                    Some('\\') => text.push('\\'),
+                    Some('n') => text.push('\n'),
+                    Some(other) => errors.push(LexError {
+                        col: i + 1,
+                        message: format!(
+                            "unknown escape `\\{other}` (expected `\\\"`, `\\\\` or `\\n`)"
+                        ),
+                    }),
                     None => break,
-                };
-                text.push(escaped);
+                }
                 i += 2;
             }
             c => {
@@ -164,10 +178,11 @@ fn lex_string(chars: &[char], start: usize) -> Result<(String, usize), LexError>
             }
         }
     }
-    Err(LexError {
+    errors.push(LexError {
         col: start + 1,
         message: "unterminated string (expected a closing `\"` on the same line)".to_owned(),
-    })
+    });
+    (None, chars.len())
 }
 
 /// Quotes `text` as a string token.

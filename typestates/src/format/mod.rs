@@ -2,16 +2,25 @@
 //!
 //! The grammar is documented in `typestates/FORMAT.md`. [`parse`] reports every error with
 //! file:line:col and what was expected; [`print`] writes the canonical form, which parses back
-//! to the same typestate.
+//! to the same typestate. The same model travels as JSON ([`to_json`], [`from_json`], with the
+//! schema [`json_schema`]), and [`from_droidstar_dot`] imports DroidStar's learned automata.
 
+mod droidstar_dot;
+mod json;
 mod lexer;
 mod parser;
 mod printer;
 
+pub use droidstar_dot::from_droidstar_dot;
+pub use json::{from_json, json_schema, to_json};
 pub use parser::parse;
 pub use printer::print;
 
 use std::fmt;
+
+/// Words that cannot name a callin or callback: the synchronous closure's own symbols and the
+/// keywords of transition lines.
+const RESERVED: [&str; 6] = ["wait", "quiet", "eps", "err", "on", "fails"];
 
 /// An error in a typestate file, at file:line:col.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::lexer::{lex_line, Spanned, Token};
-use super::Diagnostic;
+use super::{Diagnostic, RESERVED};
 use crate::binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::model::{
     Callback, Callin, Event, Example, Origin, State, StateId, Step, Typestate, WaitOutcome,
@@ -115,14 +115,14 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn line(&mut self, line: usize, text: &str) {
-        let tokens = match lex_line(text) {
-            Ok(tokens) => tokens,
-            Err(err) => {
-                self.errors
-                    .push(Diagnostic::new(self.path, line, err.col, err.message));
-                return;
-            }
-        };
+        let (tokens, lex_errors) = lex_line(text);
+        // A line with a lexical error reports only that: what the parser would say about the
+        // same line usually follows from the typo.
+        let clean = lex_errors.is_empty();
+        for err in lex_errors {
+            self.errors
+                .push(Diagnostic::new(self.path, line, err.col, err.message));
+        }
         if tokens.is_empty() {
             return;
         }
@@ -134,7 +134,7 @@ impl Reader<'_> {
             end_col,
         };
         let result = self.declaration(&mut cursor).and_then(|()| cursor.end());
-        if let Err((col, message)) = result {
+        if let (Err((col, message)), true) = (result, clean) {
             self.errors
                 .push(Diagnostic::new(self.path, line, col, message));
         }
@@ -620,14 +620,13 @@ impl Resolver<'_> {
 
         // Symbols share one namespace, so that traces name events unambiguously.
         let mut symbols: HashMap<String, Name> = HashMap::new();
-        let reserved = ["wait", "quiet", "eps", "err", "on", "fails"];
         for name in file
             .callins
             .iter()
             .map(|c| &c.name)
             .chain(file.callbacks.iter().map(|c| &c.name))
         {
-            if reserved.contains(&name.text.as_str()) {
+            if RESERVED.contains(&name.text.as_str()) {
                 self.error(
                     name,
                     format!("`{}` is reserved; pick another symbol name", name.text),

@@ -1,0 +1,168 @@
+//! Model to wire types: every field of a [`Typestate`], with indices replaced by names.
+
+use super::{
+    AnyOverload, CallbackBindingDto, CallbackDto, CallinDto, ExampleDto, MethodDto, MethodKindDto,
+    OriginDto, ParamsDto, ProvenanceDto, ProvenanceKindDto, StateDto, StatsDto, StepDto,
+    TypestateDto, Version, WaitDto,
+};
+use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
+use crate::model::{Origin, Step, Typestate, WaitOutcome};
+use crate::provenance::{LearningStats, Provenance, ProvenanceKind};
+
+/// The JSON text of `typestate`, pretty-printed with a final newline. Every input callin is
+/// listed in every state, so readers need no default rule.
+pub fn to_json(typestate: &Typestate) -> String {
+    let mut text = serde_json::to_string_pretty(&dto(typestate)).expect("the wire types serialize");
+    text.push('\n');
+    text
+}
+
+fn dto(t: &Typestate) -> TypestateDto {
+    let state_name = |id: crate::StateId| t.state(id).name.clone();
+    TypestateDto {
+        format: Version::V1,
+        class: t.class.clone(),
+        summary: t.summary.clone(),
+        provenance: provenance(&t.provenance),
+        notes: t.notes.clone(),
+        callins: t
+            .callins
+            .iter()
+            .map(|callin| CallinDto {
+                name: callin.name.clone(),
+                methods: callin.binding.methods.iter().map(method).collect(),
+                condition: callin.binding.condition.clone(),
+                creates: callin.creates.map(state_name),
+            })
+            .collect(),
+        callbacks: t
+            .callbacks
+            .iter()
+            .map(|callback| CallbackDto {
+                name: callback.name.clone(),
+                binding: match &callback.binding {
+                    CallbackBinding::Listener {
+                        interface,
+                        method,
+                        register,
+                        register_callin,
+                    } => CallbackBindingDto::Listener {
+                        interface: interface.clone(),
+                        method: method.clone(),
+                        register: register.clone(),
+                        register_callin: register_callin.map(|id| t.callin(id).name.clone()),
+                    },
+                    CallbackBinding::Override { class, method } => CallbackBindingDto::Override {
+                        class: class.clone(),
+                        method: method.clone(),
+                    },
+                },
+            })
+            .collect(),
+        initial: state_name(t.initial),
+        states: t
+            .state_ids()
+            .map(|id| {
+                let state = t.state(id);
+                StateDto {
+                    name: state.name.clone(),
+                    description: state.description.clone(),
+                    callins: t
+                        .input_callins()
+                        .map(|callin| {
+                            let step = match t.step(id, callin) {
+                                Step::Enabled {
+                                    target,
+                                    ignored,
+                                    origin,
+                                } => StepDto::Enabled {
+                                    target: state_name(*target),
+                                    ignored: *ignored,
+                                    origin: self::origin(origin),
+                                },
+                                Step::Error { exception, origin } => StepDto::Error {
+                                    exception: exception.clone(),
+                                    origin: self::origin(origin),
+                                },
+                            };
+                            (t.callin(callin).name.clone(), step)
+                        })
+                        .collect(),
+                    wait: Some(match &state.on_wait {
+                        WaitOutcome::Quiet { target, origin } => WaitDto::Quiet {
+                            target: state_name(*target),
+                            origin: self::origin(origin),
+                        },
+                        WaitOutcome::Callback {
+                            callback,
+                            target,
+                            origin,
+                        } => WaitDto::Callback {
+                            callback: t.callback(*callback).name.clone(),
+                            target: state_name(*target),
+                            origin: self::origin(origin),
+                        },
+                        WaitOutcome::Error { origin } => WaitDto::Fails {
+                            origin: self::origin(origin),
+                        },
+                    }),
+                }
+            })
+            .collect(),
+        examples: t
+            .examples
+            .iter()
+            .map(|example| ExampleDto {
+                accepted: example.accepted,
+                trace: example
+                    .trace
+                    .iter()
+                    .map(|event| t.event_name(*event).to_owned())
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+fn provenance(p: &Provenance) -> ProvenanceDto {
+    ProvenanceDto {
+        kind: match p.kind {
+            ProvenanceKind::Learned => ProvenanceKindDto::Learned,
+            ProvenanceKind::Droidstar => ProvenanceKindDto::Droidstar,
+            ProvenanceKind::Documented => ProvenanceKindDto::Documented,
+        },
+        sources: p.sources.clone(),
+        platform: p.platform.clone(),
+        stats: p.stats.as_ref().map(|s: &LearningStats| StatsDto {
+            states: s.states,
+            time_ms: s.time_ms,
+            mq_asked: s.mq_asked,
+            mq_executed: s.mq_executed,
+            eq: s.eq,
+            distinguisher_bound: s.distinguisher_bound,
+        }),
+    }
+}
+
+fn method(m: &MethodRef) -> MethodDto {
+    MethodDto {
+        kind: match m.kind {
+            MethodKind::Constructor => MethodKindDto::Constructor,
+            MethodKind::Static => MethodKindDto::Static,
+            MethodKind::Instance => MethodKindDto::Instance,
+        },
+        class: m.class.clone(),
+        name: m.name.clone(),
+        params: match &m.params {
+            Params::Any => ParamsDto::Any(AnyOverload::Any),
+            Params::Exact(types) => ParamsDto::Exact(types.clone()),
+        },
+    }
+}
+
+fn origin(o: &Origin) -> OriginDto {
+    OriginDto {
+        source: o.source.clone(),
+        unverified: o.unverified,
+    }
+}

@@ -1,0 +1,374 @@
+//! Wire types to model: resolves names to indices and reports every name that does not resolve
+//! at its JSON path.
+
+use std::collections::HashMap;
+
+use super::locate::JsonPath;
+use super::{
+    CallbackBindingDto, ExampleDto, MethodDto, MethodKindDto, OriginDto, ParamsDto, ProvenanceDto,
+    ProvenanceKindDto, StateDto, StepDto, TypestateDto, WaitDto,
+};
+use crate::binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
+use crate::format::lexer::is_word;
+use crate::format::{Diagnostic, RESERVED};
+use crate::model::{
+    Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
+    Typestate, WaitOutcome,
+};
+use crate::provenance::{LearningStats, Provenance, ProvenanceKind};
+
+/// Reads the JSON text of a typestate, read from `path`, or returns every error found: a syntax
+/// or shape error at serde_json's line:col, or each name that does not resolve, at the line:col
+/// of its value with its JSON path in the message.
+pub fn from_json(path: &str, text: &str) -> Result<Typestate, Vec<Diagnostic>> {
+    let dto: TypestateDto = serde_json::from_str(text).map_err(|err| {
+        let message = err.to_string();
+        // serde_json appends " at line L column C"; the diagnostic carries that itself.
+        let message = match message.rsplit_once(" at line ") {
+            Some((message, _)) => message.to_owned(),
+            None => message,
+        };
+        vec![Diagnostic::new(path, err.line(), err.column(), message)]
+    })?;
+    let mut importer = Importer {
+        path,
+        text,
+        errors: Vec::new(),
+        states: HashMap::new(),
+        callins: HashMap::new(),
+        callbacks: HashMap::new(),
+    };
+    let typestate = importer.typestate(dto);
+    if importer.errors.is_empty() {
+        Ok(typestate)
+    } else {
+        let mut errors = importer.errors;
+        errors.sort_by_key(|e| (e.line, e.col));
+        Err(errors)
+    }
+}
+
+struct Importer<'a> {
+    path: &'a str,
+    text: &'a str,
+    errors: Vec<Diagnostic>,
+    states: HashMap<String, StateId>,
+    callins: HashMap<String, (CallinId, bool)>,
+    callbacks: HashMap<String, CallbackId>,
+}
+
+impl Importer<'_> {
+    fn error(&mut self, at: &JsonPath, message: String) {
+        let (line, col) = at.locate(self.text).unwrap_or((1, 1));
+        self.errors.push(Diagnostic::new(
+            self.path,
+            line,
+            col,
+            format!("{at}: {message}"),
+        ));
+    }
+
+    fn typestate(&mut self, dto: TypestateDto) -> Typestate {
+        let root = JsonPath::default();
+        if !is_word(&dto.class) {
+            self.error(
+                &root.key("class"),
+                format!("expected a qualified class name, found {:?}", dto.class),
+            );
+        }
+        self.declare_names(&dto);
+        if dto.states.is_empty() {
+            self.error(
+                &root.key("states"),
+                "expected at least one state".to_owned(),
+            );
+        }
+        let callins = dto
+            .callins
+            .into_iter()
+            .enumerate()
+            .map(|(i, callin)| {
+                let at = root.key("callins").index(i);
+                if callin.methods.is_empty() {
+                    self.error(
+                        &at.key("methods"),
+                        "expected at least one method".to_owned(),
+                    );
+                }
+                Callin {
+                    creates: callin
+                        .creates
+                        .map(|state| self.state(&at.key("creates"), &state)),
+                    name: callin.name,
+                    binding: CallinBinding {
+                        methods: callin.methods.into_iter().map(method).collect(),
+                        condition: callin.condition,
+                    },
+                }
+            })
+            .collect::<Vec<_>>();
+        let callbacks = dto
+            .callbacks
+            .into_iter()
+            .enumerate()
+            .map(|(i, callback)| {
+                let at = root.key("callbacks").index(i).key("binding");
+                let binding = match callback.binding {
+                    CallbackBindingDto::Listener {
+                        interface,
+                        method,
+                        register,
+                        register_callin,
+                    } => CallbackBinding::Listener {
+                        interface,
+                        method,
+                        register,
+                        register_callin: register_callin
+                            .and_then(|name| self.callin(&at.key("register_callin"), &name)),
+                    },
+                    CallbackBindingDto::Override { class, method } => {
+                        CallbackBinding::Override { class, method }
+                    }
+                };
+                Callback {
+                    name: callback.name,
+                    binding,
+                }
+            })
+            .collect();
+        let initial = self.state(&root.key("initial"), &dto.initial);
+        let states = dto
+            .states
+            .into_iter()
+            .enumerate()
+            .map(|(i, state)| self.state_of(&root.key("states").index(i), state, callins.len()))
+            .collect();
+        let examples = dto
+            .examples
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, example)| self.example(&root.key("examples").index(i), example))
+            .collect();
+        Typestate {
+            class: dto.class,
+            summary: dto.summary,
+            provenance: provenance(dto.provenance),
+            notes: dto.notes,
+            callins,
+            callbacks,
+            states,
+            initial,
+            examples,
+        }
+    }
+
+    /// Records every state and symbol name, reporting duplicates, reserved words and names
+    /// the text format could not write.
+    fn declare_names(&mut self, dto: &TypestateDto) {
+        let root = JsonPath::default();
+        for (i, state) in dto.states.iter().enumerate() {
+            let at = root.key("states").index(i).key("name");
+            if !is_word(&state.name) {
+                self.error(&at, format!("{:?} is not a valid state name", state.name));
+            }
+            if self.states.contains_key(&state.name) {
+                self.error(&at, format!("state `{}` is declared twice", state.name));
+            } else {
+                self.states.insert(state.name.clone(), StateId(i as u32));
+            }
+        }
+        let symbols = dto
+            .callins
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (root.key("callins").index(i), &c.name))
+            .chain(
+                dto.callbacks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (root.key("callbacks").index(i), &c.name)),
+            )
+            .collect::<Vec<_>>();
+        for (at, name) in symbols {
+            let at = at.key("name");
+            if !is_word(name) || RESERVED.contains(&name.as_str()) {
+                self.error(&at, format!("{name:?} cannot name a symbol"));
+            } else if self.callins.contains_key(name) || self.callbacks.contains_key(name) {
+                self.error(&at, format!("symbol `{name}` is declared twice"));
+            }
+        }
+        for (i, callin) in dto.callins.iter().enumerate() {
+            self.callins
+                .entry(callin.name.clone())
+                .or_insert((CallinId(i as u32), callin.creates.is_some()));
+        }
+        for (i, callback) in dto.callbacks.iter().enumerate() {
+            if !self.callins.contains_key(&callback.name) {
+                self.callbacks
+                    .entry(callback.name.clone())
+                    .or_insert(CallbackId(i as u32));
+            }
+        }
+    }
+
+    fn state(&mut self, at: &JsonPath, name: &str) -> StateId {
+        self.states.get(name).copied().unwrap_or_else(|| {
+            self.error(at, format!("unknown state `{name}`"));
+            StateId(0)
+        })
+    }
+
+    fn callin(&mut self, at: &JsonPath, name: &str) -> Option<CallinId> {
+        let found = self.callins.get(name).map(|(id, _)| *id);
+        if found.is_none() {
+            self.error(at, format!("unknown callin `{name}`"));
+        }
+        found
+    }
+
+    fn callback(&mut self, at: &JsonPath, name: &str) -> Option<CallbackId> {
+        let found = self.callbacks.get(name).copied();
+        if found.is_none() {
+            self.error(at, format!("unknown callback `{name}`"));
+        }
+        found
+    }
+
+    fn state_of(&mut self, at: &JsonPath, dto: StateDto, n_callins: usize) -> State {
+        let id = self.states.get(&dto.name).copied().unwrap_or(StateId(0));
+        let mut on_callin = vec![Step::unknown_error(); n_callins];
+        for (name, step) in dto.callins {
+            let at = at.key("callins").key(&name);
+            let Some(callin) = self.callin(&at, &name) else {
+                continue;
+            };
+            if self.callins[&name].1 {
+                self.error(
+                    &at,
+                    format!("`{name}` creates the object; it has no transitions in states"),
+                );
+                continue;
+            }
+            on_callin[callin.index()] = match step {
+                StepDto::Enabled {
+                    target,
+                    ignored,
+                    origin: o,
+                } => Step::Enabled {
+                    target: self.state(&at.key("target"), &target),
+                    ignored,
+                    origin: origin(o),
+                },
+                StepDto::Error {
+                    exception,
+                    origin: o,
+                } => Step::Error {
+                    exception,
+                    origin: origin(o),
+                },
+            };
+        }
+        let wait_at = at.key("wait");
+        let on_wait = match dto.wait {
+            None => WaitOutcome::quiet_loop(id),
+            Some(WaitDto::Quiet { target, origin: o }) => WaitOutcome::Quiet {
+                target: self.state(&wait_at.key("target"), &target),
+                origin: origin(o),
+            },
+            Some(WaitDto::Callback {
+                callback,
+                target,
+                origin: o,
+            }) => {
+                let target = self.state(&wait_at.key("target"), &target);
+                let callback = self
+                    .callback(&wait_at.key("callback"), &callback)
+                    .unwrap_or(CallbackId(0));
+                WaitOutcome::Callback {
+                    callback,
+                    target,
+                    origin: origin(o),
+                }
+            }
+            Some(WaitDto::Fails { origin: o }) => WaitOutcome::Error { origin: origin(o) },
+        };
+        State {
+            name: dto.name,
+            description: dto.description,
+            on_callin,
+            on_wait,
+        }
+    }
+
+    fn example(&mut self, at: &JsonPath, dto: ExampleDto) -> Option<Example> {
+        let trace = dto
+            .trace
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                if name == "quiet" {
+                    Some(Event::Quiet)
+                } else if let Some((id, _)) = self.callins.get(name) {
+                    Some(Event::Callin(*id))
+                } else if let Some(id) = self.callbacks.get(name) {
+                    Some(Event::Callback(*id))
+                } else {
+                    self.error(
+                        &at.key("trace").index(i),
+                        format!(
+                            "unknown event `{name}` (expected a callin, a callback or `quiet`)"
+                        ),
+                    );
+                    None
+                }
+            })
+            .collect::<Vec<_>>();
+        Some(Example {
+            accepted: dto.accepted,
+            trace: trace.into_iter().collect::<Option<_>>()?,
+        })
+    }
+}
+
+fn provenance(dto: ProvenanceDto) -> Provenance {
+    Provenance {
+        kind: match dto.kind {
+            ProvenanceKindDto::Learned => ProvenanceKind::Learned,
+            ProvenanceKindDto::Droidstar => ProvenanceKind::Droidstar,
+            ProvenanceKindDto::Documented => ProvenanceKind::Documented,
+        },
+        sources: dto.sources,
+        platform: dto.platform,
+        stats: dto.stats.map(|s| LearningStats {
+            states: s.states,
+            time_ms: s.time_ms,
+            mq_asked: s.mq_asked,
+            mq_executed: s.mq_executed,
+            eq: s.eq,
+            distinguisher_bound: s.distinguisher_bound,
+        }),
+    }
+}
+
+fn method(dto: MethodDto) -> MethodRef {
+    MethodRef {
+        kind: match dto.kind {
+            MethodKindDto::Constructor => MethodKind::Constructor,
+            MethodKindDto::Static => MethodKind::Static,
+            MethodKindDto::Instance => MethodKind::Instance,
+        },
+        class: dto.class,
+        name: dto.name,
+        params: match dto.params {
+            ParamsDto::Any(_) => Params::Any,
+            ParamsDto::Exact(types) => Params::Exact(types),
+        },
+    }
+}
+
+fn origin(dto: OriginDto) -> Origin {
+    Origin {
+        source: dto.source,
+        unverified: dto.unverified,
+    }
+}

@@ -1,0 +1,96 @@
+//! Graphviz DOT: `dot -Tsvg` draws it.
+//!
+//! Every label and id is quoted, so symbols with `-`, spaces or `$` survive (DroidStar's
+//! unquoted labels did not). States are boxes labelled with their names, with the description
+//! as tooltip; callins are plain edges, ignored callins dotted and grey, callbacks blue, quiet
+//! moves dashed; the optional error sink is a red octagon whose edges name the exceptions.
+
+use std::fmt::Write;
+
+use super::{edges, EdgeKind, Node, Options};
+use crate::model::Typestate;
+
+/// The DOT text of `typestate`.
+pub fn render(typestate: &Typestate, options: Options) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_graph(&mut out, typestate, options);
+    out
+}
+
+fn write_graph(out: &mut String, t: &Typestate, options: Options) -> std::fmt::Result {
+    writeln!(out, "digraph {} {{", quote(&t.class))?;
+    writeln!(out, "  rankdir=LR;")?;
+    writeln!(out, "  node [shape=box, style=rounded];")?;
+    writeln!(out, "  \"start\" [shape=point, label=\"\"];")?;
+    for state in t.state_ids() {
+        let s = t.state(state);
+        write!(
+            out,
+            "  {} [label={}",
+            node_id(Node::State(state)),
+            quote(&s.name)
+        )?;
+        if let Some(description) = &s.description {
+            write!(out, ", tooltip={}", quote(description))?;
+        }
+        writeln!(out, "];")?;
+    }
+    if options.error_sink {
+        writeln!(
+            out,
+            "  \"error\" [label=\"error\", shape=octagon, color=red, fontcolor=red];"
+        )?;
+    }
+    for edge in edges(t, options) {
+        write!(out, "  {} -> {}", node_id(edge.from), node_id(edge.to))?;
+        let mut attributes = Vec::new();
+        if !edge.labels.is_empty() {
+            attributes.push(format!("label={}", quote(&edge.labels.join("\n"))));
+        }
+        attributes.extend(
+            style(edge.kind)
+                .iter()
+                .map(|attribute| (*attribute).to_owned()),
+        );
+        if !attributes.is_empty() {
+            write!(out, " [{}]", attributes.join(", "))?;
+        }
+        writeln!(out, ";")?;
+    }
+    writeln!(out, "}}")
+}
+
+fn style(kind: EdgeKind) -> &'static [&'static str] {
+    match kind {
+        EdgeKind::Create | EdgeKind::Callin => &[],
+        EdgeKind::Ignored => &["style=dotted", "color=gray40", "fontcolor=gray40"],
+        EdgeKind::Callback => &["color=blue", "fontcolor=blue"],
+        EdgeKind::Quiet => &["style=dashed"],
+        EdgeKind::Error => &["color=red", "fontcolor=red"],
+    }
+}
+
+fn node_id(node: Node) -> String {
+    match node {
+        Node::Start => "\"start\"".to_owned(),
+        Node::State(state) => format!("\"s{}\"", state.0),
+        Node::Error => "\"error\"".to_owned(),
+    }
+}
+
+/// A DOT string: `"` and `\` escaped, line breaks as `\n`.
+fn quote(text: &str) -> String {
+    let mut quoted = String::with_capacity(text.len() + 2);
+    quoted.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => quoted.push_str("\\\""),
+            '\\' => quoted.push_str("\\\\"),
+            '\n' => quoted.push_str("\\n"),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('"');
+    quoted
+}

@@ -1,0 +1,78 @@
+//! Mermaid `stateDiagram-v2`, which Markdown viewers (GitHub, VS Code) draw inline.
+//!
+//! Mermaid cannot style single transitions, so the kind of move is in the label: callbacks read
+//! `on finished`, quiet moves `quiet`, ignored callins `execute (ignored)`, and edges into the
+//! optional error sink name the exception after a `/`.
+
+use std::fmt::Write;
+
+use super::{edges, EdgeKind, Node, Options};
+use crate::model::Typestate;
+
+/// The Mermaid text of `typestate`.
+pub fn render(typestate: &Typestate, options: Options) -> String {
+    let mut out = String::new();
+    // Writing to a String cannot fail.
+    let _ = write_diagram(&mut out, typestate, options);
+    out
+}
+
+fn write_diagram(out: &mut String, t: &Typestate, options: Options) -> std::fmt::Result {
+    writeln!(out, "stateDiagram-v2")?;
+    writeln!(out, "    direction LR")?;
+    for state in t.state_ids() {
+        let s = t.state(state);
+        let id = node_id(Node::State(state));
+        writeln!(out, "    state \"{}\" as {id}", escape(&s.name))?;
+        if let Some(description) = &s.description {
+            writeln!(out, "    {id} : {}", escape(description))?;
+        }
+    }
+    if options.error_sink {
+        writeln!(out, "    state \"error\" as error")?;
+        writeln!(out, "    classDef sink fill:#fdd,stroke:#c00")?;
+        writeln!(out, "    class error sink")?;
+    }
+    for edge in edges(t, options) {
+        write!(out, "    {} --> {}", node_id(edge.from), node_id(edge.to))?;
+        let labels: Vec<String> = edge
+            .labels
+            .iter()
+            .map(|label| match edge.kind {
+                EdgeKind::Callback => format!("on {label}"),
+                _ => label.clone(),
+            })
+            .collect();
+        if !labels.is_empty() {
+            write!(out, " : {}", escape(&labels.join(", ")))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+fn node_id(node: Node) -> String {
+    match node {
+        Node::Start => "[*]".to_owned(),
+        Node::State(state) => format!("s{}", state.0),
+        Node::Error => "error".to_owned(),
+    }
+}
+
+/// Text safe in a Mermaid label: entity codes for the characters Mermaid reads as syntax, and
+/// one line.
+fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '#' => escaped.push_str("#35;"),
+            ';' => escaped.push_str("#59;"),
+            '"' => escaped.push_str("#quot;"),
+            '<' => escaped.push_str("#lt;"),
+            '>' => escaped.push_str("#gt;"),
+            '\n' => escaped.push(' '),
+            c => escaped.push(c),
+        }
+    }
+    escaped
+}
