@@ -3,10 +3,11 @@
 use std::collections::BTreeSet;
 use std::fmt::Write;
 
+use typestates::library::{Entry, EntrySource};
+use typestates::render::{self, mermaid, table};
 use typestates::{StateId, Typestate, WaitOutcome};
 
-use super::library::{Protocol, ProtocolSource};
-use super::{render, text, FileAnalysis, Library, Pos, SourceFile, Span};
+use super::{text, FileAnalysis, Library, Pos, SourceFile, Span};
 
 /// Markdown for the editor, and the text it describes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,40 +27,39 @@ pub fn hover(
 ) -> Option<HoverText> {
     let call = analysis.calls.iter().find(|call| call.span.contains(pos));
     if let Some(call) = call {
-        if let Some(protocol) = library.get(&call.class) {
+        if let Some(entry) = library.get(&call.class) {
             return Some(HoverText {
-                markdown: call_markdown(&protocol.typestate, &call.callin, &call.states),
+                markdown: call_markdown(&entry.typestate, &call.callin, &call.states),
                 span: call.span,
             });
         }
     }
     let (word, span) = text::word_at(&file.text, pos)?;
-    let protocol = library.get(word)?;
+    let entry = library.find(word).ok()?;
     Some(HoverText {
-        markdown: class_markdown(protocol),
+        markdown: class_markdown(entry),
         span,
     })
 }
 
 /// The protocol as a table, a Mermaid diagram and its provenance.
-pub fn class_markdown(protocol: &Protocol) -> String {
-    let typestate = &protocol.typestate;
+pub fn class_markdown(entry: &Entry) -> String {
+    let typestate = &entry.typestate;
     let mut out = format!("### `{}` protocol\n\n", typestate.class);
     if let Some(summary) = &typestate.summary {
         let _ = writeln!(out, "{summary}\n");
     }
-    out.push_str(&render::table(typestate));
-    let _ = write!(out, "\n```mermaid\n{}```\n\n", render::mermaid(typestate));
+    out.push_str(&table::render(typestate));
+    let diagram = mermaid::render(typestate, render::Options::default());
+    let _ = write!(out, "\n```mermaid\n{}\n```\n\n", diagram.trim_end());
     let provenance = &typestate.provenance;
     let _ = write!(out, "**Provenance:** {}", provenance.kind.keyword());
     if let Some(platform) = &provenance.platform {
         let _ = write!(out, " on {platform}");
     }
-    match &protocol.source {
-        ProtocolSource::Bundled => out.push_str(" (bundled with typestar)"),
-        ProtocolSource::Workspace(path) => {
-            let _ = write!(out, " (from `{}`)", path.display());
-        }
+    let _ = write!(out, ", {}", source(&entry.source));
+    if let Some(overridden) = &entry.overrides {
+        let _ = write!(out, ", overriding {}", source(overridden));
     }
     out.push('\n');
     for source in &provenance.sources {
@@ -73,6 +73,13 @@ pub fn class_markdown(protocol: &Protocol) -> String {
         );
     }
     out
+}
+
+fn source(source: &EntrySource) -> String {
+    match source {
+        EntrySource::Bundled { path } => format!("bundled with typestar (`{path}`)"),
+        EntrySource::User { path } => format!("from `{}`", path.display()),
+    }
 }
 
 /// What the checker knows at a call: the possible states before it, what is allowed after it,

@@ -7,16 +7,17 @@
 
 pub mod actions;
 pub mod hover;
-pub mod library;
-pub mod render;
 pub mod suppress;
 pub mod text;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use library::{Library, ProtocolSource};
 pub use text::{Pos, Span};
+pub use typestates::library::Library;
+
+/// The folder, at a workspace root, whose `.typestate` files add to or override the library.
+pub const WORKSPACE_DIR: &str = ".typestar";
 
 /// The languages the checker reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

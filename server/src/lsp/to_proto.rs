@@ -1,5 +1,6 @@
 //! Conversions from the analysis types to LSP types: diagnostics, ranges, edits, hovers.
 
+use std::path::PathBuf;
 use std::str::FromStr;
 
 use tower_lsp_server::ls_types::{
@@ -8,9 +9,10 @@ use tower_lsp_server::ls_types::{
     Uri,
 };
 
+use typestates::library::LibraryError;
+
 use super::capabilities::Encoding;
 use crate::analysis::hover::HoverText;
-use crate::analysis::library::LoadError;
 use crate::analysis::text::LineIndex;
 use crate::analysis::{Certainty, Edit, Finding, Pos, Span};
 
@@ -81,17 +83,44 @@ pub fn diagnostic(
     }
 }
 
-/// A `.typestate` file error as an LSP diagnostic (columns are characters).
-pub fn load_error(error: &LoadError) -> Diagnostic {
-    let at = Position::new(error.line, error.col);
-    Diagnostic {
-        range: Range::new(at, Position::new(error.line, error.col + 1)),
+/// A library folder error as the file it is about and an LSP diagnostic there (the library
+/// counts 1-based lines and character columns).
+pub fn library_error(error: &LibraryError) -> (PathBuf, Diagnostic) {
+    let (path, line, col, message) = match error {
+        LibraryError::Io { path, source } => (path.clone(), 1, 1, format!("cannot read: {source}")),
+        LibraryError::Parse(diagnostic) => (
+            PathBuf::from(&diagnostic.path),
+            diagnostic.line,
+            diagnostic.col,
+            diagnostic.message.clone(),
+        ),
+        LibraryError::DuplicateClass {
+            class,
+            path,
+            line,
+            col,
+            first,
+        } => (
+            path.clone(),
+            *line,
+            *col,
+            format!(
+                "class `{class}` is already described by {}",
+                first.display()
+            ),
+        ),
+    };
+    let line = line.saturating_sub(1) as u32;
+    let col = col.saturating_sub(1) as u32;
+    let diagnostic = Diagnostic {
+        range: Range::new(Position::new(line, col), Position::new(line, col + 1)),
         severity: Some(DiagnosticSeverity::ERROR),
         code: Some(NumberOrString::String(TYPESTATE_FORMAT_CODE.to_string())),
         source: Some(SOURCE.to_string()),
-        message: error.message.clone(),
+        message,
         ..Diagnostic::default()
-    }
+    };
+    (path, diagnostic)
 }
 
 /// An analysis edit as an LSP text edit.

@@ -14,8 +14,9 @@ use tower_lsp_server::{Bounded, NotCancellable, OngoingProgress};
 
 use super::session::Session;
 use super::{diagnostics, tasks, to_proto};
-use crate::analysis::library::{LoadError, WORKSPACE_DIR};
-use crate::analysis::{self, Language, Library, SourceFile};
+use typestates::library::LibraryError;
+
+use crate::analysis::{self, Language, Library, SourceFile, WORKSPACE_DIR};
 
 /// The most source files one workspace check reads.
 const MAX_FILES: usize = 20_000;
@@ -28,11 +29,13 @@ pub async fn refresh(session: &Arc<Session>) {
     let generation = session.next_workspace_check();
     let roots = session.roots();
     let loaded = tasks::blocking(session, "loading .typestar/ folders", move || {
-        let mut library = Library::default();
-        let errors: Vec<LoadError> = roots
-            .iter()
-            .flat_map(|root| library.load_dir(&root.join(WORKSPACE_DIR)))
-            .collect();
+        let mut library = Library::bundled();
+        let mut errors = Vec::new();
+        for folder in roots.iter().map(|root| root.join(WORKSPACE_DIR)) {
+            if folder.is_dir() {
+                errors.extend(library.add_dir(&folder).err().unwrap_or_default());
+            }
+        }
         let files = source_files(&roots);
         (library, errors, files)
     })
@@ -136,13 +139,11 @@ async fn clear_unreported(session: &Session, generation: u64, reported: HashSet<
     }
 }
 
-fn load_error_diagnostics(errors: &[LoadError]) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
+fn load_error_diagnostics(errors: &[LibraryError]) -> BTreeMap<PathBuf, Vec<Diagnostic>> {
     let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
     for error in errors {
-        by_file
-            .entry(error.path.clone())
-            .or_default()
-            .push(to_proto::load_error(error));
+        let (path, diagnostic) = to_proto::library_error(error);
+        by_file.entry(path).or_default().push(diagnostic);
     }
     by_file
 }

@@ -1,5 +1,5 @@
 //! Scripted engines: a checker that replays `timer.<callin>();` lines as one straight-line
-//! trace against the workspace's protocol, and a learner that returns a known typestate.
+//! trace against the library's CountDownTimer protocol, and a learner that returns a known typestate.
 //!
 //! Scripting by text: a file containing `PANIC` makes the checker panic, one containing `SLOW`
 //! blocks the check until [`FakeChecker::release`].
@@ -61,10 +61,10 @@ impl Checker for FakeChecker {
 
 fn replay(library: &Library, file: &SourceFile) -> FileAnalysis {
     let mut analysis = FileAnalysis::default();
-    let Some(protocol) = library.iter().next() else {
+    let Some(entry) = library.get("android.os.CountDownTimer") else {
         return analysis;
     };
-    let typestate = &protocol.typestate;
+    let typestate = &entry.typestate;
     let mut state = typestate.initial;
     let mut entered: Option<Span> = None;
     let mut method = None;

@@ -17,30 +17,16 @@ async fn a_class_name_shows_the_protocol_table_diagram_and_provenance() {
         markdown.starts_with("### `android.os.CountDownTimer` protocol"),
         "{markdown}"
     );
-    assert!(
-        markdown.contains("| state | `start` | `cancel` | time passes |"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains("| **Running** | ✗ | → Done | `onFinish()` → Done |"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains("```mermaid\nstateDiagram-v2\n    [*] --> Created\n"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains("Running --> Done: ⇠ onFinish()"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains("**Provenance:** droidstar on Android 23 (LG Nexus 5)"),
-        "{markdown}"
-    );
-    assert!(
-        markdown.contains(".typestar/CountDownTimer.typestate"),
-        "{markdown}"
-    );
+    for expected in [
+        "| state             | start     | cancel    | when time passes   |",
+        "| Running           | ✗         | → Done    | on finished → Done |",
+        "```mermaid\nstateDiagram-v2\n",
+        "    s1 --> s2 : on finished\n    s2 --> s2 : cancel\n```\n",
+        "**Provenance:** droidstar on Android 23 (LG Nexus 5), from `",
+        ".typestar/CountDownTimer.typestate`, overriding bundled with typestar (`android/os/CountDownTimer.typestate`)",
+    ] {
+        assert!(markdown.contains(expected), "{expected:?} not in\n{markdown}");
+    }
     assert_eq!(hover["range"]["start"]["character"], 8);
     assert_eq!(hover["range"]["end"]["character"], 22);
     let qualified = server.hover(&uri, 0, 20).await;
@@ -50,6 +36,27 @@ async fn a_class_name_shows_the_protocol_table_diagram_and_provenance() {
             .unwrap()
             .contains("protocol"),
         "import lines hover too"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bundled_protocols_hover_without_a_typestar_folder() {
+    let mut server = TestServer::builder().build().await;
+    let uri = server
+        .open(
+            "P.java",
+            "class P {\n    android.media.MediaPlayer player;\n}\n",
+        )
+        .await;
+    let hover = server.hover(&uri, 1, 20).await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        markdown.starts_with("### `android.media.MediaPlayer` protocol"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("bundled with typestar (`android/media/MediaPlayer.typestate`)"),
+        "{markdown}"
     );
 }
 

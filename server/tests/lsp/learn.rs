@@ -44,7 +44,7 @@ async fn the_first_run_drafts_the_experiment_and_the_second_learns() {
     assert_eq!(learned["result"]["status"], "learned", "{learned}");
     assert!(exists(
         &server.root,
-        ".typestar/com.example.Widget.typestate"
+        ".typestar/com/example/Widget.typestate"
     ));
     let begin = server
         .await_notification("$/progress", |p| {
@@ -97,6 +97,6 @@ async fn learning_can_be_cancelled() {
     assert_eq!(reply["result"]["status"], "cancelled", "{reply}");
     assert!(!exists(
         &server.root,
-        ".typestar/com.example.Widget.typestate"
+        ".typestar/com/example/Widget.typestate"
     ));
 }

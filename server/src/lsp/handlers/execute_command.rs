@@ -12,8 +12,8 @@ use tower_lsp_server::ls_types::{
     ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ShowDocumentParams, Uri,
 };
 
-use crate::analysis::library::WORKSPACE_DIR;
 use crate::analysis::text::{self, LineIndex};
+use crate::analysis::WORKSPACE_DIR;
 use crate::learning::{self, LearnError, LearnProgress, LearnRequest};
 use crate::lsp::ext::{self, LearnClassArgs, LearnClassResult};
 use crate::lsp::session::Session;
@@ -61,9 +61,9 @@ async fn learn_class(
     let pos = from_proto::pos(&index, session.encoding(), args.position);
     let (word, _) = text::word_at(&snapshot.file.text, pos)
         .ok_or_else(|| jsonrpc::Error::invalid_params("no class name under the cursor"))?;
-    let class = session.library().get(word).map_or_else(
-        || text::qualify(&snapshot.file.text, word),
-        |protocol| protocol.typestate.class.clone(),
+    let class = session.library().find(word).map_or_else(
+        |_| text::qualify(&snapshot.file.text, word),
+        |entry| entry.class().to_string(),
     );
     let folder = typestar_folder(session, snapshot.file.path.as_deref()).ok_or_else(|| {
         jsonrpc::Error::invalid_params("no workspace folder to write .typestar/ into")
@@ -92,7 +92,7 @@ async fn learn_class(
     }
     match run_learner(session, request).await? {
         Ok(typestate) => {
-            let path = folder.join(format!("{class}.typestate"));
+            let path = folder.join(typestates::library::path_for_class(&class));
             write(&path, &typestates::format::print(&typestate))?;
             let session = session.clone();
             tokio::spawn(async move { workspace::refresh(&session).await });
