@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
-# Every test of the project: formatting, lints, the Rust test suites and the Java agent's tests.
+# Every test of the project: formatting, lints, the Rust test suites, and the suites of the
+# Java agent, the VS Code extension and the benchmark harnesses. Each suite prints its own
+# summary; the script stops at the first failing one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+echo "== cargo fmt"
 cargo fmt --all -- --check
+echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+echo "== cargo test"
 cargo test --workspace
+echo "== AALpy comparison harness"
+bench/aalpy/test.sh
+echo "== Java agent"
+agent-android/test.sh

@@ -1,1 +1,37 @@
-//! Active learning of callback typestates (filled in by issue 3).
+//! Active learning of callback typestates (paper 002, §3 and §4).
+//!
+//! The learner runs a class through the synchronous closure ([`closure`]) and learns its
+//! Mealy machine with L* ([`lstar`], the default) or error-aware L# ([`lsharp`]), checking hypotheses with
+//! an equivalence oracle ([`equivalence`]): the distinguisher-bound oracle of paper 002,
+//! Algorithm 2, or the W-method with a state bound. Every query goes through a query engine
+//! ([`oracle`]) that caches, closes errors, detects non-determinism, journals and runs
+//! queries in parallel; [`backend`] holds the systems it runs on.
+//!
+//! ```text
+//! let pipeline = Pipeline::new(alphabet, suls, &PipelineConfig::default())?;
+//! let mut eq = DistinguisherBound::new(2);
+//! let outcome = learn(&LearnConfig::default(), pipeline.oracle(), &mut eq, &mut NoProgress).await;
+//! ```
+
+pub mod backend;
+pub mod closure;
+pub mod cost;
+pub mod equivalence;
+pub mod hypothesis;
+pub mod learn;
+pub mod lsharp;
+pub mod lstar;
+pub mod oracle;
+pub mod report;
+pub mod simulation;
+
+pub use closure::{Alphabet, Input, Output, OutputWord, Word};
+pub use cost::CostModel;
+pub use equivalence::{Chain, Counterexample, DistinguisherBound, EquivalenceOracle, WMethod};
+pub use hypothesis::Hypothesis;
+pub use learn::{
+    learn, Algorithm, End, LearnConfig, NoProgress, Outcome, Progress, ProgressUpdate,
+};
+pub use oracle::pipeline::{Pipeline, PipelineConfig};
+pub use oracle::{MembershipOracle, QueryError};
+pub use report::{learned_typestate, Statistics};

@@ -341,9 +341,20 @@ impl Typestate {
         Ok(state)
     }
 
-    /// Whether the asynchronous trace is allowed from the initial state.
+    /// Whether the asynchronous trace is allowed for a new object: from the state its first
+    /// event creates when that event is a creator (`build_unavailable enqueue on404`), and
+    /// from the initial state otherwise.
     pub fn accepts(&self, trace: &[Event]) -> bool {
-        self.run(self.initial, trace).is_ok()
+        match trace.split_first() {
+            Some((Event::Callin(first), rest)) if self.callin(*first).is_creator() => {
+                let start = self
+                    .callin(*first)
+                    .creates
+                    .expect("creators create a state");
+                self.run(start, rest).is_ok()
+            }
+            _ => self.run(self.initial, trace).is_ok(),
+        }
     }
 
     /// The symbol of an event, as written in files: a callin or callback name, or `quiet`.

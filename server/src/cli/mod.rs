@@ -2,6 +2,7 @@
 //! process exit code: 0 for success (or "no findings"), 1 for findings or differences.
 
 mod diff;
+mod library;
 mod lsp;
 mod show;
 
@@ -25,6 +26,8 @@ enum Command {
     Diff(diff::DiffArgs),
     /// Runs the language server over stdio.
     Lsp(lsp::LspArgs),
+    /// Lists the bundled protocols with their provenance.
+    Library(library::LibraryArgs),
 }
 
 /// Runs the parsed command line.
@@ -33,5 +36,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Lsp(args) => lsp::run(args),
+        Command::Library(args) => library::run(args),
     }
 }

@@ -1,0 +1,47 @@
+package dev.typestar.agent;
+
+/**
+ * Runs the code under study (setup, build, teardown steps and callins) on the thread it must run
+ * on, under a watchdog.
+ *
+ * <p>This is the seam between the platform-neutral query logic and the platform: on a host JVM
+ * every call runs on one dedicated thread ({@link DedicatedThreadExecutor}); on Android an
+ * implementation will post to a {@code Handler} of the right {@code Looper} (the main looper for
+ * framework classes that need it). Implementations must run tasks one at a time, in order.
+ */
+interface CallinExecutor {
+    /** A call into the code under study; may throw anything. */
+    interface Task {
+        Object call() throws Throwable;
+    }
+
+    /** How a task ended. Exactly one of the three outcomes holds. */
+    final class Outcome {
+        /** The task's return value, if it returned. */
+        final Object value;
+        /** What the task threw (any {@link Throwable}, including errors), if it threw. */
+        final Throwable thrown;
+        /** Whether the watchdog fired before the task finished. */
+        final boolean timedOut;
+        /** Wall-clock duration in milliseconds (the timeout if it timed out). */
+        final double millis;
+
+        Outcome(Object value, Throwable thrown, boolean timedOut, double millis) {
+            this.value = value;
+            this.thrown = thrown;
+            this.timedOut = timedOut;
+            this.millis = millis;
+        }
+    }
+
+    /**
+     * Runs {@code task} and waits at most {@code timeoutMs} for it. After a time-out the
+     * executor is unusable ({@link #isWedged()}) because the stuck task still occupies its thread.
+     *
+     * @throws IllegalStateException if the executor is already wedged
+     */
+    Outcome run(Task task, long timeoutMs) throws InterruptedException;
+
+    /** Whether an earlier task timed out; the agent process must then be restarted. */
+    boolean isWedged();
+}

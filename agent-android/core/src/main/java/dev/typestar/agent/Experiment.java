@@ -1,0 +1,421 @@
+package dev.typestar.agent;
+
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A loaded experiment: how to build the object under study, its callins (with variants), its
+ * callbacks, what counts as {@code err}, and the timeouts; everything resolved and type-checked
+ * against the classes on the agent's class path when the {@code load} request arrives, so a
+ * query can only fail for reasons of the code under study. The JSON schema is in PROTOCOL.md.
+ */
+final class Experiment {
+    /** Input symbol that waits for the next callback (paper §4.1). */
+    static final String WAIT = "wait";
+    /** Output symbols of the synchronous closure besides the callbacks. */
+    static final String QUIET = "quiet";
+    static final String EPS = "eps";
+    static final String ERR = "err";
+    private static final Set<String> RESERVED = Fields.keys(WAIT, QUIET, EPS, ERR);
+    private static final String SUBJECT = "subject";
+
+    /** A setup, build or teardown step: a call whose result may be named for later steps. */
+    static final class Step {
+        final Invocation call;
+        final String as;
+        final Class<?> type;
+
+        Step(Invocation call, String as, Class<?> type) {
+            this.call = call;
+            this.as = as;
+            this.type = type;
+        }
+
+        /** Runs the call and binds its result; a result of the wrong declared type is an agent failure. */
+        void run(Scope scope) throws Throwable {
+            Object result = call.invoke(scope);
+            if (as != null) {
+                if (result != null && !Types.boxed(type).isInstance(result)) {
+                    throw new InvocationFailure(call.signature + " returned a " + result.getClass().getName()
+                            + ", not the declared type " + Types.name(type) + " of \"" + as + "\"", null);
+                }
+                scope.put(as, result);
+            }
+        }
+    }
+
+    /** One callin symbol: its main form (index 0) and its variants (index 1...). */
+    static final class Callin {
+        final String symbol;
+        final List<Invocation> forms;
+
+        Callin(String symbol, List<Invocation> forms) {
+            this.symbol = symbol;
+            this.forms = forms;
+        }
+    }
+
+    final String name;
+    final List<Step> setup;
+    final Map<String, ListenerProxy.Spec> listeners;
+    final List<Step> build;
+    final List<Step> teardown;
+    final Map<String, Callin> callins;
+    final List<String> callbackSymbols;
+    /** Harness-reported name to callback symbol. */
+    final Map<String, String> harnessSymbols;
+    final Set<String> errorCallbacks;
+    final List<Class<?>> errorExceptions;
+    final long quiescenceMs;
+    final long callinMs;
+    final long stepMs;
+    final long drainMs;
+
+    private Experiment(Builder b) {
+        this.name = b.name;
+        this.setup = b.setup;
+        this.listeners = b.listeners;
+        this.build = b.build;
+        this.teardown = b.teardown;
+        this.callins = b.callins;
+        this.callbackSymbols = b.callbackSymbols;
+        this.harnessSymbols = b.harnessSymbols;
+        this.errorCallbacks = b.errorCallbacks;
+        this.errorExceptions = b.errorExceptions;
+        this.quiescenceMs = b.quiescenceMs;
+        this.callinMs = b.callinMs;
+        this.stepMs = b.stepMs;
+        this.drainMs = b.drainMs;
+    }
+
+    /** Whether a throwable of a callin counts as {@code err} under this experiment's error rules. */
+    boolean isErr(Throwable t) {
+        for (Class<?> c : errorExceptions) {
+            if (c.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The input alphabet of the synchronous closure: callin symbols, then {@code wait}. */
+    List<String> inputAlphabet() {
+        List<String> out = new ArrayList<>(callins.keySet());
+        out.add(WAIT);
+        return out;
+    }
+
+    /** The output alphabet of the synchronous closure: callback symbols, then quiet, eps, err. */
+    List<String> outputAlphabet() {
+        List<String> out = new ArrayList<>(callbackSymbols);
+        out.addAll(Arrays.asList(QUIET, EPS, ERR));
+        return out;
+    }
+
+    /** Parses and resolves an experiment object; {@code f}'s path prefixes every error field. */
+    static Experiment parse(Fields f) throws RequestException {
+        f.rejectUnknown(Fields.keys("name", "setup", "listeners", "build", "teardown", "callins",
+                "callbacks", "errors", "timeouts"));
+        Builder b = new Builder();
+        b.name = f.optString("name", "");
+        Map<String, Class<?>> names = new LinkedHashMap<>();
+        b.setup = steps(f, "setup", names, false);
+        Map<String, Map<String, String>> listenerSymbols = new LinkedHashMap<>();
+        Map<String, String> callbackPaths = new HashMap<>();
+        parseCallbacks(f, b, listenerSymbols, callbackPaths);
+        parseListeners(f, b, names, listenerSymbols, callbackPaths);
+        b.build = steps(f, "build", names, true);
+        if (!names.containsKey(SUBJECT)) {
+            throw new RequestException("bad-request", f.child("build"),
+                    "no build step names the object under test (add \"as\": \"subject\" to the step that creates it)");
+        }
+        parseCallins(f, b, names);
+        b.teardown = steps(f, "teardown", new LinkedHashMap<>(names), false);
+        parseErrors(f, b);
+        parseTimeouts(f, b);
+        return new Experiment(b);
+    }
+
+    private static final class Builder {
+        String name;
+        List<Step> setup;
+        Map<String, ListenerProxy.Spec> listeners = new LinkedHashMap<>();
+        List<Step> build;
+        List<Step> teardown;
+        Map<String, Callin> callins = new LinkedHashMap<>();
+        List<String> callbackSymbols = new ArrayList<>();
+        Map<String, String> harnessSymbols = new HashMap<>();
+        Set<String> errorCallbacks = Collections.emptySet();
+        List<Class<?>> errorExceptions;
+        long quiescenceMs;
+        long callinMs;
+        long stepMs;
+        long drainMs;
+    }
+
+    private static List<Step> steps(Fields f, String key, Map<String, Class<?>> names, boolean isBuild)
+            throws RequestException {
+        List<Step> out = new ArrayList<>();
+        if (!f.has(key)) {
+            if (isBuild) {
+                throw new RequestException("bad-request", f.child(key), "missing field " + f.child(key)
+                        + " (the steps that construct the object under test)");
+            }
+            return out;
+        }
+        List<Object> raw = f.list(key);
+        for (int i = 0; i < raw.size(); i++) {
+            String path = f.child(key) + "[" + i + "]";
+            Fields step = Fields.of(raw.get(i), path);
+            Invocation call = Invocation.parse(step, names, path, Fields.keys("as", "type"));
+            String as = step.has("as") ? step.string("as") : null;
+            Class<?> type = call.resultType;
+            if (step.has("type")) {
+                if (as == null) {
+                    throw new RequestException("bad-request", step.child("type"), step.child("type") + " needs \"as\"");
+                }
+                type = Types.forName(step.string("type"), step.child("type"));
+                if (!Types.assignable(type, call.resultType) && !Types.assignable(call.resultType, type)) {
+                    throw new RequestException("bad-argument", step.child("type"), call.signature + " returns "
+                            + Types.name(call.resultType) + ", which can never be a " + Types.name(type));
+                }
+            }
+            if (as != null) {
+                if (type == void.class) {
+                    throw new RequestException("bad-argument", step.child("as"), call.signature + " returns void");
+                }
+                checkName(as, step.child("as"), names);
+                if (as.equals(SUBJECT) && !isBuild) {
+                    throw new RequestException("bad-request", step.child("as"),
+                            "only build steps may define \"subject\"");
+                }
+                names.put(as, type);
+            }
+            out.add(new Step(call, as, type));
+        }
+        return out;
+    }
+
+    private static void checkName(String name, String field, Map<String, Class<?>> names) throws RequestException {
+        if (name.isEmpty() || name.matches("arg[0-9]+")) {
+            throw new RequestException("bad-request", field, "\"" + name + "\" is not a usable name");
+        }
+        if (names.containsKey(name)) {
+            throw new RequestException("bad-request", field, "the name \"" + name + "\" is already defined");
+        }
+    }
+
+    private static void checkSymbol(String symbol, String field) throws RequestException {
+        if (symbol.isEmpty() || RESERVED.contains(symbol)) {
+            throw new RequestException("bad-request", field, "\"" + symbol
+                    + "\" cannot be a symbol (reserved: wait, quiet, eps, err)");
+        }
+    }
+
+    /**
+     * Reads the callbacks map: harness names go to the builder, listener methods to
+     * {@code listenerSymbols} (listener to method to symbol), with each entry's JSON path in
+     * {@code callbackPaths} (keyed "listener.method") for errors found once listeners are known.
+     */
+    private static void parseCallbacks(Fields f, Builder b, Map<String, Map<String, String>> listenerSymbols,
+            Map<String, String> callbackPaths) throws RequestException {
+        if (!f.has("callbacks")) {
+            return;
+        }
+        Fields callbacks = f.object("callbacks");
+        for (String symbol : callbacks.map.keySet()) {
+            String path = callbacks.child(symbol);
+            checkSymbol(symbol, path);
+            Fields cb = callbacks.object(symbol);
+            if (cb.has("harness")) {
+                cb.rejectUnknown(Fields.keys("harness"));
+                String reported = cb.string("harness");
+                if (b.harnessSymbols.containsKey(reported)) {
+                    throw new RequestException("bad-request", cb.child("harness"), "harness name \"" + reported
+                            + "\" is already mapped to callback " + b.harnessSymbols.get(reported));
+                }
+                b.harnessSymbols.put(reported, symbol);
+            } else {
+                cb.rejectUnknown(Fields.keys("listener", "method"));
+                String listener = cb.string("listener");
+                String method = cb.string("method");
+                Map<String, String> methods = listenerSymbols.computeIfAbsent(listener, k -> new HashMap<>());
+                if (methods.containsKey(method)) {
+                    throw new RequestException("bad-request", path, listener + "." + method
+                            + " is already mapped to callback " + methods.get(method));
+                }
+                methods.put(method, symbol);
+                callbackPaths.put(listener + "." + method, path);
+            }
+            b.callbackSymbols.add(symbol);
+        }
+    }
+
+    private static void parseListeners(Fields f, Builder b, Map<String, Class<?>> names,
+            Map<String, Map<String, String>> listenerSymbols, Map<String, String> callbackPaths)
+            throws RequestException {
+        Fields listeners = f.has("listeners") ? f.object("listeners") : Fields.of(new LinkedHashMap<>(), f.child("listeners"));
+        for (Map.Entry<String, Map<String, String>> e : listenerSymbols.entrySet()) {
+            if (!listeners.has(e.getKey())) {
+                String method = e.getValue().keySet().iterator().next();
+                throw new RequestException("unknown-name", callbackPaths.get(e.getKey() + "." + method) + ".listener",
+                        "callback refers to listener \"" + e.getKey() + "\", which is not declared in listeners");
+            }
+        }
+        Map<String, Class<?>> listenerTypes = new LinkedHashMap<>();
+        for (String name : listeners.map.keySet()) {
+            Fields l = listeners.object(name);
+            l.rejectUnknown(Fields.keys("interface", "reactions", "returns"));
+            checkName(name, listeners.child(name), names);
+            Class<?> iface = Types.forName(l.string("interface"), l.child("interface"));
+            if (!iface.isInterface()) {
+                throw new RequestException("bad-argument", l.child("interface"), iface.getName()
+                        + " is not an interface; callbacks of a class need a harness subclass (see PROTOCOL.md)");
+            }
+            listenerTypes.put(name, iface);
+            names.put(name, iface);
+        }
+        for (String name : listenerTypes.keySet()) {
+            Fields l = listeners.object(name);
+            Class<?> iface = listenerTypes.get(name);
+            Map<String, String> symbols = listenerSymbols.getOrDefault(name, new HashMap<>());
+            for (String method : symbols.keySet()) {
+                if (interfaceMethod(iface, method) == null) {
+                    throw new RequestException("method-not-found", callbackPaths.get(name + "." + method) + ".method",
+                            iface.getName() + " has no method " + method);
+                }
+            }
+            Map<String, Invocation> reactions = new HashMap<>();
+            if (l.has("reactions")) {
+                Fields rs = l.object("reactions");
+                for (String method : rs.map.keySet()) {
+                    Method m = uniqueMethod(iface, method, rs.child(method));
+                    Map<String, Class<?>> local = new LinkedHashMap<>(names);
+                    Class<?>[] params = m.getParameterTypes();
+                    for (int i = 0; i < params.length; i++) {
+                        local.put("arg" + i, params[i]);
+                    }
+                    reactions.put(method, Invocation.parse(rs.object(method), local, rs.child(method), Fields.keys()));
+                }
+            }
+            Map<String, Literal> returns = new HashMap<>();
+            if (l.has("returns")) {
+                Fields rs = l.object("returns");
+                for (String method : rs.map.keySet()) {
+                    Method m = uniqueMethod(iface, method, rs.child(method));
+                    if (m.getReturnType() == void.class) {
+                        throw new RequestException("bad-argument", rs.child(method), iface.getName() + "." + method
+                                + " returns void");
+                    }
+                    returns.put(method, Literal.parse(rs.raw(method), m.getReturnType(), names, rs.child(method)));
+                }
+            }
+            b.listeners.put(name, new ListenerProxy.Spec(name, iface, symbols, reactions, returns));
+        }
+    }
+
+    private static Method interfaceMethod(Class<?> iface, String name) {
+        for (Method m : iface.getMethods()) {
+            if (m.getName().equals(name)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    private static Method uniqueMethod(Class<?> iface, String name, String field) throws RequestException {
+        Method found = null;
+        for (Method m : iface.getMethods()) {
+            if (m.getName().equals(name)) {
+                if (found != null && !Arrays.equals(found.getParameterTypes(), m.getParameterTypes())) {
+                    throw new RequestException("ambiguous-overload", field, iface.getName() + "." + name
+                            + " is overloaded; reactions and returns need a unique method name");
+                }
+                found = m;
+            }
+        }
+        if (found == null) {
+            throw new RequestException("method-not-found", field, iface.getName() + " has no method " + name);
+        }
+        return found;
+    }
+
+    private static void parseCallins(Fields f, Builder b, Map<String, Class<?>> names) throws RequestException {
+        if (!f.has("callins")) {
+            return;
+        }
+        Fields callins = f.object("callins");
+        for (String symbol : callins.map.keySet()) {
+            String path = callins.child(symbol);
+            checkSymbol(symbol, path);
+            if (b.callbackSymbols.contains(symbol)) {
+                throw new RequestException("bad-request", path, "\"" + symbol + "\" is both a callin and a callback");
+            }
+            Fields c = callins.object(symbol);
+            List<Invocation> forms = new ArrayList<>();
+            forms.add(Invocation.parse(c, names, path, Fields.keys("variants")));
+            if (c.has("variants")) {
+                List<Object> variants = c.list("variants");
+                for (int i = 0; i < variants.size(); i++) {
+                    String vpath = c.child("variants") + "[" + i + "]";
+                    forms.add(Invocation.parse(Fields.of(variants.get(i), vpath), names, vpath, Fields.keys()));
+                }
+            }
+            b.callins.put(symbol, new Callin(symbol, forms));
+        }
+    }
+
+    private static void parseErrors(Fields f, Builder b) throws RequestException {
+        b.errorExceptions = new ArrayList<>();
+        Fields errors = f.has("errors") ? f.object("errors") : Fields.of(new LinkedHashMap<>(), f.child("errors"));
+        errors.rejectUnknown(Fields.keys("exceptions", "callbacks"));
+        if (errors.has("exceptions")) {
+            List<Object> raw = errors.list("exceptions");
+            for (int i = 0; i < raw.size(); i++) {
+                String path = errors.child("exceptions") + "[" + i + "]";
+                if (!(raw.get(i) instanceof String)) {
+                    throw new RequestException("bad-request", path, path + " must be a class name string");
+                }
+                Class<?> c = Types.forName((String) raw.get(i), path);
+                if (!Throwable.class.isAssignableFrom(c)) {
+                    throw new RequestException("bad-argument", path, c.getName() + " is not a Throwable");
+                }
+                b.errorExceptions.add(c);
+            }
+        } else {
+            b.errorExceptions.add(Exception.class);
+        }
+        if (errors.has("callbacks")) {
+            Set<String> symbols = new LinkedHashSet<>();
+            List<Object> raw = errors.list("callbacks");
+            for (int i = 0; i < raw.size(); i++) {
+                String path = errors.child("callbacks") + "[" + i + "]";
+                Object s = raw.get(i);
+                if (!(s instanceof String) || !b.callbackSymbols.contains(s)) {
+                    throw new RequestException("unknown-symbol", path, path + " must name a callback symbol of this "
+                            + "experiment (declared: " + String.join(", ", b.callbackSymbols) + ")");
+                }
+                symbols.add((String) s);
+            }
+            b.errorCallbacks = symbols;
+        }
+    }
+
+    private static void parseTimeouts(Fields f, Builder b) throws RequestException {
+        Fields t = f.has("timeouts") ? f.object("timeouts") : Fields.of(new LinkedHashMap<>(), f.child("timeouts"));
+        t.rejectUnknown(Fields.keys("quiescenceMs", "callinMs", "stepMs", "drainMs"));
+        long hour = 3_600_000L;
+        b.quiescenceMs = t.optInteger("quiescenceMs", 500, 0, hour);
+        b.callinMs = t.optInteger("callinMs", 5_000, 1, hour);
+        b.stepMs = t.optInteger("stepMs", 10_000, 1, hour);
+        b.drainMs = t.optInteger("drainMs", 0, 0, hour);
+    }
+}

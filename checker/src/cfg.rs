@@ -1,0 +1,753 @@
+//! Control-flow graphs over the IR, one per method body, lambda or initializer.
+//!
+//! Nodes are the effects the typestate analysis cares about, in evaluation order: calls,
+//! object creations, assignments, declarations, branches on conditions, closes of resources,
+//! entries into catch handlers and throws.
+//! Conditions are split at `&&`, `||` and `!`, so each [`NodeKind::Branch`] tests one
+//! condition and its `True`/`False` edges can refine null checks.
+//!
+//! Exceptions: inside a `try`, every call and throw has an [`EdgeKind::Exception`] edge to
+//! each catch handler and, through a copy of the `finally` block, to the enclosing handler
+//! (or the exceptional exit).
+//! Outside a `try`, only `throw` reaches the exceptional exit: an exception escaping a call
+//! ends that path.
+//! `finally` blocks are copied onto every path that leaves them (normal, exceptional,
+//! `return`, `break`, `continue`).
+//!
+//! Lambdas passed to the Kotlin scope functions (`apply`, `also`, `let`, `run`, `with`,
+//! `use`, `takeIf`, `takeUnless`) run in place and are inlined, after a
+//! [`NodeKind::EnterScope`] node; `use` closes its receiver afterwards, and try-with-resources
+//! closes its resources in reverse order.
+//! Other lambdas and anonymous class bodies get graphs of their own.
+
+use crate::ir::{
+    BinaryOp, Block, Body, Catch, Expr, ExprKind, Language, Local, Param, Stmt, StmtKind,
+};
+
+/// Kotlin functions whose lambda argument runs once, in place.
+const INLINE_SCOPE_FUNCTIONS: &[&str] = &[
+    "apply",
+    "also",
+    "let",
+    "run",
+    "with",
+    "use",
+    "takeIf",
+    "takeUnless",
+];
+
+/// Index of a node in its [`Cfg`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+/// The kind of a control-flow edge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum EdgeKind {
+    /// Ordinary sequencing.
+    Normal,
+    /// Taken when the source [`NodeKind::Branch`] condition holds.
+    True,
+    /// Taken when the source [`NodeKind::Branch`] condition does not hold.
+    False,
+    /// Taken when the source call or throw raises an exception; the source's effect did not
+    /// happen.
+    Exception,
+}
+
+/// What a node does.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NodeKind<'a> {
+    /// The start of the body.
+    Entry,
+    /// Normal completion, including `return`.
+    Exit,
+    /// Completion by an exception.
+    ExceptionalExit,
+    /// A local variable comes into scope, after its initializer was evaluated.
+    Declare(&'a Local),
+    /// An assignment, after both sides were evaluated.
+    Assign {
+        /// The assigned place.
+        target: &'a Expr,
+        /// The assigned value.
+        value: &'a Expr,
+    },
+    /// A call ([`ExprKind::Call`]), after its receiver and arguments were evaluated.
+    Call(&'a Expr),
+    /// An object creation ([`ExprKind::New`]), after its arguments were evaluated.
+    New(&'a Expr),
+    /// A test of a condition; leaves by a `True` and a `False` edge.
+    Branch(&'a Expr),
+    /// An inlined scope-function lambda starts: `call`'s receiver (or first argument for
+    /// `with`) becomes `this` or the lambda's parameter.
+    EnterScope {
+        /// The scope-function call.
+        call: &'a Expr,
+        /// The lambda's declared parameters (none for an implicit `it`).
+        params: &'a [Param],
+    },
+    /// A resource is closed (end of try-with-resources, end of Kotlin `use`).
+    Close(CloseTarget<'a>),
+    /// A catch handler is entered.
+    Catch(&'a Catch),
+    /// An exception is thrown.
+    Throw(&'a Expr),
+    /// A point where paths meet; no effect.
+    Join,
+}
+
+/// What a [`NodeKind::Close`] closes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CloseTarget<'a> {
+    /// A try-with-resources variable.
+    Local(&'a Local),
+    /// A try-with-resources expression or the receiver of Kotlin `use`.
+    Expr(&'a Expr),
+}
+
+/// A node and its outgoing edges.
+#[derive(Debug, Clone)]
+pub struct Node<'a> {
+    /// What the node does.
+    pub kind: NodeKind<'a>,
+    /// The successors, with the kind of each edge.
+    pub succs: Vec<(NodeId, EdgeKind)>,
+}
+
+/// A control-flow graph.
+#[derive(Debug, Clone)]
+pub struct Cfg<'a> {
+    /// The nodes; [`Cfg::entry`] is the first.
+    pub nodes: Vec<Node<'a>>,
+    /// The normal exit.
+    pub exit: NodeId,
+    /// The exceptional exit.
+    pub exceptional_exit: NodeId,
+}
+
+impl<'a> Cfg<'a> {
+    /// The entry node.
+    pub fn entry(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// The node `id`.
+    pub fn node(&self, id: NodeId) -> &Node<'a> {
+        &self.nodes[id.0 as usize]
+    }
+
+    /// Builds the graph of `body`, written in `language`.
+    pub fn build(body: &'a Body, language: Language) -> Cfg<'a> {
+        let mut builder = Builder {
+            nodes: Vec::new(),
+            current: Vec::new(),
+            jump_targets: Vec::new(),
+            language,
+            exit: NodeId(1),
+            exceptional_exit: NodeId(2),
+        };
+        builder.add_node(NodeKind::Entry);
+        builder.exit = builder.add_detached(NodeKind::Exit);
+        builder.exceptional_exit = builder.add_detached(NodeKind::ExceptionalExit);
+        builder.block(&body.stmts);
+        builder.connect_current(builder.exit);
+        Cfg {
+            nodes: builder.nodes,
+            exit: builder.exit,
+            exceptional_exit: builder.exceptional_exit,
+        }
+    }
+}
+
+/// Dangling edges waiting for their target: (source, kind).
+type Pending = Vec<(NodeId, EdgeKind)>;
+
+/// Something a jump can leave: a loop, a labeled block, a switch, a `try` with a `finally`,
+/// an exception handler scope, or an inlined lambda.
+enum JumpTarget<'a> {
+    Loop {
+        label: Option<String>,
+        breaks: Pending,
+        continues: Pending,
+    },
+    Breakable {
+        label: Option<String>,
+        breaks: Pending,
+    },
+    Handler {
+        /// Nodes that may throw inside the protected region.
+        throwers: Vec<NodeId>,
+    },
+    Finally(&'a Block),
+    Inline {
+        label: String,
+        returns: Pending,
+    },
+}
+
+struct Builder<'a> {
+    nodes: Vec<Node<'a>>,
+    /// The edges that flow into the next node; empty when the current point is unreachable.
+    current: Pending,
+    jump_targets: Vec<JumpTarget<'a>>,
+    language: Language,
+    exit: NodeId,
+    exceptional_exit: NodeId,
+}
+
+impl<'a> Builder<'a> {
+    fn add_detached(&mut self, kind: NodeKind<'a>) -> NodeId {
+        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX));
+        self.nodes.push(Node {
+            kind,
+            succs: Vec::new(),
+        });
+        id
+    }
+
+    /// Adds a node after the current point and makes it the current point.
+    fn add_node(&mut self, kind: NodeKind<'a>) -> NodeId {
+        let id = self.add_detached(kind);
+        self.connect_current(id);
+        self.current = vec![(id, EdgeKind::Normal)];
+        id
+    }
+
+    fn connect(&mut self, pending: Pending, target: NodeId) {
+        for (source, kind) in pending {
+            let succs = &mut self.nodes[source.0 as usize].succs;
+            if !succs.contains(&(target, kind)) {
+                succs.push((target, kind));
+            }
+        }
+    }
+
+    fn connect_current(&mut self, target: NodeId) {
+        let pending = std::mem::take(&mut self.current);
+        self.connect(pending, target);
+    }
+
+    /// Adds a node that may throw, registering it with the innermost handler.
+    fn add_throwing(&mut self, kind: NodeKind<'a>) -> NodeId {
+        let id = self.add_node(kind);
+        let handler = self
+            .jump_targets
+            .iter_mut()
+            .rev()
+            .find_map(|target| match target {
+                JumpTarget::Handler { throwers } => Some(throwers),
+                _ => None,
+            });
+        if let Some(throwers) = handler {
+            throwers.push(id);
+        }
+        id
+    }
+
+    fn block(&mut self, stmts: &'a [Stmt]) {
+        for stmt in stmts {
+            self.stmt(stmt, None);
+        }
+    }
+
+    fn stmt(&mut self, stmt: &'a Stmt, label: Option<&str>) {
+        match &stmt.kind {
+            StmtKind::Local(local) => {
+                if let Some(init) = &local.init {
+                    self.expr(init);
+                }
+                self.add_node(NodeKind::Declare(local));
+            }
+            StmtKind::Expr(expr) => self.expr(expr),
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                let (on_true, on_false) = self.cond(cond);
+                self.current = on_true;
+                self.block(then_branch);
+                let after_then = std::mem::replace(&mut self.current, on_false);
+                if let Some(otherwise) = else_branch {
+                    self.block(otherwise);
+                }
+                self.current.extend(after_then);
+            }
+            StmtKind::While { cond, body } => {
+                let head = self.add_node(NodeKind::Join);
+                let (on_true, on_false) = self.cond(cond);
+                self.current = on_true;
+                let continues = self.loop_body(label, body);
+                self.current.extend(continues);
+                self.connect_current(head);
+                self.current = on_false;
+                self.finish_loop();
+            }
+            StmtKind::DoWhile { body, cond } => {
+                let head = self.add_node(NodeKind::Join);
+                let continues = self.loop_body(label, body);
+                self.current.extend(continues);
+                let (on_true, on_false) = self.cond(cond);
+                self.connect(on_true, head);
+                self.current = on_false;
+                self.finish_loop();
+            }
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                self.block(init);
+                let head = self.add_node(NodeKind::Join);
+                let on_false = match cond {
+                    Some(cond) => {
+                        let (on_true, on_false) = self.cond(cond);
+                        self.current = on_true;
+                        on_false
+                    }
+                    None => Vec::new(),
+                };
+                let continues = self.loop_body(label, body);
+                self.current.extend(continues);
+                for expr in update {
+                    self.expr(expr);
+                }
+                self.connect_current(head);
+                self.current = on_false;
+                self.finish_loop();
+            }
+            StmtKind::ForEach {
+                var,
+                iterable,
+                body,
+            } => {
+                self.expr(iterable);
+                let head = self.add_node(NodeKind::Join);
+                self.add_node(NodeKind::Declare(var));
+                let continues = self.loop_body(label, body);
+                self.current.extend(continues);
+                self.connect_current(head);
+                self.current = vec![(head, EdgeKind::Normal)];
+                self.finish_loop();
+            }
+            StmtKind::Switch {
+                scrutinee,
+                arms,
+                fallthrough,
+            } => self.switch(scrutinee.as_ref(), arms, *fallthrough, label),
+            StmtKind::Try {
+                resources,
+                body,
+                catches,
+                finally,
+            } => self.try_stmt(resources, body, catches, finally.as_ref()),
+            StmtKind::Return { value, label } => {
+                if let Some(value) = value {
+                    self.expr(value);
+                }
+                self.jump(Jump::Return, |target| match target {
+                    JumpTarget::Inline { label: inline, .. } => {
+                        label.as_deref() == Some(inline.as_str())
+                    }
+                    _ => false,
+                });
+            }
+            StmtKind::Break(target_label) => {
+                let is_java = self.language == Language::Java;
+                self.jump(Jump::Break, |target| match target {
+                    JumpTarget::Loop { label, .. } => {
+                        target_label.is_none() || target_label == label
+                    }
+                    JumpTarget::Breakable { label, .. } => match target_label {
+                        Some(_) => target_label == label,
+                        None => is_java && label.is_none(),
+                    },
+                    _ => false,
+                });
+            }
+            StmtKind::Continue(target_label) => {
+                self.jump(Jump::Continue, |target| match target {
+                    JumpTarget::Loop { label, .. } => {
+                        target_label.is_none() || target_label == label
+                    }
+                    _ => false,
+                });
+            }
+            StmtKind::Throw(value) => {
+                self.expr(value);
+                self.add_node(NodeKind::Throw(value));
+                self.propagate_exception();
+            }
+            StmtKind::Block(block) => {
+                if let Some(label) = label {
+                    self.jump_targets.push(JumpTarget::Breakable {
+                        label: Some(label.to_owned()),
+                        breaks: Vec::new(),
+                    });
+                    self.block(block);
+                    self.finish_breakable();
+                } else {
+                    self.block(block);
+                }
+            }
+            StmtKind::Labeled { label, body } => self.stmt(body, Some(label)),
+            StmtKind::LocalClass(_) | StmtKind::LocalFunction(_) => {}
+        }
+    }
+
+    /// Builds a loop body inside a loop context; returns the pending `continue` edges.
+    fn loop_body(&mut self, label: Option<&str>, body: &'a [Stmt]) -> Pending {
+        self.jump_targets.push(JumpTarget::Loop {
+            label: label.map(str::to_owned),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+        });
+        self.block(body);
+        match self.jump_targets.last_mut() {
+            Some(JumpTarget::Loop { continues, .. }) => std::mem::take(continues),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Pops the loop context; its `break`s join the current point.
+    fn finish_loop(&mut self) {
+        if let Some(JumpTarget::Loop { breaks, .. }) = self.jump_targets.pop() {
+            self.current.extend(breaks);
+        }
+    }
+
+    fn finish_breakable(&mut self) {
+        if let Some(JumpTarget::Breakable { breaks, .. }) = self.jump_targets.pop() {
+            self.current.extend(breaks);
+        }
+    }
+
+    /// Leaves the current point with `jump` for the innermost target accepted by
+    /// `is_target` (or the exit, if none), running the `finally` blocks in between.
+    fn jump(&mut self, jump: Jump, is_target: impl Fn(&JumpTarget<'a>) -> bool) {
+        let position = self.jump_targets.iter().rposition(is_target);
+        let stop = position.map_or(0, |p| p + 1);
+        let finallies: Vec<&'a Block> = self.jump_targets[stop..]
+            .iter()
+            .rev()
+            .filter_map(|target| match target {
+                JumpTarget::Finally(block) => Some(*block),
+                _ => None,
+            })
+            .collect();
+        // Each copy of a finally block runs outside the constructs it belongs to.
+        let inner = self.jump_targets.split_off(stop);
+        for block in finallies {
+            self.block(block);
+        }
+        self.jump_targets.extend(inner);
+        let pending = std::mem::take(&mut self.current);
+        match (position.map(|p| &mut self.jump_targets[p]), jump) {
+            (Some(JumpTarget::Loop { continues, .. }), Jump::Continue) => {
+                continues.extend(pending);
+            }
+            (Some(JumpTarget::Loop { breaks, .. } | JumpTarget::Breakable { breaks, .. }), _) => {
+                breaks.extend(pending)
+            }
+            (Some(JumpTarget::Inline { returns, .. }), _) => returns.extend(pending),
+            _ => self.connect(pending, self.exit),
+        }
+    }
+
+    fn switch(
+        &mut self,
+        scrutinee: Option<&'a Expr>,
+        arms: &'a [crate::ir::SwitchArm],
+        fallthrough: bool,
+        label: Option<&str>,
+    ) {
+        if let Some(scrutinee) = scrutinee {
+            self.expr(scrutinee);
+        }
+        let dispatch = self.add_node(NodeKind::Join);
+        if self.language == Language::Java {
+            self.jump_targets.push(JumpTarget::Breakable {
+                label: label.map(str::to_owned),
+                breaks: Vec::new(),
+            });
+        }
+        let mut done = Vec::new();
+        let mut falling: Pending = Vec::new();
+        let mut has_default = false;
+        for arm in arms {
+            has_default |= arm.is_default;
+            self.current = vec![(dispatch, EdgeKind::Normal)];
+            for label in &arm.labels {
+                self.expr(label);
+            }
+            if let Some(guard) = &arm.guard {
+                let (on_true, on_false) = self.cond(guard);
+                self.current = on_true;
+                done.extend(on_false);
+            }
+            self.current.append(&mut falling);
+            self.block(&arm.body);
+            if fallthrough {
+                falling = std::mem::take(&mut self.current);
+            } else {
+                done.append(&mut self.current);
+            }
+        }
+        done.append(&mut falling);
+        if !has_default {
+            done.push((dispatch, EdgeKind::Normal));
+        }
+        self.current = done;
+        if self.language == Language::Java {
+            self.finish_breakable();
+        }
+    }
+
+    fn try_stmt(
+        &mut self,
+        resources: &'a [Stmt],
+        body: &'a [Stmt],
+        catches: &'a [Catch],
+        finally: Option<&'a Block>,
+    ) {
+        if let Some(finally) = finally {
+            self.jump_targets.push(JumpTarget::Finally(finally));
+        }
+        self.jump_targets.push(JumpTarget::Handler {
+            throwers: Vec::new(),
+        });
+        self.block(resources);
+        self.block(body);
+        for resource in resources.iter().rev() {
+            self.close_resource(resource);
+        }
+        let Some(JumpTarget::Handler { throwers }) = self.jump_targets.pop() else {
+            return;
+        };
+        let mut after = std::mem::take(&mut self.current);
+        // Catch handlers run outside the protected region but inside the finally.
+        self.jump_targets.push(JumpTarget::Handler {
+            throwers: Vec::new(),
+        });
+        for catch in catches {
+            let handler = self.add_detached(NodeKind::Catch(catch));
+            for thrower in &throwers {
+                self.connect(vec![(*thrower, EdgeKind::Exception)], handler);
+            }
+            self.current = vec![(handler, EdgeKind::Normal)];
+            self.block(&catch.body);
+            after.append(&mut self.current);
+        }
+        let Some(JumpTarget::Handler {
+            throwers: catch_throwers,
+        }) = self.jump_targets.pop()
+        else {
+            return;
+        };
+        if finally.is_some() {
+            self.jump_targets.pop();
+        }
+        // Exceptions no catch handles, and exceptions from the handlers, leave through a
+        // copy of the finally block to the enclosing handler.
+        let escaping: Vec<NodeId> = throwers.into_iter().chain(catch_throwers).collect();
+        if !escaping.is_empty() {
+            let rethrow_entry = self.add_detached(NodeKind::Join);
+            for thrower in escaping {
+                self.connect(vec![(thrower, EdgeKind::Exception)], rethrow_entry);
+            }
+            self.current = vec![(rethrow_entry, EdgeKind::Normal)];
+            if let Some(finally) = finally {
+                self.block(finally);
+            }
+            self.propagate_exception();
+        }
+        self.current = after;
+        if let Some(finally) = finally {
+            self.block(finally);
+        }
+    }
+
+    /// Sends the current point to the innermost handler, or the exceptional exit.
+    fn propagate_exception(&mut self) {
+        if self.current.is_empty() {
+            return;
+        }
+        let has_handler = self
+            .jump_targets
+            .iter()
+            .any(|target| matches!(target, JumpTarget::Handler { .. }));
+        if has_handler {
+            self.add_throwing(NodeKind::Join);
+        } else {
+            self.connect_current(self.exceptional_exit);
+        }
+        self.current.clear();
+    }
+
+    fn close_resource(&mut self, resource: &'a Stmt) {
+        let target = match &resource.kind {
+            StmtKind::Local(local) => CloseTarget::Local(local),
+            StmtKind::Expr(expr) => CloseTarget::Expr(expr),
+            _ => return,
+        };
+        self.add_throwing(NodeKind::Close(target));
+    }
+
+    /// Builds a condition; returns the edges taken when it holds and when it does not.
+    fn cond(&mut self, cond: &'a Expr) -> (Pending, Pending) {
+        match &cond.kind {
+            ExprKind::Binary {
+                op: BinaryOp::And,
+                lhs,
+                rhs,
+            } => {
+                let (lhs_true, mut lhs_false) = self.cond(lhs);
+                self.current = lhs_true;
+                let (on_true, rhs_false) = self.cond(rhs);
+                lhs_false.extend(rhs_false);
+                (on_true, lhs_false)
+            }
+            ExprKind::Binary {
+                op: BinaryOp::Or,
+                lhs,
+                rhs,
+            } => {
+                let (mut lhs_true, lhs_false) = self.cond(lhs);
+                self.current = lhs_false;
+                let (rhs_true, on_false) = self.cond(rhs);
+                lhs_true.extend(rhs_true);
+                (lhs_true, on_false)
+            }
+            ExprKind::Not(inner) => {
+                let (on_true, on_false) = self.cond(inner);
+                (on_false, on_true)
+            }
+            ExprKind::Bool(value) => {
+                self.expr(cond);
+                let current = std::mem::take(&mut self.current);
+                if *value {
+                    (current, Vec::new())
+                } else {
+                    (Vec::new(), current)
+                }
+            }
+            _ => {
+                self.expr(cond);
+                let branch = self.add_node(NodeKind::Branch(cond));
+                self.current.clear();
+                (
+                    vec![(branch, EdgeKind::True)],
+                    vec![(branch, EdgeKind::False)],
+                )
+            }
+        }
+    }
+
+    /// Builds the evaluation of `expr`, in evaluation order.
+    fn expr(&mut self, expr: &'a Expr) {
+        match &expr.kind {
+            ExprKind::Call(call) => {
+                if let Some(receiver) = &call.receiver {
+                    self.expr(receiver);
+                }
+                let inline_lambda = match call.args.last().map(|arg| &arg.kind) {
+                    Some(ExprKind::Lambda { params, body })
+                        if INLINE_SCOPE_FUNCTIONS.contains(&call.name.as_str()) =>
+                    {
+                        Some((params.as_slice(), body.as_ref()))
+                    }
+                    _ => None,
+                };
+                let n_evaluated = call.args.len() - usize::from(inline_lambda.is_some());
+                for arg in &call.args[..n_evaluated] {
+                    self.expr(arg);
+                }
+                if let Some((params, body)) = inline_lambda {
+                    self.inline_lambda(expr, &call.name, params, body);
+                    if call.name == "use" {
+                        if let Some(receiver) = &call.receiver {
+                            self.add_throwing(NodeKind::Close(CloseTarget::Expr(receiver)));
+                        }
+                    }
+                }
+                self.add_throwing(NodeKind::Call(expr));
+            }
+            ExprKind::New { args, .. } => {
+                for arg in args {
+                    self.expr(arg);
+                }
+                self.add_throwing(NodeKind::New(expr));
+            }
+            ExprKind::Assign { target, value } => {
+                if let ExprKind::Field { receiver, .. } = &target.kind {
+                    self.expr(receiver);
+                }
+                self.expr(value);
+                self.add_node(NodeKind::Assign { target, value });
+            }
+            ExprKind::Binary {
+                op: BinaryOp::And | BinaryOp::Or,
+                ..
+            }
+            | ExprKind::Not(_) => {
+                let (on_true, on_false) = self.cond(expr);
+                self.current = on_true;
+                self.current.extend(on_false);
+            }
+            ExprKind::Binary {
+                op: BinaryOp::Elvis,
+                lhs,
+                rhs,
+            } => {
+                self.expr(lhs);
+                let skip_rhs = self.current.clone();
+                self.expr(rhs);
+                self.current.extend(skip_rhs);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            ExprKind::Field { receiver, .. }
+            | ExprKind::MethodRef { receiver, .. }
+            | ExprKind::Cast { expr: receiver, .. }
+            | ExprKind::TypeTest { expr: receiver, .. } => self.expr(receiver),
+            ExprKind::Control(stmt) => self.stmt(stmt, None),
+            ExprKind::Other(parts) => {
+                for part in parts {
+                    self.expr(part);
+                }
+            }
+            ExprKind::Lambda { .. }
+            | ExprKind::Name(_)
+            | ExprKind::This(_)
+            | ExprKind::Super
+            | ExprKind::Null
+            | ExprKind::Bool(_)
+            | ExprKind::Literal => {}
+        }
+    }
+
+    /// Inlines the lambda of a scope function: `return@name` leaves the lambda, a plain
+    /// `return` leaves the enclosing function (Kotlin inline semantics).
+    fn inline_lambda(&mut self, call: &'a Expr, name: &str, params: &'a [Param], body: &'a Body) {
+        self.add_node(NodeKind::EnterScope { call, params });
+        self.jump_targets.push(JumpTarget::Inline {
+            label: name.to_owned(),
+            returns: Vec::new(),
+        });
+        self.block(&body.stmts);
+        if let Some(JumpTarget::Inline { returns, .. }) = self.jump_targets.pop() {
+            self.current.extend(returns);
+        }
+    }
+}
+
+/// How a jump leaves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Jump {
+    Break,
+    Continue,
+    Return,
+}

@@ -1,0 +1,96 @@
+//! A generic forward dataflow solver over a [`Cfg`], run to a fixpoint with a worklist.
+//!
+//! An [`Analysis`] supplies a [`Lattice`] of states, the state at entry, and a transfer
+//! function per edge: the edge kind lets an analysis refine on `True`/`False` branches (null
+//! checks) and leave the state unchanged on `Exception` edges (a call that threw had no
+//! effect).
+//! The solver caps the number of node visits, so a lattice of unexpected height cannot make
+//! it hang; [`Solution::converged`] tells whether the fixpoint was reached.
+
+use std::collections::VecDeque;
+
+use crate::cfg::{Cfg, EdgeKind, Node, NodeId};
+
+/// A join semilattice of abstract states.
+pub trait Lattice: Clone {
+    /// The state of a point no path reaches.
+    fn bottom() -> Self;
+
+    /// Joins `other` into `self`; returns whether `self` changed.
+    fn join(&mut self, other: &Self) -> bool;
+}
+
+/// A forward dataflow problem.
+pub trait Analysis<'a> {
+    /// The abstract state at a program point.
+    type State: Lattice;
+
+    /// The state at the entry of the graph.
+    fn entry_state(&self) -> Self::State;
+
+    /// The state leaving `node` along an edge of kind `edge`, given the state entering it.
+    fn transfer(&self, node: &Node<'a>, edge: EdgeKind, input: &Self::State) -> Self::State;
+}
+
+/// Node visits allowed per node before the solver gives up on reaching a fixpoint.
+const MAX_VISITS_PER_NODE: usize = 64;
+
+/// The states entering every node of a graph.
+#[derive(Debug, Clone)]
+pub struct Solution<S> {
+    states: Vec<S>,
+    reached: Vec<bool>,
+    /// Whether the fixpoint was reached within the visit budget.
+    pub converged: bool,
+}
+
+impl<S> Solution<S> {
+    /// The state entering `node`.
+    pub fn state_at(&self, node: NodeId) -> &S {
+        &self.states[node.0 as usize]
+    }
+
+    /// Whether some path from the entry reaches `node`.
+    pub fn is_reachable(&self, node: NodeId) -> bool {
+        self.reached[node.0 as usize]
+    }
+}
+
+/// Runs `analysis` over `cfg` to a fixpoint.
+pub fn solve<'a, A: Analysis<'a>>(cfg: &Cfg<'a>, analysis: &A) -> Solution<A::State> {
+    let n_nodes = cfg.nodes.len();
+    let mut states = vec![A::State::bottom(); n_nodes];
+    states[cfg.entry().0 as usize] = analysis.entry_state();
+    let mut queued = vec![false; n_nodes];
+    let mut reached = vec![false; n_nodes];
+    reached[cfg.entry().0 as usize] = true;
+    let mut worklist = VecDeque::from([cfg.entry()]);
+    queued[cfg.entry().0 as usize] = true;
+    let mut budget = n_nodes.saturating_mul(MAX_VISITS_PER_NODE);
+    while let Some(id) = worklist.pop_front() {
+        if budget == 0 {
+            return Solution {
+                states,
+                reached,
+                converged: false,
+            };
+        }
+        budget -= 1;
+        queued[id.0 as usize] = false;
+        let node = cfg.node(id);
+        for &(succ, edge) in &node.succs {
+            let out = analysis.transfer(node, edge, &states[id.0 as usize]);
+            let changed = states[succ.0 as usize].join(&out);
+            let first_visit = !std::mem::replace(&mut reached[succ.0 as usize], true);
+            if (changed || first_visit) && !queued[succ.0 as usize] {
+                queued[succ.0 as usize] = true;
+                worklist.push_back(succ);
+            }
+        }
+    }
+    Solution {
+        states,
+        reached,
+        converged: true,
+    }
+}

@@ -1,0 +1,183 @@
+//! Parsing with tree-sitter and lowering into the IR, one module per grammar.
+//!
+//! Each grammar module walks its own node kinds and builds [`crate::ir`] values through the
+//! shared [`LowerCx`], which hands out expression ids, computes spans, and caps the nesting
+//! depth so that no input can exhaust the stack.
+//! Syntax errors never stop lowering: `ERROR` and `MISSING` nodes are recorded and skipped.
+
+mod java;
+mod kotlin;
+
+use tree_sitter::{Node, Parser, Tree};
+
+use crate::ir::{Expr, ExprId, ExprKind, Language, LineCol, SourceIr, Span};
+
+/// How deep statements and expressions may nest before the rest is summarised as
+/// [`ExprKind::Other`]; real code stays below it, and every later pass recurses over the IR,
+/// so this bound keeps them within a 2 MiB thread stack even in debug builds
+/// (`tests/robustness.rs` checks 20 000 levels).
+const MAX_NESTING: u32 = 100;
+
+/// The marker that suppresses diagnostics when it appears in a comment.
+pub const IGNORE_MARKER: &str = "typestar:ignore";
+
+/// Parses `text` as `language` and lowers it into the IR.
+pub fn lower(language: Language, text: &str) -> SourceIr {
+    let Some(tree) = parse(language, text) else {
+        return SourceIr::empty(language);
+    };
+    let mut cx = LowerCx::new(text);
+    let mut ir = match language {
+        Language::Java => java::lower_file(&mut cx, tree.root_node()),
+        Language::Kotlin => kotlin::lower_file(&mut cx, tree.root_node()),
+    };
+    let (ignore_comments, syntax_errors) = scan_comments_and_errors(&cx, &tree);
+    ir.ignore_comments = ignore_comments;
+    ir.syntax_errors = syntax_errors;
+    ir.n_exprs = cx.next_id;
+    ir
+}
+
+/// Parses `text` with the grammar of `language`; `None` only if tree-sitter refuses the
+/// grammar, which the grammar tests rule out.
+pub fn parse(language: Language, text: &str) -> Option<Tree> {
+    let grammar: tree_sitter::Language = match language {
+        Language::Java => tree_sitter_java::LANGUAGE.into(),
+        Language::Kotlin => tree_sitter_kotlin_sg::LANGUAGE.into(),
+    };
+    let mut parser = Parser::new();
+    parser.set_language(&grammar).ok()?;
+    parser.parse(text, None)
+}
+
+impl SourceIr {
+    fn empty(language: Language) -> SourceIr {
+        SourceIr {
+            language,
+            package: None,
+            imports: Vec::new(),
+            classes: Vec::new(),
+            file_annotations: Vec::new(),
+            ignore_comments: Vec::new(),
+            syntax_errors: Vec::new(),
+            n_exprs: 0,
+        }
+    }
+}
+
+/// Walks the whole tree once, without recursion, for comments carrying [`IGNORE_MARKER`] and
+/// for the regions the parser could not read.
+fn scan_comments_and_errors(cx: &LowerCx<'_>, tree: &Tree) -> (Vec<Span>, Vec<Span>) {
+    let mut ignore_comments = Vec::new();
+    let mut syntax_errors = Vec::new();
+    let mut cursor = tree.walk();
+    'walk: loop {
+        let node = cursor.node();
+        let mut descend = true;
+        if node.is_error() || node.is_missing() {
+            syntax_errors.push(cx.span(node));
+            descend = false;
+        } else if node.kind().contains("comment") {
+            if cx.text(node).contains(IGNORE_MARKER) {
+                ignore_comments.push(cx.span(node));
+            }
+            descend = false;
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    (ignore_comments, syntax_errors)
+}
+
+/// State shared by a lowering pass over one file.
+pub(crate) struct LowerCx<'a> {
+    text: &'a str,
+    next_id: u32,
+    depth: u32,
+}
+
+impl<'a> LowerCx<'a> {
+    fn new(text: &'a str) -> LowerCx<'a> {
+        LowerCx {
+            text,
+            next_id: 0,
+            depth: 0,
+        }
+    }
+
+    /// The source text of `node` (empty if tree-sitter's range is not on a char boundary).
+    pub(crate) fn text(&self, node: Node<'_>) -> &'a str {
+        self.text.get(node.byte_range()).unwrap_or("")
+    }
+
+    /// The span of `node`.
+    pub(crate) fn span(&self, node: Node<'_>) -> Span {
+        let position = |point: tree_sitter::Point| LineCol {
+            line: u32::try_from(point.row)
+                .unwrap_or(u32::MAX)
+                .saturating_add(1),
+            col: u32::try_from(point.column)
+                .unwrap_or(u32::MAX)
+                .saturating_add(1),
+        };
+        Span {
+            start_byte: node.start_byte(),
+            end_byte: node.end_byte(),
+            start: position(node.start_position()),
+            end: position(node.end_position()),
+        }
+    }
+
+    /// Builds an expression with a fresh id.
+    pub(crate) fn expr(&mut self, kind: ExprKind, span: Span) -> Expr {
+        let id = ExprId(self.next_id);
+        self.next_id += 1;
+        Expr { id, kind, span }
+    }
+
+    /// Runs `lower` one nesting level deeper, or returns `None` past [`MAX_NESTING`].
+    pub(crate) fn nested<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> Option<T> {
+        if self.depth >= MAX_NESTING {
+            return None;
+        }
+        self.depth += 1;
+        let res = lower(self);
+        self.depth -= 1;
+        Some(res)
+    }
+}
+
+/// The named children of `node` that carry meaning: no comments, errors or missing nodes.
+pub(crate) fn children(node: Node<'_>) -> impl Iterator<Item = Node<'_>> {
+    let mut cursor = node.walk();
+    let kids: Vec<Node<'_>> = node.named_children(&mut cursor).collect();
+    kids.into_iter()
+        .filter(|kid| !kid.is_error() && !kid.is_missing() && !kid.kind().contains("comment"))
+}
+
+/// The first meaningful named child of `node` of kind `kind`.
+pub(crate) fn child_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    children(node).find(|kid| kid.kind() == kind)
+}
+
+/// Whether `node` has an anonymous (keyword or punctuation) child spelled `token`.
+pub(crate) fn has_token(node: Node<'_>, token: &str) -> bool {
+    let mut cursor = node.walk();
+    let found = node
+        .children(&mut cursor)
+        .any(|kid| !kid.is_named() && kid.kind() == token);
+    found
+}
+
+/// The contents of a string literal, without quotes (escape sequences are kept as written).
+pub(crate) fn string_contents(raw: &str) -> String {
+    raw.trim_start_matches(['"', '\''])
+        .trim_end_matches(['"', '\''])
+        .to_owned()
+}

@@ -1,0 +1,867 @@
+//! Name and type resolution without a build: which fully qualified type each expression has,
+//! and which local or field each name denotes.
+//!
+//! A type name is resolved, in order, against the classes declared in the file, the single
+//! imports and Kotlin aliases, the implicit imports (`java.lang`, `kotlin`), the wildcard
+//! imports, and finally the file's own package.
+//! Classes outside the file are only known by name, through [`KnownTypes`] (the typestate
+//! library will implement it); subtyping is known for the classes the file declares.
+//!
+//! Expression types come from declared types, constructor calls (`new X()`, Kotlin `X()`),
+//! casts, static factories (`MediaPlayer.create(…)`) and the declared return types of the
+//! file's own methods.
+//! Inside Kotlin scope functions, `apply`/`run`/`with` rebind `this` and `also`/`let`/`use`
+//! bind `it` to the receiver; the untyped first parameter of a listener lambda
+//! (`mp.setOnPreparedListener { it.start() }`) gets the type of the object it is registered
+//! on, which is how Android listeners are shaped.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::ir::{
+    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprId, ExprKind, Language, Method, Param,
+    SourceIr, Stmt, StmtKind, TypeRef,
+};
+
+/// The classes a resolver may assume exist outside the file, by fully qualified name.
+pub trait KnownTypes {
+    /// Whether `fqn` names a known class or interface.
+    fn is_known(&self, fqn: &str) -> bool;
+}
+
+impl KnownTypes for &[&str] {
+    fn is_known(&self, fqn: &str) -> bool {
+        self.contains(&fqn)
+    }
+}
+
+impl KnownTypes for HashSet<String> {
+    fn is_known(&self, fqn: &str) -> bool {
+        self.contains(fqn)
+    }
+}
+
+/// The resolved type of an expression.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExprType {
+    /// The fully qualified name, with `.` between nested classes.
+    pub fqn: String,
+    /// Whether the expression names the class itself (`MediaPlayer` in
+    /// `MediaPlayer.create(…)`) rather than a value of that class.
+    pub is_class_ref: bool,
+}
+
+/// A local variable or parameter, numbered in declaration order within the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct LocalId(pub u32);
+
+/// What a name (or `this.name`) refers to.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Binding {
+    /// A local variable, parameter or lambda parameter (also when captured by a lambda or an
+    /// anonymous class).
+    Local(LocalId),
+    /// A field of a class declared in this file.
+    Field {
+        /// The fully qualified name of the declaring class.
+        class: String,
+        /// The field name.
+        name: String,
+    },
+}
+
+/// What resolution learned about one declared class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClassInfo {
+    /// The fully qualified name (anonymous classes get `Outer$line:col`).
+    pub fqn: String,
+    /// The resolved superclass and interfaces.
+    pub supertypes: Vec<String>,
+}
+
+/// The result of resolving one file.
+#[derive(Debug, Clone, Default)]
+pub struct Resolution {
+    expr_types: HashMap<ExprId, ExprType>,
+    receivers: HashMap<ExprId, ExprType>,
+    bindings: HashMap<ExprId, Binding>,
+    classes: HashMap<String, ClassInfo>,
+}
+
+impl Resolution {
+    /// The type of the expression `id`, if known.
+    pub fn type_of(&self, id: ExprId) -> Option<&ExprType> {
+        self.expr_types.get(&id)
+    }
+
+    /// The type of the receiver of the call expression `id`, explicit or implicit, if known.
+    pub fn receiver_of(&self, call: ExprId) -> Option<&ExprType> {
+        self.receivers.get(&call)
+    }
+
+    /// What the name (or field access) expression `id` refers to, if it is a tracked variable.
+    pub fn binding_of(&self, id: ExprId) -> Option<&Binding> {
+        self.bindings.get(&id)
+    }
+
+    /// The declared class `fqn`, if the file declares it.
+    pub fn class(&self, fqn: &str) -> Option<&ClassInfo> {
+        self.classes.get(fqn)
+    }
+
+    /// Whether `ty` is `of` or, through the classes this file declares, a subtype of it.
+    pub fn is_subtype(&self, ty: &str, of: &str) -> bool {
+        let mut seen = HashSet::new();
+        let mut todo = vec![ty];
+        while let Some(next) = todo.pop() {
+            if next == of {
+                return true;
+            }
+            if seen.insert(next) {
+                if let Some(info) = self.classes.get(next) {
+                    todo.extend(info.supertypes.iter().map(String::as_str));
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Resolves the names and types of `ir`.
+pub fn resolve(ir: &SourceIr, known: &dyn KnownTypes) -> Resolution {
+    let mut declared = HashMap::new();
+    for class in &ir.classes {
+        collect_declared(class, ir.package.as_deref(), &mut declared);
+    }
+    let mut resolver = Resolver {
+        ir,
+        known,
+        declared,
+        res: Resolution::default(),
+        scopes: Vec::new(),
+        classes: Vec::new(),
+        next_local: 0,
+    };
+    for class in &ir.classes {
+        resolver.class(class, qualify(ir.package.as_deref(), &class.name));
+    }
+    resolver.res
+}
+
+fn qualify(prefix: Option<&str>, name: &str) -> String {
+    match prefix {
+        Some(prefix) if !prefix.is_empty() => format!("{prefix}.{name}"),
+        _ => name.to_owned(),
+    }
+}
+
+/// Maps simple names (and `Outer.Inner` paths) of the named classes in the file to their
+/// fully qualified names.
+fn collect_declared(class: &Class, prefix: Option<&str>, out: &mut HashMap<String, String>) {
+    if class.kind == ClassKind::Anonymous {
+        return;
+    }
+    let fqn = qualify(prefix, &class.name);
+    out.entry(class.name.clone()).or_insert_with(|| fqn.clone());
+    for nested in &class.classes {
+        collect_declared(nested, Some(&fqn), out);
+    }
+}
+
+/// Names every Java source file sees without an import.
+const JAVA_LANG: &[&str] = &[
+    "Object",
+    "String",
+    "Thread",
+    "Runnable",
+    "Exception",
+    "RuntimeException",
+    "IllegalStateException",
+    "IllegalArgumentException",
+    "Throwable",
+    "Error",
+    "AutoCloseable",
+    "Iterable",
+    "Integer",
+    "Long",
+    "Boolean",
+    "Math",
+    "System",
+];
+
+/// Kotlin scope functions whose lambda runs with the receiver as `this`.
+const RECEIVER_SCOPE_FUNCTIONS: &[&str] = &["apply", "run", "with"];
+/// Kotlin scope functions whose lambda gets the receiver as its parameter (`it`).
+const ARGUMENT_SCOPE_FUNCTIONS: &[&str] = &["also", "let", "use", "takeIf", "takeUnless"];
+/// Kotlin standard functions called without a receiver; an unqualified call to one of them
+/// is not a call on `this`.
+const KOTLIN_TOP_LEVEL_FUNCTIONS: &[&str] = &[
+    "lazy",
+    "with",
+    "run",
+    "repeat",
+    "require",
+    "check",
+    "error",
+    "println",
+    "print",
+    "listOf",
+    "mutableListOf",
+    "mapOf",
+    "setOf",
+    "arrayOf",
+    "synchronized",
+    "TODO",
+    "maxOf",
+    "minOf",
+    "runCatching",
+];
+/// Kotlin scope functions that return their receiver.
+const SELF_RETURNING_SCOPE_FUNCTIONS: &[&str] = &["apply", "also", "takeIf", "takeUnless"];
+
+/// Whether a static method named `name` is taken to be a factory returning its class.
+fn is_factory_name(name: &str) -> bool {
+    name.starts_with("create") || matches!(name, "newInstance" | "getInstance" | "open" | "obtain")
+}
+
+/// Whether a call named `name` registers a listener whose callback receives the object it
+/// is registered on (`setOnPreparedListener`, `addListener`, `registerCallback`).
+fn is_listener_registration(name: &str) -> bool {
+    (name.starts_with("set") || name.starts_with("add") || name.starts_with("register"))
+        && (name.ends_with("Listener") || name.ends_with("Callback"))
+}
+
+struct ClassCtx {
+    fqn: String,
+    fields: HashMap<String, Option<ExprType>>,
+    methods: HashMap<String, Option<ExprType>>,
+}
+
+/// A lexical scope: the locals it declares and, for lambdas with a receiver, the implicit
+/// `this`.
+#[derive(Default)]
+struct Scope {
+    locals: HashMap<String, (LocalId, Option<ExprType>)>,
+    receiver: Option<ExprType>,
+}
+
+struct Resolver<'a> {
+    ir: &'a SourceIr,
+    known: &'a dyn KnownTypes,
+    declared: HashMap<String, String>,
+    res: Resolution,
+    scopes: Vec<Scope>,
+    classes: Vec<ClassCtx>,
+    next_local: u32,
+}
+
+impl Resolver<'_> {
+    /// Resolves a type name as written.
+    fn type_name(&self, written: &str) -> Option<String> {
+        let written = written.trim_end_matches("[]");
+        let (head, rest) = match written.split_once('.') {
+            Some((head, rest)) => (head, Some(rest)),
+            None => (written, None),
+        };
+        let head_fqn = self.simple_type_name(head);
+        match (head_fqn, rest) {
+            (Some(fqn), Some(rest)) => Some(format!("{fqn}.{rest}")),
+            (Some(fqn), None) => Some(fqn),
+            (None, Some(_)) if head.starts_with(char::is_lowercase) => Some(written.to_owned()),
+            (None, _) => None,
+        }
+    }
+
+    fn simple_type_name(&self, name: &str) -> Option<String> {
+        if let Some(fqn) = self.declared.get(name) {
+            return Some(fqn.clone());
+        }
+        for import in self.ir.imports.iter().filter(|i| !i.is_wildcard) {
+            let local_name = import
+                .alias
+                .as_deref()
+                .unwrap_or_else(|| import.path.rsplit('.').next().unwrap_or(&import.path));
+            if local_name == name {
+                return Some(import.path.clone());
+            }
+        }
+        let implicit: &[&str] = match self.ir.language {
+            Language::Java => &["java.lang"],
+            Language::Kotlin => &["kotlin", "kotlin.collections", "java.lang"],
+        };
+        if self.ir.language == Language::Java && JAVA_LANG.contains(&name) {
+            return Some(format!("java.lang.{name}"));
+        }
+        let wildcards = self
+            .ir
+            .imports
+            .iter()
+            .filter(|i| i.is_wildcard)
+            .map(|i| i.path.as_str());
+        for package in implicit.iter().copied().chain(wildcards) {
+            let candidate = format!("{package}.{name}");
+            if self.known.is_known(&candidate) {
+                return Some(candidate);
+            }
+        }
+        if !name.starts_with(char::is_uppercase) {
+            return None;
+        }
+        Some(qualify(self.ir.package.as_deref(), name))
+    }
+
+    fn type_ref(&self, ty: &TypeRef) -> Option<ExprType> {
+        self.type_name(&ty.name).map(|fqn| ExprType {
+            fqn,
+            is_class_ref: false,
+        })
+    }
+
+    fn declare(&mut self, name: &str, ty: Option<ExprType>) -> LocalId {
+        let id = LocalId(self.next_local);
+        self.next_local += 1;
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.locals.insert(name.to_owned(), (id, ty));
+        }
+        id
+    }
+
+    fn declare_params(&mut self, params: &[Param]) {
+        for param in params {
+            let ty = param.ty.as_ref().and_then(|ty| self.type_ref(ty));
+            self.declare(&param.name, ty);
+        }
+    }
+
+    fn class(&mut self, class: &Class, fqn: String) {
+        let supertypes = class
+            .superclass
+            .iter()
+            .chain(&class.interfaces)
+            .filter_map(|ty| self.type_name(&ty.name))
+            .collect();
+        self.res.classes.insert(
+            fqn.clone(),
+            ClassInfo {
+                fqn: fqn.clone(),
+                supertypes,
+            },
+        );
+        let methods = class
+            .methods
+            .iter()
+            .map(|m| {
+                let ret = m.return_type.as_ref().and_then(|ty| self.type_ref(ty));
+                (m.name.clone(), ret)
+            })
+            .collect();
+        self.classes.push(ClassCtx {
+            fqn: fqn.clone(),
+            fields: HashMap::new(),
+            methods,
+        });
+        self.scopes.push(Scope::default());
+        for field in &class.fields {
+            let declared = field.ty.as_ref().and_then(|ty| self.type_ref(ty));
+            let init = field.init.as_ref().and_then(|init| self.expr(init));
+            let delegate = field.delegate.as_ref().and_then(|d| self.delegate(d));
+            let ty = declared.or(init).or(delegate);
+            if let Some(ctx) = self.classes.last_mut() {
+                ctx.fields.insert(field.name.clone(), ty);
+            }
+        }
+        for init in &class.initializers {
+            self.body(&[], init, None);
+        }
+        for method in &class.methods {
+            self.method(method);
+        }
+        for nested in &class.classes {
+            self.class(nested, format!("{fqn}.{}", nested.name));
+        }
+        self.scopes.pop();
+        self.classes.pop();
+    }
+
+    /// The type of a property delegated to `expr`: for `by lazy { … }`, the lambda's value.
+    fn delegate(&mut self, expr: &Expr) -> Option<ExprType> {
+        let ty = self.expr(expr);
+        let ExprKind::Call(call) = &expr.kind else {
+            return ty;
+        };
+        let Some(ExprKind::Lambda { body, .. }) = call.args.last().map(|arg| &arg.kind) else {
+            return ty;
+        };
+        match body.stmts.last().map(|stmt| &stmt.kind) {
+            Some(StmtKind::Expr(value)) if call.name == "lazy" => {
+                self.res.type_of(value.id).cloned()
+            }
+            _ => ty,
+        }
+    }
+
+    fn method(&mut self, method: &Method) {
+        self.scopes.push(Scope::default());
+        self.declare_params(&method.params);
+        if let Some(body) = &method.body {
+            self.block(&body.stmts);
+        }
+        self.scopes.pop();
+    }
+
+    /// Resolves a lambda or initializer body in a new scope with `params` and an optional
+    /// implicit receiver.
+    fn body(
+        &mut self,
+        params: &[(String, Option<ExprType>)],
+        body: &Body,
+        receiver: Option<ExprType>,
+    ) {
+        self.scopes.push(Scope {
+            locals: HashMap::new(),
+            receiver,
+        });
+        for (name, ty) in params {
+            self.declare(name, ty.clone());
+        }
+        self.block(&body.stmts);
+        self.scopes.pop();
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) {
+        self.scopes.push(Scope::default());
+        for stmt in stmts {
+            self.stmt(stmt);
+        }
+        self.scopes.pop();
+    }
+
+    fn stmt(&mut self, stmt: &Stmt) {
+        match &stmt.kind {
+            StmtKind::Local(local) => {
+                let init = local.init.as_ref().and_then(|init| self.expr(init));
+                let declared = local.ty.as_ref().and_then(|ty| self.type_ref(ty));
+                self.declare(&local.name, declared.or(init));
+            }
+            StmtKind::Expr(expr) | StmtKind::Throw(expr) => {
+                self.expr(expr);
+            }
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                self.expr(cond);
+                self.block(then_branch);
+                if let Some(otherwise) = else_branch {
+                    self.block(otherwise);
+                }
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                self.expr(cond);
+                self.block(body);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                self.scopes.push(Scope::default());
+                for stmt in init {
+                    self.stmt(stmt);
+                }
+                cond.iter().for_each(|c| {
+                    self.expr(c);
+                });
+                update.iter().for_each(|u| {
+                    self.expr(u);
+                });
+                self.block(body);
+                self.scopes.pop();
+            }
+            StmtKind::ForEach {
+                var,
+                iterable,
+                body,
+            } => {
+                self.expr(iterable);
+                self.scopes.push(Scope::default());
+                let ty = var.ty.as_ref().and_then(|ty| self.type_ref(ty));
+                self.declare(&var.name, ty);
+                self.block(body);
+                self.scopes.pop();
+            }
+            StmtKind::Switch {
+                scrutinee, arms, ..
+            } => {
+                scrutinee.iter().for_each(|s| {
+                    self.expr(s);
+                });
+                for arm in arms {
+                    arm.labels.iter().chain(&arm.guard).for_each(|e| {
+                        self.expr(e);
+                    });
+                    self.block(&arm.body);
+                }
+            }
+            StmtKind::Try {
+                resources,
+                body,
+                catches,
+                finally,
+            } => {
+                self.scopes.push(Scope::default());
+                for resource in resources {
+                    self.stmt(resource);
+                }
+                self.block(body);
+                self.scopes.pop();
+                for catch in catches {
+                    self.scopes.push(Scope::default());
+                    self.declare_params(std::slice::from_ref(&catch.param));
+                    self.block(&catch.body);
+                    self.scopes.pop();
+                }
+                if let Some(finally) = finally {
+                    self.block(finally);
+                }
+            }
+            StmtKind::Return { value, .. } => {
+                value.iter().for_each(|v| {
+                    self.expr(v);
+                });
+            }
+            StmtKind::Break(_) | StmtKind::Continue(_) => {}
+            StmtKind::Block(block) => self.block(block),
+            StmtKind::Labeled { body, .. } => self.stmt(body),
+            StmtKind::LocalClass(class) => {
+                let fqn = self.anonymous_fqn(class);
+                self.class(class, fqn);
+            }
+            StmtKind::LocalFunction(method) => self.method(method),
+        }
+    }
+
+    /// The name given to a class declared inside code: `Outer$line:col`.
+    fn anonymous_fqn(&self, class: &Class) -> String {
+        let outer = self.classes.last().map_or("", |c| c.fqn.as_str());
+        format!("{outer}${}", class.span.start)
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<(LocalId, Option<ExprType>)> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| scope.locals.get(name).cloned())
+    }
+
+    fn lookup_field(&self, name: &str) -> Option<(String, Option<ExprType>)> {
+        self.classes
+            .iter()
+            .rev()
+            .find_map(|ctx| ctx.fields.get(name).map(|ty| (ctx.fqn.clone(), ty.clone())))
+    }
+
+    /// The innermost implicit receiver: a scope function's receiver or the enclosing class.
+    fn implicit_this(&self) -> Option<ExprType> {
+        let lambda_receiver = self.scopes.iter().rev().find_map(|s| s.receiver.clone());
+        lambda_receiver.or_else(|| self.enclosing_class(None))
+    }
+
+    fn enclosing_class(&self, label: Option<&str>) -> Option<ExprType> {
+        let ctx = match label {
+            Some(label) => self
+                .classes
+                .iter()
+                .rev()
+                .find(|ctx| ctx.fqn == label || ctx.fqn.rsplit('.').next() == Some(label))?,
+            None => self.classes.iter().rev().find(|ctx| {
+                self.res
+                    .classes
+                    .get(&ctx.fqn)
+                    .is_some_and(|_| !ctx.fqn.ends_with("<top-level>"))
+            })?,
+        };
+        Some(ExprType {
+            fqn: ctx.fqn.clone(),
+            is_class_ref: false,
+        })
+    }
+
+    /// The receiver of an unqualified call `name(…)`: a scope function's receiver, else the
+    /// innermost enclosing class that declares `name`, else the innermost class.
+    fn implicit_receiver_for(&self, name: &str) -> Option<ExprType> {
+        if self.ir.language == Language::Kotlin && KOTLIN_TOP_LEVEL_FUNCTIONS.contains(&name) {
+            return None;
+        }
+        if let Some(receiver) = self.scopes.iter().rev().find_map(|s| s.receiver.clone()) {
+            return Some(receiver);
+        }
+        let declaring = self
+            .classes
+            .iter()
+            .rev()
+            .find(|ctx| ctx.methods.contains_key(name))
+            .map(|ctx| ExprType {
+                fqn: ctx.fqn.clone(),
+                is_class_ref: false,
+            });
+        declaring.or_else(|| self.implicit_this())
+    }
+
+    /// If `expr` spells a fully qualified class name in code (`android.media.MediaPlayer`):
+    /// a dotted chain starting with a lowercase name that is no variable, ending with a
+    /// capitalised one.
+    fn qualified_class_name(&self, expr: &Expr) -> Option<String> {
+        let dotted = expr.dotted_name()?;
+        let head = dotted.split('.').next()?;
+        let last = dotted.rsplit('.').next()?;
+        let is_variable = self.lookup_local(head).is_some() || self.lookup_field(head).is_some();
+        (!is_variable
+            && head.starts_with(char::is_lowercase)
+            && last.starts_with(char::is_uppercase))
+        .then_some(dotted)
+    }
+
+    fn class_ref(fqn: String) -> ExprType {
+        ExprType {
+            fqn,
+            is_class_ref: true,
+        }
+    }
+
+    fn instance(fqn: String) -> ExprType {
+        ExprType {
+            fqn,
+            is_class_ref: false,
+        }
+    }
+
+    /// Resolves `expr` and its sub-expressions; returns (and records) its type.
+    fn expr(&mut self, expr: &Expr) -> Option<ExprType> {
+        let ty = self.expr_kind(expr);
+        if let Some(ty) = &ty {
+            self.res.expr_types.insert(expr.id, ty.clone());
+        }
+        ty
+    }
+
+    fn expr_kind(&mut self, expr: &Expr) -> Option<ExprType> {
+        match &expr.kind {
+            ExprKind::Name(name) => {
+                if let Some((id, ty)) = self.lookup_local(name) {
+                    self.res.bindings.insert(expr.id, Binding::Local(id));
+                    return ty;
+                }
+                if let Some((class, ty)) = self.lookup_field(name) {
+                    let name = name.clone();
+                    self.res
+                        .bindings
+                        .insert(expr.id, Binding::Field { class, name });
+                    return ty;
+                }
+                if name.starts_with(char::is_uppercase) {
+                    return self.type_name(name).map(Self::class_ref);
+                }
+                None
+            }
+            ExprKind::This(label) => match label {
+                Some(label) => self.enclosing_class(Some(label)),
+                None => self.implicit_this(),
+            },
+            ExprKind::Super => {
+                let class = self.enclosing_class(None)?;
+                let info = self.res.classes.get(&class.fqn)?;
+                info.supertypes.first().cloned().map(Self::instance)
+            }
+            ExprKind::Field { receiver, name } => {
+                if let Some(fqn) = self.qualified_class_name(expr) {
+                    return Some(Self::class_ref(fqn));
+                }
+                let receiver_ty = self.expr(receiver);
+                if matches!(receiver.kind, ExprKind::This(None)) {
+                    if let Some((class, ty)) = self.lookup_field(name) {
+                        let name = name.clone();
+                        self.res
+                            .bindings
+                            .insert(expr.id, Binding::Field { class, name });
+                        return ty;
+                    }
+                }
+                let receiver_ty = receiver_ty?;
+                if receiver_ty.is_class_ref && name.starts_with(char::is_uppercase) {
+                    return Some(Self::class_ref(format!("{}.{name}", receiver_ty.fqn)));
+                }
+                None
+            }
+            ExprKind::Call(call) => self.call(expr.id, call),
+            ExprKind::New { ty, args, body } => {
+                for arg in args {
+                    self.expr(arg);
+                }
+                let ty = self.type_ref(ty);
+                if let Some(class) = body {
+                    let fqn = self.anonymous_fqn(class);
+                    self.class(class, fqn);
+                }
+                ty
+            }
+            ExprKind::Lambda { params, body } => {
+                let params: Vec<_> = params
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.name.clone(),
+                            p.ty.as_ref().and_then(|ty| self.type_ref(ty)),
+                        )
+                    })
+                    .collect();
+                self.body(&params, body, None);
+                None
+            }
+            ExprKind::MethodRef { receiver, .. } => {
+                self.expr(receiver);
+                None
+            }
+            ExprKind::Binary { op, lhs, rhs } => {
+                let lhs_ty = self.expr(lhs);
+                let rhs_ty = self.expr(rhs);
+                match op {
+                    BinaryOp::Elvis => lhs_ty.or(rhs_ty),
+                    _ => None,
+                }
+            }
+            ExprKind::Not(inner) => {
+                self.expr(inner);
+                None
+            }
+            ExprKind::Assign { target, value } => {
+                self.expr(target);
+                self.expr(value)
+            }
+            ExprKind::Cast { expr, ty } => {
+                self.expr(expr);
+                self.type_ref(ty)
+            }
+            ExprKind::TypeTest { expr, .. } => {
+                self.expr(expr);
+                None
+            }
+            ExprKind::Control(stmt) => {
+                self.stmt(stmt);
+                None
+            }
+            ExprKind::Other(parts) => {
+                for part in parts {
+                    self.expr(part);
+                }
+                None
+            }
+            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Literal => None,
+        }
+    }
+
+    fn call(&mut self, id: ExprId, call: &Call) -> Option<ExprType> {
+        let receiver = match &call.receiver {
+            Some(receiver) => self.expr(receiver),
+            None => self.implicit_receiver_for(&call.name),
+        };
+        // `with(x) { … }` takes its receiver as the first argument.
+        let scope_receiver = if call.receiver.is_none() && call.name == "with" {
+            call.args.first().and_then(|arg| self.expr(arg))
+        } else {
+            receiver.clone()
+        };
+        for (index, arg) in call.args.iter().enumerate() {
+            if call.name == "with" && call.receiver.is_none() && index == 0 {
+                continue;
+            }
+            match &arg.kind {
+                ExprKind::Lambda { params, body } => {
+                    self.lambda_arg(call, params, body, scope_receiver.clone());
+                }
+                _ => {
+                    self.expr(arg);
+                }
+            }
+        }
+        let is_constructor = self.constructor_type(call, receiver.as_ref());
+        if let Some(ty) = is_constructor {
+            return Some(ty);
+        }
+        if let Some(receiver) = &receiver {
+            self.res.receivers.insert(id, receiver.clone());
+        }
+        if SELF_RETURNING_SCOPE_FUNCTIONS.contains(&call.name.as_str()) {
+            return receiver.filter(|r| !r.is_class_ref);
+        }
+        let receiver = receiver?;
+        if receiver.is_class_ref && is_factory_name(&call.name) {
+            return Some(Self::instance(receiver.fqn));
+        }
+        self.classes
+            .iter()
+            .rev()
+            .find(|ctx| ctx.fqn == receiver.fqn)
+            .and_then(|ctx| ctx.methods.get(&call.name).cloned().flatten())
+    }
+
+    /// If `call` is a Kotlin constructor call (`X(…)`, `a.b.X(…)`, `Outer.Inner(…)`), the
+    /// constructed type.
+    fn constructor_type(&self, call: &Call, receiver: Option<&ExprType>) -> Option<ExprType> {
+        if self.ir.language != Language::Kotlin || !call.name.starts_with(char::is_uppercase) {
+            return None;
+        }
+        match (&call.receiver, receiver) {
+            (None, _) => self.type_name(&call.name).map(Self::instance),
+            (Some(_), Some(owner)) if owner.is_class_ref => {
+                Some(Self::instance(format!("{}.{}", owner.fqn, call.name)))
+            }
+            (Some(receiver), _) => {
+                let dotted = receiver.dotted_name()?;
+                dotted
+                    .starts_with(char::is_lowercase)
+                    .then(|| Self::instance(format!("{dotted}.{}", call.name)))
+            }
+        }
+    }
+
+    /// Resolves a lambda passed to `call`, binding its receiver or parameter for scope
+    /// functions and listener registrations.
+    fn lambda_arg(
+        &mut self,
+        call: &Call,
+        params: &[Param],
+        body: &Body,
+        call_receiver: Option<ExprType>,
+    ) {
+        let name = call.name.as_str();
+        let value_receiver = call_receiver.filter(|r| !r.is_class_ref);
+        let binds_receiver = RECEIVER_SCOPE_FUNCTIONS.contains(&name);
+        let binds_argument =
+            ARGUMENT_SCOPE_FUNCTIONS.contains(&name) || is_listener_registration(name);
+        let mut resolved: Vec<(String, Option<ExprType>)> = params
+            .iter()
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    p.ty.as_ref().and_then(|ty| self.type_ref(ty)),
+                )
+            })
+            .collect();
+        if binds_argument {
+            match resolved.first_mut() {
+                Some((_, ty @ None)) => *ty = value_receiver.clone(),
+                Some(_) => {}
+                None if self.ir.language == Language::Kotlin => {
+                    resolved.push(("it".to_owned(), value_receiver.clone()));
+                }
+                None => {}
+            }
+        } else if params.is_empty() && self.ir.language == Language::Kotlin {
+            resolved.push(("it".to_owned(), None));
+        }
+        let receiver = if binds_receiver { value_receiver } else { None };
+        self.body(&resolved, body, receiver);
+    }
+}

@@ -1,0 +1,158 @@
+//! Bad input never panics or hangs: random bytes, truncated files, deep nesting, huge files,
+//! files that are not UTF-8 or not Java/Kotlin.
+
+use std::path::Path;
+
+use checker::cfg::Cfg;
+use checker::ir::{Class, Language};
+use checker::source::{SourceError, SourceFile, MAX_SOURCE_BYTES};
+
+/// Runs every pass on `text` and walks every resulting graph.
+fn run_all(language: Language, text: &str) {
+    let ir = checker::lang::lower(language, text);
+    let _ = checker::resolve::resolve(&ir, &[].as_slice());
+    fn bodies(class: &Class, language: Language) {
+        for body in class
+            .methods
+            .iter()
+            .filter_map(|m| m.body.as_ref())
+            .chain(&class.initializers)
+        {
+            let cfg = Cfg::build(body, language);
+            assert!(cfg.nodes.len() >= 3);
+        }
+        class
+            .classes
+            .iter()
+            .for_each(|nested| bodies(nested, language));
+    }
+    ir.classes.iter().for_each(|class| bodies(class, language));
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+const JAVA_SAMPLE: &str = include_str!("fixtures/java/Flow.java");
+const KOTLIN_SAMPLE: &str = include_str!("fixtures/kotlin/Flow.kt");
+
+#[test]
+fn random_bytes_and_token_soup() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let tokens = [
+        "{",
+        "}",
+        "(",
+        ")",
+        "try",
+        "catch",
+        "finally",
+        "if",
+        "else",
+        "when",
+        "->",
+        "?.",
+        "!!",
+        "x",
+        ".",
+        "start()",
+        ";",
+        "\n",
+        "fun",
+        "class",
+        "new",
+        "return@let",
+        "break",
+        "object :",
+        "\"",
+        "${",
+    ];
+    for _ in 0..200 {
+        let len = (rng.next() % 400) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| (rng.next() % 128) as u8).collect();
+        let text = String::from_utf8_lossy(&bytes);
+        run_all(Language::Java, &text);
+        run_all(Language::Kotlin, &text);
+        let soup: String = (0..len / 4)
+            .map(|_| tokens[(rng.next() % tokens.len() as u64) as usize])
+            .collect::<Vec<_>>()
+            .join(" ");
+        run_all(Language::Java, &soup);
+        run_all(Language::Kotlin, &soup);
+    }
+}
+
+#[test]
+fn every_truncation_of_the_fixtures() {
+    for (language, sample) in [
+        (Language::Java, JAVA_SAMPLE),
+        (Language::Kotlin, KOTLIN_SAMPLE),
+    ] {
+        for end in (0..sample.len())
+            .filter(|end| sample.is_char_boundary(*end))
+            .step_by(7)
+        {
+            run_all(language, &sample[..end]);
+        }
+    }
+}
+
+#[test]
+fn deep_nesting_is_summarised_not_overflowed() {
+    let depth = 20_000;
+    let java = format!(
+        "class A {{ void f() {{ x = {}1{}; {} {} }} }}",
+        "(".repeat(depth),
+        ")".repeat(depth),
+        "if (a) {".repeat(2_000),
+        "}".repeat(2_000)
+    );
+    run_all(Language::Java, &java);
+    let kotlin = format!(
+        "fun f() {{ val x = {}1{}\n{}{} }}",
+        "(".repeat(depth),
+        ")".repeat(depth),
+        "run {".repeat(2_000),
+        "}".repeat(2_000)
+    );
+    run_all(Language::Kotlin, &kotlin);
+}
+
+#[test]
+fn huge_file() {
+    let method = "    void m() { MediaPlayer p = new MediaPlayer(); try { p.prepare(); } catch (Exception e) { p.release(); } p.start(); }\n";
+    let text = format!("class Big {{\n{}}}\n", method.repeat(20_000));
+    assert!(text.len() > 2_000_000);
+    run_all(Language::Java, &text);
+}
+
+#[test]
+fn unreadable_files_get_clear_errors() {
+    let err = SourceFile::from_bytes(Path::new("A.java"), vec![b'c', 0xff, 0xfe]).unwrap_err();
+    assert_eq!(
+        err,
+        SourceError::NotUtf8 {
+            path: "A.java".into(),
+            offset: 1
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "A.java: not valid UTF-8 (first invalid byte at offset 1)"
+    );
+    let err = SourceFile::from_bytes(Path::new("notes.txt"), b"hello".to_vec()).unwrap_err();
+    assert!(matches!(err, SourceError::UnknownLanguage { .. }));
+    let err =
+        SourceFile::from_bytes(Path::new("Big.kt"), vec![b' '; MAX_SOURCE_BYTES + 1]).unwrap_err();
+    assert!(matches!(err, SourceError::TooLarge { .. }));
+    let ok = SourceFile::from_bytes(Path::new("A.kt"), b"fun f() {}".to_vec()).expect("valid file");
+    assert_eq!(ok.language, Language::Kotlin);
+}

@@ -1,0 +1,70 @@
+//! Shared test helpers: the language of a fixture, and its `// ^^^ text` annotations
+//! compared with what a pass actually found.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use checker::ir::Language;
+
+/// One expected or actual finding: a line, a byte column range on it, and a message.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Annotation {
+    pub line: u32,
+    pub cols: (u32, u32),
+    pub text: String,
+}
+
+/// The language of a fixture, from its extension.
+pub fn language_of(path: &Path) -> Language {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("kt" | "kts") => Language::Kotlin,
+        _ => Language::Java,
+    }
+}
+
+/// Reads the `// ^^^ text` annotations of a fixture.
+/// The carets mark 1-based byte columns of the nearest line above that is not an annotation.
+pub fn annotations(text: &str) -> Vec<Annotation> {
+    let mut out = Vec::new();
+    let mut target_line = 0;
+    for (index, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let carets = trimmed.strip_prefix("//").map(str::trim_start);
+        match carets {
+            Some(rest) if rest.starts_with('^') => {
+                let start = line.find('^').unwrap_or(0);
+                let len = rest.chars().take_while(|c| *c == '^').count();
+                let message = rest[len..].trim().to_owned();
+                out.push(Annotation {
+                    line: target_line,
+                    cols: (start as u32 + 1, (start + len) as u32 + 1),
+                    text: message,
+                });
+            }
+            _ => target_line = index as u32 + 1,
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Compares actual findings with the annotations of `text`, with a readable failure.
+#[track_caller]
+pub fn assert_annotations(path: &Path, text: &str, mut actual: Vec<Annotation>) {
+    actual.sort();
+    let expected = annotations(text);
+    if expected != actual {
+        let render = |items: &[Annotation]| {
+            items.iter().fold(String::new(), |mut out, a| {
+                let _ = writeln!(out, "  {}:{}-{}: {}", a.line, a.cols.0, a.cols.1, a.text);
+                out
+            })
+        };
+        panic!(
+            "{}: annotations differ\nexpected:\n{}actual:\n{}",
+            path.display(),
+            render(&expected),
+            render(&actual)
+        );
+    }
+}

@@ -1,0 +1,218 @@
+//! The learning loop: hypothesis, equivalence query, refinement, until no counterexample is
+//! found, a non-determinism is reported or the system fails.
+//!
+//! [`learn`] never panics on the system's behaviour and never loses work: every way it ends
+//! is an [`Outcome`] with the last hypothesis and the number of equivalence rounds, and every
+//! executed query is already in the journal.
+
+use std::sync::Arc;
+
+use crate::closure::Alphabet;
+use crate::equivalence::EquivalenceOracle;
+use crate::hypothesis::Hypothesis;
+use crate::lsharp::LSharp;
+use crate::lstar::LStar;
+use crate::oracle::{MembershipOracle, NonDeterminism, QueryError};
+
+/// The learning algorithm.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// L#, error-aware.
+    LSharp,
+    /// L* with Rivest–Schapire counterexample processing (paper 002, Algorithm 1). The
+    /// default: on the reference typestates (`cargo test -p learner --test matrix`, snapshot
+    /// in `tests/snapshots`) it executes as many or fewer queries than L# with every oracle.
+    #[default]
+    LStar,
+}
+
+impl Algorithm {
+    /// Every algorithm, for comparisons.
+    pub const ALL: [Algorithm; 2] = [Algorithm::LStar, Algorithm::LSharp];
+
+    /// The name used in reports and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::LSharp => "lsharp",
+            Algorithm::LStar => "lstar",
+        }
+    }
+}
+
+/// What a learning run is asked to do.
+#[derive(Clone, Debug)]
+pub struct LearnConfig {
+    /// The symbols of the experiment.
+    pub alphabet: Arc<Alphabet>,
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Stop after this many equivalence queries even if they found counterexamples.
+    pub max_rounds: u32,
+}
+
+impl LearnConfig {
+    /// The default algorithm over `alphabet`, with no practical limit on rounds.
+    pub fn new(alphabet: Arc<Alphabet>) -> LearnConfig {
+        LearnConfig {
+            alphabet,
+            algorithm: Algorithm::default(),
+            max_rounds: 1_000,
+        }
+    }
+}
+
+/// What the loop is doing, for progress bars.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Asking membership queries to build a hypothesis.
+    Exploring,
+    /// Checking a hypothesis with the equivalence oracle.
+    Checking,
+}
+
+/// A progress report: sent when the phase changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProgressUpdate {
+    /// What the loop does now.
+    pub phase: Phase,
+    /// Equivalence queries so far, the current one included.
+    pub rounds: u32,
+    /// States of the latest hypothesis (0 before the first).
+    pub n_states: usize,
+}
+
+/// Receives progress reports; the `typestar learn` binary drives a progress bar with it
+/// (query counts come from the pipeline's counters).
+pub trait Progress: Send {
+    /// Called whenever the phase changes.
+    fn update(&mut self, update: ProgressUpdate);
+}
+
+/// Ignores progress.
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn update(&mut self, _update: ProgressUpdate) {}
+}
+
+/// How a learning run ended.
+#[derive(Debug)]
+pub enum End {
+    /// The equivalence oracle found no counterexample to the hypothesis.
+    Learned,
+    /// The system answered the same inputs differently.
+    NonDeterministic(Box<NonDeterminism>),
+    /// The system or the journal failed; rerun with the same journal to resume.
+    Failed(QueryError),
+    /// `max_rounds` equivalence queries all found counterexamples.
+    RoundLimit,
+}
+
+/// The result of a learning run, whatever its end.
+#[derive(Debug)]
+pub struct Outcome {
+    /// Why the run ended.
+    pub end: End,
+    /// The last hypothesis, if one was built.
+    pub hypothesis: Option<Hypothesis>,
+    /// Equivalence queries asked.
+    pub rounds: u32,
+    /// The distinguisher bound the verdict rests on, if the oracle has one.
+    pub distinguisher_bound: Option<u32>,
+}
+
+enum Learner {
+    LSharp(LSharp),
+    LStar(LStar),
+}
+
+impl Learner {
+    async fn start<M: MembershipOracle>(&mut self, mq: &M) -> Result<(), QueryError> {
+        match self {
+            Learner::LSharp(it) => it.start(mq).await,
+            Learner::LStar(it) => it.start(mq).await,
+        }
+    }
+
+    async fn refine<M: MembershipOracle>(
+        &mut self,
+        mq: &M,
+        counterexample: &crate::equivalence::Counterexample,
+    ) -> Result<(), QueryError> {
+        match self {
+            Learner::LSharp(it) => it.refine(mq, counterexample).await,
+            Learner::LStar(it) => it.refine(mq, counterexample).await,
+        }
+    }
+
+    fn hypothesis(&self) -> Hypothesis {
+        match self {
+            Learner::LSharp(it) => it.hypothesis(),
+            Learner::LStar(it) => it.hypothesis(),
+        }
+    }
+}
+
+/// Learns the Mealy machine of the system behind `mq`, checking hypotheses with `eq`.
+pub async fn learn<M, E>(
+    config: &LearnConfig,
+    mq: &M,
+    eq: &mut E,
+    progress: &mut dyn Progress,
+) -> Outcome
+where
+    M: MembershipOracle,
+    E: EquivalenceOracle,
+{
+    let mut learner = match config.algorithm {
+        Algorithm::LSharp => Learner::LSharp(LSharp::new(Arc::clone(&config.alphabet))),
+        Algorithm::LStar => Learner::LStar(LStar::new(Arc::clone(&config.alphabet))),
+    };
+    let mut outcome = Outcome {
+        end: End::Learned,
+        hypothesis: None,
+        rounds: 0,
+        distinguisher_bound: eq.distinguisher_bound(),
+    };
+    progress.update(ProgressUpdate {
+        phase: Phase::Exploring,
+        rounds: 0,
+        n_states: 0,
+    });
+    let mut step = learner.start(mq).await;
+    loop {
+        if let Err(error) = step {
+            outcome.end = match error {
+                QueryError::NonDeterminism(report) => End::NonDeterministic(report),
+                error => End::Failed(error),
+            };
+            return outcome;
+        }
+        let hypothesis = learner.hypothesis();
+        let n_states = hypothesis.n_states();
+        outcome.hypothesis = Some(hypothesis);
+        if outcome.rounds >= config.max_rounds {
+            outcome.end = End::RoundLimit;
+            return outcome;
+        }
+        outcome.rounds += 1;
+        progress.update(ProgressUpdate {
+            phase: Phase::Checking,
+            rounds: outcome.rounds,
+            n_states,
+        });
+        let hypothesis = outcome.hypothesis.as_ref().expect("just set");
+        step = match eq.find_counterexample(hypothesis, mq).await {
+            Ok(None) => return outcome,
+            Ok(Some(counterexample)) => {
+                progress.update(ProgressUpdate {
+                    phase: Phase::Exploring,
+                    rounds: outcome.rounds,
+                    n_states,
+                });
+                learner.refine(mq, &counterexample).await
+            }
+            Err(error) => Err(error),
+        };
+    }
+}

@@ -1,0 +1,350 @@
+//! The journal: an append-only JSON-lines file of every executed query, synced to disk, from
+//! which a killed run resumes without executing any finished query again.
+//!
+//! The first line is a [`Header`] naming the journal format, the experiment's fingerprint,
+//! the class and the alphabet; every further line is one executed query with its outputs, by
+//! name. Opening a journal:
+//! - creates it with a header when it is missing or empty;
+//! - refuses it, with a message saying which experiment it belongs to, when the fingerprint
+//!   differs (another class, alphabet or experiment setting);
+//! - keeps every complete entry and cuts off a last line left half-written by a kill.
+//!
+//! The [`Journal`] layer writes entries in chunks of the backend's parallelism, syncing after
+//! each chunk, so a kill loses at most the queries in flight.
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::closure::{Alphabet, OutputWord, Word};
+use crate::oracle::{MembershipOracle, QueryError};
+
+/// The format name in the header line.
+pub const FORMAT: &str = "typestar-learner-journal";
+/// The format version in the header line.
+pub const VERSION: u32 = 1;
+
+/// Why a journal cannot be used.
+#[derive(Debug, Error)]
+pub enum JournalError {
+    /// Reading or writing the file failed.
+    #[error("journal {path}: {source}")]
+    Io {
+        /// The journal file.
+        path: PathBuf,
+        /// The system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The journal belongs to another experiment.
+    #[error(
+        "journal {path} belongs to another experiment (fingerprint {found}, class {class}, inputs {inputs}); this run is {expected}. Resume with the same experiment, or give a new journal path"
+    )]
+    OtherExperiment {
+        /// The journal file.
+        path: PathBuf,
+        /// This run's fingerprint.
+        expected: String,
+        /// The journal's fingerprint.
+        found: String,
+        /// The journal's class.
+        class: String,
+        /// The journal's inputs, space-separated.
+        inputs: String,
+    },
+    /// A line is not a journal entry of this format.
+    #[error("journal {path}:{line}: {message}")]
+    Corrupt {
+        /// The journal file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+/// The first line of a journal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Header {
+    /// Always [`FORMAT`].
+    pub journal: String,
+    /// Always [`VERSION`].
+    pub version: u32,
+    /// The experiment's fingerprint, see [`fingerprint`].
+    pub experiment: String,
+    /// The class learned.
+    pub class: String,
+    /// The input names, in column order.
+    pub inputs: Vec<String>,
+}
+
+/// One executed query.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Entry {
+    inputs: Vec<String>,
+    outputs: Vec<String>,
+}
+
+/// A stable fingerprint of an experiment: the class, its inputs and callbacks, and every
+/// setting that changes answers (`settings`, e.g. the query filters). FNV-1a, 64 bits, in hex.
+pub fn fingerprint(alphabet: &Alphabet, settings: &str) -> String {
+    let mut text = alphabet.signature.class.clone();
+    for name in alphabet.input_names(&alphabet.inputs) {
+        text.push('\u{1f}');
+        text.push_str(&name);
+    }
+    text.push('\u{1e}');
+    for callback in &alphabet.signature.callbacks {
+        text.push('\u{1f}');
+        text.push_str(&callback.name);
+    }
+    text.push('\u{1e}');
+    text.push_str(settings);
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{hash:016x}")
+}
+
+/// An open journal file, positioned for appending.
+pub struct JournalFile {
+    path: PathBuf,
+    file: File,
+    alphabet: Arc<Alphabet>,
+}
+
+/// What opening a journal found in it.
+pub struct Opened {
+    /// The file, ready to append to.
+    pub file: JournalFile,
+    /// The queries it recorded, in order.
+    pub entries: Vec<(Word, OutputWord)>,
+    /// Whether a half-written last line was cut off.
+    pub recovered_truncation: bool,
+}
+
+impl JournalFile {
+    /// Opens or creates the journal at `path` for the experiment `experiment` (a
+    /// [`fingerprint`]) over `alphabet`.
+    pub fn open(
+        path: &Path,
+        alphabet: Arc<Alphabet>,
+        experiment: &str,
+    ) -> Result<Opened, JournalError> {
+        let io = |source| JournalError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(io)?;
+        let mut text = String::new();
+        file.read_to_string(&mut text).map_err(io)?;
+        let header = Header {
+            journal: FORMAT.to_owned(),
+            version: VERSION,
+            experiment: experiment.to_owned(),
+            class: alphabet.signature.class.clone(),
+            inputs: alphabet.input_names(&alphabet.inputs),
+        };
+        let mut journal = JournalFile {
+            path: path.to_owned(),
+            file,
+            alphabet,
+        };
+        let Some(header_end) = text.find('\n') else {
+            // Empty, or a header cut off before its newline: nothing was journaled yet.
+            journal.file.set_len(0).map_err(io)?;
+            journal.append_line(&serde_json::to_string(&header).expect("header serializes"))?;
+            journal.sync()?;
+            return Ok(Opened {
+                file: journal,
+                entries: Vec::new(),
+                recovered_truncation: !text.is_empty(),
+            });
+        };
+        journal.check_header(&text[..header_end], &header)?;
+        let (entries, complete_len) = journal.read_entries(&text, header_end + 1)?;
+        let recovered_truncation = complete_len < text.len();
+        if recovered_truncation {
+            journal.file.set_len(complete_len as u64).map_err(io)?;
+            journal.file.seek(SeekFrom::End(0)).map_err(io)?;
+            journal.sync()?;
+        }
+        Ok(Opened {
+            file: journal,
+            entries,
+            recovered_truncation,
+        })
+    }
+
+    fn check_header(&self, line: &str, expected: &Header) -> Result<(), JournalError> {
+        let found: Header = serde_json::from_str(line).map_err(|error| JournalError::Corrupt {
+            path: self.path.clone(),
+            line: 1,
+            message: format!("not a {FORMAT} header: {error}"),
+        })?;
+        if found.journal != FORMAT || found.version != VERSION {
+            return Err(JournalError::Corrupt {
+                path: self.path.clone(),
+                line: 1,
+                message: format!(
+                    "format {} version {}, expected {FORMAT} version {VERSION}",
+                    found.journal, found.version
+                ),
+            });
+        }
+        if found != *expected {
+            return Err(JournalError::OtherExperiment {
+                path: self.path.clone(),
+                expected: expected.experiment.clone(),
+                found: found.experiment,
+                class: found.class,
+                inputs: found.inputs.join(" "),
+            });
+        }
+        Ok(())
+    }
+
+    /// The complete entries from byte `start` on, and the length of the file up to the end
+    /// of the last complete one. Only the last line may be incomplete.
+    fn read_entries(
+        &self,
+        text: &str,
+        start: usize,
+    ) -> Result<(Vec<(Word, OutputWord)>, usize), JournalError> {
+        let mut entries = Vec::new();
+        let mut offset = start;
+        for (index, line) in text[start..].split_inclusive('\n').enumerate() {
+            let line_number = index + 2;
+            if !line.ends_with('\n') {
+                // Cut off mid-write by a kill: everything before it is complete.
+                break;
+            }
+            let entry = self
+                .parse_entry(line.trim_end_matches('\n'))
+                .map_err(|message| JournalError::Corrupt {
+                    path: self.path.clone(),
+                    line: line_number,
+                    message,
+                })?;
+            entries.push(entry);
+            offset += line.len();
+        }
+        Ok((entries, offset))
+    }
+
+    fn parse_entry(&self, line: &str) -> Result<(Word, OutputWord), String> {
+        let entry: Entry = serde_json::from_str(line).map_err(|error| error.to_string())?;
+        let word = entry
+            .inputs
+            .iter()
+            .map(|name| {
+                self.alphabet
+                    .input_named(name)
+                    .ok_or_else(|| format!("unknown input `{name}`"))
+            })
+            .collect::<Result<Word, _>>()?;
+        let outputs = entry
+            .outputs
+            .iter()
+            .map(|name| {
+                self.alphabet
+                    .output_named(name)
+                    .ok_or_else(|| format!("unknown output `{name}`"))
+            })
+            .collect::<Result<OutputWord, _>>()?;
+        if word.len() != outputs.len() {
+            return Err(format!(
+                "{} inputs but {} outputs",
+                word.len(),
+                outputs.len()
+            ));
+        }
+        Ok((word, outputs))
+    }
+
+    /// Appends one executed query (not yet synced).
+    pub fn append(
+        &mut self,
+        word: &[crate::closure::Input],
+        outputs: &[crate::closure::Output],
+    ) -> Result<(), JournalError> {
+        let entry = Entry {
+            inputs: self.alphabet.input_names(word),
+            outputs: self.alphabet.output_names(outputs),
+        };
+        self.append_line(&serde_json::to_string(&entry).expect("entry serializes"))
+    }
+
+    fn append_line(&mut self, line: &str) -> Result<(), JournalError> {
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        self.file
+            .write_all(&bytes)
+            .map_err(|source| JournalError::Io {
+                path: self.path.clone(),
+                source,
+            })
+    }
+
+    /// Flushes everything appended to the disk.
+    pub fn sync(&mut self) -> Result<(), JournalError> {
+        self.file.sync_data().map_err(|source| JournalError::Io {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+/// Journals every query `inner` answers, in chunks of `chunk` queries.
+pub struct Journal<M> {
+    inner: M,
+    file: Option<Mutex<JournalFile>>,
+    chunk: usize,
+}
+
+impl<M: MembershipOracle> Journal<M> {
+    /// Journals `inner` into `file` (none: no journal), syncing every `chunk` queries.
+    pub fn new(inner: M, file: Option<JournalFile>, chunk: usize) -> Journal<M> {
+        Journal {
+            inner,
+            file: file.map(Mutex::new),
+            chunk: chunk.max(1),
+        }
+    }
+
+    fn record(&self, words: &[Word], answers: &[OutputWord]) -> Result<(), JournalError> {
+        let Some(file) = &self.file else {
+            return Ok(());
+        };
+        let mut file = file.lock().expect("journal lock is never poisoned");
+        for (word, outputs) in words.iter().zip(answers) {
+            file.append(word, outputs)?;
+        }
+        file.sync()
+    }
+}
+
+impl<M: MembershipOracle> MembershipOracle for Journal<M> {
+    async fn answer(&self, queries: &[Word]) -> Result<Vec<OutputWord>, QueryError> {
+        if self.file.is_none() {
+            return self.inner.answer(queries).await;
+        }
+        let mut answers = Vec::with_capacity(queries.len());
+        for chunk in queries.chunks(self.chunk) {
+            let chunk_answers = self.inner.answer(chunk).await?;
+            self.record(chunk, &chunk_answers)?;
+            answers.extend(chunk_answers);
+        }
+        Ok(answers)
+    }
+}

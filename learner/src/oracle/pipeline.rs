@@ -1,0 +1,164 @@
+//! The standard query engine: every layer of [`crate::oracle`] stacked in order, with
+//! handles on the shared prefix tree, the two counters and the recorded restrictions.
+//!
+//! Building a pipeline with a journal replays the journal into the prefix tree, so a resumed
+//! run asks the system nothing it already answered.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::closure::Alphabet;
+use crate::cost::CostModel;
+use crate::oracle::cache::Cache;
+use crate::oracle::counter::Counter;
+use crate::oracle::err_closure::ErrClosure;
+use crate::oracle::filter::{Filter, QueryFilter, Restrictions};
+use crate::oracle::journal::{fingerprint, Journal, JournalError, JournalFile};
+use crate::oracle::nondeterminism::NdCheck;
+use crate::oracle::sul::{CountSnapshot, CountingSul, Counts, Sul};
+use crate::oracle::sul_oracle::SulOracle;
+use crate::oracle::tree::PrefixTree;
+
+/// How the query engine of one experiment is built.
+#[derive(Clone, Debug, Default)]
+pub struct PipelineConfig {
+    /// What device operations cost; decides whether runs are extended instead of reset.
+    pub cost: CostModel,
+    /// The experiment's query filters.
+    pub filters: Vec<QueryFilter>,
+    /// Where to journal executed queries; `None` for no journal.
+    pub journal: Option<PathBuf>,
+}
+
+/// The full stack of layers over the instances of one system.
+pub type Stack<S> =
+    Counter<Cache<Filter<ErrClosure<Journal<NdCheck<Counter<SulOracle<CountingSul<S>>>>>>>>>;
+
+/// A query engine and its handles.
+pub struct Pipeline<S> {
+    oracle: Stack<S>,
+    tree: Arc<PrefixTree>,
+    asked: Arc<Counts>,
+    executed: Arc<Counts>,
+    restrictions: Arc<Restrictions>,
+    resumed_queries: usize,
+    recovered_truncation: bool,
+}
+
+impl<S: Sul> Pipeline<S> {
+    /// Builds the engine over `suls` (one per parallel instance), opening and replaying the
+    /// journal if the config names one.
+    pub fn new(
+        alphabet: Arc<Alphabet>,
+        suls: Vec<S>,
+        config: &PipelineConfig,
+    ) -> Result<Pipeline<S>, JournalError> {
+        let tree = Arc::new(PrefixTree::default());
+        let asked = Arc::new(Counts::default());
+        let executed = Arc::new(Counts::default());
+        let restrictions = Arc::new(Restrictions::default());
+        let n_instances = suls.len();
+        let (journal, resumed_queries, recovered_truncation) = match &config.journal {
+            Some(path) => {
+                let experiment = fingerprint(&alphabet, &experiment_settings(&alphabet, config));
+                let opened = JournalFile::open(path, Arc::clone(&alphabet), &experiment)?;
+                for (word, outputs) in &opened.entries {
+                    tree.insert(word, outputs);
+                }
+                (
+                    Some(opened.file),
+                    opened.entries.len(),
+                    opened.recovered_truncation,
+                )
+            }
+            None => (None, 0, false),
+        };
+        let suls = suls
+            .into_iter()
+            .map(|sul| CountingSul::new(sul, Arc::clone(&executed)))
+            .collect();
+        let system = SulOracle::new(
+            suls,
+            Arc::clone(&alphabet),
+            config.cost.prefers_extending_runs(),
+        );
+        let oracle = Counter::new(
+            Cache::new(
+                Filter::new(
+                    ErrClosure::new(
+                        Journal::new(
+                            NdCheck::new(
+                                Counter::new(system, Arc::clone(&executed)),
+                                Arc::clone(&tree),
+                                alphabet,
+                            ),
+                            journal,
+                            n_instances,
+                        ),
+                        Arc::clone(&tree),
+                    ),
+                    config.filters.clone(),
+                    Arc::clone(&restrictions),
+                ),
+                Arc::clone(&tree),
+            ),
+            Arc::clone(&asked),
+        );
+        Ok(Pipeline {
+            oracle,
+            tree,
+            asked,
+            executed,
+            restrictions,
+            resumed_queries,
+            recovered_truncation,
+        })
+    }
+}
+
+impl<S> Pipeline<S> {
+    /// The membership oracle to give the learner.
+    pub fn oracle(&self) -> &Stack<S> {
+        &self.oracle
+    }
+
+    /// The prefix tree of everything observed.
+    pub fn tree(&self) -> &Arc<PrefixTree> {
+        &self.tree
+    }
+
+    /// Queries asked by the learner and equivalence oracle.
+    pub fn asked(&self) -> CountSnapshot {
+        self.asked.snapshot()
+    }
+
+    /// Queries, resets and steps executed on the system.
+    pub fn executed(&self) -> CountSnapshot {
+        self.executed.snapshot()
+    }
+
+    /// Queries the experiment's filters forbade.
+    pub fn restrictions(&self) -> &Arc<Restrictions> {
+        &self.restrictions
+    }
+
+    /// Number of queries replayed from the journal.
+    pub fn resumed_queries(&self) -> usize {
+        self.resumed_queries
+    }
+
+    /// Whether the journal's last line was half-written and cut off.
+    pub fn recovered_truncation(&self) -> bool {
+        self.recovered_truncation
+    }
+}
+
+/// The settings that change answers, for the journal's fingerprint.
+fn experiment_settings(alphabet: &Alphabet, config: &PipelineConfig) -> String {
+    config
+        .filters
+        .iter()
+        .map(|filter| filter.describe(|input| alphabet.signature.input_name(input).to_owned()))
+        .collect::<Vec<_>>()
+        .join("; ")
+}

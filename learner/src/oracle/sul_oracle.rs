@@ -1,0 +1,159 @@
+//! The adaptor from systems to a membership oracle: runs a batch of queries on N instances in
+//! parallel, and on each instance extends the current run instead of resetting whenever the
+//! run so far is a prefix of the next query (paper 004's lesson: resets are what costs).
+//!
+//! A run stops at its first `err`: the rest of the query is `err` by the closure and is
+//! never executed.
+
+use std::sync::{Arc, Mutex};
+
+use tokio::task::JoinSet;
+
+use crate::closure::{Alphabet, Input, Output, OutputWord, Word};
+use crate::oracle::sul::{Sul, SulError};
+use crate::oracle::{MembershipOracle, QueryError};
+
+/// One instance and the trace it has run since its last reset, while it is alive.
+struct Instance<S> {
+    sul: S,
+    run: Option<(Word, OutputWord)>,
+}
+
+/// Runs queries on a pool of [`Sul`] instances.
+pub struct SulOracle<S> {
+    instances: Vec<Arc<tokio::sync::Mutex<Instance<S>>>>,
+    alphabet: Arc<Alphabet>,
+    extend_runs: bool,
+}
+
+impl<S: Sul> SulOracle<S> {
+    /// A pool of `suls`; with `extend_runs`, a query that extends an instance's current run
+    /// continues it without a reset.
+    pub fn new(suls: Vec<S>, alphabet: Arc<Alphabet>, extend_runs: bool) -> SulOracle<S> {
+        assert!(!suls.is_empty(), "a pool needs at least one instance");
+        SulOracle {
+            instances: suls
+                .into_iter()
+                .map(|sul| Arc::new(tokio::sync::Mutex::new(Instance { sul, run: None })))
+                .collect(),
+            alphabet,
+            extend_runs,
+        }
+    }
+
+    /// Number of instances, the parallelism of a batch.
+    pub fn n_instances(&self) -> usize {
+        self.instances.len()
+    }
+}
+
+/// The queries of a batch not yet taken by an instance.
+type Queue = Arc<Mutex<Vec<(usize, Word)>>>;
+
+/// What went wrong in one query of a batch.
+struct Failure {
+    query: Word,
+    executed: usize,
+    source: SulError,
+}
+
+impl<S: Sul> Instance<S> {
+    /// Takes the next query: one that extends this instance's run if there is one.
+    fn take(&self, queue: &Queue, extend_runs: bool) -> Option<(usize, Word)> {
+        let mut queue = queue.lock().expect("queue lock is never poisoned");
+        let extending = self
+            .run
+            .as_ref()
+            .filter(|_| extend_runs)
+            .and_then(|(run, _)| queue.iter().position(|(_, query)| query.starts_with(run)));
+        match extending {
+            Some(position) => Some(queue.remove(position)),
+            None if queue.is_empty() => None,
+            None => Some(queue.remove(0)),
+        }
+    }
+
+    async fn run(&mut self, query: &[Input], extend_runs: bool) -> Result<OutputWord, Failure> {
+        let (mut word, mut outputs) = match self.run.take() {
+            Some((run, outputs)) if extend_runs && query.starts_with(&run) => (run, outputs),
+            _ => {
+                self.sul.reset().await.map_err(|source| Failure {
+                    query: query.to_vec(),
+                    executed: 0,
+                    source,
+                })?;
+                (Word::new(), OutputWord::new())
+            }
+        };
+        for &input in &query[word.len()..] {
+            let output = self.sul.step(input).await.map_err(|source| Failure {
+                query: query.to_vec(),
+                executed: word.len(),
+                source,
+            })?;
+            word.push(input);
+            outputs.push(output);
+            if output == Output::Err {
+                outputs.resize(query.len(), Output::Err);
+                return Ok(outputs);
+            }
+        }
+        self.run = Some((word, outputs.clone()));
+        Ok(outputs)
+    }
+}
+
+impl<S: Sul> MembershipOracle for SulOracle<S> {
+    async fn answer(&self, queries: &[Word]) -> Result<Vec<OutputWord>, QueryError> {
+        let queue: Queue = Arc::new(Mutex::new(queries.iter().cloned().enumerate().collect()));
+        let mut tasks = JoinSet::new();
+        for instance in self.instances.iter().take(queries.len()) {
+            let instance = Arc::clone(instance);
+            let queue = Arc::clone(&queue);
+            let extend_runs = self.extend_runs;
+            tasks.spawn(async move {
+                let mut instance = instance.lock().await;
+                let mut answers = Vec::new();
+                while let Some((index, query)) = instance.take(&queue, extend_runs) {
+                    match instance.run(&query, extend_runs).await {
+                        Ok(outputs) => answers.push((index, outputs)),
+                        Err(failure) => {
+                            // Stop the batch: the other instances finish what they hold.
+                            queue.lock().expect("queue lock is never poisoned").clear();
+                            return Err(failure);
+                        }
+                    }
+                }
+                Ok(answers)
+            });
+        }
+        let mut answers: Vec<Option<OutputWord>> = vec![None; queries.len()];
+        let mut failure = None;
+        while let Some(joined) = tasks.join_next().await {
+            match joined.expect("a query task never panics") {
+                Ok(done) => {
+                    for (index, outputs) in done {
+                        answers[index] = Some(outputs);
+                    }
+                }
+                Err(it) => failure = failure.or(Some(it)),
+            }
+        }
+        if let Some(Failure {
+            query,
+            executed,
+            source,
+        }) = failure
+        {
+            return Err(QueryError::Backend {
+                query: self.alphabet.render_word(&query),
+                executed,
+                source,
+            });
+        }
+        Ok(answers
+            .into_iter()
+            .map(|it| it.expect("every query of a successful batch is answered"))
+            .collect())
+    }
+}

@@ -1,0 +1,128 @@
+//! Non-determinism and learning purposes: a noisy system stops learning cleanly with a
+//! report; query filters restrict the experiment and their errors are marked as such.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::reference;
+use learner::backend::model::{ModelConfig, ModelSul, SimClock};
+use learner::equivalence::CacheConsistency;
+use learner::oracle::filter::QueryFilter;
+use learner::simulation::{learn_simulated, EquivalenceChoice};
+use learner::{
+    learn, learned_typestate, Algorithm, Alphabet, Chain, DistinguisherBound, End, LearnConfig,
+    NoProgress, Pipeline, PipelineConfig, Statistics,
+};
+use typestates::Step;
+
+#[tokio::test]
+async fn a_noisy_system_stops_learning_with_a_report_and_the_partial_hypothesis() {
+    for algorithm in Algorithm::ALL {
+        let noisy = ModelConfig {
+            noise: 0.2,
+            seed: 7,
+            ..ModelConfig::default()
+        };
+        let run = learn_simulated(
+            &reference("AsyncTask"),
+            algorithm,
+            EquivalenceChoice::DistinguisherBound(2),
+            &PipelineConfig::default(),
+            noisy,
+            1,
+        )
+        .await
+        .unwrap();
+        let End::NonDeterministic(report) = &run.outcome.end else {
+            panic!(
+                "{algorithm:?}: expected non-determinism, got {:?}",
+                run.outcome.end
+            )
+        };
+        assert_eq!(report.earlier.len(), report.prefix.len());
+        assert_ne!(report.earlier, report.later);
+        assert!(
+            report
+                .description
+                .starts_with("non-deterministic behaviour after `"),
+            "{}",
+            report.description
+        );
+        assert!(
+            report.description.contains("the rerun"),
+            "{}",
+            report.description
+        );
+    }
+}
+
+#[tokio::test]
+async fn filtered_errors_are_restricted_by_the_experiment_not_by_the_api() {
+    let typestate = reference("AsyncTask");
+    let alphabet = Arc::new(Alphabet::of(typestate.signature()));
+    let cancel = alphabet.input_named("cancel").unwrap();
+    let filters = vec![QueryFilter::AtMostOnce(cancel)];
+    let config = PipelineConfig {
+        filters: filters.clone(),
+        ..PipelineConfig::default()
+    };
+    let suls = ModelSul::pool(
+        &typestate,
+        ModelConfig::default(),
+        1,
+        &Arc::new(SimClock::default()),
+    );
+    let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, &config).unwrap();
+    let mut eq = Chain(
+        CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet)),
+        DistinguisherBound::new(2),
+    );
+    let outcome = learn(
+        &LearnConfig::new(Arc::clone(&alphabet)),
+        pipeline.oracle(),
+        &mut eq,
+        &mut NoProgress,
+    )
+    .await;
+    assert!(matches!(outcome.end, End::Learned));
+    assert!(!pipeline.restrictions().is_empty());
+    let statistics = Statistics::collect(
+        &outcome,
+        &alphabet.signature,
+        pipeline.asked(),
+        pipeline.executed(),
+        &config.cost,
+    );
+    let learned = learned_typestate(
+        outcome.hypothesis.as_ref().unwrap(),
+        &alphabet,
+        &statistics,
+        &filters,
+        pipeline.restrictions(),
+    );
+    let cancel_id = learned.callin_by_name("cancel").unwrap();
+    let mut restricted = 0;
+    for state in &learned.states {
+        if let Step::Error { origin, .. } = &state.on_callin[cancel_id.index()] {
+            assert_eq!(
+                origin.source.as_deref(),
+                Some("restricted by the experiment: cancel at most once per query"),
+                "state {}",
+                state.name
+            );
+            assert!(origin.unverified);
+            restricted += 1;
+        }
+    }
+    assert!(restricted > 0, "{}", typestates::format::print(&learned));
+    // Errors of the API itself keep an empty origin.
+    let execute = learned.callin_by_name("execute").unwrap();
+    assert!(learned.states.iter().any(|state| matches!(
+        &state.on_callin[execute.index()],
+        Step::Error { origin, .. } if origin.source.is_none()
+    )));
+    let stats = learned.provenance.stats.unwrap();
+    assert_eq!(stats.mq_executed, pipeline.executed().queries);
+    assert_eq!(stats.distinguisher_bound, Some(2));
+}

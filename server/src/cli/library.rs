@@ -1,0 +1,32 @@
+//! `typestar library`: lists the bundled protocols with their provenance.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use typestates::library::Library;
+
+/// Arguments of `typestar library`.
+#[derive(Args, Debug)]
+pub struct LibraryArgs {}
+
+/// Prints one line per class: name, states, provenance, platform and first source.
+pub fn run(_args: LibraryArgs) -> anyhow::Result<ExitCode> {
+    let library = Library::bundled();
+    let width = library.iter().map(|e| e.class().len()).max().unwrap_or(0);
+    println!("{:width$}  states  provenance  platform", "class");
+    for entry in library.iter() {
+        let provenance = entry.provenance();
+        println!(
+            "{:width$}  {:>6}  {:10}  {}",
+            entry.class(),
+            entry.typestate.states.len(),
+            provenance.kind.keyword(),
+            provenance.platform.as_deref().unwrap_or("-"),
+        );
+        if let Some(source) = provenance.sources.first() {
+            println!("{:width$}  source: {source}", "");
+        }
+    }
+    println!("{} protocols.", library.len());
+    Ok(ExitCode::SUCCESS)
+}
