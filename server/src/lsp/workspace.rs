@@ -29,15 +29,8 @@ pub async fn refresh(session: &Arc<Session>) {
     let generation = session.next_workspace_check();
     let roots = session.roots();
     let loaded = tasks::blocking(session, "loading .typestar/ folders", move || {
-        let mut library = Library::bundled();
-        let mut errors = Vec::new();
-        for folder in roots.iter().map(|root| root.join(WORKSPACE_DIR)) {
-            if folder.is_dir() {
-                errors.extend(library.add_dir(&folder).err().unwrap_or_default());
-            }
-        }
-        let files = source_files(&roots);
-        (library, errors, files)
+        let (library, errors) = load_library(&roots);
+        (library, errors, source_files(&roots))
     })
     .await;
     let Some((library, errors, files)) = loaded else {
@@ -69,6 +62,19 @@ pub async fn refresh(session: &Arc<Session>) {
     }
     clear_unreported(session, generation, reported).await;
     progress.end("done").await;
+}
+
+/// The bundled protocols plus each root's `.typestar/` folder, and the errors of the folders
+/// that did not load (a folder with an error adds nothing).
+pub fn load_library(roots: &[PathBuf]) -> (Library, Vec<LibraryError>) {
+    let mut library = Library::bundled();
+    let mut errors = Vec::new();
+    for folder in roots.iter().map(|root| root.join(WORKSPACE_DIR)) {
+        if folder.is_dir() {
+            errors.extend(library.add_dir(&folder).err().unwrap_or_default());
+        }
+    }
+    (library, errors)
 }
 
 async fn check_file(

@@ -10,7 +10,7 @@ use tower_lsp_server::ls_types::{
 use crate::lsp::capabilities::Capabilities;
 use crate::lsp::session::Session;
 use crate::lsp::settings::Settings;
-use crate::lsp::{ext, from_proto};
+use crate::lsp::{ext, from_proto, workspace};
 
 /// Handles `initialize`; synchronous, so nothing else runs before the state is set.
 pub fn handle(session: &Session, params: InitializeParams) -> InitializeResult {
@@ -29,6 +29,10 @@ pub fn handle(session: &Session, params: InitializeParams) -> InitializeResult {
     if roots.is_empty() {
         roots.extend(params.root_uri.as_ref().and_then(from_proto::path));
     }
+    // Loaded here, not only in the background refresh, so that no document the client opens
+    // after this reply is checked or hovered without the library. Errors are reported by the
+    // refresh that `initialized` starts.
+    session.set_library(workspace::load_library(&roots).0);
     session.set_roots(roots);
     if let Some(options) = params.initialization_options {
         let (settings, error) = Settings::from_json(options);
