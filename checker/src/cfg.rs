@@ -25,7 +25,7 @@ use crate::ir::{
 };
 
 /// Kotlin functions whose lambda argument runs once, in place.
-const INLINE_SCOPE_FUNCTIONS: &[&str] = &[
+pub(crate) const INLINE_SCOPE_FUNCTIONS: &[&str] = &[
     "apply",
     "also",
     "let",

@@ -5,11 +5,38 @@
 //! [`lang`] parses it with tree-sitter and lowers it into the language-neutral [`ir`];
 //! [`resolve`] gives receivers and locals their fully qualified types without a build;
 //! [`cfg`] builds a control-flow graph per method body and lambda;
-//! [`flow`] solves forward dataflow problems over those graphs to a fixpoint.
+//! [`flow`] solves forward dataflow problems over those graphs to a fixpoint;
+//! [`protocols`] is the typestate library as the checker sees it, with [`platform`] knowledge
+//! of class hierarchies;
+//! [`places`] finds the tracked objects, [`typestate_flow`] tracks their states through one
+//! body, and [`events`] orders the bodies of a class (Android lifecycles, event handlers,
+//! listener callbacks);
+//! [`diagnostics`] turns what the analysis saw into violations, and [`suppress`] drops the
+//! suppressed ones.
+//!
+//! ```text
+//! let library = typestates::library::Library::bundled();
+//! let file = SourceFile::from_bytes(path, bytes)?;
+//! for v in checker::check(&library, &file, &CheckConfig::default()).violations {
+//!     println!("{}:{}: {}: {}", file.path.display(), v.span.start, v.kind.name(), v.message);
+//! }
+//! ```
 
 pub mod cfg;
+mod check;
+pub mod diagnostics;
+pub mod events;
 pub mod flow;
 pub mod ir;
 pub mod lang;
+pub mod places;
+pub mod platform;
+pub mod protocols;
 pub mod resolve;
 pub mod source;
+pub mod suppress;
+pub mod typestate_flow;
+
+pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
+pub use diagnostics::{Related, Violation, ViolationKind};
+pub use source::SourceFile;

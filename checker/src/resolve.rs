@@ -22,10 +22,28 @@ use crate::ir::{
     SourceIr, Stmt, StmtKind, TypeRef,
 };
 
-/// The classes a resolver may assume exist outside the file, by fully qualified name.
+/// What a resolver may assume about classes outside the file.
+///
+/// The typestate library implements it ([`crate::protocols::Protocols`]) from its creators and
+/// callback bindings; the provided methods are the name-based guesses used without a library.
 pub trait KnownTypes {
     /// Whether `fqn` names a known class or interface.
     fn is_known(&self, fqn: &str) -> bool;
+
+    /// The class of the object that calling `name` with `arity` arguments on `receiver`
+    /// creates, when the call is a known factory (`MediaPlayer.create(…)`,
+    /// `client.newCall(…)`).
+    fn factory_type(&self, receiver: &ExprType, name: &str, arity: usize) -> Option<String> {
+        let _ = arity;
+        (receiver.is_class_ref && is_factory_name(name)).then(|| receiver.fqn.clone())
+    }
+
+    /// Whether calling `name` on `receiver` registers a listener whose callback receives
+    /// `receiver` as its first argument (`mp.setOnPreparedListener { it.start() }`).
+    fn registers_listener(&self, receiver: &ExprType, name: &str) -> bool {
+        let _ = receiver;
+        is_listener_registration(name)
+    }
 }
 
 impl KnownTypes for &[&str] {
@@ -84,6 +102,9 @@ pub struct Resolution {
     expr_types: HashMap<ExprId, ExprType>,
     receivers: HashMap<ExprId, ExprType>,
     bindings: HashMap<ExprId, Binding>,
+    declarations: HashMap<usize, LocalId>,
+    local_types: HashMap<LocalId, ExprType>,
+    field_types: HashMap<(String, String), ExprType>,
     classes: HashMap<String, ClassInfo>,
 }
 
@@ -101,6 +122,27 @@ impl Resolution {
     /// What the name (or field access) expression `id` refers to, if it is a tracked variable.
     pub fn binding_of(&self, id: ExprId) -> Option<&Binding> {
         self.bindings.get(&id)
+    }
+
+    /// The local declared at byte offset `at`: a [`crate::ir::Local`]'s `name_span`, a
+    /// [`Param`]'s `span`, or, for the implicit `it` of a Kotlin lambda, the lambda body's span.
+    pub fn declared_at(&self, at: usize) -> Option<LocalId> {
+        self.declarations.get(&at).copied()
+    }
+
+    /// The declared or inferred type of a local, if known.
+    pub fn type_of_local(&self, local: LocalId) -> Option<&ExprType> {
+        self.local_types.get(&local)
+    }
+
+    /// The declared or inferred type of the field `name` of the class `class`, if known.
+    pub fn type_of_field(&self, class: &str, name: &str) -> Option<&ExprType> {
+        self.field_types.get(&(class.to_owned(), name.to_owned()))
+    }
+
+    /// The classes the file declares.
+    pub fn classes(&self) -> impl Iterator<Item = &ClassInfo> {
+        self.classes.values()
     }
 
     /// The declared class `fqn`, if the file declares it.
@@ -189,7 +231,7 @@ const JAVA_LANG: &[&str] = &[
 ];
 
 /// Kotlin scope functions whose lambda runs with the receiver as `this`.
-const RECEIVER_SCOPE_FUNCTIONS: &[&str] = &["apply", "run", "with"];
+pub(crate) const RECEIVER_SCOPE_FUNCTIONS: &[&str] = &["apply", "run", "with"];
 /// Kotlin scope functions whose lambda gets the receiver as its parameter (`it`).
 const ARGUMENT_SCOPE_FUNCTIONS: &[&str] = &["also", "let", "use", "takeIf", "takeUnless"];
 /// Kotlin standard functions called without a receiver; an unqualified call to one of them
@@ -216,7 +258,8 @@ const KOTLIN_TOP_LEVEL_FUNCTIONS: &[&str] = &[
     "runCatching",
 ];
 /// Kotlin scope functions that return their receiver.
-const SELF_RETURNING_SCOPE_FUNCTIONS: &[&str] = &["apply", "also", "takeIf", "takeUnless"];
+pub(crate) const SELF_RETURNING_SCOPE_FUNCTIONS: &[&str] =
+    &["apply", "also", "takeIf", "takeUnless"];
 
 /// Whether a static method named `name` is taken to be a factory returning its class.
 fn is_factory_name(name: &str) -> bool {
@@ -316,9 +359,13 @@ impl Resolver<'_> {
         })
     }
 
-    fn declare(&mut self, name: &str, ty: Option<ExprType>) -> LocalId {
+    fn declare(&mut self, name: &str, ty: Option<ExprType>, at: usize) -> LocalId {
         let id = LocalId(self.next_local);
         self.next_local += 1;
+        self.res.declarations.insert(at, id);
+        if let Some(ty) = &ty {
+            self.res.local_types.insert(id, ty.clone());
+        }
         if let Some(scope) = self.scopes.last_mut() {
             scope.locals.insert(name.to_owned(), (id, ty));
         }
@@ -328,7 +375,7 @@ impl Resolver<'_> {
     fn declare_params(&mut self, params: &[Param]) {
         for param in params {
             let ty = param.ty.as_ref().and_then(|ty| self.type_ref(ty));
-            self.declare(&param.name, ty);
+            self.declare(&param.name, ty, param.span.start_byte);
         }
     }
 
@@ -365,6 +412,11 @@ impl Resolver<'_> {
             let init = field.init.as_ref().and_then(|init| self.expr(init));
             let delegate = field.delegate.as_ref().and_then(|d| self.delegate(d));
             let ty = declared.or(init).or(delegate);
+            if let Some(ty) = &ty {
+                self.res
+                    .field_types
+                    .insert((fqn.clone(), field.name.clone()), ty.clone());
+            }
             if let Some(ctx) = self.classes.last_mut() {
                 ctx.fields.insert(field.name.clone(), ty);
             }
@@ -412,7 +464,7 @@ impl Resolver<'_> {
     /// implicit receiver.
     fn body(
         &mut self,
-        params: &[(String, Option<ExprType>)],
+        params: &[(String, Option<ExprType>, usize)],
         body: &Body,
         receiver: Option<ExprType>,
     ) {
@@ -420,8 +472,8 @@ impl Resolver<'_> {
             locals: HashMap::new(),
             receiver,
         });
-        for (name, ty) in params {
-            self.declare(name, ty.clone());
+        for (name, ty, at) in params {
+            self.declare(name, ty.clone(), *at);
         }
         self.block(&body.stmts);
         self.scopes.pop();
@@ -440,7 +492,7 @@ impl Resolver<'_> {
             StmtKind::Local(local) => {
                 let init = local.init.as_ref().and_then(|init| self.expr(init));
                 let declared = local.ty.as_ref().and_then(|ty| self.type_ref(ty));
-                self.declare(&local.name, declared.or(init));
+                self.declare(&local.name, declared.or(init), local.name_span.start_byte);
             }
             StmtKind::Expr(expr) | StmtKind::Throw(expr) => {
                 self.expr(expr);
@@ -487,7 +539,7 @@ impl Resolver<'_> {
                 self.expr(iterable);
                 self.scopes.push(Scope::default());
                 let ty = var.ty.as_ref().and_then(|ty| self.type_ref(ty));
-                self.declare(&var.name, ty);
+                self.declare(&var.name, ty, var.name_span.start_byte);
                 self.block(body);
                 self.scopes.pop();
             }
@@ -713,6 +765,7 @@ impl Resolver<'_> {
                         (
                             p.name.clone(),
                             p.ty.as_ref().and_then(|ty| self.type_ref(ty)),
+                            p.span.start_byte,
                         )
                     })
                     .collect();
@@ -796,8 +849,11 @@ impl Resolver<'_> {
             return receiver.filter(|r| !r.is_class_ref);
         }
         let receiver = receiver?;
-        if receiver.is_class_ref && is_factory_name(&call.name) {
-            return Some(Self::instance(receiver.fqn));
+        if let Some(fqn) = self
+            .known
+            .factory_type(&receiver, &call.name, call.args.len())
+        {
+            return Some(Self::instance(fqn));
         }
         self.classes
             .iter()
@@ -838,28 +894,32 @@ impl Resolver<'_> {
         let name = call.name.as_str();
         let value_receiver = call_receiver.filter(|r| !r.is_class_ref);
         let binds_receiver = RECEIVER_SCOPE_FUNCTIONS.contains(&name);
-        let binds_argument =
-            ARGUMENT_SCOPE_FUNCTIONS.contains(&name) || is_listener_registration(name);
-        let mut resolved: Vec<(String, Option<ExprType>)> = params
+        let binds_argument = ARGUMENT_SCOPE_FUNCTIONS.contains(&name)
+            || value_receiver
+                .as_ref()
+                .is_some_and(|r| self.known.registers_listener(r, name));
+        let mut resolved: Vec<(String, Option<ExprType>, usize)> = params
             .iter()
             .map(|p| {
                 (
                     p.name.clone(),
                     p.ty.as_ref().and_then(|ty| self.type_ref(ty)),
+                    p.span.start_byte,
                 )
             })
             .collect();
+        let implicit_it = body.span.start_byte;
         if binds_argument {
             match resolved.first_mut() {
-                Some((_, ty @ None)) => *ty = value_receiver.clone(),
+                Some((_, ty @ None, _)) => *ty = value_receiver.clone(),
                 Some(_) => {}
                 None if self.ir.language == Language::Kotlin => {
-                    resolved.push(("it".to_owned(), value_receiver.clone()));
+                    resolved.push(("it".to_owned(), value_receiver.clone(), implicit_it));
                 }
                 None => {}
             }
         } else if params.is_empty() && self.ir.language == Language::Kotlin {
-            resolved.push(("it".to_owned(), None));
+            resolved.push(("it".to_owned(), None, implicit_it));
         }
         let receiver = if binds_receiver { value_receiver } else { None };
         self.body(&resolved, body, receiver);

@@ -9,6 +9,19 @@ use checker::source::{SourceError, SourceFile, MAX_SOURCE_BYTES};
 
 /// Runs every pass on `text` and walks every resulting graph.
 fn run_all(language: Language, text: &str) {
+    let path = match language {
+        Language::Java => "Soup.java",
+        Language::Kotlin => "Soup.kt",
+    };
+    let file = checker::SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec())
+        .expect("the soup is UTF-8");
+    let library = typestates::library::Library::bundled();
+    let config = checker::CheckConfig {
+        time_limit: std::time::Duration::from_secs(5),
+        ..checker::CheckConfig::default()
+    };
+    let _ = checker::check(&library, &file, &config);
+    let _ = checker::states_at(&library, &file, text.len() / 2);
     let ir = checker::lang::lower(language, text);
     let _ = checker::resolve::resolve(&ir, &[].as_slice());
     fn bodies(class: &Class, language: Language) {

@@ -1,6 +1,9 @@
 //! Shared test helpers: the language of a fixture, and its `// ^^^ text` annotations
 //! compared with what a pass actually found.
 
+// Each test crate uses a subset of the helpers.
+#![allow(dead_code)]
+
 use std::fmt::Write as _;
 use std::path::Path;
 

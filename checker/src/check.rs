@@ -1,0 +1,276 @@
+//! The entry points: [`check`] a file against the library, and [`states_at`] for hovers.
+//!
+//! Per file: lower, resolve (with the library as [`crate::resolve::KnownTypes`]), find the
+//! tracked places, then per class compute the state after construction, solve the event
+//! model ([`crate::events`]) and analyse every body once more from its entry state, recording
+//! what each call on a tracked object sees.
+//! The observations of one call site from every analysis that reached it are merged, so a
+//! violation is *definite* only if the call fails in every state any path brings there.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use typestates::library::Library;
+
+use crate::diagnostics::{self, Violation};
+use crate::events::{self, ClassModel, EventCode};
+use crate::ir::{Class, ClassKind, MethodKind, SourceIr, Span};
+use crate::places::{self, Places, Var};
+use crate::protocols::{Protocols, Supertypes};
+use crate::resolve::Resolution;
+use crate::source::SourceFile;
+use crate::suppress;
+use crate::typestate_flow::{
+    analyze_body, eval_initializer, Env, FlowState, Helper, Observation, Shared, Value,
+};
+
+/// How to check.
+#[derive(Debug, Clone)]
+pub struct CheckConfig {
+    /// Direct supertypes of classes declared elsewhere in the project (see
+    /// [`project_supertypes`]), so that `class DownloadTask extends AsyncTask` in one file
+    /// makes `new DownloadTask()` a protocol object in another.
+    pub supertypes: Supertypes,
+    /// How long one file may take; past it the rest of the file is skipped and
+    /// [`CheckResult::timed_out`] is set.
+    pub time_limit: Duration,
+}
+
+impl Default for CheckConfig {
+    fn default() -> Self {
+        CheckConfig {
+            supertypes: Supertypes::new(),
+            time_limit: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The findings of one file.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CheckResult {
+    /// The violations, in source order, suppressions applied.
+    pub violations: Vec<Violation>,
+    /// Regions the parser could not read; the rest of the file was checked.
+    pub syntax_errors: Vec<Span>,
+    /// Whether the time limit cut the analysis short.
+    pub timed_out: bool,
+}
+
+/// What the analysis knows of the receiver of one call, for hovers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StatesAt {
+    /// The call's name.
+    pub span: Span,
+    /// The protocol class, fully qualified.
+    pub class: String,
+    /// The receiver as written.
+    pub receiver: String,
+    /// The states the receiver may be in just before the call.
+    pub states: Vec<String>,
+    /// Whether the receiver may be `null`.
+    pub maybe_null: bool,
+    /// Whether the receiver may be in any state (its origin is not known).
+    pub unknown: bool,
+}
+
+/// Checks `file` against `library`.
+pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> CheckResult {
+    let ir = crate::lang::lower(file.language, &file.text);
+    let (timed_out, violations) = analyze(library, &ir, config, |cx| {
+        diagnostics::violations(cx.protocols, cx.places, &file.text, cx.observations)
+    });
+    let violations = violations
+        .into_iter()
+        .filter(|v| !suppress::is_suppressed(&ir, v.span))
+        .collect();
+    CheckResult {
+        violations,
+        syntax_errors: ir.syntax_errors.clone(),
+        timed_out,
+    }
+}
+
+/// The states of the receiver of the call at byte `offset` (on the called name or on the
+/// receiver), if the call is on a tracked protocol object.
+pub fn states_at(library: &Library, file: &SourceFile, offset: usize) -> Option<StatesAt> {
+    let ir = crate::lang::lower(file.language, &file.text);
+    let within = |span: Span| span.start_byte <= offset && offset <= span.end_byte;
+    let (_, found) = analyze(library, &ir, &CheckConfig::default(), |cx| {
+        let merged = diagnostics::merge(cx.observations);
+        let observation = merged
+            .into_iter()
+            .find(|o| within(o.span) || o.receiver_span.is_some_and(within))?;
+        let ts = cx.protocols.typestate(observation.value.protocol);
+        Some(StatesAt {
+            span: observation.span,
+            class: ts.class.clone(),
+            receiver: observation.receiver,
+            states: observation
+                .value
+                .states
+                .keys()
+                .map(|s| ts.state(*s).name.clone())
+                .collect(),
+            maybe_null: observation.value.null,
+            unknown: observation.value.unknown,
+        })
+    });
+    found
+}
+
+/// The direct supertypes of every class the files declare, for [`CheckConfig::supertypes`].
+pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes {
+    let mut out = Supertypes::new();
+    for file in files {
+        let ir = crate::lang::lower(file.language, &file.text);
+        let protocols = Protocols::new(library, Supertypes::new());
+        let res = crate::resolve::resolve(&ir, &protocols);
+        for info in res.classes() {
+            out.insert(info.fqn.clone(), info.supertypes.clone());
+        }
+    }
+    out
+}
+
+/// What an [`analyze`] continuation gets.
+struct Analysed<'c, 'l> {
+    protocols: &'c Protocols<'l>,
+    places: &'c Places<'c>,
+    observations: Vec<Observation>,
+}
+
+/// Runs the analysis of `ir` and hands the observations to `finish`.
+fn analyze<R>(
+    library: &Library,
+    ir: &SourceIr,
+    config: &CheckConfig,
+    finish: impl FnOnce(Analysed<'_, '_>) -> R,
+) -> (bool, R) {
+    let deadline = Instant::now().checked_add(config.time_limit);
+    let mut protocols = Protocols::new(library, config.supertypes.clone());
+    let res = crate::resolve::resolve(ir, &protocols);
+    protocols.add_classes(&res);
+    let places = places::collect(&ir.classes, ir.package.as_deref(), &res);
+    let mut helpers = HashMap::new();
+    let mut classes = Vec::new();
+    for class in &ir.classes {
+        let fqn = match ir.package.as_deref() {
+            Some(package) if !package.is_empty() => format!("{package}.{}", class.name),
+            _ => class.name.clone(),
+        };
+        collect_classes(class, fqn, &mut classes);
+    }
+    for (class, fqn) in &classes {
+        collect_helpers(class, fqn, &res, &places, &mut helpers);
+    }
+    let shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
+    for (class, fqn) in &classes {
+        check_class(&shared, class, fqn);
+    }
+    let observations = shared.observations.take();
+    let timed_out = shared.out_of_time();
+    let res = finish(Analysed {
+        protocols: &protocols,
+        places: &places,
+        observations,
+    });
+    (timed_out, res)
+}
+
+/// The named classes of a file, nested ones included, with their fully qualified names.
+fn collect_classes<'a>(class: &'a Class, fqn: String, out: &mut Vec<(&'a Class, String)>) {
+    for nested in &class.classes {
+        if nested.kind != ClassKind::Anonymous {
+            collect_classes(nested, format!("{fqn}.{}", nested.name), out);
+        }
+    }
+    out.push((class, fqn));
+}
+
+/// Private methods the class calls itself (and does not name in a method reference).
+fn collect_helpers<'a>(
+    class: &'a Class,
+    fqn: &str,
+    res: &'a Resolution,
+    places: &Places<'a>,
+    helpers: &mut HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
+) {
+    let Some(fqn) = res.class(fqn).map(|info| info.fqn.as_str()) else {
+        return;
+    };
+    for method in &class.methods {
+        let is_helper = method.modifiers.is_private
+            && method.kind == MethodKind::Method
+            && method.body.is_some()
+            && places
+                .self_calls
+                .contains(&(fqn.to_owned(), method.name.clone()))
+            && !places.method_refs.contains(&method.name);
+        if is_helper {
+            let index = helpers.values().map(Vec::len).sum();
+            helpers
+                .entry((fqn, method.name.as_str()))
+                .or_default()
+                .push(Helper { method, index });
+        }
+    }
+}
+
+/// Analyses one class: construction, the event fixpoint, then a recording pass.
+fn check_class(shared: &Shared<'_, '_>, class: &Class, fqn: &str) {
+    let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
+        return;
+    };
+    let mut fields = Env::new();
+    for field in &class.fields {
+        let var = Var::Field(fqn.to_owned(), field.name.clone());
+        let Some(protocol) = shared.protocol_of_var(&var) else {
+            continue;
+        };
+        let value = match (&field.init, &field.delegate) {
+            (Some(init), _) => eval_initializer(shared, fqn, init, Some(protocol)),
+            (None, Some(_)) => Some(Value::unknown(protocol)),
+            (None, None) => Some(Value::null(protocol)),
+        };
+        if let Some(value) = value {
+            fields.insert(var, value);
+        }
+    }
+    if let Some(protocol) = shared.protocols.protocol_of(fqn) {
+        fields.insert(Var::This(fqn.to_owned()), Value::unknown(protocol));
+    }
+    let mut constructed = fields.clone();
+    for init in &class.initializers {
+        constructed = analyze_body(shared, fqn, init, constructed.clone(), true, 0)
+            .exit
+            .unwrap_or(constructed);
+    }
+    let constructors: Vec<_> = class
+        .methods
+        .iter()
+        .filter(|m| m.kind == MethodKind::Constructor)
+        .filter_map(|m| m.body.as_ref())
+        .collect();
+    if !constructors.is_empty() {
+        let mut joined = FlowState(None);
+        for body in constructors {
+            let exit = analyze_body(shared, fqn, body, constructed.clone(), true, 0).exit;
+            crate::flow::Lattice::join(&mut joined, &FlowState(exit));
+        }
+        constructed = joined.0.unwrap_or(constructed);
+    }
+    let model = ClassModel {
+        class,
+        fqn,
+        init: constructed,
+    };
+    for event in events::solve(shared, &model) {
+        let body = match event.code {
+            EventCode::Method(method) => method.body.as_ref(),
+            EventCode::Deferred(deferred) => Some(deferred.body),
+        };
+        if let Some(body) = body {
+            analyze_body(shared, fqn, body, event.entry, true, 0);
+        }
+    }
+}

@@ -1,0 +1,368 @@
+//! Violations as plain data, built from what the typestate analysis observed at each call.
+//!
+//! Diagnostic codes (stable, kebab-case):
+//! - `typestate-violation`: a call the protocol forbids in a state the object may be in;
+//!   *definite* when it is forbidden in every state reaching the call, *possible* otherwise.
+//! - `ignored-call`: a call the protocol accepts but ignores in every state reaching it
+//!   (`execute()` on a cancelled AsyncTask).
+//!
+//! Each violation names the states, the exception the framework throws, the calls that led
+//! the object there (as related locations) and what the protocol allows instead.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use typestates::model::{CallinId, StateId, Step, Typestate, WaitOutcome};
+
+use crate::ir::{LineCol, Span};
+use crate::places::Places;
+use crate::protocols::Protocols;
+use crate::typestate_flow::{Cause, Observation, Value};
+
+/// The kind of a finding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ViolationKind {
+    /// The call fails on every path that reaches it.
+    Definite,
+    /// The call fails on some path.
+    Possible,
+    /// The call is accepted but has no effect.
+    Ignored,
+}
+
+impl ViolationKind {
+    /// The stable diagnostic code.
+    pub fn code(self) -> &'static str {
+        match self {
+            ViolationKind::Definite | ViolationKind::Possible => "typestate-violation",
+            ViolationKind::Ignored => "ignored-call",
+        }
+    }
+
+    /// The lowercase name used in test annotations and output (`definite`).
+    pub fn name(self) -> &'static str {
+        match self {
+            ViolationKind::Definite => "definite",
+            ViolationKind::Possible => "possible",
+            ViolationKind::Ignored => "ignored",
+        }
+    }
+}
+
+/// A location related to a violation, with what happened there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// Where.
+    pub span: Span,
+    /// What: "`release()` here moves it to End".
+    pub label: String,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// Definite, possible or ignored.
+    pub kind: ViolationKind,
+    /// Where: the called name (or the closed resource).
+    pub span: Span,
+    /// The protocol class, fully qualified.
+    pub class: String,
+    /// The called method (`start`).
+    pub callin: String,
+    /// The receiver as written (`player`).
+    pub receiver: String,
+    /// Every state the object may be in at the call.
+    pub states: Vec<String>,
+    /// The states in which the call fails (or is ignored).
+    pub offending_states: Vec<String>,
+    /// The exception the framework throws, fully qualified, when the library knows it.
+    pub exception: Option<String>,
+    /// The calls and callbacks that led the object into the offending states.
+    pub related: Vec<Related>,
+    /// The methods the protocol allows in the offending states.
+    pub allowed: Vec<String>,
+    /// The callbacks that may arrive in the offending states.
+    pub pending_callbacks: Vec<String>,
+    /// The human-readable message.
+    pub message: String,
+}
+
+/// What a call does in one state.
+enum Outcome<'t> {
+    Fails(Option<&'t str>),
+    Ignored,
+    Works,
+}
+
+fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outcome<'t> {
+    let steps: Vec<&Step> = callins.iter().map(|c| ts.step(state, *c)).collect();
+    if steps.iter().all(|s| matches!(s, Step::Error { .. })) {
+        let exception = steps.iter().find_map(|s| match s {
+            Step::Error { exception, .. } => exception.as_deref(),
+            Step::Enabled { .. } => None,
+        });
+        return Outcome::Fails(exception);
+    }
+    let ignored = steps
+        .iter()
+        .all(|s| matches!(s, Step::Enabled { ignored: true, .. } | Step::Error { .. }));
+    if ignored {
+        Outcome::Ignored
+    } else {
+        Outcome::Works
+    }
+}
+
+/// Merges the observations of each call site (several analyses may reach one call) and
+/// turns them into violations, in source order.
+pub fn violations(
+    protocols: &Protocols<'_>,
+    places: &Places<'_>,
+    text: &str,
+    observations: Vec<Observation>,
+) -> Vec<Violation> {
+    merge(observations)
+        .into_iter()
+        .filter_map(|observation| violation(protocols, places, text, &observation))
+        .collect()
+}
+
+/// One observation per call site, with the union of the values seen there.
+pub fn merge(observations: Vec<Observation>) -> Vec<Observation> {
+    let mut by_site: BTreeMap<(usize, usize), Observation> = BTreeMap::new();
+    for observation in observations {
+        let key = (observation.span.start_byte, observation.span.end_byte);
+        match by_site.get_mut(&key) {
+            Some(existing) if existing.value.protocol == observation.value.protocol => {
+                existing.value.join(&observation.value);
+            }
+            Some(_) => {}
+            None => {
+                by_site.insert(key, observation);
+            }
+        }
+    }
+    by_site.into_values().collect()
+}
+
+fn violation(
+    protocols: &Protocols<'_>,
+    places: &Places<'_>,
+    text: &str,
+    observation: &Observation,
+) -> Option<Violation> {
+    let value = &observation.value;
+    if observation.callins.is_empty() || value.unknown || value.states.is_empty() {
+        return None;
+    }
+    let ts = protocols.typestate(value.protocol);
+    let mut failing = Vec::new();
+    let mut ignored = Vec::new();
+    let mut exception = None;
+    for &state in value.states.keys() {
+        match outcome(ts, state, &observation.callins) {
+            Outcome::Fails(thrown) => {
+                exception = exception.or(thrown);
+                failing.push(state);
+            }
+            Outcome::Ignored => ignored.push(state),
+            Outcome::Works => {}
+        }
+    }
+    let (kind, offending) = if !failing.is_empty() {
+        let kind = if failing.len() == value.states.len() {
+            ViolationKind::Definite
+        } else {
+            ViolationKind::Possible
+        };
+        (kind, failing)
+    } else if ignored.len() == value.states.len() {
+        (ViolationKind::Ignored, ignored)
+    } else {
+        return None;
+    };
+    let related = related(ts, places, text, value, &offending);
+    let (allowed, pending_callbacks) = hint(ts, &offending);
+    let state_names = |states: &[StateId]| -> Vec<String> {
+        states.iter().map(|s| ts.state(*s).name.clone()).collect()
+    };
+    let mut violation = Violation {
+        kind,
+        span: observation.span,
+        class: ts.class.clone(),
+        callin: observation.method.clone(),
+        receiver: observation.receiver.clone(),
+        states: state_names(&value.states.keys().copied().collect::<Vec<_>>()),
+        offending_states: state_names(&offending),
+        exception: exception.map(str::to_owned),
+        related,
+        allowed,
+        pending_callbacks,
+        message: String::new(),
+    };
+    violation.message = message(ts, places, value, &offending, &violation);
+    Some(violation)
+}
+
+/// The causes of the offending states, as related locations.
+fn related(
+    ts: &Typestate,
+    places: &Places<'_>,
+    text: &str,
+    value: &Value,
+    offending: &[StateId],
+) -> Vec<Related> {
+    let mut out: Vec<Related> = Vec::new();
+    for state in offending {
+        let name = &ts.state(*state).name;
+        for cause in value.states.get(state).into_iter().flatten() {
+            let (span, label) = match cause {
+                Cause::Call(id) => {
+                    let Some(site) = places.sites.get(id) else {
+                        continue;
+                    };
+                    let label = if site.is_new {
+                        format!("`new {}()` here creates it in {name}", site.name)
+                    } else {
+                        let verb = if ts.creators().next().is_some()
+                            && ts.creators().any(|c| {
+                                ts.callin(c)
+                                    .binding
+                                    .methods
+                                    .iter()
+                                    .any(|m| m.name == site.name)
+                            }) {
+                            "creates it in"
+                        } else {
+                            "moves it to"
+                        };
+                        format!("`{}()` here {verb} {name}", site.name)
+                    };
+                    (site.span, label)
+                }
+                Cause::Closed(start, end) => {
+                    let Some(span) = span_of(text, *start, *end) else {
+                        continue;
+                    };
+                    (span, format!("closed here at the end of `try`, in {name}"))
+                }
+                Cause::Callback(_) | Cause::Quiet => continue,
+            };
+            if !out.iter().any(|r| r.span == span && r.label == label) {
+                out.push(Related { span, label });
+            }
+        }
+    }
+    out
+}
+
+/// The span of the bytes `start..end` of `text`, with lines and columns.
+pub fn span_of(text: &str, start: usize, end: usize) -> Option<Span> {
+    let position = |offset: usize| -> Option<LineCol> {
+        let before = text.get(..offset)?;
+        let line = before.matches('\n').count() + 1;
+        let col = offset - before.rfind('\n').map_or(0, |newline| newline + 1) + 1;
+        Some(LineCol {
+            line: u32::try_from(line).ok()?,
+            col: u32::try_from(col).ok()?,
+        })
+    };
+    Some(Span {
+        start_byte: start,
+        end_byte: end,
+        start: position(start)?,
+        end: position(end)?,
+    })
+}
+
+/// The Java methods allowed, and the callbacks that may arrive, in `states`.
+fn hint(ts: &Typestate, states: &[StateId]) -> (Vec<String>, Vec<String>) {
+    let mut allowed = BTreeSet::new();
+    let mut callbacks = BTreeSet::new();
+    for &state in states {
+        for callin in ts.input_callins() {
+            if let Step::Enabled { ignored: false, .. } = ts.step(state, callin) {
+                for method in &ts.callin(callin).binding.methods {
+                    allowed.insert(method.name.clone());
+                }
+            }
+        }
+        if let WaitOutcome::Callback { callback, .. } = &ts.state(state).on_wait {
+            callbacks.insert(ts.callback(*callback).binding.method().to_owned());
+        }
+    }
+    (
+        allowed.into_iter().collect(),
+        callbacks.into_iter().collect(),
+    )
+}
+
+/// Why the object may be in `state`, for the message: "after `release()` in onStop".
+fn reason(ts: &Typestate, places: &Places<'_>, value: &Value, state: StateId) -> Option<String> {
+    let cause = value.states.get(&state)?.first()?;
+    Some(match cause {
+        Cause::Call(id) => {
+            let site = places.sites.get(id)?;
+            let call = if site.is_new {
+                format!("`new {}()`", site.name)
+            } else {
+                format!("`{}()`", site.name)
+            };
+            match &site.method {
+                Some(method) => format!("after {call} in {method}"),
+                None => format!("after {call}"),
+            }
+        }
+        Cause::Closed(..) => "closed by its `try`".to_owned(),
+        Cause::Callback(callback) => {
+            format!("after {}()", ts.callback(*callback).binding.method())
+        }
+        Cause::Quiet => "after time passes".to_owned(),
+    })
+}
+
+fn message(
+    ts: &Typestate,
+    places: &Places<'_>,
+    value: &Value,
+    offending: &[StateId],
+    v: &Violation,
+) -> String {
+    let states = offending
+        .iter()
+        .map(|&s| {
+            let name = &ts.state(s).name;
+            match reason(ts, places, value, s) {
+                Some(reason) => format!("{name} ({reason})"),
+                None => name.clone(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let call = format!("`{}()` on {} `{}`", v.callin, ts.simple_name(), v.receiver);
+    let effect = match &v.exception {
+        Some(exception) => format!(
+            "throws {}",
+            exception.rsplit('.').next().unwrap_or(exception)
+        ),
+        None => "is not allowed".to_owned(),
+    };
+    let mut hint = String::new();
+    if !v.allowed.is_empty() {
+        hint.push_str(&format!("; allowed here: {}", v.allowed.join(", ")));
+    }
+    if !v.pending_callbacks.is_empty() {
+        let callbacks: Vec<String> = v
+            .pending_callbacks
+            .iter()
+            .map(|c| format!("{c}()"))
+            .collect();
+        hint.push_str(&format!("; wait for {}", callbacks.join(" or ")));
+    }
+    match v.kind {
+        ViolationKind::Definite => format!("{call} in state {states} {effect}{hint}"),
+        ViolationKind::Possible => {
+            format!("{call} may be in state {states}, where it {effect}{hint}")
+        }
+        ViolationKind::Ignored => format!("{call} in state {states} is ignored"),
+    }
+}

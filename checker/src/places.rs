@@ -1,0 +1,494 @@
+//! Which tracked object each expression denotes, and which code runs later.
+//!
+//! One pass over a file, before any dataflow, maps names, field accesses, `this` and the
+//! implicit receivers of unqualified calls to a [`Var`]: a local, a field, the object itself,
+//! or the temporary receiver of a Kotlin scope function.
+//! Inside the lambdas the control-flow graph inlines (`apply`, `also`, `let`, `run`, `with`,
+//! `use`), the lambda's parameter (or `it`) is an alias of the receiver and an unqualified
+//! call goes to the receiver, so `player.apply { start() }` acts on `player`.
+//! The same pass collects the [`Deferred`] code: lambdas that are not inlined and methods of
+//! anonymous classes, with the call they are passed to, and the methods named by method
+//! references (`this::onRecordClicked`), which run later as event handlers.
+
+use std::collections::HashMap;
+
+use crate::cfg::INLINE_SCOPE_FUNCTIONS;
+use crate::ir::{
+    Body, Call, Class, Expr, ExprId, ExprKind, Method, MethodKind, Param, Span, Stmt, StmtKind,
+};
+use crate::resolve::{
+    Binding, ExprType, LocalId, Resolution, RECEIVER_SCOPE_FUNCTIONS,
+    SELF_RETURNING_SCOPE_FUNCTIONS,
+};
+
+/// A tracked object: where the analysis keeps its abstract state.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Var {
+    /// A local variable or parameter.
+    Local(LocalId),
+    /// A field: the declaring class's fully qualified name and the field name.
+    Field(String, String),
+    /// The object whose method runs, of the class named (a subclass of a protocol class).
+    This(String),
+    /// The receiver of a Kotlin scope function that is not a variable
+    /// (`MediaPlayer().apply { … }`), named by the receiver expression.
+    Temp(ExprId),
+}
+
+/// How deferred code reaches the framework: the call it is an argument of.
+#[derive(Debug, Clone, Copy)]
+pub struct Registration<'a> {
+    /// The registering call (`setOnPreparedListener`, `setOnClickListener`).
+    pub call: &'a Call,
+    /// The object the call is made on, when it is tracked.
+    pub receiver: Option<&'a Expr>,
+}
+
+/// Code that runs later: a lambda that is not inlined, or a method of an anonymous class.
+#[derive(Debug, Clone, Copy)]
+pub struct Deferred<'a> {
+    /// The parameters.
+    pub params: &'a [Param],
+    /// The body.
+    pub body: &'a Body,
+    /// For anonymous class methods, the method name (the listener method it implements).
+    pub method: Option<&'a str>,
+    /// The call the lambda or anonymous object is passed to, if any.
+    pub registration: Option<Registration<'a>>,
+    /// The fully qualified name of the class whose code this is.
+    pub class: &'a str,
+}
+
+/// What the pass found.
+#[derive(Debug, Default)]
+pub struct Places<'a> {
+    vars: HashMap<ExprId, Var>,
+    implicit_receivers: HashMap<ExprId, Var>,
+    /// Deferred code, in source order.
+    pub deferred: Vec<Deferred<'a>>,
+    /// Names of methods referenced by `this::name` or `::name`.
+    pub method_refs: Vec<String>,
+    /// `(class, method)` for every call on the object itself (`name(…)`, `this.name(…)`).
+    pub self_calls: std::collections::HashSet<(String, String)>,
+    /// Every call and object creation, for related locations.
+    pub sites: HashMap<ExprId, Site>,
+}
+
+/// A call or object creation, as related locations name it.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// The called name (`release`), or the class for `new`.
+    pub name: String,
+    /// Where the name is.
+    pub span: Span,
+    /// Whether this is `new C(…)` or a Kotlin constructor call.
+    pub is_new: bool,
+    /// The enclosing method, if any (`onStop`).
+    pub method: Option<String>,
+}
+
+impl Places<'_> {
+    /// The tracked object `expr` denotes, if any.
+    pub fn var(&self, expr: &Expr) -> Option<&Var> {
+        self.vars.get(&expr.id)
+    }
+
+    /// The object an unqualified call `call` (by its expression id) is made on.
+    pub fn implicit_receiver(&self, call: ExprId) -> Option<&Var> {
+        self.implicit_receivers.get(&call)
+    }
+}
+
+/// The tracked object the receiver of a scope function call stands for.
+pub fn scope_receiver(places: &Places<'_>, receiver: &Expr) -> Var {
+    places
+        .var(receiver)
+        .cloned()
+        .unwrap_or(Var::Temp(receiver.id))
+}
+
+/// Finds the places of every class of a file.
+pub fn collect<'a>(classes: &'a [Class], package: Option<&str>, res: &'a Resolution) -> Places<'a> {
+    let mut walker = Walker {
+        res,
+        places: Places::default(),
+        aliases: HashMap::new(),
+        scopes: Vec::new(),
+        class_names: Vec::new(),
+        methods: Vec::new(),
+    };
+    for class in classes {
+        let fqn = match package {
+            Some(package) if !package.is_empty() => format!("{package}.{}", class.name),
+            _ => class.name.clone(),
+        };
+        walker.class(class, fqn);
+    }
+    walker.places
+}
+
+struct Walker<'a> {
+    res: &'a Resolution,
+    places: Places<'a>,
+    aliases: HashMap<LocalId, Var>,
+    /// Receivers of the enclosing inlined `apply`/`run`/`with` lambdas, innermost last.
+    scopes: Vec<(Var, Option<ExprType>)>,
+    /// Fully qualified names of the enclosing classes, innermost last (interned here so
+    /// [`Deferred::class`] can borrow them for the walk's lifetime).
+    class_names: Vec<&'a str>,
+    /// Names of the enclosing methods, innermost last.
+    methods: Vec<&'a str>,
+}
+
+impl<'a> Walker<'a> {
+    fn class(&mut self, class: &'a Class, fqn: String) {
+        let fqn: &'a str = self.intern(fqn);
+        self.class_names.push(fqn);
+        for field in &class.fields {
+            field
+                .init
+                .iter()
+                .chain(&field.delegate)
+                .for_each(|e| self.expr(e));
+        }
+        for init in &class.initializers {
+            self.block(&init.stmts);
+        }
+        for method in &class.methods {
+            self.method(method);
+        }
+        for nested in &class.classes {
+            self.class(nested, format!("{fqn}.{}", nested.name));
+        }
+        self.class_names.pop();
+    }
+
+    /// Leaks nothing: the names live in the resolution, which outlives the walk.
+    fn intern(&self, fqn: String) -> &'a str {
+        self.res
+            .class(&fqn)
+            .map(|info| info.fqn.as_str())
+            .unwrap_or("")
+    }
+
+    fn current_class(&self) -> &'a str {
+        self.class_names.last().copied().unwrap_or("")
+    }
+
+    fn method(&mut self, method: &'a Method) {
+        if let Some(body) = &method.body {
+            let name = match method.kind {
+                MethodKind::Constructor => "the constructor",
+                MethodKind::Method => method.name.as_str(),
+            };
+            self.methods.push(name);
+            self.block(&body.stmts);
+            self.methods.pop();
+        }
+    }
+
+    fn site(&mut self, expr: &Expr, name: &str, span: Span, is_new: bool) {
+        let site = Site {
+            name: name.to_owned(),
+            span,
+            is_new,
+            method: self.methods.last().map(|m| (*m).to_owned()),
+        };
+        self.places.sites.insert(expr.id, site);
+    }
+
+    fn block(&mut self, stmts: &'a [Stmt]) {
+        for stmt in stmts {
+            self.stmt(stmt);
+        }
+    }
+
+    fn stmt(&mut self, stmt: &'a Stmt) {
+        match &stmt.kind {
+            StmtKind::Local(local) => local.init.iter().for_each(|e| self.expr(e)),
+            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e),
+            StmtKind::If {
+                cond,
+                then_branch,
+                else_branch,
+            } => {
+                self.expr(cond);
+                self.block(then_branch);
+                else_branch.iter().for_each(|b| self.block(b));
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                self.expr(cond);
+                self.block(body);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                self.block(init);
+                cond.iter().chain(update).for_each(|e| self.expr(e));
+                self.block(body);
+            }
+            StmtKind::ForEach { iterable, body, .. } => {
+                self.expr(iterable);
+                self.block(body);
+            }
+            StmtKind::Switch {
+                scrutinee, arms, ..
+            } => {
+                scrutinee.iter().for_each(|e| self.expr(e));
+                for arm in arms {
+                    arm.labels
+                        .iter()
+                        .chain(&arm.guard)
+                        .for_each(|e| self.expr(e));
+                    self.block(&arm.body);
+                }
+            }
+            StmtKind::Try {
+                resources,
+                body,
+                catches,
+                finally,
+            } => {
+                self.block(resources);
+                self.block(body);
+                catches.iter().for_each(|c| self.block(&c.body));
+                finally.iter().for_each(|b| self.block(b));
+            }
+            StmtKind::Return { value, .. } => value.iter().for_each(|e| self.expr(e)),
+            StmtKind::Break(_) | StmtKind::Continue(_) => {}
+            StmtKind::Block(block) => self.block(block),
+            StmtKind::Labeled { body, .. } => self.stmt(body),
+            StmtKind::LocalClass(class) => {
+                let fqn = format!("{}${}", self.current_class(), class.span.start);
+                self.class(class, fqn);
+            }
+            StmtKind::LocalFunction(method) => self.method(method),
+        }
+    }
+
+    /// The object `this` (or an unqualified call resolved to `ty`) stands for.
+    fn this_var(&self, ty: Option<&ExprType>) -> Option<Var> {
+        let ty = ty?;
+        if let Some((var, _)) = self
+            .scopes
+            .iter()
+            .rev()
+            .find(|(_, scope_ty)| scope_ty.as_ref() == Some(ty))
+        {
+            return Some(var.clone());
+        }
+        self.res
+            .class(&ty.fqn)
+            .map(|info| Var::This(info.fqn.clone()))
+    }
+
+    fn expr(&mut self, expr: &'a Expr) {
+        match &expr.kind {
+            ExprKind::Name(_) => {
+                let var = match self.res.binding_of(expr.id) {
+                    Some(Binding::Local(id)) => {
+                        Some(self.aliases.get(id).cloned().unwrap_or(Var::Local(*id)))
+                    }
+                    Some(Binding::Field { class, name }) => {
+                        Some(Var::Field(class.clone(), name.clone()))
+                    }
+                    None => None,
+                };
+                if let Some(var) = var {
+                    self.places.vars.insert(expr.id, var);
+                }
+            }
+            ExprKind::This(None) => {
+                if let Some(var) = self.this_var(self.res.type_of(expr.id)) {
+                    self.places.vars.insert(expr.id, var);
+                }
+            }
+            ExprKind::Field { receiver, .. } => {
+                self.expr(receiver);
+                if let Some(Binding::Field { class, name }) = self.res.binding_of(expr.id) {
+                    let var = Var::Field(class.clone(), name.clone());
+                    self.places.vars.insert(expr.id, var);
+                }
+            }
+            ExprKind::Call(call) => self.call(expr, call),
+            ExprKind::New { args, body, ty } => {
+                self.site(expr, &ty.name, ty.span, true);
+                args.iter().for_each(|a| self.expr(a));
+                if let Some(class) = body {
+                    self.anonymous(class, None);
+                }
+            }
+            ExprKind::Lambda { params, body } => self.lambda(params, body, None),
+            ExprKind::MethodRef { receiver, name } => {
+                if matches!(receiver.kind, ExprKind::This(_)) || receiver.span == expr.span {
+                    self.places.method_refs.push(name.clone());
+                }
+                self.expr(receiver);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            ExprKind::Assign { target, value } => {
+                self.expr(target);
+                self.expr(value);
+            }
+            ExprKind::Cast { expr: inner, .. } => {
+                self.expr(inner);
+                if let Some(var) = self.places.vars.get(&inner.id).cloned() {
+                    self.places.vars.insert(expr.id, var);
+                }
+            }
+            ExprKind::Not(inner) | ExprKind::TypeTest { expr: inner, .. } => self.expr(inner),
+            ExprKind::Control(stmt) => self.stmt(stmt),
+            ExprKind::Other(parts) => parts.iter().for_each(|p| self.expr(p)),
+            ExprKind::This(Some(_))
+            | ExprKind::Super
+            | ExprKind::Null
+            | ExprKind::Bool(_)
+            | ExprKind::Literal => {}
+        }
+    }
+
+    fn call(&mut self, expr: &'a Expr, call: &'a Call) {
+        let is_new = self.res.receiver_of(expr.id).is_none()
+            && call.name.starts_with(char::is_uppercase)
+            && self.res.type_of(expr.id).is_some();
+        self.site(expr, &call.name, call.name_span, is_new);
+        if call.receiver.is_none()
+            || call
+                .receiver
+                .as_ref()
+                .is_some_and(|r| matches!(r.kind, ExprKind::This(None)))
+        {
+            let key = (self.current_class().to_owned(), call.name.clone());
+            self.places.self_calls.insert(key);
+        }
+        if let Some(receiver) = &call.receiver {
+            self.expr(receiver);
+        } else if let Some(var) = self.this_var(self.res.receiver_of(expr.id)) {
+            self.places.implicit_receivers.insert(expr.id, var);
+        }
+        let name = call.name.as_str();
+        let inline = matches!(
+            call.args.last().map(|a| &a.kind),
+            Some(ExprKind::Lambda { .. })
+        ) && INLINE_SCOPE_FUNCTIONS.contains(&name);
+        let n_plain = call.args.len() - usize::from(inline);
+        let scope_subject = match (&call.receiver, name) {
+            (None, "with") => call.args.first(),
+            (receiver, _) => receiver.as_deref(),
+        };
+        for arg in &call.args[..n_plain] {
+            match &arg.kind {
+                ExprKind::Lambda { params, body } => {
+                    let registration = Registration {
+                        call,
+                        receiver: call.receiver.as_deref(),
+                    };
+                    self.lambda(params, body, Some(registration));
+                }
+                ExprKind::New {
+                    args,
+                    body: Some(class),
+                    ..
+                } => {
+                    args.iter().for_each(|a| self.expr(a));
+                    let registration = Registration {
+                        call,
+                        receiver: call.receiver.as_deref(),
+                    };
+                    self.anonymous(class, Some(registration));
+                }
+                _ => self.expr(arg),
+            }
+        }
+        if let (true, Some(ExprKind::Lambda { params, body })) =
+            (inline, call.args.last().map(|a| &a.kind))
+        {
+            self.inline_lambda(name, scope_subject, params, body);
+        }
+        if SELF_RETURNING_SCOPE_FUNCTIONS.contains(&name) {
+            if let Some(receiver) = &call.receiver {
+                let var = scope_receiver(&self.places, receiver);
+                self.places.vars.insert(expr.id, var);
+            }
+        }
+    }
+
+    fn inline_lambda(
+        &mut self,
+        name: &str,
+        subject: Option<&'a Expr>,
+        params: &'a [Param],
+        body: &'a Body,
+    ) {
+        let Some(subject) = subject else {
+            self.block(&body.stmts);
+            return;
+        };
+        let var = scope_receiver(&self.places, subject);
+        if RECEIVER_SCOPE_FUNCTIONS.contains(&name) {
+            let ty = self.res.type_of(subject.id).cloned();
+            self.scopes.push((var, ty));
+            self.block(&body.stmts);
+            self.scopes.pop();
+            return;
+        }
+        let param = params
+            .first()
+            .map_or(body.span.start_byte, |p| p.span.start_byte);
+        if let Some(local) = self.res.declared_at(param) {
+            self.aliases.insert(local, var);
+        }
+        self.block(&body.stmts);
+    }
+
+    fn lambda(
+        &mut self,
+        params: &'a [Param],
+        body: &'a Body,
+        registration: Option<Registration<'a>>,
+    ) {
+        self.places.deferred.push(Deferred {
+            params,
+            body,
+            method: None,
+            registration,
+            class: self.current_class(),
+        });
+        // Code that runs later sees no enclosing scope-function receiver.
+        let scopes = std::mem::take(&mut self.scopes);
+        self.block(&body.stmts);
+        self.scopes = scopes;
+    }
+
+    fn anonymous(&mut self, class: &'a Class, registration: Option<Registration<'a>>) {
+        let scopes = std::mem::take(&mut self.scopes);
+        let fqn = format!("{}${}", self.current_class(), class.span.start);
+        let fqn: &'a str = self.intern(fqn);
+        self.class_names.push(fqn);
+        for method in &class.methods {
+            if let Some(body) = &method.body {
+                self.places.deferred.push(Deferred {
+                    params: &method.params,
+                    body,
+                    method: Some(&method.name),
+                    registration,
+                    class: fqn,
+                });
+                self.methods.push(&method.name);
+                self.block(&body.stmts);
+                self.methods.pop();
+            }
+        }
+        for field in &class.fields {
+            field.init.iter().for_each(|e| self.expr(e));
+        }
+        self.class_names.pop();
+        self.scopes = scopes;
+    }
+}

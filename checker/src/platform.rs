@@ -1,0 +1,156 @@
+//! What the checker knows of the Java and Android platforms beyond the typestate library:
+//! the supertypes of common platform classes (a `FileInputStream` is an `InputStream`, a
+//! `List` is an `Iterable`, an `AppCompatActivity` is an `Activity`), so that subclasses of
+//! protocol classes and Android components are recognised without the SDK.
+
+/// `(class, direct supertype)` pairs, fully qualified.
+const SUPERTYPES: &[(&str, &str)] = &[
+    // java.io
+    ("java.io.FileInputStream", "java.io.InputStream"),
+    ("java.io.FilterInputStream", "java.io.InputStream"),
+    ("java.io.BufferedInputStream", "java.io.FilterInputStream"),
+    ("java.io.DataInputStream", "java.io.FilterInputStream"),
+    ("java.io.ByteArrayInputStream", "java.io.InputStream"),
+    ("java.io.ObjectInputStream", "java.io.InputStream"),
+    ("java.io.PipedInputStream", "java.io.InputStream"),
+    ("java.io.SequenceInputStream", "java.io.InputStream"),
+    ("java.util.zip.ZipInputStream", "java.io.FilterInputStream"),
+    ("java.util.zip.GZIPInputStream", "java.io.FilterInputStream"),
+    ("java.io.FileOutputStream", "java.io.OutputStream"),
+    ("java.io.FilterOutputStream", "java.io.OutputStream"),
+    ("java.io.BufferedOutputStream", "java.io.FilterOutputStream"),
+    ("java.io.DataOutputStream", "java.io.FilterOutputStream"),
+    ("java.io.PrintStream", "java.io.FilterOutputStream"),
+    ("java.io.ByteArrayOutputStream", "java.io.OutputStream"),
+    ("java.io.ObjectOutputStream", "java.io.OutputStream"),
+    ("java.io.PipedOutputStream", "java.io.OutputStream"),
+    (
+        "java.util.zip.ZipOutputStream",
+        "java.io.FilterOutputStream",
+    ),
+    (
+        "java.util.zip.GZIPOutputStream",
+        "java.io.FilterOutputStream",
+    ),
+    ("java.io.InputStreamReader", "java.io.Reader"),
+    ("java.io.FileReader", "java.io.InputStreamReader"),
+    ("java.io.BufferedReader", "java.io.Reader"),
+    ("java.io.LineNumberReader", "java.io.BufferedReader"),
+    ("java.io.StringReader", "java.io.Reader"),
+    ("java.io.CharArrayReader", "java.io.Reader"),
+    ("java.io.PipedReader", "java.io.Reader"),
+    ("java.io.OutputStreamWriter", "java.io.Writer"),
+    ("java.io.FileWriter", "java.io.OutputStreamWriter"),
+    ("java.io.BufferedWriter", "java.io.Writer"),
+    ("java.io.PrintWriter", "java.io.Writer"),
+    ("java.io.StringWriter", "java.io.Writer"),
+    ("java.io.CharArrayWriter", "java.io.Writer"),
+    ("java.io.PipedWriter", "java.io.Writer"),
+    // java.util and kotlin.collections
+    ("java.util.ListIterator", "java.util.Iterator"),
+    ("java.util.Collection", "java.lang.Iterable"),
+    ("java.util.List", "java.util.Collection"),
+    ("java.util.Set", "java.util.Collection"),
+    ("java.util.Queue", "java.util.Collection"),
+    ("java.util.Deque", "java.util.Queue"),
+    ("java.util.ArrayList", "java.util.List"),
+    ("java.util.LinkedList", "java.util.List"),
+    ("java.util.Vector", "java.util.List"),
+    ("java.util.HashSet", "java.util.Set"),
+    ("java.util.LinkedHashSet", "java.util.Set"),
+    ("java.util.TreeSet", "java.util.Set"),
+    ("java.util.ArrayDeque", "java.util.Deque"),
+    ("java.util.PriorityQueue", "java.util.Queue"),
+    (
+        "java.util.concurrent.CopyOnWriteArrayList",
+        "java.util.List",
+    ),
+    ("kotlin.collections.Iterable", "java.lang.Iterable"),
+    ("kotlin.collections.MutableIterable", "java.lang.Iterable"),
+    ("kotlin.collections.Collection", "java.lang.Iterable"),
+    ("kotlin.collections.MutableCollection", "java.lang.Iterable"),
+    ("kotlin.collections.List", "java.lang.Iterable"),
+    ("kotlin.collections.MutableList", "java.lang.Iterable"),
+    ("kotlin.collections.Set", "java.lang.Iterable"),
+    ("kotlin.collections.MutableSet", "java.lang.Iterable"),
+    ("kotlin.collections.ArrayList", "java.lang.Iterable"),
+    ("kotlin.collections.HashSet", "java.lang.Iterable"),
+    ("kotlin.collections.Iterator", "java.util.Iterator"),
+    ("kotlin.collections.MutableIterator", "java.util.Iterator"),
+    ("kotlin.collections.ListIterator", "java.util.Iterator"),
+    (
+        "kotlin.collections.MutableListIterator",
+        "java.util.Iterator",
+    ),
+    // Android components and contexts
+    ("android.content.ContextWrapper", "android.content.Context"),
+    (
+        "android.view.ContextThemeWrapper",
+        "android.content.ContextWrapper",
+    ),
+    ("android.app.Activity", "android.view.ContextThemeWrapper"),
+    ("android.app.Service", "android.content.ContextWrapper"),
+    ("android.app.Application", "android.content.ContextWrapper"),
+    ("android.app.IntentService", "android.app.Service"),
+    ("android.app.ListActivity", "android.app.Activity"),
+    ("android.app.FragmentActivity", "android.app.Activity"),
+    (
+        "androidx.core.app.ComponentActivity",
+        "android.app.Activity",
+    ),
+    (
+        "androidx.activity.ComponentActivity",
+        "androidx.core.app.ComponentActivity",
+    ),
+    (
+        "androidx.fragment.app.FragmentActivity",
+        "androidx.activity.ComponentActivity",
+    ),
+    (
+        "androidx.appcompat.app.AppCompatActivity",
+        "androidx.fragment.app.FragmentActivity",
+    ),
+    (
+        "android.support.v4.app.FragmentActivity",
+        "android.app.Activity",
+    ),
+    (
+        "android.support.v7.app.AppCompatActivity",
+        "android.support.v4.app.FragmentActivity",
+    ),
+    ("android.app.DialogFragment", "android.app.Fragment"),
+    (
+        "androidx.fragment.app.DialogFragment",
+        "androidx.fragment.app.Fragment",
+    ),
+    (
+        "android.support.v4.app.DialogFragment",
+        "android.support.v4.app.Fragment",
+    ),
+    ("androidx.lifecycle.LifecycleService", "android.app.Service"),
+];
+
+/// The direct supertypes the platform table records for `fqn`.
+pub fn supertypes(fqn: &str) -> impl Iterator<Item = &'static str> + '_ {
+    SUPERTYPES
+        .iter()
+        .filter(move |(class, _)| *class == fqn)
+        .map(|(_, sup)| *sup)
+}
+
+/// Whether the platform table names `fqn` (as a class or as a supertype).
+pub fn is_known(fqn: &str) -> bool {
+    SUPERTYPES
+        .iter()
+        .any(|(class, sup)| *class == fqn || *sup == fqn)
+}
+
+/// Platform methods declared to return `Object` (or a supertype) whose result a client types
+/// only by a cast: a library creator bound to one of them applies only where the cast or the
+/// declared type names the protocol class.
+const UNTYPED_FACTORIES: &[(&str, &str)] = &[("android.content.Context", "getSystemService")];
+
+/// Whether `class.method` returns an object whose class only a cast tells.
+pub fn is_untyped_factory(class: &str, method: &str) -> bool {
+    UNTYPED_FACTORIES.contains(&(class, method))
+}

@@ -1,0 +1,323 @@
+//! The typestate library as the checker sees it: which protocol a class follows (itself or
+//! through a supertype), which callins a call may be, what a creator call creates, and how
+//! callbacks reach client code.
+//!
+//! [`Protocols`] also implements [`KnownTypes`], so the resolver types factory calls by the
+//! library's creators and listener parameters by its callback bindings.
+
+use std::collections::{HashMap, HashSet};
+
+use typestates::binding::{CallbackBinding, MethodKind};
+use typestates::library::Library;
+use typestates::model::{CallbackId, CallinId, StateId, Typestate, WaitOutcome};
+
+use crate::platform;
+use crate::resolve::{ExprType, KnownTypes, Resolution};
+
+/// Index of a protocol in [`Protocols`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProtocolId(pub u16);
+
+/// Direct supertypes of classes, by fully qualified name.
+pub type Supertypes = HashMap<String, Vec<String>>;
+
+/// How a call that may create a protocol object is shaped.
+#[derive(Debug, Clone, Copy)]
+pub enum CreatorCall<'a> {
+    /// `new C(…)` or Kotlin `C(…)`.
+    New {
+        /// The instantiated class.
+        class: &'a str,
+        /// The number of arguments.
+        arity: usize,
+    },
+    /// `C.name(…)`.
+    Static {
+        /// The class named before the dot.
+        class: &'a str,
+        /// The called method.
+        name: &'a str,
+        /// The number of arguments.
+        arity: usize,
+    },
+    /// `receiver.name(…)` or an unqualified `name(…)`.
+    Instance {
+        /// The receiver's class, when known.
+        receiver: Option<&'a str>,
+        /// The called method.
+        name: &'a str,
+        /// The number of arguments.
+        arity: usize,
+    },
+}
+
+/// The library, with what the checker knows of class hierarchies.
+pub struct Protocols<'l> {
+    typestates: Vec<&'l Typestate>,
+    by_class: HashMap<&'l str, ProtocolId>,
+    supertypes: Supertypes,
+}
+
+impl<'l> Protocols<'l> {
+    /// The protocols of `library`, with `supertypes` of classes declared in the project.
+    pub fn new(library: &'l Library, supertypes: Supertypes) -> Protocols<'l> {
+        let typestates: Vec<&Typestate> = library.iter().map(|e| &e.typestate).collect();
+        let by_class = typestates
+            .iter()
+            .enumerate()
+            .map(|(i, ts)| {
+                let id = ProtocolId(u16::try_from(i).unwrap_or(u16::MAX));
+                (ts.class.as_str(), id)
+            })
+            .collect();
+        Protocols {
+            typestates,
+            by_class,
+            supertypes,
+        }
+    }
+
+    /// Adds the classes a resolved file declares to the known hierarchy.
+    pub fn add_classes(&mut self, res: &Resolution) {
+        for info in res.classes() {
+            self.supertypes
+                .entry(info.fqn.clone())
+                .or_insert_with(|| info.supertypes.clone());
+        }
+    }
+
+    /// The typestate of `id`.
+    pub fn typestate(&self, id: ProtocolId) -> &'l Typestate {
+        self.typestates[usize::from(id.0)]
+    }
+
+    /// Every protocol id.
+    pub fn ids(&self) -> impl Iterator<Item = ProtocolId> {
+        (0..self.typestates.len()).map(|i| ProtocolId(u16::try_from(i).unwrap_or(u16::MAX)))
+    }
+
+    fn direct_supertypes<'s>(&'s self, fqn: &'s str) -> impl Iterator<Item = &'s str> + 's {
+        self.supertypes
+            .get(fqn)
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .chain(platform::supertypes(fqn).map(|sup: &'static str| -> &'s str { sup }))
+    }
+
+    /// Whether `class` is `of` or one of its known subtypes.
+    pub fn is_subtype(&self, class: &str, of: &str) -> bool {
+        self.ancestors(class).any(|ancestor| ancestor == of)
+    }
+
+    /// `class` and its known supertypes, breadth first.
+    fn ancestors<'s>(&'s self, class: &'s str) -> impl Iterator<Item = &'s str> + 's {
+        let mut seen = HashSet::new();
+        let mut todo = std::collections::VecDeque::from([class]);
+        std::iter::from_fn(move || {
+            while let Some(next) = todo.pop_front() {
+                if seen.insert(next) {
+                    todo.extend(self.direct_supertypes(next));
+                    return Some(next);
+                }
+            }
+            None
+        })
+    }
+
+    /// The protocol objects of `class` follow: its own, or the nearest supertype's.
+    pub fn protocol_of(&self, class: &str) -> Option<ProtocolId> {
+        self.ancestors(class)
+            .find_map(|ancestor| self.by_class.get(ancestor).copied())
+    }
+
+    /// The input callins a call `name(…)` with `arity` arguments on an object of protocol
+    /// `id` may be; several when the library splits one method by condition.
+    pub fn callins(&self, id: ProtocolId, name: &str, arity: usize) -> Vec<CallinId> {
+        let ts = self.typestate(id);
+        ts.input_callins()
+            .filter(|&callin| {
+                ts.callin(callin).binding.methods.iter().any(|m| {
+                    m.kind == MethodKind::Instance
+                        && m.class.is_none()
+                        && m.name == name
+                        && m.accepts_arity(arity)
+                })
+            })
+            .collect()
+    }
+
+    /// The protocol and start states of the object `call` creates, if it is a creator.
+    /// With `expected`, only that protocol's creators are considered (the declared type or
+    /// cast the value flows into).
+    pub fn creation(
+        &self,
+        call: CreatorCall<'_>,
+        expected: Option<ProtocolId>,
+    ) -> Option<(ProtocolId, Vec<StateId>)> {
+        if let CreatorCall::New { class, arity } = call {
+            let id = self.protocol_of(class)?;
+            return Some((id, self.constructor_states(id, class, arity)));
+        }
+        let candidates: Vec<ProtocolId> = match expected {
+            Some(id) => vec![id],
+            None => self.ids().collect(),
+        };
+        candidates.into_iter().find_map(|id| {
+            let states = self.factory_states(id, call, expected.is_some());
+            (!states.is_empty()).then_some((id, states))
+        })
+    }
+
+    fn constructor_states(&self, id: ProtocolId, class: &str, arity: usize) -> Vec<StateId> {
+        let ts = self.typestate(id);
+        let constructors: Vec<(usize, StateId)> = ts
+            .creators()
+            .flat_map(|c| {
+                let callin = ts.callin(c);
+                callin
+                    .binding
+                    .methods
+                    .iter()
+                    .filter(|m| m.kind == MethodKind::Constructor)
+                    .filter_map(|m| Some((usize::from(m.accepts_arity(arity)), callin.creates?)))
+            })
+            .collect();
+        // A subclass's constructors have their own parameters: any creator applies.
+        let exact = class == ts.class && constructors.iter().any(|(fits, _)| *fits == 1);
+        let mut states: Vec<StateId> = constructors
+            .iter()
+            .filter(|(fits, _)| !exact || *fits == 1)
+            .map(|(_, state)| *state)
+            .collect();
+        if states.is_empty() {
+            states.push(ts.initial);
+        }
+        states.sort();
+        states.dedup();
+        states
+    }
+
+    fn factory_states(
+        &self,
+        id: ProtocolId,
+        call: CreatorCall<'_>,
+        expected: bool,
+    ) -> Vec<StateId> {
+        let ts = self.typestate(id);
+        let mut states: Vec<StateId> = ts
+            .creators()
+            .filter(|&c| {
+                ts.callin(c).binding.methods.iter().any(|m| match call {
+                    CreatorCall::Static { class, name, arity } => {
+                        m.kind == MethodKind::Static
+                            && m.name == name
+                            && m.accepts_arity(arity)
+                            && self.is_subtype(class, m.class.as_deref().unwrap_or(&ts.class))
+                    }
+                    CreatorCall::Instance {
+                        receiver,
+                        name,
+                        arity,
+                    } => {
+                        let Some(owner) = m.class.as_deref() else {
+                            return false;
+                        };
+                        let receiver_fits = match receiver {
+                            Some(receiver) => self.is_subtype(receiver, owner),
+                            None => expected,
+                        };
+                        m.kind == MethodKind::Instance
+                            && m.name == name
+                            && m.accepts_arity(arity)
+                            && receiver_fits
+                            && (expected || !platform::is_untyped_factory(owner, name))
+                    }
+                    CreatorCall::New { .. } => false,
+                })
+            })
+            .filter_map(|c| ts.callin(c).creates)
+            .collect();
+        states.sort();
+        states.dedup();
+        states
+    }
+
+    /// The callbacks of protocol `id` a client method named `method` receives: overrides,
+    /// and methods of listener interfaces.
+    pub fn callbacks_for_method(&self, id: ProtocolId, method: &str) -> Vec<CallbackId> {
+        let ts = self.typestate(id);
+        (0..ts.callbacks.len())
+            .map(|i| CallbackId(u32::try_from(i).unwrap_or(u32::MAX)))
+            .filter(|&cb| ts.callback(cb).binding.method() == method)
+            .collect()
+    }
+
+    /// The callbacks of protocol `id` whose listener `register` installs.
+    pub fn callbacks_registered_by(&self, id: ProtocolId, register: &str) -> Vec<CallbackId> {
+        let ts = self.typestate(id);
+        (0..ts.callbacks.len())
+            .map(|i| CallbackId(u32::try_from(i).unwrap_or(u32::MAX)))
+            .filter(|&cb| {
+                matches!(&ts.callback(cb).binding,
+                    CallbackBinding::Listener { register: r, .. } if r == register)
+            })
+            .collect()
+    }
+
+    /// The listener interface method a callback of protocol `id` is delivered to.
+    pub fn listener_method(&self, id: ProtocolId, callback: CallbackId) -> &'l str {
+        self.typestate(id).callback(callback).binding.method()
+    }
+
+    /// The states `callback` leads to, from the states in which it may arrive.
+    pub fn callback_targets(&self, id: ProtocolId, callback: CallbackId) -> Vec<StateId> {
+        let ts = self.typestate(id);
+        let mut targets: Vec<StateId> = ts
+            .states
+            .iter()
+            .filter_map(|s| match &s.on_wait {
+                WaitOutcome::Callback {
+                    callback: cb,
+                    target,
+                    ..
+                } if *cb == callback => Some(*target),
+                _ => None,
+            })
+            .collect();
+        targets.sort();
+        targets.dedup();
+        targets
+    }
+}
+
+impl KnownTypes for Protocols<'_> {
+    fn is_known(&self, fqn: &str) -> bool {
+        self.by_class.contains_key(fqn)
+            || self.supertypes.contains_key(fqn)
+            || platform::is_known(fqn)
+    }
+
+    fn factory_type(&self, receiver: &ExprType, name: &str, arity: usize) -> Option<String> {
+        let call = if receiver.is_class_ref {
+            CreatorCall::Static {
+                class: &receiver.fqn,
+                name,
+                arity,
+            }
+        } else {
+            CreatorCall::Instance {
+                receiver: Some(&receiver.fqn),
+                name,
+                arity,
+            }
+        };
+        let (id, _) = self.creation(call, None)?;
+        Some(self.typestate(id).class.clone())
+    }
+
+    fn registers_listener(&self, receiver: &ExprType, name: &str) -> bool {
+        self.protocol_of(&receiver.fqn)
+            .is_some_and(|id| !self.callbacks_registered_by(id, name).is_empty())
+    }
+}

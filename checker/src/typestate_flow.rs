@@ -1,0 +1,834 @@
+//! The intraprocedural typestate analysis: for every tracked object, the set of protocol
+//! states it may be in at each point of a body, and what each call on it does.
+//!
+//! The abstract value of an object ([`Value`]) is a set of states, each with the calls that
+//! may have moved the object there (its [`Cause`]s, which become related locations), plus
+//! whether it may be `null` and whether it may be in any state (`unknown`: a parameter, a
+//! field nobody initialised in this class).
+//! Creators give start states, callins step every state (a call bound to several callins is
+//! "one of these": the union of their outcomes), and a call that cannot succeed ends the
+//! normal path, while its exception edge keeps the state from before the call.
+//! Null checks refine on branch edges, and so does a boolean callin split by its answer
+//! (`while (it.hasNext())` continues only with the states `hasNext() == true` leads to).
+//! No time passes inside a body: wait transitions are applied between handlers
+//! ([`Value::after_wait`]).
+//! Calls of private helper methods of the class apply the helper's effect, computed by
+//! analysing the helper from the caller's state (memoised per entry state).
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Instant;
+
+use typestates::model::{CallbackId, CallinId, StateId, WaitOutcome};
+
+use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
+use crate::flow::{solve, Analysis, Lattice};
+use crate::ir::{Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
+use crate::places::{scope_receiver, Places, Var};
+use crate::protocols::{CreatorCall, ProtocolId, Protocols};
+use crate::resolve::{ExprType, Resolution};
+
+/// At most this many causes are kept per state (the first in source order).
+const MAX_CAUSES: usize = 3;
+/// How deeply helper calls are followed.
+const MAX_HELPER_DEPTH: u32 = 4;
+
+/// Why an object may be in a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Cause {
+    /// A call (callin or creator) moved it there.
+    Call(ExprId),
+    /// A try-with-resources variable was closed at the end of its `try`, at these bytes.
+    Closed(usize, usize),
+    /// A callback arrived between two handlers.
+    Callback(CallbackId),
+    /// Time passed quietly between two handlers.
+    Quiet,
+}
+
+/// The abstract state of one tracked object.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Value {
+    /// The protocol the object follows.
+    pub protocol: ProtocolId,
+    /// The possible states, each with why.
+    pub states: BTreeMap<StateId, BTreeSet<Cause>>,
+    /// Whether the reference may be `null`.
+    pub null: bool,
+    /// Whether the object may also be in any state (its origin is not known).
+    pub unknown: bool,
+}
+
+impl Value {
+    /// A new object in `states`, created by `cause`.
+    pub fn fresh(protocol: ProtocolId, states: &[StateId], cause: Cause) -> Value {
+        Value {
+            protocol,
+            states: states
+                .iter()
+                .map(|s| (*s, BTreeSet::from([cause])))
+                .collect(),
+            null: false,
+            unknown: false,
+        }
+    }
+
+    /// A `null` reference.
+    pub fn null(protocol: ProtocolId) -> Value {
+        Value {
+            protocol,
+            states: BTreeMap::new(),
+            null: true,
+            unknown: false,
+        }
+    }
+
+    /// An object of unknown origin.
+    pub fn unknown(protocol: ProtocolId) -> Value {
+        Value {
+            protocol,
+            states: BTreeMap::new(),
+            null: false,
+            unknown: true,
+        }
+    }
+
+    /// Joins `other` into `self`; returns whether `self` changed.
+    pub fn join(&mut self, other: &Value) -> bool {
+        let before = (self.null, self.unknown);
+        self.null |= other.null;
+        self.unknown |= other.unknown;
+        let mut changed = before != (self.null, self.unknown);
+        for (state, causes) in &other.states {
+            let mine = self.states.entry(*state).or_default();
+            for cause in causes {
+                if mine.len() < MAX_CAUSES || mine.last().is_some_and(|last| cause < last) {
+                    changed |= mine.insert(*cause);
+                    while mine.len() > MAX_CAUSES {
+                        mine.pop_last();
+                    }
+                }
+            }
+            changed |= mine.is_empty() && causes.is_empty();
+        }
+        changed
+    }
+
+    /// The value after time passes: every state reachable by callbacks and quiet moves
+    /// (including staying put), minus objects that fail.
+    pub fn after_wait(&self, protocols: &Protocols<'_>) -> Value {
+        let ts = protocols.typestate(self.protocol);
+        let mut out = self.clone();
+        let mut todo: Vec<StateId> = self.states.keys().copied().collect();
+        while let Some(state) = todo.pop() {
+            let (target, cause) = match &ts.state(state).on_wait {
+                WaitOutcome::Quiet { target, .. } => (*target, Cause::Quiet),
+                WaitOutcome::Callback {
+                    callback, target, ..
+                } => (*target, Cause::Callback(*callback)),
+                WaitOutcome::Error { .. } => continue,
+            };
+            if !out.states.contains_key(&target) {
+                todo.push(target);
+            }
+            out.states.entry(target).or_default().insert(cause);
+        }
+        out
+    }
+
+    /// Whether no path reaches the object in a state: only `null` (or nothing) is left.
+    pub fn has_no_state(&self) -> bool {
+        self.states.is_empty() && !self.unknown
+    }
+}
+
+/// The tracked objects at a program point.
+pub type Env = BTreeMap<Var, Value>;
+
+/// The dataflow state: `None` where no path reaches.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FlowState(pub Option<Env>);
+
+impl Lattice for FlowState {
+    fn bottom() -> Self {
+        FlowState(None)
+    }
+
+    fn join(&mut self, other: &Self) -> bool {
+        let Some(theirs) = &other.0 else {
+            return false;
+        };
+        let Some(mine) = &mut self.0 else {
+            self.0 = Some(theirs.clone());
+            return true;
+        };
+        let mut changed = false;
+        for (var, value) in theirs {
+            match mine.get_mut(var) {
+                Some(current) => changed |= current.join(value),
+                None => {
+                    let mut value = value.clone();
+                    value.unknown = true;
+                    mine.insert(var.clone(), value);
+                    changed = true;
+                }
+            }
+        }
+        for (var, value) in mine.iter_mut() {
+            if !theirs.contains_key(var) && !value.unknown {
+                value.unknown = true;
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+/// What the analysis saw at one call on a tracked object.
+#[derive(Debug, Clone)]
+pub struct Observation {
+    /// Where to report: the called name, or the resource.
+    pub span: Span,
+    /// The callin symbol's method name as called (`start`, `close`).
+    pub method: String,
+    /// The receiver as written (`player`, `this`), for messages.
+    pub receiver: String,
+    /// Where the receiver is written, if it is.
+    pub receiver_span: Option<Span>,
+    /// The callins the call may be; empty for calls the protocol does not name.
+    pub callins: Vec<CallinId>,
+    /// The receiver's value just before the call.
+    pub value: Value,
+}
+
+/// A private helper method of the class, whose calls are analysed in place.
+#[derive(Debug, Clone, Copy)]
+pub struct Helper<'a> {
+    /// The helper.
+    pub method: &'a Method,
+    /// Its index, for memoisation.
+    pub index: usize,
+}
+
+/// What every body analysis of one file shares.
+pub struct Shared<'a, 'l> {
+    /// The library.
+    pub protocols: &'a Protocols<'l>,
+    /// Name and type resolution of the file.
+    pub res: &'a Resolution,
+    /// Tracked objects of the file.
+    pub places: &'a Places<'a>,
+    /// The file's language.
+    pub language: Language,
+    /// Private helpers by `(class, name)`.
+    pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
+    summaries: RefCell<HashMap<(usize, Env), Option<Env>>>,
+    /// Observations recorded by [`analyze_body`] with recording on.
+    pub observations: RefCell<Vec<Observation>>,
+    deadline: Option<Instant>,
+    timed_out: Cell<bool>,
+}
+
+impl<'a, 'l> Shared<'a, 'l> {
+    /// The shared context for one file.
+    pub fn new(
+        protocols: &'a Protocols<'l>,
+        res: &'a Resolution,
+        places: &'a Places<'a>,
+        language: Language,
+        helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
+        deadline: Option<Instant>,
+    ) -> Self {
+        Shared {
+            protocols,
+            res,
+            places,
+            language,
+            helpers,
+            summaries: RefCell::new(HashMap::new()),
+            observations: RefCell::new(Vec::new()),
+            deadline,
+            timed_out: Cell::new(false),
+        }
+    }
+
+    /// Whether the time bound has passed; once it has, bodies are no longer analysed.
+    pub fn out_of_time(&self) -> bool {
+        if !self.timed_out.get() && self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.timed_out.set(true);
+        }
+        self.timed_out.get()
+    }
+
+    /// The protocol of values of type `ty`.
+    pub fn protocol_of_type(&self, ty: Option<&ExprType>) -> Option<ProtocolId> {
+        ty.filter(|ty| !ty.is_class_ref)
+            .and_then(|ty| self.protocols.protocol_of(&ty.fqn))
+    }
+
+    /// The protocol of the objects `var` holds, from its declared or inferred type.
+    pub fn protocol_of_var(&self, var: &Var) -> Option<ProtocolId> {
+        match var {
+            Var::Local(id) => self.protocol_of_type(self.res.type_of_local(*id)),
+            Var::Field(class, name) => self.protocol_of_type(self.res.type_of_field(class, name)),
+            Var::This(class) => self.protocols.protocol_of(class),
+            Var::Temp(_) => None,
+        }
+    }
+}
+
+/// The result of analysing one body.
+pub struct BodyResult {
+    /// The state at normal or exceptional exit (`None` if no path gets there).
+    pub exit: Option<Env>,
+}
+
+/// Analyses `body` from `entry`; with `record`, adds an [`Observation`] per call on a
+/// tracked object to `shared.observations`.
+pub fn analyze_body(
+    shared: &Shared<'_, '_>,
+    class: &str,
+    body: &Body,
+    entry: Env,
+    record: bool,
+    depth: u32,
+) -> BodyResult {
+    if shared.out_of_time() {
+        return BodyResult { exit: None };
+    }
+    let cfg = Cfg::build(body, shared.language);
+    let analysis = BodyAnalysis {
+        shared,
+        class,
+        entry,
+        depth,
+    };
+    let solution = solve(&cfg, &analysis);
+    let mut exit = FlowState::bottom();
+    exit.join(solution.state_at(cfg.exit));
+    exit.join(solution.state_at(cfg.exceptional_exit));
+    if record {
+        for (index, node) in cfg.nodes.iter().enumerate() {
+            let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
+            if let (true, FlowState(Some(env))) = (solution.is_reachable(id), solution.state_at(id))
+            {
+                analysis.record(node, env);
+            }
+        }
+    }
+    BodyResult { exit: exit.0 }
+}
+
+struct BodyAnalysis<'s, 'a, 'l> {
+    shared: &'s Shared<'a, 'l>,
+    class: &'s str,
+    entry: Env,
+    depth: u32,
+}
+
+/// The receiver of a call or close, as the analysis sees it.
+struct Receiver {
+    var: Option<Var>,
+    value: Value,
+    text: String,
+}
+
+impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
+    type State = FlowState;
+
+    fn entry_state(&self) -> FlowState {
+        FlowState(Some(self.entry.clone()))
+    }
+
+    fn transfer(&self, node: &Node<'a>, edge: EdgeKind, input: &FlowState) -> FlowState {
+        let Some(env) = &input.0 else {
+            return FlowState(None);
+        };
+        if edge == EdgeKind::Exception {
+            return input.clone();
+        }
+        let mut env = env.clone();
+        let reachable = match node.kind {
+            NodeKind::Declare(local) => {
+                let var = self
+                    .shared
+                    .res
+                    .declared_at(local.name_span.start_byte)
+                    .map(Var::Local);
+                if let Some(var) = var {
+                    let protocol = self.shared.protocol_of_var(&var);
+                    let value = match &local.init {
+                        Some(init) => self.eval(init, &env, protocol),
+                        None => protocol.map(Value::unknown),
+                    };
+                    set(&mut env, var, value);
+                }
+                true
+            }
+            NodeKind::Assign { target, value } => {
+                if let Some(var) = self.shared.places.var(target).cloned() {
+                    let protocol = self.shared.protocol_of_var(&var);
+                    let value = self.eval(value, &env, protocol);
+                    set(&mut env, var, value);
+                }
+                true
+            }
+            NodeKind::Call(expr) => self.call(expr, &mut env),
+            NodeKind::Close(target) => self.close(target, &mut env),
+            NodeKind::EnterScope { call, .. } => {
+                if let ExprKind::Call(c) = &call.kind {
+                    let subject = match (&c.receiver, c.name.as_str()) {
+                        (None, "with") => c.args.first(),
+                        (receiver, _) => receiver.as_deref(),
+                    };
+                    if let Some(subject) = subject {
+                        if self.shared.places.var(subject).is_none() {
+                            let value = self.eval(subject, &env, None);
+                            set(&mut env, Var::Temp(subject.id), value);
+                        }
+                    }
+                }
+                true
+            }
+            NodeKind::Branch(cond) => self.refine(cond, edge == EdgeKind::True, &mut env),
+            NodeKind::Entry
+            | NodeKind::Exit
+            | NodeKind::ExceptionalExit
+            | NodeKind::New(_)
+            | NodeKind::Catch(_)
+            | NodeKind::Throw(_)
+            | NodeKind::Join => true,
+        };
+        FlowState(reachable.then_some(env))
+    }
+}
+
+/// Sets `var` to `value`, or stops tracking it.
+fn set(env: &mut Env, var: Var, value: Option<Value>) {
+    match value {
+        Some(value) => {
+            env.insert(var, value);
+        }
+        None => {
+            env.remove(&var);
+        }
+    }
+}
+
+impl BodyAnalysis<'_, '_, '_> {
+    /// The abstract value of `expr`, flowing into a place of protocol `expected`.
+    fn eval(&self, expr: &Expr, env: &Env, expected: Option<ProtocolId>) -> Option<Value> {
+        let shared = self.shared;
+        if let Some(var) = shared.places.var(expr) {
+            let protocol = expected.or_else(|| shared.protocol_of_var(var));
+            return env
+                .get(var)
+                .cloned()
+                .or_else(|| protocol.map(Value::unknown));
+        }
+        match &expr.kind {
+            ExprKind::Null => expected.map(Value::null),
+            ExprKind::Cast { expr: inner, .. } => {
+                let cast = shared
+                    .protocol_of_type(shared.res.type_of(expr.id))
+                    .or(expected);
+                self.eval(inner, env, cast)
+            }
+            ExprKind::New { .. } | ExprKind::Call(_) => {
+                let created = self.creation(expr, expected);
+                created
+                    .map(|(protocol, states)| Value::fresh(protocol, &states, Cause::Call(expr.id)))
+                    .or_else(|| {
+                        expected
+                            .or_else(|| shared.protocol_of_type(shared.res.type_of(expr.id)))
+                            .map(Value::unknown)
+                    })
+            }
+            _ => expected
+                .or_else(|| shared.protocol_of_type(shared.res.type_of(expr.id)))
+                .map(Value::unknown),
+        }
+    }
+
+    /// If `expr` creates a protocol object, its protocol and start states.
+    fn creation(
+        &self,
+        expr: &Expr,
+        expected: Option<ProtocolId>,
+    ) -> Option<(ProtocolId, Vec<StateId>)> {
+        let shared = self.shared;
+        let protocols = shared.protocols;
+        match &expr.kind {
+            ExprKind::New { args, .. } => {
+                let class = shared.res.type_of(expr.id)?;
+                protocols.creation(
+                    CreatorCall::New {
+                        class: &class.fqn,
+                        arity: args.len(),
+                    },
+                    expected,
+                )
+            }
+            ExprKind::Call(call) => {
+                let arity = call.args.len();
+                let receiver = shared.res.receiver_of(expr.id);
+                let shape = match receiver {
+                    // A Kotlin constructor call has a type and no receiver type.
+                    None if shared.language == Language::Kotlin
+                        && call.name.starts_with(char::is_uppercase) =>
+                    {
+                        let class = shared.res.type_of(expr.id)?;
+                        CreatorCall::New {
+                            class: &class.fqn,
+                            arity,
+                        }
+                    }
+                    Some(ty) if ty.is_class_ref => CreatorCall::Static {
+                        class: &ty.fqn,
+                        name: &call.name,
+                        arity,
+                    },
+                    receiver => CreatorCall::Instance {
+                        receiver: receiver.map(|ty| ty.fqn.as_str()),
+                        name: &call.name,
+                        arity,
+                    },
+                };
+                protocols.creation(shape, expected)
+            }
+            _ => None,
+        }
+    }
+
+    /// The tracked receiver of a call, if its class follows a protocol.
+    fn receiver(&self, expr: &Expr, call: &Call, env: &Env) -> Option<Receiver> {
+        let shared = self.shared;
+        let (var, text) = match &call.receiver {
+            Some(receiver) => (
+                shared.places.var(receiver).cloned(),
+                receiver_text(receiver),
+            ),
+            None => (
+                shared.places.implicit_receiver(expr.id).cloned(),
+                "this".to_owned(),
+            ),
+        };
+        let value = match (&var, &call.receiver) {
+            (Some(var), _) => env.get(var).cloned().or_else(|| {
+                let protocol = shared.protocol_of_var(var)?;
+                Some(Value::unknown(protocol))
+            }),
+            (None, Some(receiver)) => self.eval(receiver, env, None),
+            (None, None) => None,
+        }?;
+        Some(Receiver { var, value, text })
+    }
+
+    fn call(&self, expr: &Expr, env: &mut Env) -> bool {
+        let ExprKind::Call(call) = &expr.kind else {
+            return true;
+        };
+        let Some(receiver) = self.receiver(expr, call, env) else {
+            return self.helper_call(call, env, false);
+        };
+        let callins =
+            self.shared
+                .protocols
+                .callins(receiver.value.protocol, &call.name, call.args.len());
+        if callins.is_empty() {
+            return self.helper_call(call, env, false);
+        }
+        self.step(receiver, &callins, Cause::Call(expr.id), env)
+    }
+
+    fn close(&self, target: CloseTarget<'_>, env: &mut Env) -> bool {
+        let Some((receiver, _)) = self.close_receiver(target, env) else {
+            return true;
+        };
+        let callins = self
+            .shared
+            .protocols
+            .callins(receiver.value.protocol, "close", 0);
+        if callins.is_empty() {
+            return true;
+        }
+        let cause = match target {
+            CloseTarget::Local(local) => {
+                Cause::Closed(local.name_span.start_byte, local.name_span.end_byte)
+            }
+            CloseTarget::Expr(expr) => Cause::Call(expr.id),
+        };
+        self.step(receiver, &callins, cause, env)
+    }
+
+    fn close_receiver(&self, target: CloseTarget<'_>, env: &Env) -> Option<(Receiver, Span)> {
+        let (var, text, span) = match target {
+            CloseTarget::Local(local) => (
+                Var::Local(self.shared.res.declared_at(local.name_span.start_byte)?),
+                local.name.clone(),
+                local.name_span,
+            ),
+            CloseTarget::Expr(expr) => (
+                scope_receiver(self.shared.places, expr),
+                receiver_text(expr),
+                expr.span,
+            ),
+        };
+        let value = env.get(&var)?.clone();
+        Some((
+            Receiver {
+                var: Some(var),
+                value,
+                text,
+            },
+            span,
+        ))
+    }
+
+    /// Applies `callins` to the receiver; returns whether the normal path goes on.
+    fn step(&self, receiver: Receiver, callins: &[CallinId], cause: Cause, env: &mut Env) -> bool {
+        let value = &receiver.value;
+        let ts = self.shared.protocols.typestate(value.protocol);
+        let sources: Vec<StateId> = if value.unknown {
+            ts.state_ids().collect()
+        } else {
+            value.states.keys().copied().collect()
+        };
+        let mut next = Value {
+            protocol: value.protocol,
+            states: BTreeMap::new(),
+            null: false,
+            unknown: false,
+        };
+        for state in sources {
+            for &callin in callins {
+                if let Some(target) = ts.step(state, callin).target() {
+                    next.states.entry(target).or_default().insert(cause);
+                }
+            }
+        }
+        let goes_on = !next.states.is_empty() || value.has_no_state();
+        if let Some(var) = receiver.var {
+            if goes_on {
+                env.insert(var, next);
+            }
+        }
+        goes_on
+    }
+
+    /// Refines the state on the `holds` edge of a branch on `cond`.
+    fn refine(&self, cond: &Expr, holds: bool, env: &mut Env) -> bool {
+        if let Some((tested, is_eq)) = cond.null_check() {
+            if let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) {
+                if is_eq == holds {
+                    value.states.clear();
+                    value.unknown = false;
+                    value.null = true;
+                } else {
+                    value.null = false;
+                }
+            }
+            return true;
+        }
+        let ExprKind::Call(call) = &cond.kind else {
+            return true;
+        };
+        let Some(var) = call
+            .receiver
+            .as_deref()
+            .and_then(|r| self.shared.places.var(r))
+        else {
+            return true;
+        };
+        let Some(value) = env.get_mut(var) else {
+            return true;
+        };
+        let protocols = self.shared.protocols;
+        let ts = protocols.typestate(value.protocol);
+        let answer = if holds { "true" } else { "false" };
+        let callins = protocols.callins(value.protocol, &call.name, call.args.len());
+        let answering: Vec<CallinId> = callins
+            .iter()
+            .copied()
+            .filter(|&c| {
+                ts.callin(c)
+                    .binding
+                    .condition
+                    .as_deref()
+                    .is_some_and(|cond| cond.split_whitespace().any(|w| w == answer))
+            })
+            .collect();
+        if answering.is_empty() || answering.len() == callins.len() {
+            return true;
+        }
+        let targets: BTreeSet<StateId> = ts
+            .state_ids()
+            .flat_map(|s| {
+                answering
+                    .iter()
+                    .filter_map(move |&c| ts.step(s, c).target())
+            })
+            .collect();
+        value.states.retain(|state, _| targets.contains(state));
+        true
+    }
+
+    /// Applies a call of a private helper of the class; returns whether the path goes on.
+    fn helper_call(&self, call: &Call, env: &mut Env, record: bool) -> bool {
+        let receiver_is_this = match &call.receiver {
+            None => true,
+            Some(receiver) => matches!(receiver.kind, ExprKind::This(None)),
+        };
+        if !receiver_is_this || self.depth >= MAX_HELPER_DEPTH {
+            return true;
+        }
+        let Some(helper) = self
+            .shared
+            .helpers
+            .get(&(self.class, call.name.as_str()))
+            .and_then(|all| {
+                all.iter()
+                    .find(|h| h.method.params.len() == call.args.len())
+            })
+            .copied()
+        else {
+            return true;
+        };
+        let Some(body) = &helper.method.body else {
+            return true;
+        };
+        // The helper sees the fields and `this`, and its parameters bound to the arguments.
+        let mut entry: Env = env
+            .iter()
+            .filter(|(var, _)| matches!(var, Var::Field(..) | Var::This(_)))
+            .map(|(var, value)| (var.clone(), value.clone()))
+            .collect();
+        let mut bound = Vec::new();
+        for (param, arg) in helper.method.params.iter().zip(&call.args) {
+            let Some(local) = self.shared.res.declared_at(param.span.start_byte) else {
+                continue;
+            };
+            let param_var = Var::Local(local);
+            let protocol = self.shared.protocol_of_var(&param_var);
+            if let Some(value) = self.eval(arg, env, protocol) {
+                entry.insert(param_var.clone(), value);
+                if let Some(arg_var) = self.shared.places.var(arg) {
+                    bound.push((param_var, arg_var.clone()));
+                }
+            }
+        }
+        let key = (helper.index, entry.clone());
+        let cached = (!record)
+            .then(|| self.shared.summaries.borrow().get(&key).cloned())
+            .flatten();
+        let exit = match cached {
+            Some(exit) => exit,
+            None => {
+                let exit =
+                    analyze_body(self.shared, self.class, body, entry, record, self.depth + 1).exit;
+                self.shared.summaries.borrow_mut().insert(key, exit.clone());
+                exit
+            }
+        };
+        let Some(exit) = exit else {
+            return false;
+        };
+        for (var, value) in &exit {
+            if matches!(var, Var::Field(..) | Var::This(_)) {
+                env.insert(var.clone(), value.clone());
+            }
+        }
+        for (param, arg) in bound {
+            if let Some(value) = exit.get(&param) {
+                env.insert(arg, value.clone());
+            }
+        }
+        true
+    }
+
+    /// Records what the call or close at `node` sees, given the state entering it.
+    fn record(&self, node: &Node<'_>, env: &Env) {
+        let observation = match node.kind {
+            NodeKind::Call(expr) => {
+                let ExprKind::Call(call) = &expr.kind else {
+                    return;
+                };
+                let Some(receiver) = self.receiver(expr, call, env) else {
+                    let mut env = env.clone();
+                    self.helper_call(call, &mut env, true);
+                    return;
+                };
+                let callins = self.shared.protocols.callins(
+                    receiver.value.protocol,
+                    &call.name,
+                    call.args.len(),
+                );
+                if callins.is_empty() {
+                    let mut env = env.clone();
+                    self.helper_call(call, &mut env, true);
+                }
+                Observation {
+                    span: call.name_span,
+                    method: call.name.clone(),
+                    receiver: receiver.text,
+                    receiver_span: call.receiver.as_ref().map(|r| r.span),
+                    callins,
+                    value: receiver.value,
+                }
+            }
+            NodeKind::Close(target) => {
+                let Some((receiver, span)) = self.close_receiver(target, env) else {
+                    return;
+                };
+                let callins = self
+                    .shared
+                    .protocols
+                    .callins(receiver.value.protocol, "close", 0);
+                Observation {
+                    span,
+                    method: "close".to_owned(),
+                    receiver: receiver.text,
+                    receiver_span: None,
+                    callins,
+                    value: receiver.value,
+                }
+            }
+            _ => return,
+        };
+        self.shared.observations.borrow_mut().push(observation);
+    }
+}
+
+/// The receiver as written, for messages (`player`, `this.player`, `it`).
+fn receiver_text(expr: &Expr) -> String {
+    match &expr.kind {
+        ExprKind::This(_) => "this".to_owned(),
+        _ => expr
+            .dotted_name()
+            .or_else(|| match &expr.kind {
+                ExprKind::Field { receiver, name }
+                    if matches!(receiver.kind, ExprKind::This(_)) =>
+                {
+                    Some(format!("this.{name}"))
+                }
+                _ => None,
+            })
+            .unwrap_or_else(|| "the object".to_owned()),
+    }
+}
+
+/// The value of a field initializer, `expr`, for a field of protocol `expected`.
+pub fn eval_initializer(
+    shared: &Shared<'_, '_>,
+    class: &str,
+    expr: &Expr,
+    expected: Option<ProtocolId>,
+) -> Option<Value> {
+    let analysis = BodyAnalysis {
+        shared,
+        class,
+        entry: Env::new(),
+        depth: 0,
+    };
+    analysis.eval(expr, &Env::new(), expected)
+}

@@ -1,0 +1,168 @@
+//! Data-driven tests of `checker::check`: each fixture under `tests/fixtures/{java,kotlin}`
+//! in `protocols/` and `checks/` carries its expected findings as
+//! `// ^^^ definite: Class.callin in State, State` under the offending call, many per file.
+//!
+//! `protocols/<Class>.{java,kt}` holds the cases of one library protocol: true positives
+//! first, then, after a `// near misses` line, code that must stay silent.
+//! [`every_protocol_has_a_true_positive_and_a_near_miss`] enumerates the library and fails
+//! for a class without both.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use checker::{check, CheckConfig, SourceFile, Violation};
+use support::{annotations, assert_annotations, Annotation};
+use typestates::library::Library;
+use typestates::model::{CallinId, StateId, Step, Typestate};
+
+/// The marker that starts the near misses of a protocol fixture.
+const NEAR_MISSES: &str = "// near misses";
+
+fn render(violation: &Violation) -> String {
+    let class = violation
+        .class
+        .rsplit('.')
+        .next()
+        .unwrap_or(&violation.class);
+    format!(
+        "{}: {class}.{} in {}",
+        violation.kind.name(),
+        violation.callin,
+        violation.offending_states.join(", ")
+    )
+}
+
+#[track_caller]
+fn check_fixture(path: &Path) {
+    let bytes = std::fs::read(path).expect("fixture is readable");
+    let file = SourceFile::from_bytes(path, bytes).expect("fixture is checkable");
+    let result = check(&Library::bundled(), &file, &CheckConfig::default());
+    assert!(
+        result.syntax_errors.is_empty(),
+        "{}: syntax errors at {:?}",
+        path.display(),
+        result.syntax_errors
+    );
+    assert!(!result.timed_out, "{}: timed out", path.display());
+    let actual = result
+        .violations
+        .iter()
+        .map(|v| Annotation {
+            line: v.span.start.line,
+            cols: (v.span.start.col, v.span.end.col),
+            text: render(v),
+        })
+        .collect();
+    assert_annotations(path, &file.text, actual);
+}
+
+fn fixtures(dir: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for language in ["java", "kotlin"] {
+        let dir = Path::new("tests/fixtures").join(language).join(dir);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        out.extend(entries.map(|e| e.expect("fixture directory entry").path()));
+    }
+    out.sort();
+    out
+}
+
+/// Checks every fixture of `dir`, then fails naming each one that differs.
+#[track_caller]
+fn check_all(dir: &str) {
+    let failures: Vec<String> = fixtures(dir)
+        .iter()
+        .filter_map(|path| {
+            let res = std::panic::catch_unwind(|| check_fixture(path));
+            res.err().map(|panic| {
+                panic
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .unwrap_or_else(|| format!("{}: panicked", path.display()))
+            })
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn protocol_fixtures() {
+    check_all("protocols");
+}
+
+#[test]
+fn check_fixtures() {
+    check_all("checks");
+}
+
+#[test]
+fn every_protocol_has_a_true_positive_and_a_near_miss() {
+    let files = fixtures("protocols");
+    let mut missing = Vec::new();
+    for entry in Library::bundled().iter() {
+        let simple = entry.typestate.simple_name();
+        let Some(path) = files
+            .iter()
+            .find(|p| p.file_stem().and_then(|s| s.to_str()) == Some(simple))
+        else {
+            missing.push(format!(
+                "{}: no fixture protocols/{simple}.*",
+                entry.class()
+            ));
+            continue;
+        };
+        let text = std::fs::read_to_string(path).expect("fixture is readable");
+        let Some((positives, near_misses)) = text.split_once(NEAR_MISSES) else {
+            missing.push(format!("{}: no `{NEAR_MISSES}` section", path.display()));
+            continue;
+        };
+        let tag = format!("{simple}.");
+        let has_positive = annotations(positives).iter().any(|a| a.text.contains(&tag));
+        if !has_positive && can_go_wrong(&entry.typestate) {
+            missing.push(format!("{}: no true positive on {simple}", path.display()));
+        }
+        if !annotations(near_misses).is_empty() || !near_misses.contains("(") {
+            missing.push(format!(
+                "{}: the near misses must be calls without annotations",
+                path.display()
+            ));
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
+
+/// Whether a client calling only the class's own methods can reach an error or an ignored
+/// call: from the creators' states, through callins bound to methods of the class itself
+/// and wait outcomes. (FileObserver's errors need writes to the watched file, a callin of
+/// `java.io.FileOutputStream`, so it has no true positive.)
+fn can_go_wrong(ts: &Typestate) -> bool {
+    let own: Vec<CallinId> = ts
+        .input_callins()
+        .filter(|&c| {
+            ts.callin(c)
+                .binding
+                .methods
+                .iter()
+                .all(|m| m.class.is_none())
+        })
+        .collect();
+    let mut seen = vec![false; ts.states.len()];
+    let mut todo: Vec<StateId> = ts.callins.iter().filter_map(|c| c.creates).collect();
+    todo.push(ts.initial);
+    while let Some(state) = todo.pop() {
+        if std::mem::replace(&mut seen[state.index()], true) {
+            continue;
+        }
+        for &callin in &own {
+            match ts.step(state, callin) {
+                Step::Error { .. } | Step::Enabled { ignored: true, .. } => return true,
+                Step::Enabled { target, .. } => todo.push(*target),
+            }
+        }
+        todo.extend(ts.state(state).on_wait.target());
+    }
+    false
+}
