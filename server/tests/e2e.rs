@@ -57,7 +57,11 @@ fn neovim_shows_diagnostics_and_a_hover() {
         status.success(),
         "nvim failed ({status}):\n{stdout}\n{stderr}"
     );
-    assert!(stdout.contains("diagnostics: "), "{stdout}");
+    assert!(stdout.contains("diagnostics: 1\n"), "{stdout}");
+    assert!(
+        stdout.contains("PlayerActivity.java:21:16: [typestar] `start()` on MediaPlayer `player` may be in state End"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("### `android.media.MediaPlayer` protocol"),
         "{stdout}"

@@ -1,7 +1,7 @@
 //! Code actions as plain edits: the checker's own fix where it gave one, and suppressions for
 //! the line or the enclosing method.
 
-use super::{suppress, Edit, FileAnalysis, SourceFile, Span};
+use super::{suppress, Edit, FileAnalysis, Pos, SourceFile, Span};
 
 /// One code action for one finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -16,8 +16,14 @@ pub struct Action {
     pub is_fix: bool,
 }
 
-/// The actions for the findings that touch `range`, fixes first.
-pub fn actions(file: &SourceFile, analysis: &FileAnalysis, range: Span) -> Vec<Action> {
+/// The actions for the findings that touch `range`, fixes first; `method_at` finds the
+/// declaration enclosing a position.
+pub fn actions(
+    file: &SourceFile,
+    analysis: &FileAnalysis,
+    range: Span,
+    method_at: impl Fn(Pos) -> Option<Pos>,
+) -> Vec<Action> {
     let mut actions = Vec::new();
     for (index, finding) in analysis.findings.iter().enumerate() {
         if !finding.span.touches(&range) {
@@ -37,7 +43,7 @@ pub fn actions(file: &SourceFile, analysis: &FileAnalysis, range: Span) -> Vec<A
             edits: vec![suppress::ignore_line(&file.text, finding.span.start.line)],
             is_fix: false,
         });
-        if let Some(method) = finding.method {
+        if let Some(method) = method_at(finding.span.start) {
             actions.push(Action {
                 title: "Suppress typestate checks in this method".to_string(),
                 finding: index,

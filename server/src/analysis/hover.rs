@@ -5,9 +5,9 @@ use std::fmt::Write;
 
 use typestates::library::{Entry, EntrySource};
 use typestates::render::{self, mermaid, table};
-use typestates::{StateId, Typestate, WaitOutcome};
+use typestates::{CallinId, StateId, Typestate, WaitOutcome};
 
-use super::{text, FileAnalysis, Library, Pos, SourceFile, Span};
+use super::{text, CallFact, Checker, Library, Pos, SourceFile, Span};
 
 /// Markdown for the editor, and the text it describes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,16 +20,15 @@ pub struct HoverText {
 
 /// The hover at `pos`: a call the checker knows about, else a protocol class name.
 pub fn hover(
+    checker: &dyn Checker,
     library: &Library,
     file: &SourceFile,
-    analysis: &FileAnalysis,
     pos: Pos,
 ) -> Option<HoverText> {
-    let call = analysis.calls.iter().find(|call| call.span.contains(pos));
-    if let Some(call) = call {
+    if let Some(call) = checker.call_at(library, file, pos) {
         if let Some(entry) = library.get(&call.class) {
             return Some(HoverText {
-                markdown: call_markdown(&entry.typestate, &call.callin, &call.states),
+                markdown: call_markdown(&entry.typestate, &call),
                 span: call.span,
             });
         }
@@ -84,24 +83,47 @@ fn source(source: &EntrySource) -> String {
 
 /// What the checker knows at a call: the possible states before it, what is allowed after it,
 /// and which callbacks may arrive after it.
-pub fn call_markdown(typestate: &Typestate, callin: &str, states: &[String]) -> String {
-    let before: Vec<StateId> = states
-        .iter()
-        .filter_map(|name| typestate.state_by_name(name))
-        .collect();
-    let after: BTreeSet<StateId> = typestate
-        .callin_by_name(callin)
-        .map(|id| {
-            before
-                .iter()
-                .filter_map(|&state| typestate.step(state, id).target())
-                .collect()
+pub fn call_markdown(typestate: &Typestate, call: &CallFact) -> String {
+    let before: Vec<StateId> = if call.unknown {
+        typestate.state_ids().collect()
+    } else {
+        call.states
+            .iter()
+            .filter_map(|name| typestate.state_by_name(name))
+            .collect()
+    };
+    // The callins this call may be: its symbol, or every callin bound to the Java method.
+    let callins: Vec<CallinId> = typestate
+        .input_callins()
+        .filter(|&id| {
+            let callin = typestate.callin(id);
+            callin.name == call.method
+                || callin.binding.methods.iter().any(|m| m.name == call.method)
         })
-        .unwrap_or_default();
+        .collect();
+    let after: BTreeSet<StateId> = before
+        .iter()
+        .flat_map(|&state| {
+            callins
+                .iter()
+                .filter_map(move |&id| typestate.step(state, id).target())
+        })
+        .collect();
     let mut out = format!(
-        "**`{callin}()`** on `{}`\n\nPossible states before the call: {}\n\n",
+        "**`{}.{}()`** on `{}`\n\nPossible states before the call: {}{}\n\n",
+        call.receiver,
+        call.method,
         typestate.simple_name(),
-        names(typestate, before.iter().copied())
+        if call.unknown {
+            "any (where the object comes from is not known)".to_string()
+        } else {
+            names(typestate, before.iter().copied())
+        },
+        if call.maybe_null {
+            "; it may also be `null`"
+        } else {
+            ""
+        },
     );
     if after.is_empty() {
         out.push_str("Not allowed in any of these states.\n");

@@ -7,12 +7,14 @@
 
 pub mod actions;
 pub mod hover;
+mod static_checker;
 pub mod suppress;
 pub mod text;
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
+pub use static_checker::StaticChecker;
 pub use text::{Pos, Span};
 pub use typestates::library::Library;
 
@@ -53,10 +55,8 @@ pub struct SourceFile {
 /// Everything one check of one file found.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FileAnalysis {
-    /// Protocol violations, already filtered by `typestar:ignore` comments.
+    /// Protocol violations, suppressions already applied by the checker.
     pub findings: Vec<Finding>,
-    /// What the checker knows at each call of a protocol method (for hovers).
-    pub calls: Vec<CallFact>,
 }
 
 /// How sure the checker is that a violation happens.
@@ -81,10 +81,6 @@ pub struct Finding {
     pub message: String,
     /// Other places that explain it: the call that put the object in its state.
     pub related: Vec<Related>,
-    /// What the user can do, when the checker knows.
-    pub hint: Option<String>,
-    /// The declaration line of the enclosing method, for method-level suppression.
-    pub method: Option<Pos>,
     /// A fix the checker vouches for; offered as a quick fix.
     pub fix: Option<Fix>,
 }
@@ -94,9 +90,9 @@ pub struct Finding {
 pub enum FindingCode {
     /// Diagnostic: typestate-violation. A callin not allowed in the object's state.
     TypestateViolation,
-    /// Diagnostic: callback-race. A callin that is only legal after a callback that may not
-    /// have arrived yet.
-    CallbackRace,
+    /// Diagnostic: ignored-call. A callin the protocol accepts but ignores in every state
+    /// reaching it (`execute()` on a cancelled AsyncTask).
+    IgnoredCall,
 }
 
 impl FindingCode {
@@ -104,7 +100,7 @@ impl FindingCode {
     pub fn id(self) -> &'static str {
         match self {
             FindingCode::TypestateViolation => "typestate-violation",
-            FindingCode::CallbackRace => "callback-race",
+            FindingCode::IgnoredCall => "ignored-call",
         }
     }
 
@@ -144,38 +140,31 @@ pub struct Edit {
 /// What the checker knows at one call of a protocol method.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CallFact {
-    /// The call expression.
+    /// The called name.
     pub span: Span,
     /// The fully qualified class of the receiver.
     pub class: String,
-    /// The callin symbol of the call.
-    pub callin: String,
+    /// The receiver as written.
+    pub receiver: String,
+    /// The called method (a callin symbol, or a Java method a callin binds).
+    pub method: String,
     /// The states the receiver may be in just before the call.
     pub states: Vec<String>,
+    /// Whether the receiver may be null there.
+    pub maybe_null: bool,
+    /// Whether the receiver may be in any state (its origin is unknown).
+    pub unknown: bool,
 }
 
-/// The static checker, behind one function boundary.
+/// The static checker, behind one boundary: the production one wraps `checker::check`, the
+/// protocol tests script one.
 pub trait Checker: Send + Sync + 'static {
     /// Checks one file against the library.
     fn check(&self, library: &Library, file: &SourceFile) -> FileAnalysis;
-}
 
-/// Checks a file and drops the findings the source suppresses.
-pub fn analyze(checker: &dyn Checker, library: &Library, file: &SourceFile) -> FileAnalysis {
-    let mut analysis = checker.check(library, file);
-    analysis
-        .findings
-        .retain(|finding| !suppress::is_suppressed(&file.text, finding.span.start.line));
-    analysis
-}
+    /// What is known at the call under `pos`, if it is a call on a protocol object.
+    fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact>;
 
-/// The production checker. `checker::check` is not on this branch yet (branch `checker`), so
-/// this finds nothing; wiring it is this one function.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StaticChecker;
-
-impl Checker for StaticChecker {
-    fn check(&self, _library: &Library, _file: &SourceFile) -> FileAnalysis {
-        FileAnalysis::default()
-    }
+    /// The start of the method (or function) declaration enclosing `pos`.
+    fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos>;
 }

@@ -1,27 +1,11 @@
-//! Suppressing findings in source: the `// typestar:ignore` line comment and the method
+//! The edits that suppress a finding: the `// typestar:ignore` line comment and the method
 //! annotations `@SuppressWarnings("typestate")` (Java) and `@Suppress("typestate")` (Kotlin).
-//!
-//! The line comment is honoured here, textually, on the finding's line or alone on the line
-//! above. Method annotations need the enclosing method, which only the checker knows, so the
-//! checker honours those.
+//! The checker honours both (`checker::suppress`); this module only writes them.
 
 use super::{text, Edit, Language, Pos, Span};
 
 /// The marker of a line suppression.
 pub const LINE_MARKER: &str = "typestar:ignore";
-
-/// Whether a finding on zero-based `line` is suppressed by a `typestar:ignore` comment.
-pub fn is_suppressed(source: &str, line: u32) -> bool {
-    let marked = |l: &str| {
-        l.find("//")
-            .is_some_and(|comment| l[comment..].contains(LINE_MARKER))
-    };
-    marked(text::line(source, line))
-        || line
-            .checked_sub(1)
-            .map(|above| text::line(source, above).trim_start())
-            .is_some_and(|above| above.starts_with("//") && marked(above))
-}
 
 /// The edit that appends `// typestar:ignore` to `line`.
 pub fn ignore_line(source: &str, line: u32) -> Edit {
@@ -50,18 +34,6 @@ pub fn suppress_method(source: &str, language: Language, method: Pos) -> Edit {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn comments_suppress_their_line_or_the_next() {
-        let source = "a.start(); // typestar:ignore\n// typestar:ignore\nb.start();\nc.start();\nd(\"// typestar:ignore\");";
-        assert!(is_suppressed(source, 0));
-        assert!(is_suppressed(source, 2));
-        assert!(!is_suppressed(source, 3));
-        assert!(
-            is_suppressed(source, 4),
-            "textual: a string that looks like the comment counts"
-        );
-    }
 
     #[test]
     fn method_annotations_keep_the_indentation() {

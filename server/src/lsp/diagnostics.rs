@@ -15,7 +15,7 @@ use super::documents::Snapshot;
 use super::session::Session;
 use super::{tasks, to_proto};
 use crate::analysis::text::LineIndex;
-use crate::analysis::{self, FileAnalysis};
+use crate::analysis::FileAnalysis;
 
 /// Schedules a check of the document's current state. Call it synchronously, right after the
 /// store update, with the time of the previous edit (`None` for an open or a library change).
@@ -67,10 +67,7 @@ pub async fn analyze(session: &Session, snapshot: &Snapshot) -> Option<FileAnaly
     let library = session.library();
     let file = snapshot.file.clone();
     let what = format!("checking {}", snapshot.uri.as_str());
-    tasks::blocking(session, &what, move || {
-        analysis::analyze(checker.as_ref(), &library, &file)
-    })
-    .await
+    tasks::blocking(session, &what, move || checker.check(&library, &file)).await
 }
 
 /// The LSP diagnostics of an analysis of `text`, the contents of `uri`.

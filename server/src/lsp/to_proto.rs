@@ -14,7 +14,7 @@ use typestates::library::LibraryError;
 use super::capabilities::Encoding;
 use crate::analysis::hover::HoverText;
 use crate::analysis::text::LineIndex;
-use crate::analysis::{Certainty, Edit, Finding, Pos, Span};
+use crate::analysis::{Certainty, Edit, Finding, FindingCode, Pos, Span};
 
 /// The `source` of every diagnostic the server publishes.
 pub const SOURCE: &str = "typestar";
@@ -50,23 +50,19 @@ pub fn diagnostic(
     uri: &Uri,
     finding: &Finding,
 ) -> Diagnostic {
-    let mut message = finding.message.clone();
-    if let Some(hint) = &finding.hint {
-        message.push_str("\nhint: ");
-        message.push_str(hint);
-    }
     Diagnostic {
         range: range(index, encoding, finding.span),
-        severity: Some(match finding.certainty {
-            Certainty::Definite => DiagnosticSeverity::ERROR,
-            Certainty::Possible => DiagnosticSeverity::WARNING,
+        severity: Some(match (finding.code, finding.certainty) {
+            (FindingCode::IgnoredCall, _) => DiagnosticSeverity::INFORMATION,
+            (_, Certainty::Definite) => DiagnosticSeverity::ERROR,
+            (_, Certainty::Possible) => DiagnosticSeverity::WARNING,
         }),
         code: Some(NumberOrString::String(finding.code.id().to_string())),
         code_description: Uri::from_str(&finding.code.doc_url())
             .ok()
             .map(|href| CodeDescription { href }),
         source: Some(SOURCE.to_string()),
-        message,
+        message: finding.message.clone(),
         related_information: Some(
             finding
                 .related

@@ -16,7 +16,7 @@ use super::session::Session;
 use super::{diagnostics, tasks, to_proto};
 use typestates::library::LibraryError;
 
-use crate::analysis::{self, Language, Library, SourceFile, WORKSPACE_DIR};
+use crate::analysis::{Language, Library, SourceFile, WORKSPACE_DIR};
 
 /// The most source files one workspace check reads.
 const MAX_FILES: usize = 20_000;
@@ -93,7 +93,7 @@ async fn check_file(
             language,
             text: text.clone(),
         };
-        Some((analysis::analyze(checker.as_ref(), &library, &file), text))
+        Some((checker.check(&library, &file), text))
     })
     .await
     .flatten();

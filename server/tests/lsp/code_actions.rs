@@ -59,16 +59,6 @@ async fn a_violation_offers_its_fix_then_line_and_method_suppressions() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_ignore_comment_silences_the_line() {
-    let mut server = TestServer::builder().countdown_protocol().build().await;
-    let uri = server.open("A.java", TWO_STARTS).await;
-    assert_eq!(server.await_diagnostics(&uri, Some(1)).await.len(), 1);
-    let ignored = TWO_STARTS.replace("start();\n    }", "start(); // typestar:ignore\n    }");
-    server.change(&uri, 2, &ignored).await;
-    assert!(server.await_diagnostics(&uri, Some(2)).await.is_empty());
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clean_lines_and_unopened_files_have_no_actions() {
     let mut server = TestServer::builder().countdown_protocol().build().await;
     let uri = server.open("A.java", TWO_STARTS).await;

@@ -51,28 +51,43 @@ impl Checker for FakeChecker {
             self.slow_started.notify_one();
             let released = self.released.lock().unwrap();
             drop(self.opened.wait_while(released, |r| !*r).unwrap());
-            let analysis = replay(library, file);
+            let analysis = replay(library, file).0;
             self.slow_finished.notify_one();
             return analysis;
         }
+        replay(library, file).0
+    }
+
+    fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact> {
+        assert!(!file.text.contains("PANIC"), "scripted panic");
         replay(library, file)
+            .1
+            .into_iter()
+            .find(|call| call.span.contains(pos))
+    }
+
+    fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos> {
+        let lines: Vec<&str> = file.text.lines().collect();
+        (0..=pos.line as usize).rev().find_map(|n| {
+            let line = lines.get(n)?;
+            line.contains("void ")
+                .then(|| Pos::new(n as u32, (line.len() - line.trim_start().len()) as u32))
+        })
     }
 }
 
-fn replay(library: &Library, file: &SourceFile) -> FileAnalysis {
+/// The findings and the calls of the one straight-line trace.
+fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>) {
     let mut analysis = FileAnalysis::default();
+    let mut calls = Vec::new();
     let Some(entry) = library.get("android.os.CountDownTimer") else {
-        return analysis;
+        return (analysis, calls);
     };
     let typestate = &entry.typestate;
     let mut state = typestate.initial;
     let mut entered: Option<Span> = None;
-    let mut method = None;
     for (n, line) in file.text.lines().enumerate() {
         let n = n as u32;
-        if line.contains("void ") {
-            method = Some(Pos::new(n, (line.len() - line.trim_start().len()) as u32));
-        }
         let Some(at) = line.find("timer.") else {
             continue;
         };
@@ -86,11 +101,14 @@ fn replay(library: &Library, file: &SourceFile) -> FileAnalysis {
         let end = line[at..].find(')').map_or(line.len(), |e| at + e + 1);
         let span = Span::new(Pos::new(n, at as u32), Pos::new(n, end as u32));
         let state_name = typestate.state(state).name.clone();
-        analysis.calls.push(CallFact {
+        calls.push(CallFact {
             span,
             class: typestate.class.clone(),
-            callin: name.to_string(),
+            receiver: "timer".to_string(),
+            method: name.to_string(),
             states: vec![state_name.clone()],
+            maybe_null: false,
+            unknown: false,
         });
         match typestate.step(state, callin).target() {
             Some(target) => {
@@ -113,8 +131,6 @@ fn replay(library: &Library, file: &SourceFile) -> FileAnalysis {
                     })
                     .into_iter()
                     .collect(),
-                hint: None,
-                method,
                 fix: (name == "start").then(|| Fix {
                     title: "Remove the repeated `start()`".to_string(),
                     edits: vec![Edit {
@@ -125,7 +141,7 @@ fn replay(library: &Library, file: &SourceFile) -> FileAnalysis {
             }),
         }
     }
-    analysis
+    (analysis, calls)
 }
 
 /// The scripted learner: reports progress, then returns CountDownTimer's protocol renamed to

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
+use server::analysis::{Checker, StaticChecker};
 use server::learning::Learner;
 use server::lsp::Engines;
 use tokio::io::{
@@ -31,6 +32,7 @@ pub struct Builder {
     files: Vec<(PathBuf, String)>,
     settings: Value,
     checker: Arc<FakeChecker>,
+    static_checker: bool,
     learner: Arc<dyn Learner>,
     capabilities: Value,
 }
@@ -55,6 +57,7 @@ impl TestServer {
             files: Vec::new(),
             settings: json!({ "diagnostics": { "debounceMs": 0 } }),
             checker: Arc::new(FakeChecker::default()),
+            static_checker: false,
             learner: Arc::new(FakeLearner::default()),
             capabilities: json!({
                 "general": { "positionEncodings": ["utf-16"] },
@@ -86,6 +89,12 @@ impl Builder {
         self
     }
 
+    /// Uses the production checker (`checker::check`) instead of the scripted one.
+    pub fn static_checker(mut self) -> Builder {
+        self.static_checker = true;
+        self
+    }
+
     /// Replaces the learner.
     pub fn learner(mut self, learner: impl Learner) -> Builder {
         self.learner = Arc::new(learner);
@@ -100,8 +109,13 @@ impl Builder {
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, text).unwrap();
         }
+        let checker: Arc<dyn Checker> = if self.static_checker {
+            Arc::new(StaticChecker)
+        } else {
+            self.checker.clone()
+        };
         let engines = Engines {
-            checker: self.checker.clone(),
+            checker,
             learner: self.learner,
         };
         let (client_end, server_end) = tokio::io::duplex(1 << 16);

@@ -68,7 +68,7 @@ async fn a_call_shows_states_what_is_allowed_next_and_callbacks() {
     let markdown = hover["contents"]["value"].as_str().unwrap();
     assert_eq!(
         markdown,
-        "**`start()`** on `CountDownTimer`\n\nPossible states before the call: Created\n\n\
+        "**`timer.start()`** on `CountDownTimer`\n\nPossible states before the call: Created\n\n\
          After it: Running\n\nAllowed next: `cancel()`\n\nCallbacks that may arrive: `onFinish()`\n"
     );
     let cancel = server.hover(&uri, 5, 10).await;

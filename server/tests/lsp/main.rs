@@ -8,10 +8,12 @@
 //! registrations) and queues notifications for `await_notification`. On drop it sends
 //! `shutdown` and `exit`, checks the reply, and fails if an error log was left unread.
 //!
-//! The checker is [`fake::FakeChecker`], which replays `timer.<callin>();` lines against the
-//! workspace's protocol, so these tests exercise the server and not the real checker.
+//! Most tests use [`fake::FakeChecker`], which replays `timer.<callin>();` lines against the
+//! CountDownTimer protocol, so they exercise the server and can gate or crash a check at will;
+//! `checker.rs` runs the production checker (`checker::check`) through the same protocol.
 
 mod bad_traffic;
+mod checker;
 mod code_actions;
 mod documents;
 mod fake;

@@ -9,7 +9,7 @@ use tower_lsp_server::ls_types::{
 };
 
 use crate::analysis::text::LineIndex;
-use crate::analysis::{self, actions, Span};
+use crate::analysis::{actions, Span};
 use crate::lsp::session::Session;
 use crate::lsp::{from_proto, tasks, to_proto};
 
@@ -32,8 +32,9 @@ pub async fn handle(
             from_proto::pos(&index, encoding, params.range.start),
             from_proto::pos(&index, encoding, params.range.end),
         );
-        let analysis = analysis::analyze(checker.as_ref(), &library, file);
-        let response: CodeActionResponse = actions::actions(file, &analysis, range)
+        let analysis = checker.check(&library, file);
+        let method_at = |pos| checker.method_at(file, pos);
+        let response: CodeActionResponse = actions::actions(file, &analysis, range, method_at)
             .into_iter()
             .map(|action| {
                 let finding = &analysis.findings[action.finding];

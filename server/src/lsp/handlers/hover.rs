@@ -3,8 +3,8 @@
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{Hover, HoverParams};
 
+use crate::analysis::hover;
 use crate::analysis::text::LineIndex;
-use crate::analysis::{self, hover};
 use crate::lsp::session::Session;
 use crate::lsp::{from_proto, tasks, to_proto};
 
@@ -21,8 +21,7 @@ pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<O
         let file = &snapshot.file;
         let index = LineIndex::new(&file.text);
         let pos = from_proto::pos(&index, encoding, at.position);
-        let analysis = analysis::analyze(checker.as_ref(), &library, file);
-        hover::hover(&library, file, &analysis, pos)
+        hover::hover(checker.as_ref(), &library, file, pos)
             .map(|text| to_proto::hover(&index, encoding, text))
     })
     .await
