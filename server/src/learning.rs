@@ -1,14 +1,21 @@
 //! The learning boundary of the server: what `typestar.learnClass` asks of a learner, as plain
 //! data, and the experiment draft it writes for review.
 //!
-//! The learner itself (branch `learner`, `learner::learn`) is not on this branch yet;
-//! [`PendingLearner`] says so to the user, and the protocol tests plug in a scripted learner.
+//! [`ModelLearner`] is the production learner. The `learner` crate has one backend so far, the
+//! model backend, which runs a known typestate as a simulated device: with `backend: "model"`
+//! a class of the library is re-learned through the whole pipeline (L*, equivalence oracles,
+//! query engine). The JVM, Android and Robolectric backends are not in the learner yet, so
+//! those settings answer "unavailable". The protocol tests plug in a scripted learner.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use learner::backend::model::ModelConfig;
+use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
+use learner::{Algorithm, End, PipelineConfig};
 use serde::Deserialize;
-use typestates::Typestate;
+use typestates::mealy::to_typestate;
+use typestates::{LearningStats, Provenance, ProvenanceKind, Typestate};
 
 /// Where membership queries run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
@@ -21,6 +28,8 @@ pub enum Backend {
     Android,
     /// Robolectric on the host JVM.
     Robolectric,
+    /// The class's library protocol run as a simulated device (the learner's model backend).
+    Model,
 }
 
 impl Backend {
@@ -30,6 +39,7 @@ impl Backend {
             Backend::Jvm => "jvm",
             Backend::Android => "android",
             Backend::Robolectric => "robolectric",
+            Backend::Model => "model",
         }
     }
 }
@@ -39,6 +49,8 @@ impl Backend {
 pub struct LearnRequest {
     /// The fully qualified class to learn.
     pub class: String,
+    /// The class's protocol in the library, if it has one (what the model backend simulates).
+    pub reference: Option<Typestate>,
     /// The reviewed experiment draft.
     pub experiment: PathBuf,
     /// Where queries run.
@@ -98,22 +110,73 @@ pub trait Learner: Send + Sync + 'static {
     ) -> Result<Typestate, LearnError>;
 }
 
-/// The production learner until `learner::learn` lands on this branch.
+/// The production learner: the learner crate's pipeline on the backends it has.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PendingLearner;
+pub struct ModelLearner;
 
-impl Learner for PendingLearner {
+impl Learner for ModelLearner {
     fn learn(
         &self,
         request: &LearnRequest,
-        _report: &mut dyn FnMut(LearnProgress),
-        _cancelled: &dyn Fn() -> bool,
+        report: &mut dyn FnMut(LearnProgress),
+        cancelled: &dyn Fn() -> bool,
     ) -> Result<Typestate, LearnError> {
-        Err(LearnError::Unavailable(format!(
-            "this typestar build has no learner for the {} backend yet; the draft {} is ready for when it does",
-            request.backend.name(),
-            request.experiment.display()
-        )))
+        if request.backend != Backend::Model {
+            return Err(LearnError::Unavailable(format!(
+                "the learner has no {} backend yet (only `model`); the draft {} is ready for when it does",
+                request.backend.name(),
+                request.experiment.display()
+            )));
+        }
+        let Some(reference) = &request.reference else {
+            return Err(LearnError::Unavailable(format!(
+                "the model backend simulates a protocol the library already has, and {} has none",
+                request.class
+            )));
+        };
+        report(LearnProgress {
+            message: format!("learning {} on a simulated device", request.class),
+            percentage: None,
+        });
+        let model = ModelConfig {
+            quiescence_timeout_ms: request.quiescence.as_millis() as u64,
+            ..ModelConfig::default()
+        };
+        let run = tokio::runtime::Handle::current()
+            .block_on(learn_simulated(
+                reference,
+                Algorithm::default(),
+                EquivalenceChoice::BoundOneThenWMethod(state_bound(reference)),
+                &PipelineConfig::default(),
+                model,
+                request.jobs,
+            ))
+            .map_err(|err| LearnError::Failed(err.to_string()))?;
+        if cancelled() {
+            return Err(LearnError::Cancelled);
+        }
+        let hypothesis = match (&run.outcome.end, &run.outcome.hypothesis) {
+            (End::Learned, Some(hypothesis)) => hypothesis,
+            (end, _) => return Err(LearnError::Failed(format!("{end:?}"))),
+        };
+        let mut typestate = to_typestate(&hypothesis.mealy, &reference.signature());
+        typestate.provenance = Provenance {
+            kind: ProvenanceKind::Learned,
+            sources: vec![format!(
+                "typestar learner, model backend simulating the library protocol of {}",
+                request.class
+            )],
+            platform: Some("simulated device (model backend)".to_string()),
+            stats: Some(LearningStats {
+                states: typestate.states.len() as u32,
+                time_ms: run.simulated_ms,
+                mq_asked: run.asked.queries,
+                mq_executed: run.executed.queries,
+                eq: run.outcome.rounds,
+                distinguisher_bound: run.outcome.distinguisher_bound,
+            }),
+        };
+        Ok(typestate)
     }
 }
 

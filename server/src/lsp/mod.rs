@@ -27,13 +27,13 @@ pub use server::Server;
 pub use session::Engines;
 
 use crate::analysis::StaticChecker;
-use crate::learning::PendingLearner;
+use crate::learning::ModelLearner;
 
 /// The engines of the `typestar` binary.
 pub fn production_engines() -> Engines {
     Engines {
         checker: Arc::new(StaticChecker),
-        learner: Arc::new(PendingLearner),
+        learner: Arc::new(ModelLearner),
     }
 }
 

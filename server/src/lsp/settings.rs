@@ -16,7 +16,7 @@ pub const SECTION: &str = "typestar";
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct Options {
-    /// `typestar.backend`: `jvm`, `android` or `robolectric`.
+    /// `typestar.backend`: `jvm`, `android`, `robolectric` or `model`.
     pub backend: Option<Backend>,
     /// `typestar.classpath`: jars and folders holding the classes to learn.
     pub classpath: Option<Vec<PathBuf>>,

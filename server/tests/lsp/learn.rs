@@ -2,6 +2,8 @@
 
 use serde_json::{json, Value};
 
+use server::learning::ModelLearner;
+
 use crate::fake::FakeLearner;
 use crate::harness::{exists, TestServer};
 
@@ -99,4 +101,63 @@ async fn learning_can_be_cancelled() {
         &server.root,
         ".typestar/com/example/Widget.typestate"
     ));
+}
+
+const TIMER: &str = "import android.os.CountDownTimer;\nclass A {\n    CountDownTimer timer;\n}\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
+    let mut server = TestServer::builder()
+        .learner(ModelLearner)
+        .settings(json!({ "backend": "model", "diagnostics": { "debounceMs": 0 } }))
+        .file(
+            ".typestar/experiments/android.os.CountDownTimer.experiment",
+            "",
+        )
+        .build()
+        .await;
+    let uri = server.open("A.java", TIMER).await;
+    let reply = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(reply["result"]["status"], "learned", "{reply}");
+    let written = ".typestar/android/os/CountDownTimer.typestate";
+    let text = std::fs::read_to_string(server.root.join(written)).unwrap();
+    assert!(text.contains("provenance learned"), "{text}");
+    assert!(
+        text.contains("platform \"simulated device (model backend)\""),
+        "{text}"
+    );
+    server.await_progress_end("typestar/workspaceCheck/").await;
+    let hover = server.hover(&uri, 2, 6).await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(markdown.contains("**Provenance:** learned"), "{markdown}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn backends_the_learner_lacks_are_reported_unavailable() {
+    let mut server = TestServer::builder()
+        .learner(ModelLearner)
+        .settings(json!({ "backend": "android", "diagnostics": { "debounceMs": 0 } }))
+        .file(
+            ".typestar/experiments/android.os.CountDownTimer.experiment",
+            "",
+        )
+        .build()
+        .await;
+    let uri = server.open("A.java", TIMER).await;
+    let reply = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    let shown = server
+        .await_notification("window/showMessage", |p| p["type"] == 2)
+        .await;
+    assert!(
+        shown["message"]
+            .as_str()
+            .unwrap()
+            .contains("no android backend"),
+        "{shown}"
+    );
 }

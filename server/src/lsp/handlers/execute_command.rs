@@ -61,7 +61,8 @@ async fn learn_class(
     let pos = from_proto::pos(&index, session.encoding(), args.position);
     let (word, _) = text::word_at(&snapshot.file.text, pos)
         .ok_or_else(|| jsonrpc::Error::invalid_params("no class name under the cursor"))?;
-    let class = session.library().find(word).map_or_else(
+    let library = session.library();
+    let class = library.find(word).map_or_else(
         |_| text::qualify(&snapshot.file.text, word),
         |entry| entry.class().to_string(),
     );
@@ -74,6 +75,7 @@ async fn learn_class(
             .join("experiments")
             .join(format!("{class}.experiment")),
         class: class.clone(),
+        reference: library.get(&class).map(|entry| entry.typestate.clone()),
         backend: settings.backend,
         classpath: settings.classpath.clone(),
         device_serial: settings.device_serial.clone(),
