@@ -167,4 +167,8 @@ pub trait Checker: Send + Sync + 'static {
 
     /// The start of the method (or function) declaration enclosing `pos`.
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos>;
+
+    /// Learns project-wide facts (which classes extend protocol classes) from every source
+    /// file of the workspace, replacing what an earlier call learned.
+    fn index(&self, library: &Library, files: &[SourceFile]);
 }

@@ -1,7 +1,11 @@
 //! The production [`Checker`]: `checker::check` for findings, `checker::states_at` for hovers,
-//! and the checker's IR for the method enclosing a finding.
+//! the checker's IR for the method enclosing a finding, and `checker::project_supertypes` so
+//! that a class extending a protocol class in one file is tracked in every other.
+
+use std::sync::{Arc, PoisonError, RwLock};
 
 use checker::ir::{Class, LineCol};
+use checker::protocols::Supertypes;
 use checker::{CheckConfig, ViolationKind};
 
 use super::text::LineIndex;
@@ -11,12 +15,24 @@ use super::{
 };
 
 /// The static checker of the `checker` crate.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct StaticChecker;
+#[derive(Debug, Default)]
+pub struct StaticChecker {
+    /// Direct supertypes of the workspace's classes, from the last [`Checker::index`].
+    supertypes: RwLock<Arc<Supertypes>>,
+}
 
 impl Checker for StaticChecker {
     fn check(&self, library: &Library, file: &SourceFile) -> FileAnalysis {
-        let result = checker::check(library, &source(file), &CheckConfig::default());
+        let supertypes = self
+            .supertypes
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let config = CheckConfig {
+            supertypes: Supertypes::clone(&supertypes),
+            ..CheckConfig::default()
+        };
+        let result = checker::check(library, &source(file), &config);
         if result.timed_out {
             tracing::warn!(
                 "checking {:?} hit the time limit; later code was skipped",
@@ -76,6 +92,15 @@ impl Checker for StaticChecker {
         let ir = checker::lang::lower(language(file.language), &file.text);
         let offset = LineIndex::new(&file.text).offset(pos);
         innermost_method(&ir.classes, offset).map(|method| span(method).start)
+    }
+
+    fn index(&self, library: &Library, files: &[SourceFile]) {
+        let files: Vec<checker::SourceFile> = files.iter().map(source).collect();
+        let supertypes = checker::project_supertypes(library, &files);
+        *self
+            .supertypes
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::new(supertypes);
     }
 }
 

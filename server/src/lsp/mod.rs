@@ -32,7 +32,7 @@ use crate::learning::ModelLearner;
 /// The engines of the `typestar` binary.
 pub fn production_engines() -> Engines {
     Engines {
-        checker: Arc::new(StaticChecker),
+        checker: Arc::new(StaticChecker::default()),
         learner: Arc::new(ModelLearner),
     }
 }

@@ -1,6 +1,6 @@
-//! Workspace-wide work: loading the `.typestar/` folders into the library, and checking every
-//! Java and Kotlin file of the workspace with `$/progress`, at startup and whenever a typestate
-//! file changes.
+//! Workspace-wide work: loading the `.typestar/` folders into the library, indexing the class
+//! hierarchy of the workspace, and checking every Java and Kotlin file with `$/progress`, at
+//! startup and whenever a typestate file changes.
 //!
 //! Open documents are left to `diagnostics`: their results carry versions. A newer refresh
 //! supersedes a running one, which stops at its next file.
@@ -37,7 +37,6 @@ pub async fn refresh(session: &Arc<Session>) {
         return;
     };
     session.set_library(library);
-    diagnostics::schedule_all(session);
 
     let mut reported = HashSet::new();
     for (path, diagnostics) in load_error_diagnostics(&errors) {
@@ -46,17 +45,20 @@ pub async fn refresh(session: &Arc<Session>) {
         }
     }
 
-    let progress = Progress::begin(session, generation, files.len()).await;
-    for (done, (path, language)) in files.into_iter().enumerate() {
+    let Some(sources) = index(session, files).await else {
+        return;
+    };
+    diagnostics::schedule_all(session);
+    let progress = Progress::begin(session, generation, sources.len()).await;
+    for (done, file) in sources.into_iter().enumerate() {
         if !session.is_current_workspace_check(generation) {
             progress.end("superseded by a newer check").await;
             return;
         }
-        if let Some(uri) = Uri::from_file_path(&path) {
-            if !session.documents.is_open(&uri) {
-                let diagnostics = check_file(session, &uri, path, language).await;
-                publish(session, generation, &uri, diagnostics, &mut reported).await;
-            }
+        let uri = file.path.as_ref().and_then(Uri::from_file_path);
+        if let Some(uri) = uri.filter(|uri| !session.documents.is_open(uri)) {
+            let diagnostics = check_file(session, &uri, file).await;
+            publish(session, generation, &uri, diagnostics, &mut reported).await;
         }
         progress.report(done + 1).await;
     }
@@ -77,27 +79,35 @@ pub fn load_library(roots: &[PathBuf]) -> (Library, Vec<LibraryError>) {
     (library, errors)
 }
 
-async fn check_file(
-    session: &Session,
-    uri: &Uri,
-    path: PathBuf,
-    language: Language,
-) -> Vec<Diagnostic> {
+/// Reads the source files and lets the checker index them (class hierarchies across files).
+async fn index(session: &Session, files: Vec<(PathBuf, Language)>) -> Option<Vec<SourceFile>> {
     let checker = session.engines.checker.clone();
     let library = session.library();
-    let what = format!("checking {}", path.display());
-    let checked = tasks::blocking(session, &what, move || {
-        let text: Arc<str> = std::fs::read_to_string(&path).ok()?.into();
-        let file = SourceFile {
-            path: Some(path),
-            language,
-            text: text.clone(),
-        };
-        Some((checker.check(&library, &file), text))
+    tasks::blocking(session, "indexing the workspace", move || {
+        let sources: Vec<SourceFile> = files
+            .into_iter()
+            .filter_map(|(path, language)| {
+                let text = std::fs::read_to_string(&path).ok()?;
+                Some(SourceFile {
+                    path: Some(path),
+                    language,
+                    text: text.into(),
+                })
+            })
+            .collect();
+        checker.index(&library, &sources);
+        sources
     })
     .await
-    .flatten();
-    checked.map_or_else(Vec::new, |(analysis, text)| {
+}
+
+async fn check_file(session: &Session, uri: &Uri, file: SourceFile) -> Vec<Diagnostic> {
+    let checker = session.engines.checker.clone();
+    let library = session.library();
+    let what = format!("checking {}", uri.as_str());
+    let text = file.text.clone();
+    let analysis = tasks::blocking(session, &what, move || checker.check(&library, &file)).await;
+    analysis.map_or_else(Vec::new, |analysis| {
         diagnostics::to_diagnostics(session, uri, &text, &analysis)
     })
 }

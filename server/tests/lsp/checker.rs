@@ -111,3 +111,30 @@ async fn line_and_method_suppressions_silence_the_checker() {
         .await;
     assert!(server.await_diagnostics(&uri, Some(3)).await.is_empty());
 }
+
+const TASK: &str = include_str!(
+    "../../../examples/android-app/app/src/main/java/com/example/typestar/DownloadTask.java"
+);
+const SCREEN: &str = include_str!(
+    "../../../examples/android-app/app/src/main/java/com/example/typestar/DownloadScreen.java"
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subclass_declared_in_another_file_is_tracked() {
+    let mut server = TestServer::builder()
+        .static_checker()
+        .file("src/DownloadTask.java", TASK)
+        .file("src/DownloadScreen.java", SCREEN)
+        .build()
+        .await;
+    let on_disk = server.uri("src/DownloadScreen.java");
+    let diagnostics = server.await_diagnostics(&on_disk, None).await;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(
+        diagnostics[0]["range"]["start"]["line"], 17,
+        "`task.execute(url)`"
+    );
+    assert_eq!(diagnostics[0]["severity"], 1);
+    let uri = server.open("src/DownloadScreen.java", SCREEN).await;
+    assert_eq!(server.await_diagnostics(&uri, Some(1)).await.len(), 1);
+}

@@ -66,6 +66,8 @@ impl Checker for FakeChecker {
             .find(|call| call.span.contains(pos))
     }
 
+    fn index(&self, _library: &Library, _files: &[SourceFile]) {}
+
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos> {
         let lines: Vec<&str> = file.text.lines().collect();
         (0..=pos.line as usize).rev().find_map(|n| {

@@ -110,7 +110,7 @@ impl Builder {
             std::fs::write(path, text).unwrap();
         }
         let checker: Arc<dyn Checker> = if self.static_checker {
-            Arc::new(StaticChecker)
+            Arc::new(StaticChecker::default())
         } else {
             self.checker.clone()
         };
