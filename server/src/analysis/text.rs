@@ -79,11 +79,6 @@ impl<'a> LineIndex<'a> {
         };
         start + (pos.col as usize).min(self.line(pos.line).len())
     }
-
-    /// The number of lines (a text ending in a newline has an empty last line).
-    pub fn n_lines(&self) -> u32 {
-        self.starts.len() as u32
-    }
 }
 
 /// Line `line` of `text`, without its line terminator; empty past the end.
@@ -173,7 +168,6 @@ mod tests {
         for n in 0..5 {
             assert_eq!(index.line(n), line(text, n), "line {n}");
         }
-        assert_eq!(index.n_lines(), 4);
         assert_eq!(index.offset(Pos::new(1, 1)), 5);
         assert_eq!(index.offset(Pos::new(1, 99)), 6);
         assert_eq!(index.offset(Pos::new(9, 0)), text.len());
