@@ -15,3 +15,5 @@ echo "== AALpy comparison harness"
 bench/aalpy/test.sh
 echo "== Java agent"
 agent-android/test.sh
+echo "== VS Code extension"
+vscode-extension/test.sh

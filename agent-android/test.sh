@@ -21,4 +21,5 @@ java -Dtypestar.examples="$here/examples" -Dtypestar.protocolDoc="$here/PROTOCOL
     dev.typestar.agent.DescribeTest \
     dev.typestar.agent.LoadTest \
     dev.typestar.agent.QueryTest \
+    dev.typestar.agent.IncrementalTest \
     dev.typestar.agent.RobustnessTest

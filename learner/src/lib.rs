@@ -1,9 +1,10 @@
 //! Active learning of callback typestates (paper 002, §3 and §4).
 //!
 //! The learner runs a class through the synchronous closure ([`closure`]) and learns its
-//! Mealy machine with L* ([`lstar`], the default) or error-aware L# ([`lsharp`]), checking hypotheses with
-//! an equivalence oracle ([`equivalence`]): the distinguisher-bound oracle of paper 002,
-//! Algorithm 2, or the W-method with a state bound. Every query goes through a query engine
+//! Mealy machine with error-aware L# ([`lsharp`], the default) or L* ([`lstar`]), checking
+//! hypotheses with an equivalence oracle ([`equivalence`]): the distinguisher-bound oracle of
+//! paper 002, Algorithm 2, or a state bound (proved from the observations where they
+//! suffice, the W-method otherwise). Every query goes through a query engine
 //! ([`oracle`]) that caches, closes errors, detects non-determinism, journals and runs
 //! queries in parallel; [`backend`] holds the systems it runs on.
 //!
@@ -22,12 +23,16 @@ pub mod learn;
 pub mod lsharp;
 pub mod lstar;
 pub mod oracle;
+pub mod purposes;
 pub mod report;
+pub mod session;
 pub mod simulation;
 
 pub use closure::{Alphabet, Input, Output, OutputWord, Word};
 pub use cost::CostModel;
-pub use equivalence::{Chain, Counterexample, DistinguisherBound, EquivalenceOracle, WMethod};
+pub use equivalence::{
+    Chain, Counterexample, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
+};
 pub use hypothesis::Hypothesis;
 pub use learn::{
     learn, Algorithm, End, LearnConfig, NoProgress, Outcome, Progress, ProgressUpdate,
@@ -35,3 +40,4 @@ pub use learn::{
 pub use oracle::pipeline::{Pipeline, PipelineConfig};
 pub use oracle::{MembershipOracle, QueryError};
 pub use report::{learned_typestate, Statistics};
+pub use session::{learn_system, EquivalenceChoice, SystemRun};

@@ -23,7 +23,8 @@ pub struct Statistics {
     pub time_ms: u64,
     /// Membership queries asked by the learner and the equivalence oracle.
     pub mq_asked: u64,
-    /// Membership queries executed on the system.
+    /// Membership queries executed on the system: runs, each starting with a reset, as
+    /// DroidStar counted them (a query that extends the current run is not a new run).
     pub mq_executed: u64,
     /// Equivalence queries.
     pub eq: u32,
@@ -52,7 +53,7 @@ impl Statistics {
             states,
             time_ms: cost.predict(&executed),
             mq_asked: asked.queries,
-            mq_executed: executed.queries,
+            mq_executed: executed.resets,
             eq: outcome.rounds,
             distinguisher_bound: outcome.distinguisher_bound,
             resets: executed.resets,

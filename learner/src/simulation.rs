@@ -8,24 +8,12 @@ use typestates::Typestate;
 
 use crate::backend::model::{ModelConfig, ModelSul, SimClock};
 use crate::closure::Alphabet;
-use crate::equivalence::{CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, WMethod};
-use crate::learn::{learn, Algorithm, LearnConfig, NoProgress, Outcome};
+use crate::learn::{Algorithm, NoProgress, Outcome};
 use crate::oracle::journal::JournalError;
-use crate::oracle::pipeline::{Pipeline, PipelineConfig};
-use crate::oracle::sul::{CountSnapshot, Sul};
-
-/// Which equivalence oracle checks hypotheses; each runs after the free cache-consistency
-/// check.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum EquivalenceChoice {
-    /// Paper 002's Algorithm 2 with this distinguisher bound.
-    DistinguisherBound(usize),
-    /// The W-method for at most this many states (error sink included).
-    WMethod(usize),
-    /// Algorithm 2 with bound 1 (cheap counterexamples while hypotheses are small), then the
-    /// W-method for at most this many states.
-    BoundOneThenWMethod(usize),
-}
+use crate::oracle::pipeline::PipelineConfig;
+use crate::oracle::sul::CountSnapshot;
+use crate::session::learn_system;
+pub use crate::session::EquivalenceChoice;
 
 /// What a simulated run produced.
 #[derive(Debug)]
@@ -71,41 +59,19 @@ pub async fn learn_simulated(
     let alphabet = Arc::new(Alphabet::of(typestate.signature()));
     let clock = Arc::new(SimClock::default());
     let suls = ModelSul::pool(typestate, model_config, n_instances, &clock);
-    let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, pipeline_config)?;
-    let config = LearnConfig {
+    let run = learn_system(
+        alphabet,
+        suls,
         algorithm,
-        ..LearnConfig::new(Arc::clone(&alphabet))
-    };
-    let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), alphabet);
-    let outcome = match equivalence {
-        EquivalenceChoice::DistinguisherBound(bound) => {
-            run(
-                &config,
-                &pipeline,
-                Chain(cache, DistinguisherBound::new(bound)),
-            )
-            .await
-        }
-        EquivalenceChoice::WMethod(states) => {
-            run(&config, &pipeline, Chain(cache, WMethod::new(states))).await
-        }
-        EquivalenceChoice::BoundOneThenWMethod(states) => {
-            let then = Chain(DistinguisherBound::new(1), WMethod::new(states));
-            run(&config, &pipeline, Chain(cache, then)).await
-        }
-    };
+        equivalence,
+        pipeline_config,
+        &mut NoProgress,
+    )
+    .await?;
     Ok(SimulatedRun {
-        outcome,
-        asked: pipeline.asked(),
-        executed: pipeline.executed(),
+        outcome: run.outcome,
+        asked: run.asked,
+        executed: run.executed,
         simulated_ms: clock.now_ms(),
     })
-}
-
-async fn run<S: Sul, E: EquivalenceOracle>(
-    config: &LearnConfig,
-    pipeline: &Pipeline<S>,
-    mut eq: E,
-) -> Outcome {
-    learn(config, pipeline.oracle(), &mut eq, &mut NoProgress).await
 }

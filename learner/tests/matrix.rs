@@ -20,6 +20,7 @@ async fn every_algorithm_learns_every_reference_exactly() {
             for oracle in [
                 EquivalenceChoice::DistinguisherBound(2),
                 EquivalenceChoice::WMethod(states),
+                EquivalenceChoice::StateBound(states),
                 EquivalenceChoice::BoundOneThenWMethod(states),
             ] {
                 let run = learn_simulated(

@@ -123,6 +123,6 @@ async fn filtered_errors_are_restricted_by_the_experiment_not_by_the_api() {
         Step::Error { origin, .. } if origin.source.is_none()
     )));
     let stats = learned.provenance.stats.unwrap();
-    assert_eq!(stats.mq_executed, pipeline.executed().queries);
+    assert_eq!(stats.mq_executed, pipeline.executed().resets);
     assert_eq!(stats.distinguisher_bound, Some(2));
 }

@@ -1,29 +1,45 @@
-//! Finds the typestate a command line names: a file in the text format, or a class of the
-//! bundled library (by fully qualified name, or by simple name when that is unambiguous).
+//! Finds the typestate a command line names: a file (the text format, typestar JSON, or a
+//! DroidStar DOT result), or a class of the bundled library (by fully qualified name, or by
+//! simple name when that is unambiguous).
 
 use std::path::Path;
 
 use anyhow::Context;
+use typestates::format::Diagnostic;
 use typestates::library::Library;
 use typestates::Typestate;
 
-/// Loads `spec`: a path to a `.typestate` file, or a library class name.
+/// Loads `spec`: a path to a `.typestate`, `.json`, `.gv` or `.dot` file, or a library class.
 pub fn typestate(spec: &str) -> anyhow::Result<Typestate> {
     let path = Path::new(spec);
-    if path.is_file() {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {spec}"))?;
-        return typestates::format::parse(spec, &text).map_err(|errors| {
-            let listed: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            anyhow::anyhow!(
-                "{} error(s) in {spec}:\n{}",
-                errors.len(),
-                listed.join("\n")
-            )
-        });
+    if !path.is_file() {
+        let library = Library::bundled();
+        let entry = library.find(spec).with_context(|| {
+            format!("`{spec}` is neither a file nor a class of the typestate library (see `typestar library`)")
+        })?;
+        return Ok(entry.typestate.clone());
     }
-    let library = Library::bundled();
-    let entry = library.find(spec).with_context(|| {
-        format!("`{spec}` is neither a file nor a class of the typestate library (see `typestar library`)")
-    })?;
-    Ok(entry.typestate.clone())
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {spec}"))?;
+    let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let parsed = match extension {
+        "json" => typestates::format::from_json(spec, &text),
+        "gv" | "dot" => {
+            // DroidStar names its results `<Class>-diagram.gv`; the class only labels the result.
+            let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or(spec);
+            let class = stem.trim_end_matches("-diagram");
+            typestates::format::from_droidstar_dot(spec, &text, class)
+        }
+        _ => typestates::format::parse(spec, &text),
+    };
+    parsed.map_err(|errors| report(spec, &errors))
+}
+
+/// One error listing every diagnostic of a file, each as file:line:col.
+fn report(spec: &str, errors: &[Diagnostic]) -> anyhow::Error {
+    let listed: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    anyhow::anyhow!(
+        "{} error(s) in {spec}:\n{}",
+        errors.len(),
+        listed.join("\n")
+    )
 }

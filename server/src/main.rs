@@ -3,6 +3,8 @@
 
 mod cli;
 mod load;
+mod project;
+mod report;
 
 use std::process::ExitCode;
 

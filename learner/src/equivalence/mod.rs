@@ -3,17 +3,19 @@
 //! An [`EquivalenceOracle`] looks for a word on which the hypothesis and the system answer
 //! differently. Finding none is **not** a proof of equivalence: it is one only under the
 //! oracle's assumption (a distinguisher bound for [`DistinguisherBound`], a state bound for
-//! [`WMethod`]). [`CacheConsistency`] checks everything already observed, for free, and
+//! [`StateBound`] and [`WMethod`]). [`CacheConsistency`] checks everything already observed, for free, and
 //! [`Chain`] tries oracles in order.
 
 mod cache_consistency;
 mod distinguisher_bound;
+mod state_bound;
 mod w_method;
 
 use std::future::Future;
 
 pub use cache_consistency::CacheConsistency;
 pub use distinguisher_bound::DistinguisherBound;
+pub use state_bound::StateBound;
 pub use w_method::WMethod;
 
 use crate::closure::{OutputWord, Word};

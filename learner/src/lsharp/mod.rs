@@ -5,12 +5,16 @@
 //! Error-aware: a transition observed to answer `err` leads to the error sink of the
 //! hypothesis, and nothing below it is ever asked, identified or promoted.
 //!
-//! Rules, applied until none fires: extend every basis and frontier node by every input
-//! (R2, widened to the frontier so no node is identified unseen on an input); promote a
-//! frontier node apart from the whole basis (R1); ask a witness that separates two candidates
-//! of a frontier node (R3). Then the hypothesis is built, and counterexamples are processed
-//! by binary search on the tree (`process_counterexample`).
+//! Rules, applied until none fires: extend every basis node by every input (R2), each
+//! extension followed in the same run by the word that best splits the basis; promote a
+//! frontier node apart from the whole basis (R1); ask the word that best splits the
+//! candidates of a frontier node (R3, [`separation`]). Then the hypothesis is built, and
+//! counterexamples are processed by binary search on the tree (`process_counterexample`).
+//!
+//! A device pays per run (a reset), hardly per step, so every query carries as many
+//! observations as one run can: that is where L# beats L*'s table of short queries.
 
+mod separation;
 mod tree;
 
 use std::sync::Arc;
@@ -21,6 +25,7 @@ use crate::closure::{Alphabet, Output};
 use crate::equivalence::Counterexample;
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
+use separation::best_split;
 use tree::{Node, ObservationTree, ROOT};
 
 /// The state of an L# run.
@@ -28,6 +33,8 @@ pub struct LSharp {
     alphabet: Arc<Alphabet>,
     tree: ObservationTree,
     basis: Vec<Node>,
+    state_bound: Option<usize>,
+    widened: Vec<Node>,
 }
 
 impl LSharp {
@@ -38,6 +45,19 @@ impl LSharp {
             alphabet,
             tree,
             basis: vec![ROOT],
+            state_bound: None,
+            widened: Vec::new(),
+        }
+    }
+
+    /// The same learner, told that the system has at most `state_bound` states (error sink
+    /// included). While its hypothesis has fewer, it looks for the missing ones itself,
+    /// extending frontier nodes by every input, shallowest first, before it asks an
+    /// equivalence query: far cheaper than the W-method's search for extra states.
+    pub fn with_state_bound(self, state_bound: usize) -> LSharp {
+        LSharp {
+            state_bound: Some(state_bound),
+            ..self
         }
     }
 
@@ -122,11 +142,20 @@ impl LSharp {
 
     /// Applies R2, R1 and R3 until the basis is complete and every frontier node has exactly
     /// one candidate.
+    ///
+    /// Every query is one run on the system, so each asks as much as it can: a missing
+    /// transition of a basis node (R2) is asked followed by the word that best splits the
+    /// basis, which identifies the new frontier node in the same run; a frontier node with
+    /// several candidates (R3) is asked the word that splits its candidates best.
     async fn stabilise<M: MembershipOracle>(&mut self, mq: &M) -> Result<(), QueryError> {
         loop {
-            let extensions = self.missing_extensions();
-            if !extensions.is_empty() {
-                self.ask(mq, extensions).await?;
+            let missing = self.missing_transitions();
+            if !missing.is_empty() {
+                let queries = missing
+                    .into_iter()
+                    .flat_map(|(node, column)| self.probed(node, column))
+                    .collect();
+                self.ask(mq, queries).await?;
                 continue;
             }
             let frontier = self.frontier();
@@ -141,33 +170,90 @@ impl LSharp {
                 .iter()
                 .filter_map(|&node| {
                     let candidates = self.candidates(node);
-                    let [first, second, ..] = candidates[..] else {
-                        return None;
-                    };
-                    let witness = self.tree.witness(first, second)?;
+                    let witness = best_split(&self.tree, &candidates)?;
                     Some(self.tree.extend(node, &witness))
                 })
                 .collect();
-            if separations.is_empty() {
-                return Ok(());
+            if !separations.is_empty() {
+                self.ask(mq, separations).await?;
+                continue;
             }
-            self.ask(mq, separations).await?;
+            let Some(node) = self.next_to_widen(&frontier) else {
+                return Ok(());
+            };
+            self.widened.push(node);
+            let queries = (0..self.tree.width())
+                .filter(|&column| self.tree.child(node, column).is_none())
+                .flat_map(|column| self.probed(node, column))
+                .collect();
+            self.ask(mq, queries).await?;
         }
     }
 
-    /// The one-input extensions of basis nodes not yet in the tree (rule R2), and of
-    /// frontier nodes, so that each frontier node is compared with its candidates on every
-    /// input before it is identified (the columns L* starts with).
-    fn missing_extensions(&self) -> Vec<Vec<usize>> {
-        let tree = &self.tree;
+    /// The queries that observe `node`'s transition on `column` and, in the same runs,
+    /// start identifying the node it reaches: followed by the word that best splits the
+    /// basis, or while the basis is one node (nothing to split), by every single input.
+    fn probed(&self, node: Node, column: usize) -> Vec<Vec<usize>> {
+        let probes = match best_split(&self.tree, &self.basis) {
+            Some(word) => vec![word],
+            None => (0..self.tree.width()).map(|it| vec![it]).collect(),
+        };
+        probes
+            .into_iter()
+            .map(|probe| {
+                let mut suffix = vec![column];
+                suffix.extend(probe);
+                self.tree.extend(node, &suffix)
+            })
+            .collect()
+    }
+
+    /// The node to extend by every input while the basis (and the error sink, once seen) has
+    /// fewer states than the bound: the shallowest live node at most `bound - states` inputs
+    /// below the frontier that is not extended yet (frontier nodes first, then the children
+    /// of extended ones, breadth first). `None` once the bound is met or the depth is used up;
+    /// then the equivalence oracle searches on.
+    fn next_to_widen(&self, frontier: &[Node]) -> Option<Node> {
+        let bound = self.state_bound?;
+        let sink_seen = self.basis.iter().any(|&node| {
+            (0..self.tree.width()).any(|column| {
+                self.tree
+                    .child(node, column)
+                    .is_some_and(|it| it.1 == Output::Err)
+            })
+        });
+        let states = self.basis.len() + usize::from(sink_seen);
+        let depth = bound.checked_sub(states).filter(|it| *it > 0)?;
+        let mut layer: Vec<Node> = frontier.to_vec();
+        for _ in 0..depth {
+            let open = layer
+                .iter()
+                .copied()
+                .filter(|node| !self.widened.contains(node))
+                .min_by_key(|&node| (self.tree.access(node).len(), node));
+            if open.is_some() {
+                return open;
+            }
+            layer = layer
+                .iter()
+                .flat_map(|&node| {
+                    (0..self.tree.width()).filter_map(move |column| self.tree.child(node, column))
+                })
+                .map(|(child, _)| child)
+                .filter(|child| !self.tree.is_dead(*child) && !self.basis.contains(child))
+                .collect();
+        }
+        None
+    }
+
+    /// The transitions of basis nodes not yet in the tree (rule R2).
+    fn missing_transitions(&self) -> Vec<(Node, usize)> {
         self.basis
             .iter()
-            .copied()
-            .chain(self.frontier())
-            .flat_map(|node| {
-                (0..self.alphabet.inputs.len())
-                    .filter(move |&column| tree.child(node, column).is_none())
-                    .map(move |column| tree.extend(node, &[column]))
+            .flat_map(|&node| {
+                (0..self.tree.width())
+                    .filter(move |&column| self.tree.child(node, column).is_none())
+                    .map(move |column| (node, column))
             })
             .collect()
     }

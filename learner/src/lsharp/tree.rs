@@ -2,7 +2,12 @@
 //! input, and apartness between its nodes.
 //!
 //! Below an `err` output everything is `err` (the closure), so a node reached through `err`
-//! is never extended: [`ObservationTree::is_dead`] says so.
+//! is dead: [`ObservationTree::is_dead`] says so, and apartness treats every input of a dead
+//! node as answered `err` even where the tree stores nothing. That makes apartness with
+//! states that have errors free: a live node that answers anything but `err` is apart from a
+//! dead one.
+
+use std::collections::VecDeque;
 
 use crate::closure::{Output, OutputWord};
 
@@ -30,9 +35,21 @@ impl ObservationTree {
         }
     }
 
-    /// The child of `node` on `column`, with the edge's output.
+    /// Number of inputs.
+    pub(super) fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The child of `node` on `column`, with the edge's output, if observed.
     pub(super) fn child(&self, node: Node, column: usize) -> Option<(Node, Output)> {
         self.children[node * self.width + column]
+    }
+
+    /// What `node` answers on `column`: the observed edge, or for a dead node the `err` the
+    /// closure implies (staying at the node itself).
+    fn step(&self, node: Node, column: usize) -> Option<(Node, Output)> {
+        self.child(node, column)
+            .or_else(|| self.dead[node].then_some((node, Output::Err)))
     }
 
     /// Whether `node` lies below an `err`.
@@ -77,13 +94,13 @@ impl ObservationTree {
         columns
     }
 
-    /// A shortest word (as columns) defined from both nodes whose outputs differ.
+    /// A shortest word (as columns) answered from both nodes whose outputs differ.
     pub(super) fn witness(&self, a: Node, b: Node) -> Option<Vec<usize>> {
-        let mut queue = std::collections::VecDeque::from([(a, b, Vec::new())]);
+        let mut queue = VecDeque::from([(a, b, Vec::new())]);
+        let mut seen = std::collections::HashSet::from([(a, b)]);
         while let Some((x, y, word)) = queue.pop_front() {
             for column in 0..self.width {
-                let (Some((cx, ox)), Some((cy, oy))) =
-                    (self.child(x, column), self.child(y, column))
+                let (Some((cx, ox)), Some((cy, oy))) = (self.step(x, column), self.step(y, column))
                 else {
                     continue;
                 };
@@ -92,7 +109,9 @@ impl ObservationTree {
                 if ox != oy {
                     return Some(next);
                 }
-                queue.push_back((cx, cy, next));
+                if seen.insert((cx, cy)) {
+                    queue.push_back((cx, cy, next));
+                }
             }
         }
         None
@@ -103,10 +122,43 @@ impl ObservationTree {
         self.witness(a, b).is_some()
     }
 
+    /// The outputs the tree knows for `word` from `node`, up to the first unobserved input.
+    pub(super) fn outputs_from(&self, node: Node, word: &[usize]) -> OutputWord {
+        let mut outputs = Vec::with_capacity(word.len());
+        let mut current = node;
+        for &column in word {
+            let Some((next, output)) = self.step(current, column) else {
+                break;
+            };
+            outputs.push(output);
+            current = next;
+        }
+        outputs
+    }
+
     /// The word of a node's access followed by `suffix`.
     pub(super) fn extend(&self, node: Node, suffix: &[usize]) -> Vec<usize> {
         let mut columns = self.access(node);
         columns.extend_from_slice(suffix);
         columns
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dead_node_is_apart_from_a_node_that_answers_anything_but_err() {
+        let mut tree = ObservationTree::new(2);
+        tree.insert(&[0, 0], &vec![Output::Eps, Output::Err]);
+        tree.insert(&[1, 0], &vec![Output::Eps, Output::Eps]);
+        let dead = tree.node(&[0, 0]).unwrap();
+        let live = tree.node(&[1]).unwrap();
+        assert!(tree.is_dead(dead));
+        // `[0]` answers err on 0, `[1]` answers eps on 0.
+        assert_eq!(tree.witness(tree.node(&[0]).unwrap(), live), Some(vec![0]));
+        assert_eq!(tree.witness(dead, live), Some(vec![0]));
+        assert_eq!(tree.outputs_from(dead, &[1, 1]), vec![Output::Err; 2]);
     }
 }

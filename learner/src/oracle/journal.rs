@@ -348,3 +348,57 @@ impl<M: MembershipOracle> MembershipOracle for Journal<M> {
         Ok(answers)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `learner/JOURNAL.md` documents these types: its examples parse as them, its tables list
+    /// exactly their fields, and it names this format and version.
+    #[test]
+    fn journal_doc_matches_the_types() {
+        let doc = include_str!("../../JOURNAL.md");
+        assert!(doc.starts_with(&format!(
+            "# The learner's journal (format `{FORMAT}`, version {VERSION})"
+        )));
+        let examples: Vec<&str> = doc
+            .split("```json\n")
+            .skip(1)
+            .map(|block| block.split("\n```").next().expect("closed block"))
+            .collect();
+        let [header, entry] = examples[..] else {
+            panic!("JOURNAL.md has one header and one entry example");
+        };
+        let header: Header = serde_json::from_str(header).expect("the header example parses");
+        assert_eq!((header.journal.as_str(), header.version), (FORMAT, VERSION));
+        let entry: Entry = serde_json::from_str(entry).expect("the entry example parses");
+        assert_eq!(entry.inputs.len(), entry.outputs.len());
+        for (example, fields) in [
+            (
+                serde_json::to_value(&header),
+                ["journal", "version", "experiment", "class", "inputs"].as_slice(),
+            ),
+            (
+                serde_json::to_value(&entry),
+                ["inputs", "outputs"].as_slice(),
+            ),
+        ] {
+            let example = example.expect("serializes");
+            let keys: Vec<&str> = example
+                .as_object()
+                .expect("an object")
+                .keys()
+                .map(String::as_str)
+                .collect();
+            let mut sorted = fields.to_vec();
+            sorted.sort_unstable();
+            assert_eq!(keys, sorted, "the documented fields are the type's fields");
+            for field in fields {
+                assert!(
+                    doc.contains(&format!("| `{field}` |")),
+                    "JOURNAL.md documents `{field}`"
+                );
+            }
+        }
+    }
+}

@@ -137,6 +137,11 @@ impl<S> Pipeline<S> {
         self.executed.snapshot()
     }
 
+    /// The live counters of queries asked and of what was executed, for progress displays.
+    pub fn live_counts(&self) -> (Arc<Counts>, Arc<Counts>) {
+        (Arc::clone(&self.asked), Arc::clone(&self.executed))
+    }
+
     /// Queries the experiment's filters forbade.
     pub fn restrictions(&self) -> &Arc<Restrictions> {
         &self.restrictions

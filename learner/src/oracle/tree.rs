@@ -28,6 +28,9 @@ impl Default for PrefixTree {
 
 const ROOT: u32 = 0;
 
+/// A node and whether it lies below an `err`.
+type Position = (u32, bool);
+
 impl PrefixTree {
     /// The outputs along the longest prefix of `word` in the tree.
     pub fn known_prefix(&self, word: &[Input]) -> OutputWord {
@@ -73,6 +76,48 @@ impl PrefixTree {
                 .entry((node, *input))
                 .or_insert_with(|| (self.n_nodes.fetch_add(1, Ordering::Relaxed), *output));
             node = edge.0;
+        }
+    }
+
+    /// A shortest word on which the tree shows different outputs after `a` and after `b`.
+    ///
+    /// The closure is applied: below an `err` every input answers `err`, stored or not, so a
+    /// word that reaches `err` is apart from every word that answers anything else.
+    pub fn witness(&self, a: &[Input], b: &[Input], inputs: &[Input]) -> Option<Word> {
+        let (a, b) = (self.position(a)?, self.position(b)?);
+        let mut queue = std::collections::VecDeque::from([(a, b, Word::new())]);
+        let mut seen = std::collections::HashSet::from([(a, b)]);
+        while let Some((x, y, word)) = queue.pop_front() {
+            for input in inputs {
+                let (Some((cx, ox)), Some((cy, oy))) = (self.step(x, *input), self.step(y, *input))
+                else {
+                    continue;
+                };
+                let mut next = word.clone();
+                next.push(*input);
+                if ox != oy {
+                    return Some(next);
+                }
+                if seen.insert((cx, cy)) {
+                    queue.push_back((cx, cy, next));
+                }
+            }
+        }
+        None
+    }
+
+    /// The node `word` reaches and whether it lies below an `err`, if the word is stored.
+    fn position(&self, word: &[Input]) -> Option<Position> {
+        word.iter().try_fold((ROOT, false), |position, input| {
+            self.step(position, *input).map(|it| it.0)
+        })
+    }
+
+    /// One input from a position: the stored edge, or `err` in place below an `err`.
+    fn step(&self, (node, dead): Position, input: Input) -> Option<(Position, Output)> {
+        match self.edges.get(&(node, input)) {
+            Some(edge) => Some(((edge.0, dead || edge.1 == Output::Err), edge.1)),
+            None => dead.then_some(((node, true), Output::Err)),
         }
     }
 

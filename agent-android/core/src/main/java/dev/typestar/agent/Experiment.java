@@ -5,10 +5,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -55,11 +57,77 @@ final class Experiment {
     /** One callin symbol: its main form (index 0) and its variants (index 1...). */
     static final class Callin {
         final String symbol;
-        final List<Invocation> forms;
+        final List<Form> forms;
 
-        Callin(String symbol, List<Invocation> forms) {
+        Callin(String symbol, List<Form> forms) {
             this.symbol = symbol;
             this.forms = forms;
+        }
+    }
+
+    /**
+     * One concrete form of a callin: the call, the return value it must produce, if any, and
+     * the name its result is bound to, if any (the callin's {@code "as"}, shared by its variants).
+     */
+    static final class Form {
+        final Invocation call;
+        /** {@code null} unless the form has {@code "expect"}. */
+        final Expect expect;
+        /** {@code null} unless the callin has {@code "as"}. */
+        final String as;
+
+        Form(Invocation call, Expect expect, String as) {
+            this.call = call;
+            this.expect = expect;
+            this.as = as;
+        }
+
+        static Form parse(Fields c, Map<String, Class<?>> names, String path, Set<String> extraKeys, String as)
+                throws RequestException {
+            Set<String> keys = new HashSet<>(extraKeys);
+            keys.add("expect");
+            Invocation call = Invocation.parse(c, names, path, keys);
+            Expect expect = c.has("expect") ? Expect.parse(c.raw("expect"), call, c.child("expect")) : null;
+            return new Form(call, expect, as);
+        }
+    }
+
+    /**
+     * The {@code "expect"} rule of a callin form: the call must return this constant, else the
+     * output is {@code err} (a callin refined by its result, such as {@code hasNext()} returning true).
+     */
+    static final class Expect {
+        private final Object value;
+
+        private Expect(Object value) {
+            this.value = value;
+        }
+
+        static Expect parse(Object json, Invocation call, String field) throws RequestException {
+            if (call.resultType == void.class) {
+                throw new RequestException("bad-argument", field, field + ": " + call.signature
+                        + " returns void, so it cannot expect a value");
+            }
+            if (json instanceof Map || json instanceof List) {
+                throw new RequestException("bad-argument", field, field
+                        + " must be null, a boolean, a number or a string");
+            }
+            Literal literal = Literal.parse(json, call.resultType, Collections.<String, Class<?>>emptyMap(), field);
+            try {
+                return new Expect(literal.evaluate(new Scope(null)));
+            } catch (Throwable t) {
+                throw new RequestException("bad-argument", field, field + " cannot be evaluated: " + t);
+            }
+        }
+
+        /** Whether a returned value satisfies the rule. */
+        boolean matches(Object returned) {
+            return Objects.equals(value, returned);
+        }
+
+        /** The expected value, for reports. */
+        String describe() {
+            return String.valueOf(value);
         }
     }
 
@@ -78,6 +146,7 @@ final class Experiment {
     final long callinMs;
     final long stepMs;
     final long drainMs;
+    final long settleMs;
 
     private Experiment(Builder b) {
         this.name = b.name;
@@ -94,6 +163,7 @@ final class Experiment {
         this.callinMs = b.callinMs;
         this.stepMs = b.stepMs;
         this.drainMs = b.drainMs;
+        this.settleMs = b.settleMs;
     }
 
     /** Whether a throwable of a callin counts as {@code err} under this experiment's error rules. */
@@ -128,16 +198,17 @@ final class Experiment {
         b.name = f.optString("name", "");
         Map<String, Class<?>> names = new LinkedHashMap<>();
         b.setup = steps(f, "setup", names, false);
-        Map<String, Map<String, String>> listenerSymbols = new LinkedHashMap<>();
+        Map<String, Map<String, List<PendingRule>>> listenerSymbols = new LinkedHashMap<>();
         Map<String, String> callbackPaths = new HashMap<>();
         parseCallbacks(f, b, listenerSymbols, callbackPaths);
         parseListeners(f, b, names, listenerSymbols, callbackPaths);
         b.build = steps(f, "build", names, true);
+        parseCallins(f, b, names);
         if (!names.containsKey(SUBJECT)) {
             throw new RequestException("bad-request", f.child("build"),
-                    "no build step names the object under test (add \"as\": \"subject\" to the step that creates it)");
+                    "no build step names the object under test (add \"as\": \"subject\" to the step that creates it,"
+                            + " or to a callin that returns it)");
         }
-        parseCallins(f, b, names);
         b.teardown = steps(f, "teardown", new LinkedHashMap<>(names), false);
         parseErrors(f, b);
         parseTimeouts(f, b);
@@ -159,6 +230,7 @@ final class Experiment {
         long callinMs;
         long stepMs;
         long drainMs;
+        long settleMs;
     }
 
     private static List<Step> steps(Fields f, String key, Map<String, Class<?>> names, boolean isBuild)
@@ -204,6 +276,17 @@ final class Experiment {
         return out;
     }
 
+    /** A callback symbol of a listener method, before the listener's interface is known. */
+    private static final class PendingRule {
+        final String symbol;
+        final Fields callback;
+
+        PendingRule(String symbol, Fields callback) {
+            this.symbol = symbol;
+            this.callback = callback;
+        }
+    }
+
     private static void checkName(String name, String field, Map<String, Class<?>> names) throws RequestException {
         if (name.isEmpty() || name.matches("arg[0-9]+")) {
             throw new RequestException("bad-request", field, "\"" + name + "\" is not a usable name");
@@ -225,7 +308,7 @@ final class Experiment {
      * {@code listenerSymbols} (listener to method to symbol), with each entry's JSON path in
      * {@code callbackPaths} (keyed "listener.method") for errors found once listeners are known.
      */
-    private static void parseCallbacks(Fields f, Builder b, Map<String, Map<String, String>> listenerSymbols,
+    private static void parseCallbacks(Fields f, Builder b, Map<String, Map<String, List<PendingRule>>> listenerSymbols,
             Map<String, String> callbackPaths) throws RequestException {
         if (!f.has("callbacks")) {
             return;
@@ -244,26 +327,28 @@ final class Experiment {
                 }
                 b.harnessSymbols.put(reported, symbol);
             } else {
-                cb.rejectUnknown(Fields.keys("listener", "method"));
+                cb.rejectUnknown(Fields.keys("listener", "method", "when"));
                 String listener = cb.string("listener");
                 String method = cb.string("method");
-                Map<String, String> methods = listenerSymbols.computeIfAbsent(listener, k -> new HashMap<>());
-                if (methods.containsKey(method)) {
+                Map<String, List<PendingRule>> methods = listenerSymbols.computeIfAbsent(listener, k -> new LinkedHashMap<>());
+                List<PendingRule> rules = methods.computeIfAbsent(method, k -> new ArrayList<>());
+                if (!rules.isEmpty() && (!cb.has("when") || !rules.get(0).callback.has("when"))) {
                     throw new RequestException("bad-request", path, listener + "." + method
-                            + " is already mapped to callback " + methods.get(method));
+                            + " is already mapped to callback " + rules.get(0).symbol
+                            + " (several callbacks may share a method only if each has \"when\")");
                 }
-                methods.put(method, symbol);
-                callbackPaths.put(listener + "." + method, path);
+                rules.add(new PendingRule(symbol, cb));
+                callbackPaths.putIfAbsent(listener + "." + method, path);
             }
             b.callbackSymbols.add(symbol);
         }
     }
 
     private static void parseListeners(Fields f, Builder b, Map<String, Class<?>> names,
-            Map<String, Map<String, String>> listenerSymbols, Map<String, String> callbackPaths)
+            Map<String, Map<String, List<PendingRule>>> listenerSymbols, Map<String, String> callbackPaths)
             throws RequestException {
         Fields listeners = f.has("listeners") ? f.object("listeners") : Fields.of(new LinkedHashMap<>(), f.child("listeners"));
-        for (Map.Entry<String, Map<String, String>> e : listenerSymbols.entrySet()) {
+        for (Map.Entry<String, Map<String, List<PendingRule>>> e : listenerSymbols.entrySet()) {
             if (!listeners.has(e.getKey())) {
                 String method = e.getValue().keySet().iterator().next();
                 throw new RequestException("unknown-name", callbackPaths.get(e.getKey() + "." + method) + ".listener",
@@ -286,12 +371,18 @@ final class Experiment {
         for (String name : listenerTypes.keySet()) {
             Fields l = listeners.object(name);
             Class<?> iface = listenerTypes.get(name);
-            Map<String, String> symbols = listenerSymbols.getOrDefault(name, new HashMap<>());
-            for (String method : symbols.keySet()) {
+            Map<String, List<PendingRule>> pending = listenerSymbols.getOrDefault(name, new HashMap<>());
+            Map<String, List<ListenerProxy.Rule>> symbols = new HashMap<>();
+            for (String method : pending.keySet()) {
                 if (interfaceMethod(iface, method) == null) {
                     throw new RequestException("method-not-found", callbackPaths.get(name + "." + method) + ".method",
                             iface.getName() + " has no method " + method);
                 }
+                List<ListenerProxy.Rule> rules = new ArrayList<>();
+                for (PendingRule rule : pending.get(method)) {
+                    rules.add(callbackRule(rule, iface, method, names));
+                }
+                symbols.put(method, rules);
             }
             Map<String, Invocation> reactions = new HashMap<>();
             if (l.has("reactions")) {
@@ -320,6 +411,31 @@ final class Experiment {
             }
             b.listeners.put(name, new ListenerProxy.Spec(name, iface, symbols, reactions, returns));
         }
+    }
+
+    /**
+     * A callback symbol of a listener method, with its {@code "when"} call resolved against the
+     * method's parameters ({@code arg0...}) and the names defined so far.
+     */
+    private static ListenerProxy.Rule callbackRule(PendingRule rule, Class<?> iface, String method,
+            Map<String, Class<?>> names) throws RequestException {
+        if (!rule.callback.has("when")) {
+            return new ListenerProxy.Rule(rule.symbol, null, null);
+        }
+        Method m = uniqueMethod(iface, method, rule.callback.child("method"));
+        Map<String, Class<?>> local = new LinkedHashMap<>(names);
+        Class<?>[] params = m.getParameterTypes();
+        for (int i = 0; i < params.length; i++) {
+            local.put("arg" + i, params[i]);
+        }
+        Fields when = rule.callback.object("when");
+        Invocation call = Invocation.parse(when, local, when.path, Fields.keys("expect"));
+        if (!when.has("expect")) {
+            throw new RequestException("bad-request", when.child("expect"), "missing field " + when.child("expect")
+                    + " (the value the \"when\" call must return for the callback to be " + rule.symbol + ")");
+        }
+        Expect expect = Expect.parse(when.raw("expect"), call, when.child("expect"));
+        return new ListenerProxy.Rule(rule.symbol, call, expect);
     }
 
     private static Method interfaceMethod(Class<?> iface, String name) {
@@ -353,6 +469,51 @@ final class Experiment {
             return;
         }
         Fields callins = f.object("callins");
+        // Names bound by callins ("as") exist from the build on (null until the callin runs), so
+        // every callin may use them. A binding callin may use names other binding callins
+        // define, so they are resolved in rounds until none is left (or none makes progress).
+        Set<String> callinBound = new HashSet<>();
+        List<String> unresolved = new ArrayList<>();
+        for (String symbol : callins.map.keySet()) {
+            if (callins.object(symbol).has("as")) {
+                unresolved.add(symbol);
+            }
+        }
+        while (!unresolved.isEmpty()) {
+            int before = unresolved.size();
+            RequestException blocked = null;
+            for (String symbol : new ArrayList<>(unresolved)) {
+                Fields c = callins.object(symbol);
+                Invocation call;
+                try {
+                    call = Invocation.parse(c, names, callins.child(symbol), Fields.keys("variants", "expect", "as"));
+                } catch (RequestException e) {
+                    if (!e.code.equals("unknown-name")) {
+                        throw e;
+                    }
+                    blocked = e;
+                    continue;
+                }
+                unresolved.remove(symbol);
+                String as = c.string("as");
+                if (call.resultType == void.class) {
+                    throw new RequestException("bad-argument", c.child("as"), call.signature + " returns void");
+                }
+                Class<?> bound = names.get(as);
+                if (bound == null || !callinBound.contains(as)) {
+                    checkName(as, c.child("as"), names);
+                } else if (bound != call.resultType) {
+                    throw new RequestException("bad-argument", c.child("as"), call.signature + " returns "
+                            + Types.name(call.resultType) + ", but another callin binds \"" + as + "\" to a "
+                            + Types.name(bound));
+                }
+                callinBound.add(as);
+                names.put(as, call.resultType);
+            }
+            if (blocked != null && unresolved.size() == before) {
+                throw blocked;
+            }
+        }
         for (String symbol : callins.map.keySet()) {
             String path = callins.child(symbol);
             checkSymbol(symbol, path);
@@ -360,13 +521,21 @@ final class Experiment {
                 throw new RequestException("bad-request", path, "\"" + symbol + "\" is both a callin and a callback");
             }
             Fields c = callins.object(symbol);
-            List<Invocation> forms = new ArrayList<>();
-            forms.add(Invocation.parse(c, names, path, Fields.keys("variants")));
+            String as = c.has("as") ? c.string("as") : null;
+            Map<String, Class<?>> visible = names;
+            List<Form> forms = new ArrayList<>();
+            forms.add(Form.parse(c, visible, path, Fields.keys("variants", "as"), as));
             if (c.has("variants")) {
                 List<Object> variants = c.list("variants");
                 for (int i = 0; i < variants.size(); i++) {
                     String vpath = c.child("variants") + "[" + i + "]";
-                    forms.add(Invocation.parse(Fields.of(variants.get(i), vpath), names, vpath, Fields.keys()));
+                    Form form = Form.parse(Fields.of(variants.get(i), vpath), visible, vpath, Fields.keys(), as);
+                    if (as != null && !Types.assignable(names.get(as), form.call.resultType)) {
+                        throw new RequestException("bad-argument", vpath, form.call.signature + " returns "
+                                + Types.name(form.call.resultType) + ", which cannot be bound to \"" + as + "\" ("
+                                + Types.name(names.get(as)) + ")");
+                    }
+                    forms.add(form);
                 }
             }
             b.callins.put(symbol, new Callin(symbol, forms));
@@ -411,11 +580,12 @@ final class Experiment {
 
     private static void parseTimeouts(Fields f, Builder b) throws RequestException {
         Fields t = f.has("timeouts") ? f.object("timeouts") : Fields.of(new LinkedHashMap<>(), f.child("timeouts"));
-        t.rejectUnknown(Fields.keys("quiescenceMs", "callinMs", "stepMs", "drainMs"));
+        t.rejectUnknown(Fields.keys("quiescenceMs", "callinMs", "stepMs", "drainMs", "settleMs"));
         long hour = 3_600_000L;
         b.quiescenceMs = t.optInteger("quiescenceMs", 500, 0, hour);
         b.callinMs = t.optInteger("callinMs", 5_000, 1, hour);
         b.stepMs = t.optInteger("stepMs", 10_000, 1, hour);
         b.drainMs = t.optInteger("drainMs", 0, 0, hour);
+        b.settleMs = t.optInteger("settleMs", 0, 0, hour);
     }
 }

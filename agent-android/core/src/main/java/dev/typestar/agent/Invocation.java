@@ -125,7 +125,9 @@ final class Invocation {
             if (receiver != null) {
                 self = scope.get(receiver);
                 if (self == null) {
-                    throw new InvocationFailure("cannot call " + signature + ": receiver \"" + receiver + "\" is null", null);
+                    // What the Java call would do; the error rules decide whether it is err.
+                    throw new NullPointerException("cannot call " + signature + ": receiver \"" + receiver
+                            + "\" is null");
                 }
             }
             return ((Method) target).invoke(self, values);
@@ -134,6 +136,11 @@ final class Invocation {
         } catch (IllegalAccessException | IllegalArgumentException | InstantiationException e) {
             throw new InvocationFailure("cannot call " + signature + ": " + e, e);
         }
+    }
+
+    /** Whether this is an instance call whose receiver is null in {@code scope}. */
+    boolean hasNullReceiver(Scope scope) {
+        return receiver != null && scope.get(receiver) == null;
     }
 
     private static Invocation resolve(List<Executable> candidates, List<Class<?>> params, List<Object> argJson,

@@ -3,6 +3,7 @@ package dev.typestar.agent;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -16,20 +17,40 @@ final class ListenerProxy implements InvocationHandler {
     static final class Spec {
         final String name;
         final Class<?> iface;
-        /** Interface method name to callback symbol; unmapped methods are reported as such. */
-        final Map<String, String> symbols;
+        /**
+         * Interface method name to the rules that map its calls to callback symbols, tried in
+         * order; a call no rule maps is reported as unmapped.
+         */
+        final Map<String, List<Rule>> symbols;
         /** Interface method name to a call run after reporting, with the arguments as arg0.... */
         final Map<String, Invocation> reactions;
         /** Interface method name to the value the proxy returns. */
         final Map<String, Literal> returns;
 
-        Spec(String name, Class<?> iface, Map<String, String> symbols, Map<String, Invocation> reactions,
+        Spec(String name, Class<?> iface, Map<String, List<Rule>> symbols, Map<String, Invocation> reactions,
                 Map<String, Literal> returns) {
             this.name = name;
             this.iface = iface;
             this.symbols = symbols;
             this.reactions = reactions;
             this.returns = returns;
+        }
+    }
+
+    /**
+     * One callback symbol of a listener method: always, or only when the {@code "when"} call
+     * (run with the callback's arguments bound as {@code arg0...}) returns its expected value.
+     */
+    static final class Rule {
+        final String symbol;
+        /** {@code null} for a rule that always applies. */
+        final Invocation when;
+        final Experiment.Expect expect;
+
+        Rule(String symbol, Invocation when, Experiment.Expect expect) {
+            this.symbol = symbol;
+            this.when = when;
+            this.expect = expect;
         }
     }
 
@@ -67,13 +88,13 @@ final class ListenerProxy implements InvocationHandler {
             return identity;
         }
         String name = method.getName();
-        bus.post(generation, spec.symbols.get(name), spec.name + "." + name);
+        Scope local = new Scope(scope);
+        for (int i = 0; args != null && i < args.length; i++) {
+            local.put("arg" + i, args[i]);
+        }
+        bus.post(generation, symbol(name, local), spec.name + "." + name);
         Invocation reaction = spec.reactions.get(name);
         if (reaction != null) {
-            Scope local = new Scope(scope);
-            for (int i = 0; args != null && i < args.length; i++) {
-                local.put("arg" + i, args[i]);
-            }
             try {
                 reaction.invoke(local);
             } catch (Throwable t) {
@@ -90,6 +111,29 @@ final class ListenerProxy implements InvocationHandler {
             bus.fail(generation, "return value of " + spec.name + "." + name + " failed: " + t);
             return Types.defaultValue(method.getReturnType());
         }
+    }
+
+    /** The symbol of the first rule of method {@code name} that applies, or {@code null}. */
+    private String symbol(String name, Scope local) {
+        List<Rule> rules = spec.symbols.get(name);
+        if (rules == null) {
+            return null;
+        }
+        for (Rule rule : rules) {
+            if (rule.when == null) {
+                return rule.symbol;
+            }
+            try {
+                if (rule.expect.matches(rule.when.invoke(local))) {
+                    return rule.symbol;
+                }
+            } catch (Throwable t) {
+                bus.fail(generation, "the \"when\" call of callback " + rule.symbol + " (" + rule.when.signature
+                        + ") threw " + t);
+                return null;
+            }
+        }
+        return null;
     }
 
     /** Identity semantics for equals/hashCode/toString; {@code null} for any other method. */

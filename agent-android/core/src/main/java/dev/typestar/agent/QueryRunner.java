@@ -6,15 +6,18 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Executes membership queries of the synchronous closure against fresh objects.
+ * Executes membership queries of the synchronous closure against fresh objects, whole or one
+ * input at a time.
  *
- * <p>Per query: tear down the previous object, open a new generation, create the listener
- * proxies, run the build steps, then run each input: a callin yields {@code eps}, or {@code err}
- * if it throws an exception the error rules accept; {@code wait} yields the oldest queued
- * callback, waiting up to t_max, else {@code quiet}. After the first {@code err} every later
- * output is {@code err} without running anything. A step during or before which an error
- * callback arrived also yields {@code err}. All calls into the code under study go through the
- * {@link CallinExecutor} under a watchdog.
+ * <p>A <em>run</em> is one fresh object and the inputs given to it: {@link #start} tears down the
+ * previous object, opens a new generation, creates the listener proxies and runs the build steps;
+ * {@link #step} runs one input: a callin yields {@code eps}, or {@code err} if it throws an
+ * exception the error rules accept (or returns a value other than its {@code expect} literal);
+ * {@code wait} yields the oldest queued callback, waiting up to t_max, else {@code quiet}. After
+ * the first {@code err} every later output is {@code err} without running anything. A step during
+ * or before which an error callback arrived also yields {@code err}. {@link #query} is a whole
+ * run in one request; the {@code reset} and {@code step} requests drive a run incrementally. All
+ * calls into the code under study go through the {@link CallinExecutor} under a watchdog.
  */
 final class QueryRunner {
     private static final int MAX_STACK_FRAMES = 12;
@@ -24,16 +27,16 @@ final class QueryRunner {
         final String symbol;
         final int variant;
         /** {@code null} for {@code wait}. */
-        final Invocation call;
+        final Experiment.Form call;
 
-        Input(String symbol, int variant, Invocation call) {
+        Input(String symbol, int variant, Experiment.Form call) {
             this.symbol = symbol;
             this.variant = variant;
             this.call = call;
         }
     }
 
-    /** The object of the latest query, kept alive until the next teardown. */
+    /** The object of the latest run, kept alive until the next teardown. */
     private static final class Live {
         final long generation;
         final Experiment experiment;
@@ -46,12 +49,47 @@ final class QueryRunner {
         }
     }
 
+    /** The run in progress: its generation is open until {@link #finish}. */
+    private final class Run {
+        final long started = System.nanoTime();
+        final Experiment experiment;
+        final long generation;
+        final List<String> warnings = new ArrayList<>();
+        final Map<String, Object> timings = new LinkedHashMap<>();
+        Scope scope;
+        int position;
+        Map<String, Object> err;
+        Map<String, Object> failure;
+        String status = "ok";
+
+        Run(Experiment experiment, long generation) {
+            this.experiment = experiment;
+            this.generation = generation;
+        }
+
+        boolean failed() {
+            return failure != null;
+        }
+    }
+
+    /** What one step produced: its output ({@code null} if the run failed in it) and duration. */
+    private static final class Stepped {
+        final String output;
+        final double millis;
+
+        Stepped(String output, double millis) {
+            this.output = output;
+            this.millis = millis;
+        }
+    }
+
     private final CallbackBus bus = new CallbackBus();
     private final CallinExecutor executor;
     private Experiment experiment;
     private Scope shared;
     private long lastGeneration;
     private Live live;
+    private Run run;
 
     QueryRunner(CallinExecutor executor) {
         this.executor = executor;
@@ -111,154 +149,271 @@ final class QueryRunner {
 
     /** Resolves the {@code inputs} array of a query against the current experiment. */
     List<Input> parseInputs(List<Object> raw) throws RequestException {
-        Experiment e = requireExperiment();
         List<Input> out = new ArrayList<>();
         for (int i = 0; i < raw.size(); i++) {
-            String field = "inputs[" + i + "]";
-            Object item = raw.get(i);
-            String symbol;
-            int variant = 0;
-            if (item instanceof String) {
-                symbol = (String) item;
-            } else {
-                Fields f = Fields.of(item, field);
-                f.rejectUnknown(Fields.keys("symbol", "variant"));
-                symbol = f.string("symbol");
-                variant = (int) f.optInteger("variant", 0, 0, Integer.MAX_VALUE);
-            }
-            if (symbol.equals(Experiment.WAIT)) {
-                if (variant != 0) {
-                    throw new RequestException("unknown-symbol", field, "wait has no variants");
-                }
-                out.add(new Input(symbol, 0, null));
-                continue;
-            }
-            Experiment.Callin callin = e.callins.get(symbol);
-            if (callin == null) {
-                throw new RequestException("unknown-symbol", field, "\"" + symbol + "\" at " + field
-                        + " is not an input symbol of this experiment (inputs: "
-                        + String.join(", ", e.inputAlphabet()) + ")");
-            }
-            if (variant >= callin.forms.size()) {
-                throw new RequestException("unknown-symbol", field, "callin " + symbol + " has "
-                        + (callin.forms.size() - 1) + " variant(s); variant " + variant + " does not exist");
-            }
-            out.add(new Input(symbol, variant, callin.forms.get(variant)));
+            out.add(parseInput(raw.get(i), "inputs[" + i + "]"));
         }
         return out;
+    }
+
+    /** Resolves one input symbol (a string, or {@code {"symbol", "variant"}}) found at {@code field}. */
+    Input parseInput(Object item, String field) throws RequestException {
+        Experiment e = requireExperiment();
+        String symbol;
+        int variant = 0;
+        if (item instanceof String) {
+            symbol = (String) item;
+        } else {
+            Fields f = Fields.of(item, field);
+            f.rejectUnknown(Fields.keys("symbol", "variant"));
+            symbol = f.string("symbol");
+            variant = (int) f.optInteger("variant", 0, 0, Integer.MAX_VALUE);
+        }
+        if (symbol.equals(Experiment.WAIT)) {
+            if (variant != 0) {
+                throw new RequestException("unknown-symbol", field, "wait has no variants");
+            }
+            return new Input(symbol, 0, null);
+        }
+        Experiment.Callin callin = e.callins.get(symbol);
+        if (callin == null) {
+            throw new RequestException("unknown-symbol", field, "\"" + symbol + "\" at " + field
+                    + " is not an input symbol of this experiment (inputs: "
+                    + String.join(", ", e.inputAlphabet()) + ")");
+        }
+        if (variant >= callin.forms.size()) {
+            throw new RequestException("unknown-symbol", field, "callin " + symbol + " has "
+                    + (callin.forms.size() - 1) + " variant(s); variant " + variant + " does not exist");
+        }
+        return new Input(symbol, variant, callin.forms.get(variant));
     }
 
     /** Runs one query on a fresh object; returns the body of the {@code result} reply. */
     Map<String, Object> query(List<Input> inputs) throws RequestException, InterruptedException {
         requireUsable();
         Experiment e = requireExperiment();
-        long queryStart = System.nanoTime();
-        List<String> warnings = new ArrayList<>();
-        Map<String, Object> timings = new LinkedHashMap<>();
+        List<String> earlierLeftover = finish();
+        Run r = begin(e);
+        if (!earlierLeftover.isEmpty()) {
+            r.warnings.add("the unfinished incremental run before this query left callbacks unconsumed: "
+                    + earlierLeftover);
+        }
         List<Object> outputs = new ArrayList<>();
         List<Object> stepTimes = new ArrayList<>();
-        Map<String, Object> err = null;
-        Map<String, Object> failure = null;
-        String status = "ok";
-
+        for (int i = 0; i < inputs.size() && !r.failed(); i++) {
+            Stepped s = runStep(r, inputs.get(i));
+            if (s.output != null) {
+                outputs.add(s.output);
+                stepTimes.add(s.millis);
+            }
+        }
         long t = System.nanoTime();
-        failure = tearDown(warnings);
-        timings.put("teardownMs", ms(t));
-        long generation = ++lastGeneration;
-        if (failure != null) {
-            status = "hang";
+        if (!r.failed() && e.drainMs > 0) {
+            Thread.sleep(e.drainMs);
+        }
+        r.timings.put("drainMs", ms(t));
+        r.timings.put("stepsMs", stepTimes);
+        r.timings.put("totalMs", ms(r.started));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("status", r.status);
+        reply.put("generation", r.generation);
+        reply.put("outputs", outputs);
+        reply.put("err", r.err);
+        reply.putAll(report(r, finish()));
+        reply.put("timings", r.timings);
+        reply.put("restartRequired", executor.isWedged());
+        return reply;
+    }
+
+    /**
+     * The {@code reset} request: ends the open incremental run (its unconsumed callbacks are
+     * reported as {@code leftover}) and starts a new one on a fresh object.
+     */
+    Map<String, Object> reset() throws RequestException, InterruptedException {
+        requireUsable();
+        Experiment e = requireExperiment();
+        List<String> leftover = finish();
+        Run r = begin(e);
+        r.timings.put("totalMs", ms(r.started));
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("status", r.status);
+        reply.put("generation", r.generation);
+        reply.put("failure", r.failure);
+        reply.put("leftover", leftover);
+        reply.putAll(report(r, null));
+        if (r.failed()) {
+            finish();
+        }
+        reply.put("timings", r.timings);
+        reply.put("restartRequired", executor.isWedged());
+        return reply;
+    }
+
+    /** The {@code step} request: one input of the open incremental run. */
+    Map<String, Object> step(Input input) throws RequestException, InterruptedException {
+        requireUsable();
+        if (run == null) {
+            throw new RequestException("no-run", null, "no incremental run is open; send a reset request first");
+        }
+        Run r = run;
+        int position = r.position;
+        Stepped s = runStep(r, input);
+        Map<String, Object> reply = new LinkedHashMap<>();
+        reply.put("status", r.status);
+        reply.put("generation", r.generation);
+        reply.put("position", (long) position);
+        reply.put("output", s.output);
+        reply.put("err", r.err);
+        reply.putAll(report(r, null));
+        if (r.failed()) {
+            finish();
+        }
+        Map<String, Object> timings = new LinkedHashMap<>();
+        timings.put("stepMs", s.millis);
+        reply.put("timings", timings);
+        reply.put("restartRequired", executor.isWedged());
+        return reply;
+    }
+
+    /** Tears down the previous object, opens a new generation and builds its object. */
+    private Run begin(Experiment e) throws InterruptedException {
+        long t = System.nanoTime();
+        Run r = new Run(e, ++lastGeneration);
+        r.failure = tearDown(r.warnings);
+        r.timings.put("teardownMs", ms(t));
+        run = r;
+        if (r.failed()) {
+            r.status = "hang";
+            return r;
+        }
+        bus.open(r.generation, e.harnessSymbols, e.errorCallbacks);
+        Callbacks.bind(bus, r.generation);
+        Scope scope = new Scope(shared);
+        for (ListenerProxy.Spec spec : e.listeners.values()) {
+            scope.put(spec.name, ListenerProxy.create(spec, r.generation, bus, scope));
+        }
+        r.scope = scope;
+        live = new Live(r.generation, e, scope);
+        t = System.nanoTime();
+        for (int i = 0; i < e.build.size() && !r.failed(); i++) {
+            Experiment.Step step = e.build.get(i);
+            CallinExecutor.Outcome o = executor.run(() -> {
+                step.run(scope);
+                return null;
+            }, e.stepMs);
+            if (o.timedOut) {
+                r.status = "hang";
+                r.failure = failure("build", null, null, i, step.call.signature, null, e.stepMs);
+            } else if (o.thrown != null) {
+                r.status = "crash";
+                r.failure = failure("build", null, null, i, step.call.signature, o.thrown, 0);
+            }
+        }
+        r.timings.put("buildMs", ms(t));
+        if (r.failed()) {
+            discardIfHung(r);
+        }
+        return r;
+    }
+
+    /** Runs input number {@code r.position} of the run; the output is null if the run failed in it. */
+    private Stepped runStep(Run r, Input in) throws InterruptedException {
+        int i = r.position++;
+        Experiment e = r.experiment;
+        if (r.failed()) {
+            return new Stepped(null, 0.0);
+        }
+        if (r.err != null) {
+            return new Stepped(Experiment.ERR, 0.0);
+        }
+        String output;
+        double took;
+        if (in.call == null) {
+            long w = System.nanoTime();
+            String callback = bus.poll(e.quiescenceMs);
+            took = ms(w);
+            output = callback != null ? callback : Experiment.QUIET;
         } else {
-            bus.open(generation, e.harnessSymbols, e.errorCallbacks);
-            Callbacks.bind(bus, generation);
-            Scope scope = new Scope(shared);
-            for (ListenerProxy.Spec spec : e.listeners.values()) {
-                scope.put(spec.name, ListenerProxy.create(spec, generation, bus, scope));
+            Scope s = r.scope;
+            CallinExecutor.Outcome o = executor.run(() -> in.call.call.invoke(s), e.callinMs);
+            took = round(o.millis);
+            if (o.timedOut) {
+                r.status = "hang";
+                r.failure = failure("callin", i, in.symbol, null, in.call.call.signature, null, e.callinMs);
+                discardIfHung(r);
+                return new Stepped(null, took);
             }
-            live = new Live(generation, e, scope);
-
-            t = System.nanoTime();
-            for (int i = 0; i < e.build.size() && failure == null; i++) {
-                Experiment.Step step = e.build.get(i);
-                CallinExecutor.Outcome o = executor.run(() -> {
-                    step.run(scope);
-                    return null;
-                }, e.stepMs);
-                if (o.timedOut) {
-                    status = "hang";
-                    failure = failure("build", null, null, i, step.call.signature, null, e.stepMs);
-                } else if (o.thrown != null) {
-                    status = "crash";
-                    failure = failure("build", null, null, i, step.call.signature, o.thrown, 0);
-                }
+            if (e.settleMs > 0) {
+                Thread.sleep(e.settleMs);
+                took = round(o.millis + e.settleMs);
             }
-            timings.put("buildMs", ms(t));
-
-            for (int i = 0; i < inputs.size() && failure == null; i++) {
-                Input in = inputs.get(i);
-                if (err != null) {
-                    outputs.add(Experiment.ERR);
-                    stepTimes.add(0.0);
-                    continue;
-                }
-                String output;
-                double took;
-                if (in.call == null) {
-                    long w = System.nanoTime();
-                    String callback = bus.poll(e.quiescenceMs);
-                    took = ms(w);
-                    output = callback != null ? callback : Experiment.QUIET;
-                } else {
-                    Scope s = scope;
-                    CallinExecutor.Outcome o = executor.run(() -> in.call.invoke(s), e.callinMs);
-                    took = round(o.millis);
-                    if (o.timedOut) {
-                        status = "hang";
-                        failure = failure("callin", i, in.symbol, null, in.call.signature, null, e.callinMs);
-                        break;
-                    }
-                    if (o.thrown == null) {
-                        output = Experiment.EPS;
-                    } else if (!(o.thrown instanceof InvocationFailure) && e.isErr(o.thrown)) {
-                        output = Experiment.ERR;
-                        err = new LinkedHashMap<>();
-                        err.put("position", (long) i);
-                        err.put("symbol", in.symbol);
-                        err.put("exception", o.thrown.getClass().getName());
-                        err.put("message", o.thrown.getMessage());
-                    } else {
-                        status = o.thrown instanceof Exception && !(o.thrown instanceof InvocationFailure)
-                                ? "unexpected" : "crash";
-                        failure = failure("callin", i, in.symbol, null, in.call.signature, o.thrown, 0);
-                        break;
-                    }
-                }
-                String errorCallback = bus.firstError();
-                if (err == null && errorCallback != null) {
+            if (o.thrown == null) {
+                output = Experiment.EPS;
+                if (in.call.expect != null && !in.call.expect.matches(o.value)) {
                     output = Experiment.ERR;
-                    err = new LinkedHashMap<>();
-                    err.put("position", (long) i);
-                    err.put("symbol", in.symbol);
-                    err.put("callback", errorCallback);
+                    r.err = new LinkedHashMap<>();
+                    r.err.put("position", (long) i);
+                    r.err.put("symbol", in.symbol);
+                    r.err.put("returned", String.valueOf(o.value));
+                    r.err.put("expected", in.call.expect.describe());
+                } else if (in.call.as != null) {
+                    s.put(in.call.as, o.value);
                 }
-                outputs.add(output);
-                stepTimes.add(took);
+            } else if (!(o.thrown instanceof InvocationFailure) && e.isErr(o.thrown)) {
+                output = Experiment.ERR;
+                r.err = new LinkedHashMap<>();
+                r.err.put("position", (long) i);
+                r.err.put("symbol", in.symbol);
+                r.err.put("exception", o.thrown.getClass().getName());
+                r.err.put("message", o.thrown.getMessage());
+            } else {
+                r.status = o.thrown instanceof Exception && !(o.thrown instanceof InvocationFailure)
+                        ? "unexpected" : "crash";
+                r.failure = failure("callin", i, in.symbol, null, in.call.call.signature, o.thrown, 0);
+                return new Stepped(null, took);
             }
-            t = System.nanoTime();
-            if (failure == null && e.drainMs > 0) {
-                Thread.sleep(e.drainMs);
-            }
-            timings.put("drainMs", ms(t));
         }
-        if ("hang".equals(status)) {
-            live = null; // its thread is stuck; nothing more can run on it
+        String errorCallback = bus.firstError();
+        if (r.err == null && errorCallback != null) {
+            output = Experiment.ERR;
+            r.err = new LinkedHashMap<>();
+            r.err.put("position", (long) i);
+            r.err.put("symbol", in.symbol);
+            r.err.put("callback", errorCallback);
         }
-        List<String> leftover = bus.close();
+        return new Stepped(output, took);
+    }
+
+    /** A hung run's object is unusable: its thread is stuck, so nothing more runs on it. */
+    private void discardIfHung(Run r) {
+        if ("hang".equals(r.status)) {
+            live = null;
+        }
+    }
+
+    /**
+     * Ends the open run, if any: closes its generation and returns the callbacks no {@code wait}
+     * consumed (empty if no run was open). The object stays alive until the next teardown.
+     */
+    private List<String> finish() {
+        if (run == null) {
+            return new ArrayList<>();
+        }
+        run = null;
+        return bus.close();
+    }
+
+    /**
+     * The health report of a reply: {@code failure} (a callback reaction that threw makes an ok
+     * run a crash), {@code leftover} if given, {@code stale}, {@code unmapped} and {@code warnings}.
+     */
+    private Map<String, Object> report(Run r, List<String> leftover) {
         List<String> reactionFailures = bus.drainFailures();
-        if (failure == null && !reactionFailures.isEmpty()) {
-            status = "crash";
-            failure = new LinkedHashMap<>();
-            failure.put("phase", "callback");
-            failure.put("message", String.join("; ", reactionFailures));
+        if (!r.failed() && !reactionFailures.isEmpty()) {
+            r.status = "crash";
+            r.failure = new LinkedHashMap<>();
+            r.failure.put("phase", "callback");
+            r.failure.put("message", String.join("; ", reactionFailures));
         }
         List<Object> stale = new ArrayList<>();
         for (CallbackBus.Stale s : bus.drainStale()) {
@@ -268,22 +423,17 @@ final class QueryRunner {
             m.put("count", (long) s.count);
             stale.add(m);
         }
-        timings.put("stepsMs", stepTimes);
-        timings.put("totalMs", ms(queryStart));
-
-        Map<String, Object> reply = new LinkedHashMap<>();
-        reply.put("status", status);
-        reply.put("generation", generation);
-        reply.put("outputs", outputs);
-        reply.put("err", err);
-        reply.put("failure", failure);
-        reply.put("leftover", leftover);
-        reply.put("stale", stale);
-        reply.put("unmapped", bus.drainUnmapped());
-        reply.put("warnings", warnings);
-        reply.put("timings", timings);
-        reply.put("restartRequired", executor.isWedged());
-        return reply;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("status", r.status);
+        m.put("failure", r.failure);
+        if (leftover != null) {
+            m.put("leftover", leftover);
+        }
+        m.put("stale", stale);
+        m.put("unmapped", bus.drainUnmapped());
+        m.put("warnings", new ArrayList<>(r.warnings));
+        r.warnings.clear();
+        return m;
     }
 
     /**
@@ -298,6 +448,9 @@ final class QueryRunner {
         }
         for (int i = 0; i < old.experiment.teardown.size(); i++) {
             Experiment.Step step = old.experiment.teardown.get(i);
+            if (step.call.hasNullReceiver(old.scope)) {
+                continue; // bound by a callin that never ran: nothing to tear down
+            }
             CallinExecutor.Outcome o = executor.run(() -> {
                 step.run(old.scope);
                 return null;

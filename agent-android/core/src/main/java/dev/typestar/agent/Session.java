@@ -156,6 +156,17 @@ final class Session {
                     List<QueryRunner.Input> inputs = runner.parseInputs(f.list("inputs"));
                     send(reply("result", id, runner.query(inputs)));
                     return null;
+                case "reset":
+                    f.rejectUnknown(Fields.keys("type", "id", "token"));
+                    send(reply("started", id, runner.reset()));
+                    return null;
+                case "step":
+                    f.rejectUnknown(Fields.keys("type", "id", "token", "input"));
+                    if (!f.has("input")) {
+                        throw new RequestException("bad-request", "input", "missing required field input");
+                    }
+                    send(reply("stepped", id, runner.step(runner.parseInput(f.raw("input"), "input"))));
+                    return null;
                 case "shutdown":
                     f.rejectUnknown(Fields.keys("type", "id", "token"));
                     List<String> warnings = new ArrayList<>();
@@ -167,7 +178,7 @@ final class Session {
                     return EXIT_OK;
                 default:
                     throw new RequestException("unknown-type", "type", "unknown message type \"" + type
-                            + "\" (expected describe, load, query or shutdown)");
+                            + "\" (expected describe, load, query, reset, step or shutdown)");
             }
         } catch (RequestException e) {
             send(error(id, e, false));

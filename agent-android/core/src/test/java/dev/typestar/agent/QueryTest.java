@@ -209,4 +209,62 @@ public class QueryTest {
             Check.outputs(agent.query("ok"), "eps");
         }
     }
+
+    /** A list created by a callin, which binds it as the subject; an iterator bound by another. */
+    private static final String CREATED_BY_CALLINS = "{\"build\": [],"
+            + " \"teardown\": [{\"call\": \"clear\"}],"
+            + " \"callins\": {\"make\": {\"new\": \"java.util.ArrayList\", \"params\": [], \"as\": \"subject\"},"
+            + "   \"add\": {\"call\": \"add\", \"params\": [\"java.lang.Object\"], \"args\": [\"x\"]},"
+            + "   \"next\": {\"call\": \"next\", \"on\": \"it\"},"
+            + "   \"iter\": {\"call\": \"iterator\", \"as\": \"it\"}},"
+            + " \"errors\": {\"exceptions\": [\"java.lang.NullPointerException\", \"java.util.NoSuchElementException\"]},"
+            + " \"timeouts\": {\"quiescenceMs\": 20}}";
+
+    @Test
+    public void callinsBindTheirResultsAndCallsOnNullThrowNullPointerException() throws Exception {
+        try (AgentProcess agent = AgentProcess.started()) {
+            agent.load(CREATED_BY_CALLINS);
+            Map<String, Object> r = agent.query("add");
+            Check.outputs(r, "err");
+            Check.equal("java.lang.NullPointerException", err(r).get("exception"));
+            Check.outputs(agent.query("make", "add", "iter", "next", "next"), "eps", "eps", "eps", "eps", "err");
+            Check.outputs(agent.query("make", "next"), "eps", "err");
+            r = agent.query("make", "add", "add");
+            Check.outputs(r, "eps", "eps", "eps");
+            Check.equal(0, Check.list(r.get("warnings")).size(), "teardown skips steps on names never bound: " + r);
+            Check.outputs(agent.query("iter"), "err");
+        }
+    }
+
+    @Test
+    public void whenRefinesACallbackByItsArguments() throws Exception {
+        try (AgentProcess agent = AgentProcess.started()) {
+            String experiment = notifier("").replace("DRAIN", "0").replace(
+                    "\"callbacks\": {\"event\": {\"listener\": \"l\", \"method\": \"onEvent\"},",
+                    "\"callbacks\": {\"now\": {\"listener\": \"l\", \"method\": \"onEvent\","
+                            + " \"when\": {\"call\": \"equals\", \"on\": \"arg0\", \"args\": [\"now\"], \"expect\": true}},"
+                            + " \"later\": {\"listener\": \"l\", \"method\": \"onEvent\","
+                            + " \"when\": {\"call\": \"length\", \"on\": \"arg0\", \"expect\": 5}},");
+            agent.load(experiment);
+            Check.outputs(agent.query("fire", "wait", "fireSoon", "wait"), "eps", "now", "eps", "later");
+            Map<String, Object> r = agent.query("fireTwice", "wait");
+            Check.outputs(r, "eps", "quiet");
+            Check.strings(r.get("unmapped"), "l.onEvent", "l.onEvent");
+            Map<String, Object> bad = agent.request("load", "experiment", Json.parse(experiment.replace(
+                    ", \"when\": {\"call\": \"length\", \"on\": \"arg0\", \"expect\": 5}", "")));
+            Check.error(bad, "bad-request", "experiment.callbacks.later");
+        }
+    }
+
+    @Test
+    public void settleLetsCallbacksCausedByACallinArriveWithinIt() throws Exception {
+        try (AgentProcess agent = AgentProcess.started()) {
+            agent.load(notifier("").replace("\"drainMs\": DRAIN", "\"drainMs\": 0, \"settleMs\": 120"));
+            Map<String, Object> r = agent.query("fireSoon");
+            Check.outputs(r, "eps");
+            Check.strings(r.get("leftover"), "event");
+            Object took = Check.list(Check.obj(r.get("timings")).get("stepsMs")).get(0);
+            Check.isTrue(((Double) took) >= 120.0, "a callin step lasts its settle time: " + took);
+        }
+    }
 }

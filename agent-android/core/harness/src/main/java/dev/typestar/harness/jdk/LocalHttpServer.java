@@ -1,0 +1,80 @@
+package dev.typestar.harness.jdk;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Harness for HTTP client experiments (OkHttp's {@code Call}, Volley): an HTTP server on
+ * {@code 127.0.0.1} (a free port), started by the constructor in an experiment's setup step.
+ * {@code GET /index.html} answers 200 with a short page; any other path answers 404. Every
+ * answer is delayed by {@code delayMs}, so a request is reliably still in flight for that long
+ * (a {@code cancel} right after an {@code enqueue} happens before the response).
+ */
+public class LocalHttpServer implements AutoCloseable {
+    /** The path that answers 200. */
+    public static final String FOUND = "/index.html";
+
+    private final HttpServer server;
+    private final ExecutorService threads;
+    private final long delayMs;
+
+    /** Starts the server on 127.0.0.1 with a free port; answers are delayed by {@code delayMs}. */
+    public LocalHttpServer(long delayMs) throws IOException {
+        this.delayMs = delayMs;
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        threads = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "typestar-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(threads);
+        server.createContext("/", this::answer);
+        server.start();
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** The URL of {@code path} (which starts with {@code /}) on this server. */
+    public String url(String path) {
+        return "http://127.0.0.1:" + port() + path;
+    }
+
+    private void answer(HttpExchange exchange) throws IOException {
+        try {
+            Thread.sleep(delayMs);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        boolean found = FOUND.equals(exchange.getRequestURI().getPath());
+        byte[] body = (found ? "<html><body>typestar</body></html>\n" : "not found\n")
+                .getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+        try {
+            exchange.sendResponseHeaders(found ? 200 : 404, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        } catch (IOException clientGone) {
+            // the client canceled the call and closed the connection
+        } finally {
+            exchange.close();
+        }
+    }
+
+    /** Stops the server. */
+    @Override
+    public void close() {
+        server.stop(0);
+        threads.shutdownNow();
+    }
+}

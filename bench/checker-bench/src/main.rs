@@ -1,0 +1,227 @@
+//! `checker-bench`: times typestar's checker on a corpus of Java and Kotlin against
+//! tree-sitter parsing alone and against `ast-grep scan` with equivalent sequence rules, and
+//! writes a markdown report (`bench/results/checker.md`).
+//!
+//! ```text
+//! checker-bench [--corpus DIR] [--reps N] [--threads 1,2]
+//!               [--phases parse,frontend,check,check-project]
+//!               [--ast-grep BIN] [--sg-config FILE] [--time /usr/bin/time] [--out FILE]
+//! checker-bench phase NAME --threads N --corpus DIR     (internal: one child process)
+//! ```
+//!
+//! Each (job, threads) pair runs `--reps` times in its own child process, round-robin, so
+//! that changing machine load spreads evenly over the jobs; see `bench/checker/README.md`.
+
+mod corpus;
+mod measure;
+mod phase;
+mod report;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use measure::Job;
+use phase::Phase;
+
+/// The options of a measuring run.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The corpus folder.
+    pub corpus: PathBuf,
+    /// Repetitions per job.
+    pub reps: usize,
+    /// Thread counts to measure.
+    pub threads: Vec<usize>,
+    /// The checker phases to measure.
+    pub phases: Vec<Phase>,
+    /// The ast-grep binary, if ast-grep is measured.
+    pub ast_grep: Option<PathBuf>,
+    /// The ast-grep project file.
+    pub sg_config: PathBuf,
+    /// GNU time.
+    pub time: PathBuf,
+    /// Where to write the markdown report.
+    pub out: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut threads = vec![1, cores];
+        threads.dedup();
+        Config {
+            corpus: PathBuf::from("bench/work/corpus"),
+            reps: 5,
+            threads,
+            phases: Phase::ALL.to_vec(),
+            ast_grep: None,
+            sg_config: PathBuf::from("bench/checker/sgconfig.yml"),
+            time: PathBuf::from("/usr/bin/time"),
+            out: None,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let res = if args.first().map(String::as_str) == Some("phase") {
+        run_phase(&args[1..])
+    } else {
+        parse_config(&args).and_then(|config| measure_all(&config, &args))
+    };
+    match res {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("checker-bench: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Takes the value after a flag.
+fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'a str, String> {
+    it.next()
+        .map(String::as_str)
+        .ok_or_else(|| format!("{flag} needs a value"))
+}
+
+fn parse_list<T>(text: &str, item: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
+    text.split(',')
+        .map(|s| item(s.trim()).ok_or_else(|| format!("bad list item {s:?} in {text:?}")))
+        .collect()
+}
+
+fn parse_config(args: &[String]) -> Result<Config, String> {
+    let mut config = Config::default();
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--corpus" => config.corpus = value(&mut it, flag)?.into(),
+            "--reps" => {
+                config.reps = value(&mut it, flag)?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("--reps needs a positive number")?;
+            }
+            "--threads" => {
+                config.threads =
+                    parse_list(value(&mut it, flag)?, |s| s.parse().ok().filter(|&n| n > 0))?;
+            }
+            "--phases" => {
+                config.phases = parse_list(value(&mut it, flag)?, Phase::from_name)?;
+            }
+            "--ast-grep" => config.ast_grep = Some(value(&mut it, flag)?.into()),
+            "--sg-config" => config.sg_config = value(&mut it, flag)?.into(),
+            "--time" => config.time = value(&mut it, flag)?.into(),
+            "--out" => config.out = Some(value(&mut it, flag)?.into()),
+            "-h" | "--help" => {
+                return Err("usage: see the top of bench/checker-bench/src/main.rs".into())
+            }
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(config)
+}
+
+/// The child side: runs one phase and prints its tally line.
+fn run_phase(args: &[String]) -> Result<(), String> {
+    let mut it = args.iter();
+    let name = value(&mut it, "phase")?;
+    let phase = Phase::from_name(name).ok_or_else(|| format!("unknown phase {name:?}"))?;
+    let (mut threads, mut corpus) = (1, None);
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--threads" => {
+                threads = value(&mut it, flag)?
+                    .parse()
+                    .map_err(|_| "--threads needs a number")?
+            }
+            "--corpus" => corpus = Some(PathBuf::from(value(&mut it, flag)?)),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    let corpus = corpus.ok_or("phase needs --corpus")?;
+    let files = corpus::files(&corpus);
+    let (tally, elapsed) = phase::run(phase, &files, threads);
+    println!("{}", tally.to_line(elapsed));
+    Ok(())
+}
+
+/// The parent side: runs every job, prints the report and writes it to `--out`.
+fn measure_all(config: &Config, args: &[String]) -> Result<(), String> {
+    let files = corpus::files(&config.corpus);
+    if files.is_empty() {
+        return Err(format!(
+            "no .java or .kt files under {} (run bench/checker/fetch-corpus.sh)",
+            config.corpus.display()
+        ));
+    }
+    let (sources, total) = corpus::survey(&config.corpus, &files);
+    let mut jobs: Vec<Job> = config.phases.iter().map(|&p| Job::Checker(p)).collect();
+    if let Some(binary) = &config.ast_grep {
+        jobs.push(Job::AstGrep {
+            binary: binary.clone(),
+            config: config.sg_config.clone(),
+        });
+    }
+    let pairs: Vec<(Job, usize)> = jobs
+        .iter()
+        .flat_map(|job| config.threads.iter().map(move |&t| (job.clone(), t)))
+        .collect();
+    let load_before = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    // One untimed pass brings the corpus into the page cache for every job alike.
+    for (job, threads) in pairs.iter().take(1) {
+        measure::run(job, &config.corpus, *threads, &config.time)?;
+    }
+    let mut runs: Vec<Vec<measure::Run>> = vec![Vec::new(); pairs.len()];
+    for rep in 0..config.reps {
+        for (i, (job, threads)) in pairs.iter().enumerate() {
+            let run = measure::run(job, &config.corpus, *threads, &config.time)?;
+            eprintln!(
+                "rep {}/{}: {} threads={threads}: {:.3} s wall, {:.3} s CPU, {:.1} MiB",
+                rep + 1,
+                config.reps,
+                job.label(),
+                run.wall_s,
+                run.cpu_s,
+                run.max_rss_kib as f64 / 1024.0
+            );
+            runs[i].push(run);
+        }
+    }
+    let load_after = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let results: Vec<report::Row> = pairs
+        .into_iter()
+        .zip(runs)
+        .map(|((job, threads), runs)| report::Row::new(job, threads, runs))
+        .collect();
+    let text = report::render(&report::Report {
+        command: command_line(args),
+        config,
+        sources: &sources,
+        total: &total,
+        rows: &results,
+        load: (load_before.trim(), load_after.trim()),
+        ast_grep_version: config.ast_grep.as_deref().and_then(report::tool_version),
+    });
+    print!("{text}");
+    if let Some(out) = &config.out {
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+    }
+    Ok(())
+}
+
+/// The command line as typed, for the report (`BENCH_COMMAND` overrides it when a script ran
+/// the binary, so that the report names the script).
+fn command_line(args: &[String]) -> String {
+    std::env::var("BENCH_COMMAND").unwrap_or_else(|_| {
+        std::iter::once("checker-bench".to_owned())
+            .chain(args.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
+}

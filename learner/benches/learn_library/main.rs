@@ -1,0 +1,91 @@
+//! The learner benchmark (issue 3, point 8): learns every typestate of the bundled library
+//! through the model backend, checks each result is equivalent to its model, and writes
+//! `bench/results/learner.md`: per class our executed MQ, resets, symbols, waits, simulated
+//! device time and EQ rounds, beside DroidStar's Table 1 and beside AALpy (L*, KV, L# behind
+//! the same two filters, on the same models exported in the DOT contract), with the ratios.
+//!
+//! Run: `bench/learner/run.sh` (or `cargo bench -p learner --bench learn_library`).
+//! Set `TYPESTAR_BENCH_NO_AALPY=1` to skip the AALpy column.
+
+mod aalpy;
+mod report;
+mod table1;
+
+use std::path::Path;
+
+use learner::backend::model::ModelConfig;
+use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice, SimulatedRun};
+use learner::{Algorithm, PipelineConfig};
+use typestates::library::Library;
+use typestates::Typestate;
+
+use report::{Measured, Variant};
+
+/// The default configuration (`typestar learn`'s) and the alternatives measured beside it.
+fn variants(states: usize) -> [Variant; 4] {
+    [
+        Variant::new(Algorithm::LSharp, EquivalenceChoice::StateBound(states)),
+        Variant::new(Algorithm::LStar, EquivalenceChoice::StateBound(states)),
+        Variant::new(Algorithm::LStar, EquivalenceChoice::WMethod(states)),
+        Variant::new(Algorithm::LSharp, EquivalenceChoice::DistinguisherBound(2)),
+    ]
+}
+
+async fn learn(typestate: &Typestate, variant: &Variant) -> SimulatedRun {
+    learn_simulated(
+        typestate,
+        variant.algorithm,
+        variant.equivalence,
+        &PipelineConfig::default(),
+        ModelConfig::default(),
+        1,
+    )
+    .await
+    .expect("no journal, so no journal error")
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the learner crate sits in the workspace");
+    let library = Library::bundled();
+    let mut typestates: Vec<&Typestate> = library.iter().map(|entry| &entry.typestate).collect();
+    typestates.sort_by_key(|it| (table1::lookup(it.simple_name()).is_none(), it.simple_name()));
+
+    let models = root.join("bench/work/learner-models");
+    let _ = std::fs::remove_dir_all(&models);
+    std::fs::create_dir_all(&models).expect("bench/work/learner-models is writable");
+
+    let mut measured = Vec::new();
+    for typestate in typestates {
+        let name = typestate.simple_name();
+        let row = table1::lookup(name);
+        aalpy::export(&models, typestate, row.map_or(name, |it| it.class))
+            .expect("the model export is writable");
+        let mut runs = Vec::new();
+        for variant in variants(state_bound(typestate)) {
+            let run = learn(typestate, &variant).await;
+            let exact = run.is_equivalent_to(typestate);
+            runs.push((variant, run, exact));
+        }
+        eprintln!("learned {name}");
+        measured.push(Measured {
+            name: name.to_owned(),
+            states: typestate.n_minimal_states(),
+            table1: row,
+            runs,
+        });
+    }
+
+    let aalpy = if std::env::var_os("TYPESTAR_BENCH_NO_AALPY").is_some() {
+        Err("skipped (TYPESTAR_BENCH_NO_AALPY)".to_owned())
+    } else {
+        eprintln!("running AALpy on {}", models.display());
+        aalpy::compare(root, &models)
+    };
+    let text = report::markdown(&measured, &aalpy);
+    print!("{text}");
+    let out = root.join("bench/results/learner.md");
+    std::fs::write(&out, text).expect("bench/results/learner.md is writable");
+}

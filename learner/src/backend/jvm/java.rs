@@ -1,0 +1,198 @@
+//! Finding the JDK and building the agent from the repository's sources into a cache
+//! directory keyed by a hash of those sources, so no jar is ever committed and a changed
+//! source is rebuilt on first use.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::error::JvmError;
+
+/// The agent's sources in this repository.
+pub fn agent_sources() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent-android")
+}
+
+/// The JDK programs the backend runs.
+#[derive(Clone, Debug)]
+pub struct Jdk {
+    /// The `java` launcher.
+    pub java: PathBuf,
+    /// The `javac` compiler.
+    pub javac: PathBuf,
+}
+
+impl Jdk {
+    /// The JDK of `java_home` (JAVA_HOME's value, if set), else `java` and `javac` on PATH.
+    /// Checks that `java` runs.
+    pub fn find(java_home: Option<&Path>) -> Result<Jdk, JvmError> {
+        let program = |name: &str| -> Result<PathBuf, JvmError> {
+            match java_home {
+                Some(home) => {
+                    let path = home.join("bin").join(name);
+                    if path.is_file() {
+                        Ok(path)
+                    } else {
+                        Err(JvmError::BadJavaHome {
+                            java_home: home.to_owned(),
+                            program: path,
+                        })
+                    }
+                }
+                None => Ok(PathBuf::from(name)),
+            }
+        };
+        let jdk = Jdk {
+            java: program("java")?,
+            javac: program("javac")?,
+        };
+        let status = Command::new(&jdk.java).arg("-version").output();
+        match status {
+            Ok(output) if output.status.success() => Ok(jdk),
+            Ok(output) => Err(JvmError::JavaNotFound {
+                program: jdk.java.display().to_string(),
+                reason: format!(
+                    "`java -version` failed: {}",
+                    String::from_utf8_lossy(&output.stderr).trim()
+                ),
+            }),
+            Err(error) => Err(JvmError::JavaNotFound {
+                program: jdk.java.display().to_string(),
+                reason: error.to_string(),
+            }),
+        }
+    }
+
+    /// The JDK named by the environment: JAVA_HOME if set, else PATH.
+    pub fn from_env() -> Result<Jdk, JvmError> {
+        let home = std::env::var_os("JAVA_HOME").filter(|it| !it.is_empty());
+        Jdk::find(home.as_deref().map(Path::new))
+    }
+
+    /// The agent's class path (agent classes, then JDK harness classes), compiled under
+    /// `cache` if it is not there yet.
+    pub fn agent_classpath(&self, cache: &Path) -> Result<Vec<PathBuf>, JvmError> {
+        let sources = agent_sources();
+        let main = java_files(&sources.join("core/src/main/java"))?;
+        let harness = java_files(&sources.join("core/harness/src/main/java"))?;
+        let key = hash_files(main.iter().chain(&harness))?;
+        let dir = cache.join(format!("agent-{key:016x}"));
+        let classes = dir.join("classes");
+        let harness_classes = dir.join("harness");
+        if !dir.is_dir() {
+            // One scratch folder per build, even for builds racing in one process (tests
+            // run on several threads): the process id alone is not unique.
+            static BUILDS: AtomicU64 = AtomicU64::new(0);
+            let tmp = cache.join(format!(
+                "agent-{key:016x}.tmp-{}-{}",
+                std::process::id(),
+                BUILDS.fetch_add(1, Ordering::Relaxed)
+            ));
+            let _ = std::fs::remove_dir_all(&tmp);
+            self.javac(&tmp.join("classes"), &[], &main, &sources)?;
+            self.javac(
+                &tmp.join("harness"),
+                &[tmp.join("classes")],
+                &harness,
+                &sources,
+            )?;
+            // Another process may have won the race; its build is as good as ours.
+            if std::fs::rename(&tmp, &dir).is_err() {
+                let _ = std::fs::remove_dir_all(&tmp);
+            }
+        }
+        Ok(vec![classes, harness_classes])
+    }
+
+    fn javac(
+        &self,
+        out: &Path,
+        classpath: &[PathBuf],
+        files: &[PathBuf],
+        sources: &Path,
+    ) -> Result<(), JvmError> {
+        std::fs::create_dir_all(out)
+            .map_err(JvmError::io(format!("creating {}", out.display())))?;
+        let mut command = Command::new(&self.javac);
+        command.args(["--release", "11", "-encoding", "UTF-8", "-nowarn", "-d"]);
+        command.arg(out);
+        if !classpath.is_empty() {
+            command.arg("-cp").arg(join_classpath(classpath));
+        }
+        command.args(files);
+        let output = command.output().map_err(|error| JvmError::JavaNotFound {
+            program: self.javac.display().to_string(),
+            reason: error.to_string(),
+        })?;
+        if output.status.success() {
+            return Ok(());
+        }
+        Err(JvmError::AgentBuild {
+            sources: sources.to_owned(),
+            message: String::from_utf8_lossy(&output.stderr).into_owned(),
+        })
+    }
+}
+
+/// A class path string of `entries`, with the platform's separator.
+pub fn join_classpath(entries: &[PathBuf]) -> String {
+    std::env::join_paths(entries)
+        .map(|it| it.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| {
+            entries
+                .iter()
+                .map(|it| it.display().to_string())
+                .collect::<Vec<_>>()
+                .join(":")
+        })
+}
+
+/// The `.java` files under `dir`, sorted.
+fn java_files(dir: &Path) -> Result<Vec<PathBuf>, JvmError> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(dir) = pending.pop() {
+        let entries =
+            std::fs::read_dir(&dir).map_err(JvmError::io(format!("reading {}", dir.display())))?;
+        for entry in entries {
+            let path = entry
+                .map_err(JvmError::io(format!("reading {}", dir.display())))?
+                .path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|it| it == "java") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
+/// FNV-1a over the files' names and contents: stable across runs and Rust versions.
+fn hash_files<'a>(files: impl Iterator<Item = &'a PathBuf>) -> Result<u64, JvmError> {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for byte in bytes {
+            hash ^= u64::from(*byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for file in files {
+        let name = file.file_name().map(|it| it.to_string_lossy().into_owned());
+        feed(name.unwrap_or_default().as_bytes());
+        feed(&std::fs::read(file).map_err(JvmError::io(format!("reading {}", file.display())))?);
+    }
+    Ok(hash)
+}
+
+/// The default cache directory: `$XDG_CACHE_HOME/typestar`, else `~/.cache/typestar`, else
+/// the system's temporary directory.
+pub fn default_cache_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|it| !it.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("typestar")
+}

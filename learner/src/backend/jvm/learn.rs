@@ -1,0 +1,166 @@
+//! Learning a class on the host JVM: the whole pipeline over `jobs` agent processes, the
+//! experiment's filters and distinguisher bound, and the learned typestate with its
+//! provenance and statistics.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use typestates::Typestate;
+
+use super::error::JvmError;
+use super::experiment::Experiment;
+use super::java::{default_cache_dir, Jdk};
+use super::process::AgentCommand;
+use super::sul::{JvmSul, Launcher};
+use crate::closure::Alphabet;
+use crate::cost::CostModel;
+use crate::equivalence::{CacheConsistency, Chain, DistinguisherBound};
+use crate::learn::{learn, LearnConfig, Outcome, Progress};
+use crate::oracle::pipeline::{Pipeline, PipelineConfig};
+use crate::oracle::sul::CountSnapshot;
+use crate::report::{learned_typestate, Statistics};
+
+/// Where the JVM backend finds its tools and the code under study.
+#[derive(Clone, Debug)]
+pub struct JvmConfig {
+    /// Jars and class directories of the code under study (and its harnesses).
+    pub classpath: Vec<PathBuf>,
+    /// Agent processes run in parallel (`--jobs`).
+    pub jobs: usize,
+    /// Where to journal executed queries, to resume an interrupted run.
+    pub journal: Option<PathBuf>,
+    /// The JDK to use; `None` for JAVA_HOME, else PATH.
+    pub java_home: Option<PathBuf>,
+    /// Where the agent is compiled to (one subdirectory per version of its sources).
+    pub cache_dir: PathBuf,
+}
+
+impl Default for JvmConfig {
+    fn default() -> JvmConfig {
+        JvmConfig {
+            classpath: Vec::new(),
+            jobs: 1,
+            journal: None,
+            java_home: std::env::var_os("JAVA_HOME")
+                .filter(|it| !it.is_empty())
+                .map(PathBuf::from),
+            cache_dir: default_cache_dir(),
+        }
+    }
+}
+
+impl JvmConfig {
+    /// Finds the JDK, builds the agent if needed, and says how to start it.
+    pub fn agent_command(&self) -> Result<AgentCommand, JvmError> {
+        let jdk = Jdk::find(self.java_home.as_deref())?;
+        let mut classpath = jdk.agent_classpath(&self.cache_dir)?;
+        classpath.extend(self.classpath.iter().cloned());
+        Ok(AgentCommand {
+            java: jdk.java,
+            classpath,
+        })
+    }
+}
+
+/// What a learning run on the JVM produced.
+#[derive(Debug)]
+pub struct JvmRun {
+    /// How learning ended, with the last hypothesis.
+    pub outcome: Outcome,
+    /// DroidStar's columns; `time_ms` is the measured wall-clock time.
+    pub statistics: Statistics,
+    /// The learned typestate, with provenance and statistics, if a hypothesis was built.
+    pub typestate: Option<Typestate>,
+    /// The experiment's alphabet.
+    pub alphabet: Arc<Alphabet>,
+    /// Queries asked by the learner and the equivalence oracle.
+    pub asked: CountSnapshot,
+    /// Queries, resets and steps executed by the agents.
+    pub executed: CountSnapshot,
+}
+
+/// The cost of a host JVM run: a reset (teardown and build) is cheap but dearer than a step,
+/// and a quiet `wait` lasts t_max.
+fn cost_model(experiment: &Experiment) -> CostModel {
+    CostModel {
+        reset_ms: 5,
+        callin_ms: 1,
+        callback_wait_ms: 2,
+        quiet_wait_ms: experiment.quiescence_ms(),
+    }
+}
+
+/// Learns the typestate of `experiment`'s class by running it in agents on the host JVM.
+///
+/// Fails before learning if the JDK is missing, the agent does not build or the agent
+/// rejects the experiment (naming the experiment's line). A failure during learning (a
+/// crash, a hang, an unlisted exception) ends the run with [`crate::End::Failed`] naming the
+/// query, the hypothesis so far kept in the outcome.
+pub async fn learn_class(
+    experiment: Arc<Experiment>,
+    config: &JvmConfig,
+    progress: &mut dyn Progress,
+) -> Result<JvmRun, JvmError> {
+    let started = Instant::now();
+    let launcher = Launcher {
+        command: config.agent_command()?,
+        experiment: Arc::clone(&experiment),
+    };
+    let alphabet = Arc::new(experiment.alphabet());
+    // The first agent starts now, so a bad experiment fails here with its location.
+    let first = launcher.start().await?;
+    let java_version = first.java_version.clone();
+    let mut suls = vec![JvmSul::with_agent(
+        launcher.clone(),
+        Arc::clone(&alphabet),
+        first,
+    )];
+    for _ in 1..config.jobs.max(1) {
+        suls.push(JvmSul::new(launcher.clone(), Arc::clone(&alphabet)));
+    }
+    let filters = experiment.filters(&alphabet);
+    let cost = cost_model(&experiment);
+    let pipeline_config = PipelineConfig {
+        cost,
+        filters: filters.clone(),
+        journal: config.journal.clone(),
+    };
+    let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, &pipeline_config)?;
+    let mut eq = Chain(
+        CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet)),
+        DistinguisherBound::new(experiment.distinguisher_bound()),
+    );
+    let learn_config = LearnConfig {
+        algorithm: experiment.algorithm(),
+        ..LearnConfig::new(Arc::clone(&alphabet))
+    };
+    let outcome = learn(&learn_config, pipeline.oracle(), &mut eq, progress).await;
+    let asked = pipeline.asked();
+    let executed = pipeline.executed();
+    let mut statistics = Statistics::collect(&outcome, &alphabet.signature, asked, executed, &cost);
+    statistics.time_ms = started.elapsed().as_millis() as u64;
+    let typestate = outcome.hypothesis.as_ref().map(|hypothesis| {
+        let mut typestate = learned_typestate(
+            hypothesis,
+            &alphabet,
+            &statistics,
+            &filters,
+            pipeline.restrictions(),
+        );
+        typestate.provenance.platform = Some(format!("host JVM, Java {java_version}"));
+        typestate
+            .provenance
+            .sources
+            .push(format!("experiment {}", experiment.file().display()));
+        typestate
+    });
+    Ok(JvmRun {
+        outcome,
+        statistics,
+        typestate,
+        alphabet,
+        asked,
+        executed,
+    })
+}

@@ -1,0 +1,63 @@
+//! The host-JVM backend: learns real Java classes by running them in agent processes
+//! (`agent-android/`), driven over the agent's line-delimited JSON protocol
+//! (`agent-android/PROTOCOL.md`).
+//!
+//! - [`experiment`]: the TOML experiment format (`learner/EXPERIMENTS.md`), checked with
+//!   file:line:col locations and converted to the agent's JSON experiment.
+//! - [`java`]: finding the JDK and compiling the agent from the repository's sources into a
+//!   cache keyed by their hash.
+//! - [`process`]: one agent process with its session token, handshake and deadlines.
+//! - [`sul`]: a [`crate::oracle::Sul`] over an agent, restarting it after any failure.
+//! - [`learn`]: [`learn_class`], the entry point of `typestar learn --backend jvm`.
+//! - [`draft`]: [`draft_experiment`], the entry point of `typestar draft`.
+//!
+//! ```text
+//! let experiment = Arc::new(Experiment::load(Path::new("java.util.Timer.toml"))?);
+//! let run = learn_class(experiment, &JvmConfig { jobs: 2, ..JvmConfig::default() }, &mut NoProgress).await?;
+//! println!("{}", typestates::format::print(&run.typestate.unwrap()));
+//! ```
+
+mod draft;
+mod error;
+pub mod experiment;
+pub mod java;
+mod learn;
+pub mod process;
+pub mod sul;
+mod wire;
+
+use std::path::PathBuf;
+
+use serde_json::{json, Map};
+
+pub use error::JvmError;
+pub use experiment::{Experiment, ExperimentError, Location};
+pub use learn::{learn_class, JvmConfig, JvmRun};
+use process::{AgentProcess, Answer};
+use wire::Reply;
+
+/// A first experiment file (TOML) for `class`, from the agent's description of its public
+/// API; `classpath` holds the jars the class comes from (empty for JDK classes).
+pub async fn draft_experiment(class: &str, classpath: &[PathBuf]) -> Result<String, JvmError> {
+    let config = JvmConfig {
+        classpath: classpath.to_vec(),
+        ..JvmConfig::default()
+    };
+    let mut agent = AgentProcess::start(&config.agent_command()?).await?;
+    let mut body = Map::new();
+    body.insert("class".into(), json!(class));
+    let answer = agent.request("describe", body, 60_000).await;
+    agent.shutdown().await;
+    match answer? {
+        Answer::Reply(Reply::Description(description)) => Ok(description.to_toml()),
+        Answer::Reply(other) => Err(JvmError::AgentFailed {
+            what: format!("answered describe with {other:?}"),
+            stderr: String::new(),
+        }),
+        Answer::Error(error) => Err(JvmError::Refused {
+            request: format!("describe {class}"),
+            code: error.code,
+            message: error.message,
+        }),
+    }
+}

@@ -1,0 +1,217 @@
+//! One agent process: spawned with a fresh random session token, greeted per the protocol's
+//! handshake, then asked one request at a time, each with a deadline. A process that dies,
+//! answers nonsense or misses its deadline is killed and reported; it is never waited on
+//! forever.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{json, Map, Value};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use super::error::JvmError;
+use super::java::join_classpath;
+use super::wire::{ErrorReply, Reply, PROTOCOL};
+
+/// Lines of the agent's stderr kept for error messages.
+const STDERR_LINES: usize = 20;
+/// Deadline of the handshake, which includes the JVM's start.
+const HANDSHAKE_MS: u64 = 30_000;
+
+/// How to start an agent.
+#[derive(Clone, Debug)]
+pub struct AgentCommand {
+    /// The `java` launcher.
+    pub java: PathBuf,
+    /// Agent classes, harnesses and the code under study.
+    pub classpath: Vec<PathBuf>,
+}
+
+/// A running, authenticated agent.
+pub struct AgentProcess {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: Lines<BufReader<ChildStdout>>,
+    token: String,
+    next_id: u64,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    /// The JVM's version, from `hello`.
+    pub java_version: String,
+}
+
+/// The outcome of a request the agent answered.
+pub(crate) enum Answer {
+    /// A reply of the expected kind, or another non-error reply.
+    Reply(Reply),
+    /// An `error` reply.
+    Error(ErrorReply),
+}
+
+impl AgentProcess {
+    /// Starts an agent and performs the handshake.
+    pub async fn start(command: &AgentCommand) -> Result<AgentProcess, JvmError> {
+        let token = session_token()?;
+        let mut child = Command::new(&command.java)
+            .arg("-cp")
+            .arg(join_classpath(&command.classpath))
+            .arg("dev.typestar.agent.Agent")
+            .env("TYPESTAR_AGENT_TOKEN", &token)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|error| JvmError::JavaNotFound {
+                program: command.java.display().to_string(),
+                reason: error.to_string(),
+            })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = BufReader::new(child.stdout.take().expect("stdout is piped")).lines();
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let mut errors = BufReader::new(child.stderr.take().expect("stderr is piped")).lines();
+        let tail = Arc::clone(&stderr);
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = errors.next_line().await {
+                let mut tail = tail.lock().expect("stderr lock is never poisoned");
+                if tail.len() == STDERR_LINES {
+                    tail.pop_front();
+                }
+                tail.push_back(line);
+            }
+        });
+        let mut agent = AgentProcess {
+            child,
+            stdin,
+            stdout,
+            token,
+            next_id: 1,
+            stderr,
+            java_version: String::new(),
+        };
+        agent.handshake().await?;
+        Ok(agent)
+    }
+
+    async fn handshake(&mut self) -> Result<(), JvmError> {
+        match self.read("hello", HANDSHAKE_MS).await? {
+            Reply::Hello { protocol, java } if protocol == PROTOCOL => self.java_version = java,
+            Reply::Hello { protocol, .. } => {
+                return Err(self.failed(format!(
+                    "speaks protocol {protocol}; this learner speaks {PROTOCOL}"
+                )))
+            }
+            other => return Err(self.failed(format!("greeted with {other:?} instead of hello"))),
+        }
+        let auth = json!({"type": "auth", "protocol": PROTOCOL, "token": self.token});
+        self.write(&auth).await?;
+        match self.read("auth", HANDSHAKE_MS).await? {
+            Reply::Ready => Ok(()),
+            Reply::Error(error) => Err(self.failed(format!(
+                "refused the handshake: {}: {}",
+                error.code, error.message
+            ))),
+            other => Err(self.failed(format!("answered auth with {other:?}"))),
+        }
+    }
+
+    /// Sends a request (`body` holds its own keys) and waits at most `timeout_ms` for the reply.
+    pub(crate) async fn request(
+        &mut self,
+        kind: &str,
+        body: Map<String, Value>,
+        timeout_ms: u64,
+    ) -> Result<Answer, JvmError> {
+        let mut message = Map::new();
+        message.insert("type".into(), json!(kind));
+        message.insert("id".into(), json!(self.next_id));
+        message.insert("token".into(), json!(self.token));
+        message.extend(body);
+        self.next_id += 1;
+        self.write(&Value::Object(message)).await?;
+        Ok(match self.read(kind, timeout_ms).await? {
+            Reply::Error(error) if error.fatal => {
+                return Err(self.failed(format!(
+                    "closed the session on `{kind}`: {}: {}",
+                    error.code, error.message
+                )))
+            }
+            Reply::Error(error) => Answer::Error(error),
+            reply => Answer::Reply(reply),
+        })
+    }
+
+    /// Asks the agent to shut down and reaps it; a stuck agent is killed.
+    pub async fn shutdown(mut self) {
+        if self.request("shutdown", Map::new(), 5_000).await.is_ok() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await;
+        }
+        let _ = self.child.kill().await;
+    }
+
+    async fn write(&mut self, message: &Value) -> Result<(), JvmError> {
+        let mut line = message.to_string();
+        line.push('\n');
+        if self.stdin.write_all(line.as_bytes()).await.is_err() || self.stdin.flush().await.is_err()
+        {
+            return Err(self.died().await);
+        }
+        Ok(())
+    }
+
+    async fn read(&mut self, request: &str, timeout_ms: u64) -> Result<Reply, JvmError> {
+        let line = tokio::time::timeout(Duration::from_millis(timeout_ms), self.stdout.next_line());
+        match line.await {
+            Err(_elapsed) => {
+                let _ = self.child.kill().await;
+                Err(JvmError::Timeout {
+                    request: request.to_owned(),
+                    timeout_ms,
+                    stderr: self.stderr_tail(),
+                })
+            }
+            Ok(Ok(Some(line))) => serde_json::from_str(&line).map_err(|error| {
+                self.failed(format!(
+                    "sent a line this client cannot read ({error}): {line}"
+                ))
+            }),
+            Ok(_) => Err(self.died().await),
+        }
+    }
+
+    async fn died(&mut self) -> JvmError {
+        let status = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
+        // Let the stderr reader catch up with the last lines.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let what = match status {
+            Ok(Ok(status)) => format!("exited ({status})"),
+            _ => "closed its output".to_owned(),
+        };
+        self.failed(what)
+    }
+
+    fn failed(&self, what: String) -> JvmError {
+        JvmError::AgentFailed {
+            what,
+            stderr: self.stderr_tail(),
+        }
+    }
+
+    fn stderr_tail(&self) -> String {
+        let tail = self.stderr.lock().expect("stderr lock is never poisoned");
+        tail.iter().cloned().collect::<Vec<_>>().join("\n")
+    }
+}
+
+/// 128 random bits from the operating system, in hex.
+fn session_token() -> Result<String, JvmError> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(|error| JvmError::Io {
+        what: "drawing a session token".to_owned(),
+        source: std::io::Error::other(error.to_string()),
+    })?;
+    Ok(bytes.iter().map(|it| format!("{it:02x}")).collect())
+}

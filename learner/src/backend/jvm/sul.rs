@@ -1,0 +1,199 @@
+//! The JVM system under learning: one supervised agent process running an experiment,
+//! driven one input at a time with the agent's `reset` and `step` requests.
+//!
+//! Every failure (a `crash`, `hang` or `unexpected` status, a dead or silent process) kills
+//! the agent and surfaces as a [`SulError`] naming the run; the next `reset` starts a fresh
+//! agent, so a learner is never stuck on a broken process.
+
+use std::sync::Arc;
+
+use serde_json::{json, Map};
+
+use super::error::JvmError;
+use super::experiment::{Experiment, ExperimentError};
+use super::process::{AgentCommand, AgentProcess, Answer};
+use super::wire::{Reply, RunReply};
+use crate::closure::{Alphabet, Input, Output};
+use crate::oracle::sul::{Sul, SulError};
+
+/// Starts agents with an experiment loaded.
+#[derive(Clone, Debug)]
+pub struct Launcher {
+    /// How to start the process.
+    pub command: AgentCommand,
+    /// What to load into it.
+    pub experiment: Arc<Experiment>,
+}
+
+impl Launcher {
+    /// A fresh agent with the experiment loaded. The agent's objections to the experiment
+    /// name the experiment file's line and field.
+    pub async fn start(&self) -> Result<AgentProcess, JvmError> {
+        let mut agent = AgentProcess::start(&self.command).await?;
+        let mut body = Map::new();
+        body.insert("experiment".into(), self.experiment.agent_json().clone());
+        let timeout = self.experiment.longest_request_ms() + 30_000;
+        match agent.request("load", body, timeout).await? {
+            Answer::Reply(Reply::Loaded { inputs, outputs }) => {
+                self.check_alphabet(&inputs, &outputs)?;
+                Ok(agent)
+            }
+            Answer::Reply(other) => Err(JvmError::AgentFailed {
+                what: format!("answered load with {other:?}"),
+                stderr: String::new(),
+            }),
+            Answer::Error(error) => Err(match error.field {
+                Some(field) if field.starts_with("experiment") => {
+                    let (location, field) = self.experiment.locate(&field);
+                    ExperimentError::Invalid {
+                        location,
+                        field,
+                        message: format!("{} ({})", error.message, error.code),
+                    }
+                    .into()
+                }
+                _ => JvmError::Refused {
+                    request: "load".to_owned(),
+                    code: error.code,
+                    message: error.message,
+                },
+            }),
+        }
+    }
+
+    fn check_alphabet(&self, inputs: &[String], outputs: &[String]) -> Result<(), JvmError> {
+        let alphabet = self.experiment.alphabet();
+        let expected_inputs = alphabet.input_names(&alphabet.inputs);
+        let mut expected_outputs = self.experiment.callbacks();
+        expected_outputs.extend(["quiet", "eps", "err"].map(str::to_owned));
+        if inputs == expected_inputs && outputs == expected_outputs {
+            return Ok(());
+        }
+        Err(JvmError::AgentFailed {
+            what: format!(
+                "loaded the experiment with inputs {inputs:?} and outputs {outputs:?}, \
+                 expected {expected_inputs:?} and {expected_outputs:?}"
+            ),
+            stderr: String::new(),
+        })
+    }
+}
+
+/// One instance of the class, in its own agent process.
+pub struct JvmSul {
+    launcher: Launcher,
+    alphabet: Arc<Alphabet>,
+    agent: Option<AgentProcess>,
+    /// The inputs given since the last reset, for error messages.
+    run: Vec<String>,
+}
+
+impl JvmSul {
+    /// An instance that starts its agent on first use.
+    pub fn new(launcher: Launcher, alphabet: Arc<Alphabet>) -> JvmSul {
+        JvmSul {
+            launcher,
+            alphabet,
+            agent: None,
+            run: Vec::new(),
+        }
+    }
+
+    /// An instance over an agent already started by `launcher`.
+    pub fn with_agent(launcher: Launcher, alphabet: Arc<Alphabet>, agent: AgentProcess) -> JvmSul {
+        JvmSul {
+            agent: Some(agent),
+            ..JvmSul::new(launcher, alphabet)
+        }
+    }
+
+    /// Stops the agent, if one runs.
+    pub async fn shutdown(&mut self) {
+        if let Some(agent) = self.agent.take() {
+            agent.shutdown().await;
+        }
+    }
+
+    /// Sends a run request; on any failure the agent is dropped (killed) and the error says
+    /// what the run was.
+    async fn run_request(
+        &mut self,
+        kind: &str,
+        body: Map<String, serde_json::Value>,
+    ) -> Result<RunReply, SulError> {
+        if self.agent.is_none() {
+            let agent = self
+                .launcher
+                .start()
+                .await
+                .map_err(|it| self.error(&it.to_string()))?;
+            self.agent = Some(agent);
+        }
+        let timeout = self.launcher.experiment.longest_request_ms() + 5_000;
+        let agent = self.agent.as_mut().expect("started above");
+        let answer = agent.request(kind, body, timeout).await;
+        let reply = match answer {
+            Ok(Answer::Reply(Reply::Started(reply) | Reply::Stepped(reply))) => reply,
+            Ok(Answer::Reply(other)) => {
+                return Err(self.fail(&format!("the agent answered `{kind}` with {other:?}")))
+            }
+            Ok(Answer::Error(error)) => {
+                return Err(self.fail(&format!(
+                    "the agent refused `{kind}`: {}: {}",
+                    error.code, error.message
+                )))
+            }
+            Err(error) => return Err(self.fail(&error.to_string())),
+        };
+        if reply.status != "ok" {
+            let hint = if reply.status == "unexpected" {
+                "; if this exception is part of the protocol, list it in [errors] exceptions"
+            } else {
+                ""
+            };
+            let message = format!("status {}: {}{hint}", reply.status, reply.failure_message());
+            return Err(self.fail(&message));
+        }
+        if reply.restart_required {
+            self.agent = None;
+        }
+        Ok(reply)
+    }
+
+    /// Drops the agent (a restart at the next reset) and describes the failure.
+    fn fail(&mut self, message: &str) -> SulError {
+        self.agent = None;
+        self.error(message)
+    }
+
+    fn error(&self, message: &str) -> SulError {
+        let run = if self.run.is_empty() {
+            "reset".to_owned()
+        } else {
+            format!("reset {}", self.run.join(" "))
+        };
+        SulError::new(format!(
+            "{} on the JVM, after `{run}`: {message}",
+            self.launcher.experiment.class()
+        ))
+    }
+}
+
+impl Sul for JvmSul {
+    async fn reset(&mut self) -> Result<(), SulError> {
+        self.run.clear();
+        self.run_request("reset", Map::new()).await.map(drop)
+    }
+
+    async fn step(&mut self, input: Input) -> Result<Output, SulError> {
+        let name = self.alphabet.signature.input_name(input).to_owned();
+        self.run.push(name.clone());
+        let mut body = Map::new();
+        body.insert("input".into(), json!(name));
+        let reply = self.run_request("step", body).await?;
+        let output = reply.output.unwrap_or_default();
+        self.alphabet
+            .output_named(&output)
+            .ok_or_else(|| self.fail(&format!("the agent answered the unknown output `{output}`")))
+    }
+}

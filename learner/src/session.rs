@@ -1,0 +1,135 @@
+//! One learning session over any backend: the query engine built over the backend's
+//! instances, the equivalence oracle chosen, the learning loop run, and everything the run
+//! produced collected. The model backend ([`crate::simulation`]), `typestar learn` and the JVM
+//! backend all learn through [`learn_system`]; a backend only supplies [`Sul`] instances.
+
+use std::sync::Arc;
+
+use crate::closure::Alphabet;
+use crate::equivalence::{
+    CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
+};
+use crate::learn::{learn, Algorithm, LearnConfig, Outcome, Progress, ProgressUpdate};
+use crate::oracle::filter::Restrictions;
+use crate::oracle::journal::JournalError;
+use crate::oracle::pipeline::{Pipeline, PipelineConfig};
+use crate::oracle::sul::{CountSnapshot, Counts, Sul};
+
+/// Which equivalence oracle checks hypotheses; each runs after the free cache-consistency
+/// check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EquivalenceChoice {
+    /// Paper 002's Algorithm 2 with this distinguisher bound.
+    DistinguisherBound(usize),
+    /// The W-method for at most this many states (error sink included).
+    WMethod(usize),
+    /// At most this many states (error sink included), checked by asking only what the
+    /// observations do not already prove ([`StateBound`]).
+    StateBound(usize),
+    /// Algorithm 2 with bound 1 (cheap counterexamples while hypotheses are small), then the
+    /// W-method for at most this many states.
+    BoundOneThenWMethod(usize),
+}
+
+impl EquivalenceChoice {
+    /// The state bound the oracle assumes, if it assumes one.
+    pub fn state_bound(self) -> Option<usize> {
+        match self {
+            EquivalenceChoice::DistinguisherBound(_) => None,
+            EquivalenceChoice::WMethod(states)
+            | EquivalenceChoice::StateBound(states)
+            | EquivalenceChoice::BoundOneThenWMethod(states) => Some(states),
+        }
+    }
+}
+
+/// What a session produced, however it ended.
+#[derive(Debug)]
+pub struct SystemRun {
+    /// How learning ended, with the last hypothesis.
+    pub outcome: Outcome,
+    /// Queries asked.
+    pub asked: CountSnapshot,
+    /// Queries, resets and steps executed on the system.
+    pub executed: CountSnapshot,
+    /// Queries the experiment's filters forbade.
+    pub restrictions: Arc<Restrictions>,
+    /// Queries replayed from the journal instead of executed.
+    pub resumed_queries: usize,
+    /// Whether the journal's half-written last line was cut off.
+    pub recovered_truncation: bool,
+}
+
+/// Forwards progress, adding the pipeline's live counters.
+struct Counted<'a> {
+    inner: &'a mut dyn Progress,
+    asked: Arc<Counts>,
+    executed: Arc<Counts>,
+}
+
+impl Progress for Counted<'_> {
+    fn update(&mut self, update: ProgressUpdate) {
+        self.inner
+            .counts(self.asked.snapshot(), self.executed.snapshot());
+        self.inner.update(update);
+    }
+}
+
+/// Learns the system behind `suls` (one per parallel instance) over `alphabet`.
+pub async fn learn_system<S: Sul>(
+    alphabet: Arc<Alphabet>,
+    suls: Vec<S>,
+    algorithm: Algorithm,
+    equivalence: EquivalenceChoice,
+    pipeline_config: &PipelineConfig,
+    progress: &mut dyn Progress,
+) -> Result<SystemRun, JournalError> {
+    let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, pipeline_config)?;
+    let config = LearnConfig {
+        algorithm,
+        state_bound: equivalence.state_bound(),
+        ..LearnConfig::new(Arc::clone(&alphabet))
+    };
+    let (asked, executed) = pipeline.live_counts();
+    let mut progress = Counted {
+        inner: progress,
+        asked,
+        executed,
+    };
+    let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet));
+    let outcome = match equivalence {
+        EquivalenceChoice::DistinguisherBound(bound) => {
+            let oracle = Chain(cache, DistinguisherBound::new(bound));
+            run(&config, &pipeline, oracle, &mut progress).await
+        }
+        EquivalenceChoice::WMethod(states) => {
+            let oracle = Chain(cache, WMethod::new(states));
+            run(&config, &pipeline, oracle, &mut progress).await
+        }
+        EquivalenceChoice::StateBound(states) => {
+            let bound = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
+            run(&config, &pipeline, Chain(cache, bound), &mut progress).await
+        }
+        EquivalenceChoice::BoundOneThenWMethod(states) => {
+            let then = Chain(DistinguisherBound::new(1), WMethod::new(states));
+            run(&config, &pipeline, Chain(cache, then), &mut progress).await
+        }
+    };
+    Ok(SystemRun {
+        outcome,
+        asked: pipeline.asked(),
+        executed: pipeline.executed(),
+        restrictions: Arc::clone(pipeline.restrictions()),
+        resumed_queries: pipeline.resumed_queries(),
+        recovered_truncation: pipeline.recovered_truncation(),
+    })
+}
+
+async fn run<S: Sul, E: EquivalenceOracle>(
+    config: &LearnConfig,
+    pipeline: &Pipeline<S>,
+    mut eq: E,
+    progress: &mut dyn Progress,
+) -> Outcome {
+    learn(config, pipeline.oracle(), &mut eq, progress).await
+}

@@ -1,0 +1,97 @@
+//! Shared setup of the JVM backend's tests: the agent cache under the target directory, the
+//! experiment files of `learner/experiments/`, and a check of a learned typestate against a
+//! hand-written expected one.
+
+#![allow(
+    dead_code,
+    reason = "each test binary uses a different part of the support"
+)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use learner::backend::jvm::java::Jdk;
+use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmRun};
+use learner::{End, NoProgress};
+use typestates::Typestate;
+
+/// The cargo target directory this test runs from.
+pub fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary has a path");
+    // target/<profile>/deps/<test binary>
+    exe.ancestors()
+        .nth(3)
+        .expect("tests run from target/<profile>/deps")
+        .to_owned()
+}
+
+/// A configuration whose agent is built under the target directory. Fails loudly when no
+/// JDK is available: these tests are part of `cargo test`, never silently skipped.
+pub fn config(classpath: Vec<PathBuf>) -> JvmConfig {
+    if let Err(error) = Jdk::from_env() {
+        panic!("the JVM backend's tests need a JDK (11 or later): {error}");
+    }
+    JvmConfig {
+        classpath,
+        jobs: 2,
+        cache_dir: target_dir().join("typestar-agent-cache"),
+        ..JvmConfig::default()
+    }
+}
+
+/// An experiment of `learner/experiments/`.
+pub fn experiment(name: &str) -> Arc<Experiment> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("experiments")
+        .join(name);
+    Arc::new(Experiment::load(&path).unwrap_or_else(|error| panic!("{error}")))
+}
+
+/// The expected typestate `learner/tests/jvm_expected/<name>`.
+pub fn expected(name: &str) -> Typestate {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/jvm_expected")
+        .join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    typestates::format::parse(&path.display().to_string(), &text)
+        .unwrap_or_else(|errors| panic!("{} does not parse: {errors:?}", path.display()))
+}
+
+/// Learns `experiment` and returns the run, failing on any end but `Learned`.
+pub async fn learn(experiment: Arc<Experiment>, config: &JvmConfig) -> JvmRun {
+    let run = learn_class(experiment, config, &mut NoProgress)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    match &run.outcome.end {
+        End::Learned => run,
+        other => panic!("learning did not finish: {other:?}"),
+    }
+}
+
+/// Asserts the learned typestate has exactly the traces of `expected`, printing both and a
+/// witness otherwise.
+pub fn assert_learned(run: &JvmRun, expected: &Typestate) {
+    let learned = run
+        .typestate
+        .as_ref()
+        .expect("a learned run has a typestate");
+    let diff = typestates::diff::diff(learned, expected, 3);
+    assert!(
+        diff.is_equivalent(),
+        "the learned typestate differs from the expected one: {diff:#?}\n--- learned ---\n{}\n--- expected ---\n{}",
+        typestates::format::print(learned),
+        typestates::format::print(expected),
+    );
+    eprintln!(
+        "{}: {} states, {} ms, MQ {} asked / {} executed, EQ {}, resets {}, steps {}",
+        learned.class,
+        run.statistics.states,
+        run.statistics.time_ms,
+        run.statistics.mq_asked,
+        run.statistics.mq_executed,
+        run.statistics.eq,
+        run.statistics.resets,
+        run.statistics.steps
+    );
+}

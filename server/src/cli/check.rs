@@ -1,0 +1,87 @@
+//! `typestar check [PATHS]`: checks Java and Kotlin files against the protocol library.
+//! Exit codes: 0 clean, 1 findings, 2 error (a file that could not be checked, bad options).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use typestates::library::Library;
+
+use crate::project;
+use crate::report::{self, human::Style};
+
+/// Arguments of `typestar check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Files or folders to check (default: the current folder).
+    paths: Vec<PathBuf>,
+    /// The output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// A folder of `.typestate` files that adds to or overrides the bundled library
+    /// (default: `.typestar` in the current folder, when it exists).
+    #[arg(long)]
+    typestates: Option<PathBuf>,
+    /// How many files to check at once (default: the number of cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+}
+
+/// Output formats of `typestar check`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Format {
+    /// rustc-like text for people.
+    Human,
+    /// JSON (`typestar-check/1`).
+    Json,
+    /// SARIF 2.1.0.
+    Sarif,
+}
+
+/// Checks the paths and prints the report.
+pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
+    let library = load_library(args.typestates.as_deref())?;
+    let paths = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths
+    };
+    let jobs = args.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let result = project::check_paths(&library, &paths, jobs);
+    let text = match args.format {
+        Format::Human => {
+            let colour = std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();
+            report::human::render(&result, Style::new(colour))
+        }
+        Format::Json => report::json::render(&result),
+        Format::Sarif => report::sarif::render(&result),
+    };
+    print!("{text}");
+    Ok(if !result.errors.is_empty() {
+        ExitCode::from(2)
+    } else if result.n_violations() > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The bundled library, plus the user's folder when one is given or `.typestar` exists.
+fn load_library(folder: Option<&std::path::Path>) -> anyhow::Result<Library> {
+    let default = std::path::Path::new(".typestar");
+    let folder = match folder {
+        Some(folder) => folder,
+        None if default.is_dir() => default,
+        None => return Ok(Library::bundled()),
+    };
+    Library::load_dir(folder)
+        .map_err(|errors| {
+            let listed: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            anyhow::anyhow!(listed.join("\n"))
+        })
+        .with_context(|| format!("cannot load the typestates in {}", folder.display()))
+}

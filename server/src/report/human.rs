@@ -1,0 +1,127 @@
+//! rustc-like text: the finding, the source line with a caret, the calls that led there, and
+//! what the protocol allows instead. Colour only on a terminal and never under `NO_COLOR`.
+
+use std::fmt::Write;
+
+use checker::{SourceFile, Violation};
+
+use super::severity;
+use crate::project::ProjectResult;
+
+/// ANSI styles, or none.
+#[derive(Clone, Copy, Debug)]
+pub struct Style {
+    colour: bool,
+}
+
+impl Style {
+    /// Colour when `colour` is true.
+    pub fn new(colour: bool) -> Style {
+        Style { colour }
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.colour {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+/// The whole report, ending with a summary line.
+pub fn render(project: &ProjectResult, style: Style) -> String {
+    let mut out = String::new();
+    for error in &project.errors {
+        let _ = writeln!(out, "{}: {}\n", style.paint("1;31", "error"), error.message);
+    }
+    for (file, result) in &project.files {
+        for violation in &result.violations {
+            render_violation(&mut out, file, violation, style);
+        }
+        for span in &result.syntax_errors {
+            let _ = writeln!(
+                out,
+                "{}: {}:{}: syntax error; the rest of the file was checked around it\n",
+                style.paint("1;33", "warning"),
+                file.path.display(),
+                span.start
+            );
+        }
+        if result.timed_out {
+            let _ = writeln!(
+                out,
+                "{}: {}: the check took too long; findings after the cut are missing\n",
+                style.paint("1;33", "warning"),
+                file.path.display()
+            );
+        }
+    }
+    let n_violations = project.n_violations();
+    let _ = writeln!(
+        out,
+        "{} file(s) checked: {} finding(s), {} file error(s).",
+        project.files.len(),
+        n_violations,
+        project.errors.len()
+    );
+    out
+}
+
+fn render_violation(out: &mut String, file: &SourceFile, v: &Violation, style: Style) {
+    let severity = severity(v.kind);
+    let colour = if severity == "error" { "1;31" } else { "1;33" };
+    let _ = writeln!(
+        out,
+        "{}{}: {} ({})",
+        style.paint(colour, severity),
+        style.paint("1", &format!("[{}]", v.kind.code())),
+        v.message,
+        v.kind.name()
+    );
+    let line = v.span.start.line;
+    let col = v.span.start.col;
+    let _ = writeln!(out, "  --> {}:{line}:{col}", file.path.display());
+    if let Some(text) = file.text.lines().nth(line as usize - 1) {
+        let gutter = " ".repeat(line.to_string().len());
+        let width = if v.span.end.line == line {
+            (v.span.end.col.saturating_sub(col)).max(1) as usize
+        } else {
+            1
+        };
+        let _ = writeln!(out, "{gutter} |");
+        let _ = writeln!(out, "{line} | {text}");
+        let _ = writeln!(
+            out,
+            "{gutter} | {}{}",
+            " ".repeat(col as usize - 1),
+            style.paint(colour, &"^".repeat(width))
+        );
+    }
+    for related in &v.related {
+        let _ = writeln!(
+            out,
+            "  = note: {} ({}:{})",
+            related.label,
+            file.path.display(),
+            related.span.start
+        );
+    }
+    if let Some(exception) = &v.exception {
+        let _ = writeln!(out, "  = note: the framework throws {exception}");
+    }
+    if !v.allowed.is_empty() || !v.pending_callbacks.is_empty() {
+        let mut help = Vec::new();
+        if !v.allowed.is_empty() {
+            help.push(format!("allowed here: {}", v.allowed.join(", ")));
+        }
+        if !v.pending_callbacks.is_empty() {
+            help.push(format!(
+                "callbacks that may arrive: {}",
+                v.pending_callbacks.join(", ")
+            ));
+        }
+        let _ = writeln!(out, "  = help: {}", help.join("; "));
+    }
+    let _ = writeln!(out);
+}

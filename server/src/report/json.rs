@@ -1,0 +1,72 @@
+//! The JSON report (`"format": "typestar-check/1"`): every finding with its place, states,
+//! exception, related locations and hint, and every file that could not be checked.
+
+use checker::{SourceFile, Violation};
+use serde_json::{json, Value};
+
+use super::severity;
+use crate::project::ProjectResult;
+
+/// The report as pretty-printed JSON.
+pub fn render(project: &ProjectResult) -> String {
+    let findings: Vec<Value> = project
+        .files
+        .iter()
+        .flat_map(|(file, result)| result.violations.iter().map(move |v| finding(file, v)))
+        .collect();
+    let errors: Vec<Value> = project
+        .errors
+        .iter()
+        .map(|e| json!({ "path": e.path.display().to_string(), "message": e.message }))
+        .collect();
+    let syntax_errors: Vec<Value> = project
+        .files
+        .iter()
+        .flat_map(|(file, result)| {
+            result.syntax_errors.iter().map(move |span| {
+                json!({
+                    "path": file.path.display().to_string(),
+                    "line": span.start.line,
+                    "column": span.start.col,
+                })
+            })
+        })
+        .collect();
+    let report = json!({
+        "format": "typestar-check/1",
+        "files_checked": project.files.len(),
+        "findings": findings,
+        "errors": errors,
+        "syntax_errors": syntax_errors,
+    });
+    serde_json::to_string_pretty(&report).expect("JSON values serialize") + "\n"
+}
+
+fn finding(file: &SourceFile, v: &Violation) -> Value {
+    let path = file.path.display().to_string();
+    json!({
+        "path": path,
+        "line": v.span.start.line,
+        "column": v.span.start.col,
+        "end_line": v.span.end.line,
+        "end_column": v.span.end.col,
+        "code": v.kind.code(),
+        "kind": v.kind.name(),
+        "severity": severity(v.kind),
+        "message": v.message,
+        "class": v.class,
+        "callin": v.callin,
+        "receiver": v.receiver,
+        "states": v.states,
+        "offending_states": v.offending_states,
+        "exception": v.exception,
+        "allowed": v.allowed,
+        "pending_callbacks": v.pending_callbacks,
+        "related": v.related.iter().map(|r| json!({
+            "path": path,
+            "line": r.span.start.line,
+            "column": r.span.start.col,
+            "label": r.label,
+        })).collect::<Vec<_>>(),
+    })
+}

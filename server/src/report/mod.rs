@@ -1,0 +1,21 @@
+//! Renders a checked project for people (rustc-like text) and for tools (JSON, SARIF 2.1.0).
+
+pub mod human;
+pub mod json;
+pub mod sarif;
+
+use checker::ViolationKind;
+
+/// The severity a finding is shown with: a definite violation is an error, a possible one or
+/// an ignored call a warning.
+pub fn severity(kind: ViolationKind) -> &'static str {
+    match kind {
+        ViolationKind::Definite => "error",
+        ViolationKind::Possible | ViolationKind::Ignored => "warning",
+    }
+}
+
+/// Where the documentation of a diagnostic code lives.
+pub fn code_url(code: &str) -> String {
+    format!("https://typestar.dev/diagnostics#{code}")
+}

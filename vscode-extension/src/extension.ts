@@ -1,0 +1,87 @@
+// Entry point: starts `typestar lsp` for Java and Kotlin documents and restarts it when
+// `typestar.server.path` changes. Every feature (diagnostics, hover, code actions, learning) lives in the server.
+import { commands, window, workspace, type Disposable, type ExtensionContext, type LogOutputChannel } from 'vscode';
+import { LanguageClient, type Executable, type LanguageClientOptions } from 'vscode-languageclient/node';
+import { learnClassMiddleware, registerLearnClass } from './commands';
+import { findServer, SERVER_PATH_SETTING } from './server';
+
+/** What one server start owns; disposed on restart and on deactivation. */
+interface Session {
+  readonly client: LanguageClient | undefined;
+  readonly disposables: Disposable[];
+}
+
+let session: Session | undefined;
+let queue: Promise<void> = Promise.resolve();
+
+export function activate(context: ExtensionContext): Promise<void> {
+  const output = window.createOutputChannel('Typestar', { log: true });
+  context.subscriptions.push(
+    output,
+    workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SERVER_PATH_SETTING)) {
+        void serially(async () => {
+          await stop();
+          await start(context, output);
+        });
+      }
+    }),
+  );
+  return serially(() => start(context, output));
+}
+
+export function deactivate(): Promise<void> {
+  return serially(stop);
+}
+
+/** Runs start/stop steps one after another, so a restart never overlaps a start. */
+function serially(step: () => Promise<void>): Promise<void> {
+  queue = queue.then(step, step);
+  return queue;
+}
+
+async function start(context: ExtensionContext, output: LogOutputChannel): Promise<void> {
+  let client: LanguageClient | undefined;
+  try {
+    const server = await findServer(context.extensionPath);
+    output.info(`Starting ${server.path} lsp (${server.version}; found via ${server.source}).`);
+    const run: Executable = { command: server.path, args: ['lsp'] };
+    const debug: Executable = { ...run, options: { env: { ...process.env, RUST_LOG: 'debug' } } };
+    const watcher = workspace.createFileSystemWatcher('**/.typestar/**');
+    const options: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'java' },
+        { scheme: 'file', language: 'kotlin' },
+      ],
+      synchronize: { fileEvents: watcher, configurationSection: 'typestar' },
+      outputChannel: output,
+      middleware: { executeCommand: learnClassMiddleware },
+    };
+    client = new LanguageClient('typestar', 'Typestar', { run, debug }, options);
+    session = { client, disposables: [watcher] };
+    await client.start();
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    output.error(message);
+    void window.showErrorMessage(message, 'Open Settings').then((pick) => {
+      if (pick !== undefined) {
+        void commands.executeCommand('workbench.action.openSettings', SERVER_PATH_SETTING);
+      }
+    });
+    client = undefined;
+    session = { client, disposables: session?.disposables ?? [] };
+  }
+  session.disposables.push(registerLearnClass(client));
+}
+
+async function stop(): Promise<void> {
+  const current = session;
+  session = undefined;
+  if (current === undefined) {
+    return;
+  }
+  current.disposables.forEach((d) => d.dispose());
+  if (current.client?.isRunning()) {
+    await current.client.stop();
+  }
+}

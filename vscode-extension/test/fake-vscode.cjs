@@ -1,0 +1,73 @@
+// A tiny stand-in for the `vscode` module, so the bundled modules run under `node --test` without VS Code.
+// Requiring this file makes every later `require('vscode')` return `vscode` below; tests steer it through `state`.
+'use strict';
+const Module = require('node:module');
+
+class Uri {
+  constructor(value) { this.value = value; }
+  static file(p) { return new Uri(`file://${p}`); }
+  toString() { return this.value; }
+}
+
+class Disposable {
+  constructor(onDispose) { this.onDispose = onDispose; }
+  static from(...items) { return new Disposable(() => items.forEach((it) => it.dispose())); }
+  dispose() { this.onDispose?.(); }
+}
+
+const state = {
+  /** Settings by full key, e.g. `typestar.server.path`. */
+  settings: {},
+  /** Registered commands by id. */
+  commands: new Map(),
+  /** Messages passed to window.showErrorMessage. */
+  errors: [],
+  activeTextEditor: undefined,
+  reset() {
+    this.settings = {};
+    this.commands.clear();
+    this.errors = [];
+    this.activeTextEditor = undefined;
+  },
+};
+
+const api = {
+  // Makes tsc's __importStar (in vscode-languageclient) use this object as is, so the Proxy below answers every name.
+  __esModule: true,
+  Uri,
+  Disposable,
+  workspace: {
+    getConfiguration(section) {
+      return { get: (key, fallback) => state.settings[`${section}.${key}`] ?? fallback };
+    },
+  },
+  window: {
+    get activeTextEditor() { return state.activeTextEditor; },
+    showErrorMessage(message) {
+      state.errors.push(message);
+      return Promise.resolve(undefined);
+    },
+  },
+  commands: {
+    registerCommand(id, handler) {
+      if (state.commands.has(id)) throw new Error(`command '${id}' already exists`);
+      state.commands.set(id, handler);
+      return new Disposable(() => state.commands.delete(id));
+    },
+  },
+};
+
+// Anything else a bundle touches while loading (vscode-languageclient extends a few vscode classes) is an empty class.
+const vscode = new Proxy(api, {
+  get(target, key) {
+    if (key in target || typeof key === 'symbol' || key === 'then') return target[key];
+    return (target[key] = class {});
+  },
+});
+
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  return request === 'vscode' ? vscode : load.call(this, request, parent, isMain);
+};
+
+module.exports = { vscode, state, Uri };
