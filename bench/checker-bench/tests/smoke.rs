@@ -33,7 +33,10 @@ fn measures_the_sample_corpus_and_writes_a_report() {
     // The four misuses in each of Player.java and Recorder.kt, and no false positive.
     assert!(report.contains("| typestar check | 1 |"), "{report}");
     assert!(report.contains(" | 8 violations |"), "{report}");
-    assert!(report.contains("| typestar check-project | 2 |"), "{report}");
+    assert!(
+        report.contains("| typestar check-project | 2 |"),
+        "{report}"
+    );
     // The three files parse cleanly: no syntax errors reported.
     assert!(!report.contains("syntax errors"), "{report}");
     assert!(report.contains("## Ratios and targets"), "{report}");
