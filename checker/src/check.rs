@@ -76,12 +76,22 @@ pub struct StatesAt {
 /// Checks `file` against `library`.
 pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> CheckResult {
     let ir = crate::lang::lower(file.language, &file.text);
-    let (timed_out, violations) = analyze(library, &ir, config, |cx| {
-        diagnostics::violations(cx.protocols, cx.places, &file.text, cx.observations)
+    check_lowered(library, &file.text, &ir, config)
+}
+
+/// Checks a file already lowered into `ir` from `text`.
+pub(crate) fn check_lowered(
+    library: &Library,
+    text: &str,
+    ir: &SourceIr,
+    config: &CheckConfig,
+) -> CheckResult {
+    let (timed_out, violations) = analyze(library, ir, config, |cx| {
+        diagnostics::violations(cx.protocols, cx.places, text, cx.observations)
     });
     let violations = violations
         .into_iter()
-        .filter(|v| !suppress::is_suppressed(&ir, v.span))
+        .filter(|v| !suppress::is_suppressed(ir, v.span))
         .collect();
     CheckResult {
         violations,
@@ -121,15 +131,26 @@ pub fn states_at(library: &Library, file: &SourceFile, offset: usize) -> Option<
 /// The direct supertypes of every class the files declare, for [`CheckConfig::supertypes`].
 pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes {
     let mut out = Supertypes::new();
+    let protocols = Protocols::new(library, Supertypes::new());
     for file in files {
         let ir = crate::lang::lower(file.language, &file.text);
-        let protocols = Protocols::new(library, Supertypes::new());
-        let res = crate::resolve::resolve(&ir, &protocols);
-        for info in res.classes() {
-            out.insert(info.fqn.clone(), info.supertypes.clone());
+        for info in declared_classes(&ir, &protocols) {
+            out.insert(info.fqn, info.supertypes);
         }
     }
     out
+}
+
+/// The classes `ir` declares with their direct supertypes, resolved against the library
+/// alone (what [`project_supertypes`] records of one file).
+pub(crate) fn declared_classes(
+    ir: &SourceIr,
+    library_only: &Protocols<'_>,
+) -> Vec<crate::resolve::ClassInfo> {
+    crate::resolve::resolve(ir, library_only)
+        .classes()
+        .cloned()
+        .collect()
 }
 
 /// What an [`analyze`] continuation gets.
@@ -147,7 +168,7 @@ fn analyze<R>(
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
 ) -> (bool, R) {
     let deadline = Instant::now().checked_add(config.time_limit);
-    let mut protocols = Protocols::new(library, config.supertypes.clone());
+    let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
     protocols.add_classes(&res);
     let places = places::collect(&ir.classes, ir.package.as_deref(), &res);

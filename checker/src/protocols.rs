@@ -55,6 +55,9 @@ pub enum CreatorCall<'a> {
 pub struct Protocols<'l> {
     typestates: Vec<&'l Typestate>,
     by_class: HashMap<&'l str, ProtocolId>,
+    /// The project's classes, shared by every file of a project check; they win over
+    /// [`Protocols::supertypes`] for a class both name.
+    project: Option<&'l Supertypes>,
     supertypes: Supertypes,
 }
 
@@ -73,13 +76,25 @@ impl<'l> Protocols<'l> {
         Protocols {
             typestates,
             by_class,
+            project: None,
             supertypes,
         }
+    }
+
+    /// The protocols of `library`, with the `supertypes` of classes declared in the project,
+    /// borrowed rather than copied (a project check shares one map over all files).
+    pub fn with_project(library: &'l Library, supertypes: &'l Supertypes) -> Protocols<'l> {
+        let mut protocols = Protocols::new(library, Supertypes::new());
+        protocols.project = Some(supertypes);
+        protocols
     }
 
     /// Adds the classes a resolved file declares to the known hierarchy.
     pub fn add_classes(&mut self, res: &Resolution) {
         for info in res.classes() {
+            if self.project.is_some_and(|p| p.contains_key(&info.fqn)) {
+                continue;
+            }
             self.supertypes
                 .entry(info.fqn.clone())
                 .or_insert_with(|| info.supertypes.clone());
@@ -97,8 +112,9 @@ impl<'l> Protocols<'l> {
     }
 
     fn direct_supertypes<'s>(&'s self, fqn: &'s str) -> impl Iterator<Item = &'s str> + 's {
-        self.supertypes
-            .get(fqn)
+        self.project
+            .and_then(|p| p.get(fqn))
+            .or_else(|| self.supertypes.get(fqn))
             .into_iter()
             .flatten()
             .map(String::as_str)
@@ -295,6 +311,7 @@ impl KnownTypes for Protocols<'_> {
     fn is_known(&self, fqn: &str) -> bool {
         self.by_class.contains_key(fqn)
             || self.supertypes.contains_key(fqn)
+            || self.project.is_some_and(|p| p.contains_key(fqn))
             || platform::is_known(fqn)
     }
 
