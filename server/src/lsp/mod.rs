@@ -27,13 +27,13 @@ pub use server::Server;
 pub use session::Engines;
 
 use crate::analysis::StaticChecker;
-use crate::learning::ModelLearner;
+use crate::learning::Learners;
 
 /// The engines of the `typestar` binary.
 pub fn production_engines() -> Engines {
     Engines {
         checker: Arc::new(StaticChecker::default()),
-        learner: Arc::new(ModelLearner),
+        learner: Arc::new(Learners),
     }
 }
 

@@ -155,10 +155,23 @@ pub struct FakeLearner {
 }
 
 impl Learner for FakeLearner {
+    fn draft(&self, request: &LearnRequest) -> Result<String, LearnError> {
+        let classpath: Vec<String> = request
+            .classpath
+            .iter()
+            .map(|path| format!("{:?}", path.display().to_string()))
+            .collect();
+        Ok(format!(
+            "class = {:?}\n# classpath = [{}]\n",
+            request.class,
+            classpath.join(", ")
+        ))
+    }
+
     fn learn(
         &self,
         request: &LearnRequest,
-        report: &mut dyn FnMut(LearnProgress),
+        report: &mut (dyn FnMut(LearnProgress) + Send),
         cancelled: &dyn Fn() -> bool,
     ) -> Result<Typestate, LearnError> {
         report(LearnProgress {

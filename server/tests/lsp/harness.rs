@@ -21,7 +21,7 @@ use tower_lsp_server::ls_types::Uri;
 use crate::fake::{FakeChecker, FakeLearner};
 
 /// How long any single expected message may take.
-const TIMEOUT: Duration = Duration::from_secs(10);
+const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The bundled CountDownTimer protocol, used as the workspace's `.typestar/` protocol.
 pub const COUNTDOWN: &str =

@@ -2,7 +2,7 @@
 
 use serde_json::{json, Value};
 
-use server::learning::ModelLearner;
+use server::learning::Learners;
 
 use crate::fake::FakeLearner;
 use crate::harness::{exists, TestServer};
@@ -29,16 +29,19 @@ async fn the_first_run_drafts_the_experiment_and_the_second_learns() {
         .await;
     assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
     assert_eq!(drafted["result"]["class"], "com.example.Widget");
-    let draft = ".typestar/experiments/com.example.Widget.experiment";
+    let draft = ".typestar/experiments/com.example.Widget.toml";
     assert!(exists(&server.root, draft));
     let text = std::fs::read_to_string(server.root.join(draft)).unwrap();
-    assert!(text.contains("classpath = [\"lib/widget.jar\"]"), "{text}");
+    assert!(
+        text.contains("# classpath = [\"lib/widget.jar\"]"),
+        "{text}"
+    );
     let requests = server.server_requests().await;
     assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
         && r["params"]["uri"]
             .as_str()
             .unwrap()
-            .ends_with("com.example.Widget.experiment")));
+            .ends_with("com.example.Widget.toml")));
 
     let learned = server
         .request("workspace/executeCommand", learn_args(&uri))
@@ -77,7 +80,7 @@ async fn learning_can_be_cancelled() {
             until_cancelled: true,
         })
         .file(
-            ".typestar/experiments/com.example.Widget.experiment",
+            ".typestar/experiments/com.example.Widget.toml",
             "class = \"com.example.Widget\"\n",
         )
         .build()
@@ -108,12 +111,8 @@ const TIMER: &str = "import android.os.CountDownTimer;\nclass A {\n    CountDown
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
     let mut server = TestServer::builder()
-        .learner(ModelLearner)
+        .learner(Learners)
         .settings(json!({ "backend": "model", "diagnostics": { "debounceMs": 0 } }))
-        .file(
-            ".typestar/experiments/android.os.CountDownTimer.experiment",
-            "",
-        )
         .build()
         .await;
     let uri = server.open("A.java", TIMER).await;
@@ -137,12 +136,8 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn backends_the_learner_lacks_are_reported_unavailable() {
     let mut server = TestServer::builder()
-        .learner(ModelLearner)
+        .learner(Learners)
         .settings(json!({ "backend": "android", "diagnostics": { "debounceMs": 0 } }))
-        .file(
-            ".typestar/experiments/android.os.CountDownTimer.experiment",
-            "",
-        )
         .build()
         .await;
     let uri = server.open("A.java", TIMER).await;
@@ -160,4 +155,61 @@ async fn backends_the_learner_lacks_are_reported_unavailable() {
             .contains("no android backend"),
         "{shown}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
+    if std::process::Command::new("javac")
+        .arg("-version")
+        .output()
+        .is_err()
+    {
+        eprintln!(
+            "\n==================== SKIPPED ====================\n\
+             the_jvm_backend_drafts_then_learns_a_jdk_class: no JDK (`javac`) on PATH.\n\
+             =================================================\n"
+        );
+        return;
+    }
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server
+        .open(
+            "A.java",
+            "import java.util.Timer;\nclass A {\n    Timer timer;\n}\n",
+        )
+        .await;
+    let drafted = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    let draft = server
+        .root
+        .join(".typestar/experiments/java.util.Timer.toml");
+    let text = std::fs::read_to_string(&draft).unwrap();
+    assert!(
+        text.contains("class = \"java.util.Timer\""),
+        "the agent described the class:\n{text}"
+    );
+    // The review: the repository's finished experiment for Timer.
+    let reviewed = include_str!("../../../learner/experiments/java.util.Timer.toml");
+    std::fs::write(&draft, reviewed).unwrap();
+    let learned = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(learned["result"]["status"], "learned", "{learned}");
+    let typestate =
+        std::fs::read_to_string(server.root.join(".typestar/java/util/Timer.typestate")).unwrap();
+    assert!(typestate.contains("provenance learned"), "{typestate}");
+    assert!(typestate.contains("platform \"host JVM"), "{typestate}");
+    server
+        .await_notification("$/progress", |p| {
+            p["token"] == "typestar/learn/java.util.Timer" && p["value"]["kind"] == "report"
+        })
+        .await;
+    server.await_progress_end("typestar/learn/").await;
+    server.await_progress_end("typestar/workspaceCheck/").await;
 }

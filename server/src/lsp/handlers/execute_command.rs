@@ -1,6 +1,7 @@
 //! `workspace/executeCommand`: `typestar.learnClass` drafts the experiment for the class under
-//! the cursor and opens it for review; run again, it learns the class on the configured
-//! backend with cancellable progress, writes the typestate into `.typestar/` and refreshes.
+//! the cursor (`.typestar/experiments/CLASS.toml`) and opens it for review; run again, it learns
+//! the class on the configured backend with cancellable progress, writes the typestate into
+//! `.typestar/` and refreshes. The model backend needs no experiment and learns at once.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -14,7 +15,7 @@ use tower_lsp_server::ls_types::{
 
 use crate::analysis::text::{self, LineIndex};
 use crate::analysis::WORKSPACE_DIR;
-use crate::learning::{self, LearnError, LearnProgress, LearnRequest};
+use crate::learning::{LearnError, LearnProgress, LearnRequest};
 use crate::lsp::ext::{self, LearnClassArgs, LearnClassResult};
 use crate::lsp::session::Session;
 use crate::lsp::{from_proto, tasks, workspace};
@@ -71,9 +72,7 @@ async fn learn_class(
     })?;
     let settings = session.settings();
     let request = LearnRequest {
-        experiment: folder
-            .join("experiments")
-            .join(format!("{class}.experiment")),
+        experiment: folder.join("experiments").join(format!("{class}.toml")),
         class: class.clone(),
         reference: library.get(&class).map(|entry| entry.typestate.clone()),
         backend: settings.backend,
@@ -84,15 +83,37 @@ async fn learn_class(
         learn_timeout: settings.learn_timeout,
         jobs: settings.jobs,
     };
-    if !request.experiment.exists() {
-        write(&request.experiment, &learning::draft(&request))?;
-        open_for_review(session, &request.experiment).await;
-        return Ok(LearnClassResult::Drafted {
-            class,
-            draft: request.experiment,
-        });
+    if request.backend.needs_experiment() && !request.experiment.exists() {
+        let learner = session.engines.learner.clone();
+        let drafting = request.clone();
+        let draft = tasks::request(session, "drafting the experiment", move || {
+            learner.draft(&drafting)
+        })
+        .await?;
+        return match draft {
+            Ok(text) => {
+                write(&request.experiment, &text)?;
+                open_for_review(session, &request.experiment).await;
+                Ok(LearnClassResult::Drafted {
+                    class,
+                    draft: request.experiment,
+                })
+            }
+            Err(err) => finish(session, &folder, class, Err(err)).await,
+        };
     }
-    match run_learner(session, request).await? {
+    let outcome = run_learner(session, request).await?;
+    finish(session, &folder, class, outcome).await
+}
+
+/// Writes a learned typestate and refreshes, or reports why there is none.
+async fn finish(
+    session: &Arc<Session>,
+    folder: &Path,
+    class: String,
+    outcome: Result<typestates::Typestate, LearnError>,
+) -> jsonrpc::Result<LearnClassResult> {
+    match outcome {
         Ok(typestate) => {
             let path = folder.join(typestates::library::path_for_class(&class));
             write(&path, &typestates::format::print(&typestate))?;
