@@ -24,7 +24,8 @@ const MAX_FILES: usize = 20_000;
 /// Folders never searched for sources.
 const SKIPPED_DIRS: &[&str] = &["target", "build", "out", "node_modules"];
 
-/// Reloads the library, rechecks the open documents, then checks the whole workspace.
+/// Reloads the library, indexes the workspace, rechecks the open documents, then checks every
+/// other source file.
 pub async fn refresh(session: &Arc<Session>) {
     let generation = session.next_workspace_check();
     let roots = session.roots();
@@ -45,11 +46,12 @@ pub async fn refresh(session: &Arc<Session>) {
         }
     }
 
+    let progress = Progress::begin(session, generation, files.len()).await;
     let Some(sources) = index(session, files).await else {
+        progress.end("indexing failed; see the log").await;
         return;
     };
     diagnostics::schedule_all(session);
-    let progress = Progress::begin(session, generation, sources.len()).await;
     for (done, file) in sources.into_iter().enumerate() {
         if !session.is_current_workspace_check(generation) {
             progress.end("superseded by a newer check").await;
