@@ -134,8 +134,8 @@ pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes
     let protocols = Protocols::new(library, Supertypes::new());
     for file in files {
         let ir = crate::lang::lower(file.language, &file.text);
-        for info in declared_classes(&ir, &protocols) {
-            out.insert(info.fqn, info.supertypes);
+        for info in crate::resolve::resolve(&ir, &protocols).classes() {
+            out.insert(info.fqn.clone(), info.supertypes.clone());
         }
     }
     out
@@ -147,10 +147,7 @@ pub(crate) fn declared_classes(
     ir: &SourceIr,
     library_only: &Protocols<'_>,
 ) -> Vec<crate::resolve::ClassInfo> {
-    crate::resolve::resolve(ir, library_only)
-        .classes()
-        .cloned()
-        .collect()
+    crate::resolve::declared_classes(ir, library_only)
 }
 
 /// What an [`analyze`] continuation gets.
