@@ -117,12 +117,19 @@ impl Value {
     /// The value after time passes: every state reachable by callbacks and quiet moves
     /// (including staying put), minus objects that fail.
     pub fn after_wait(&self, protocols: &Protocols<'_>) -> Value {
+        self.after_wait_except(protocols, &[])
+    }
+
+    /// [`Value::after_wait`], without following the callbacks in `handled`: those run a
+    /// listener, whose effect the caller applies instead.
+    pub fn after_wait_except(&self, protocols: &Protocols<'_>, handled: &[CallbackId]) -> Value {
         let ts = protocols.typestate(self.protocol);
         let mut out = self.clone();
         let mut todo: Vec<StateId> = self.states.keys().copied().collect();
         while let Some(state) = todo.pop() {
             let (target, cause) = match &ts.state(state).on_wait {
                 WaitOutcome::Quiet { target, .. } => (*target, Cause::Quiet),
+                WaitOutcome::Callback { callback, .. } if handled.contains(callback) => continue,
                 WaitOutcome::Callback {
                     callback, target, ..
                 } => (*target, Cause::Callback(*callback)),
