@@ -12,6 +12,9 @@
 //! (`while (it.hasNext())` continues only with the states `hasNext() == true` leads to).
 //! No time passes inside a body: wait transitions are applied between handlers
 //! ([`Value::after_wait`]).
+//! A copy `b = a` puts both names in one must-alias group ([`Value::alias`]): a call on
+//! either moves both, until one is reassigned or two paths that disagree meet (then each name
+//! keeps its own state, which can miss a violation but never invents one).
 //! Calls of private helper methods of the class apply the helper's effect, computed by
 //! analysing the helper from the caller's state (memoised per entry state).
 
@@ -57,6 +60,11 @@ pub struct Value {
     pub null: bool,
     /// Whether the object may also be in any state (its origin is not known).
     pub unknown: bool,
+    /// Which must-alias group the reference belongs to: after `b = a`, `a` and `b` hold one
+    /// object and share a group (named by the copy's expression), so a call on either moves
+    /// both. Joining two paths that disagree drops the group: the names then evolve apart,
+    /// as if they held different objects.
+    pub alias: Option<ExprId>,
 }
 
 impl Value {
@@ -70,6 +78,7 @@ impl Value {
                 .collect(),
             null: false,
             unknown: false,
+            alias: None,
         }
     }
 
@@ -80,6 +89,7 @@ impl Value {
             states: BTreeMap::new(),
             null: true,
             unknown: false,
+            alias: None,
         }
     }
 
@@ -90,15 +100,19 @@ impl Value {
             states: BTreeMap::new(),
             null: false,
             unknown: true,
+            alias: None,
         }
     }
 
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
-        let before = (self.null, self.unknown);
+        let before = (self.null, self.unknown, self.alias);
         self.null |= other.null;
         self.unknown |= other.unknown;
-        let mut changed = before != (self.null, self.unknown);
+        if self.alias != other.alias {
+            self.alias = None;
+        }
+        let mut changed = before != (self.null, self.unknown, self.alias);
         for (state, causes) in &other.states {
             let mine = self.states.entry(*state).or_default();
             for cause in causes {
@@ -365,7 +379,10 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 if let Some(var) = var {
                     let protocol = self.shared.protocol_of_var(&var);
                     let value = match &local.init {
-                        Some(init) => self.eval(init, &env, protocol),
+                        Some(init) => {
+                            let value = self.eval(init, &env, protocol);
+                            self.copy(init, value, &mut env)
+                        }
                         None => protocol.map(Value::unknown),
                     };
                     set(&mut env, var, value);
@@ -375,7 +392,8 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
             NodeKind::Assign { target, value } => {
                 if let Some(var) = self.shared.places.var(target).cloned() {
                     let protocol = self.shared.protocol_of_var(&var);
-                    let value = self.eval(value, &env, protocol);
+                    let evaluated = self.eval(value, &env, protocol);
+                    let value = self.copy(value, evaluated, &mut env);
                     set(&mut env, var, value);
                 }
                 true
@@ -455,6 +473,35 @@ impl BodyAnalysis<'_, '_, '_> {
                 .or_else(|| shared.protocol_of_type(shared.res.type_of(expr.id)))
                 .map(Value::unknown),
         }
+    }
+
+    /// `value`, the value of `source`, joined to the alias group of `source` when `source`
+    /// is a tracked name holding an object (a copy `b = a`); a copy site that runs again
+    /// starts a new group, taking its name back from the names of the previous run.
+    fn copy(&self, source: &Expr, value: Option<Value>, env: &mut Env) -> Option<Value> {
+        let mut value = value?;
+        let Some(var) = self.shared.places.var(source) else {
+            return Some(value);
+        };
+        let Some(held) = env.get(var).filter(|v| !v.has_no_state()) else {
+            return Some(value);
+        };
+        let group = match held.alias {
+            Some(group) => group,
+            None => {
+                for other in env.values_mut() {
+                    if other.alias == Some(source.id) {
+                        other.alias = None;
+                    }
+                }
+                if let Some(held) = env.get_mut(var) {
+                    held.alias = Some(source.id);
+                }
+                source.id
+            }
+        };
+        value.alias = Some(group);
+        Some(value)
     }
 
     /// If `expr` creates a protocol object, its protocol and start states.
@@ -606,6 +653,7 @@ impl BodyAnalysis<'_, '_, '_> {
             states: BTreeMap::new(),
             null: false,
             unknown: false,
+            alias: value.alias,
         };
         for state in sources {
             for &callin in callins {
@@ -617,6 +665,13 @@ impl BodyAnalysis<'_, '_, '_> {
         let goes_on = !next.states.is_empty() || value.has_no_state();
         if let Some(var) = receiver.var {
             if goes_on {
+                if let Some(group) = next.alias {
+                    for (other, value) in env.iter_mut() {
+                        if *other != var && value.alias == Some(group) {
+                            *value = next.clone();
+                        }
+                    }
+                }
                 env.insert(var, next);
             }
         }

@@ -66,7 +66,10 @@ fn states_on_the_called_name_and_on_the_receiver() {
 fn fields_of_unknown_origin_and_untracked_calls() {
     let field = at("Hover.java", JAVA, "player.release()", 7).expect("a tracked field");
     assert_eq!(field.receiver, "player");
-    assert!(field.maybe_null, "the field is never assigned in this class");
+    assert!(
+        field.maybe_null,
+        "the field is never assigned in this class"
+    );
     assert_eq!(at("Hover.java", JAVA, "s.trim()", 2), None);
     assert_eq!(at("Hover.java", JAVA, "class Hover", 0), None);
 }
