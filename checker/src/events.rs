@@ -9,6 +9,9 @@
 //! that may run any number of times, in any order, while the component is resumed (any time
 //! after construction for a plain class).
 //! Private methods the class calls itself are helpers, analysed at their call sites.
+//! Locals of a method that creates deferred code (`MediaPlayer p = …; button.setOnClickListener
+//! (v -> p.start())`) survive from one event to the next like fields, so the lambdas that
+//! capture them see what the method and the other handlers did to the object.
 //! Between two events time passes, so every field's states are closed under the protocol's
 //! wait outcomes; within one event no time passes.
 //! A listener registered on a protocol object runs exactly when the protocol emits its
@@ -314,7 +317,7 @@ impl Waits<'_> {
                         exit.insert(listener.var.clone(), after);
                     }
                 }
-                changed |= state.join(&FlowState(Some(close(&object_state(&exit)))));
+                changed |= state.join(&FlowState(Some(close(&object_state(shared, &exit)))));
             }
             if !changed {
                 break;
@@ -380,7 +383,8 @@ fn run_method(shared: &Shared<'_, '_>, model: &ClassModel<'_>, name: &str, entry
     match lifecycle_method(model.class, name).and_then(|m| m.body.as_ref()) {
         Some(body) => {
             let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
-            exit.map(|env| object_state(&env)).unwrap_or_default()
+            exit.map(|env| object_state(shared, &env))
+                .unwrap_or_default()
         }
         None => entry,
     }
@@ -410,7 +414,7 @@ fn run_handlers(
             let Some(body) = body else { continue };
             let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
             if let Some(exit) = exit {
-                changed |= hub.join(&FlowState(Some(object_state(&exit))));
+                changed |= hub.join(&FlowState(Some(object_state(shared, &exit))));
             }
         }
         if !changed {
@@ -420,10 +424,10 @@ fn run_handlers(
     hub.0.unwrap_or_default()
 }
 
-/// The fields and `this`: what survives from one event to the next.
-fn object_state(env: &Env) -> Env {
+/// The fields, `this` and captured locals: what survives from one event to the next.
+fn object_state(shared: &Shared<'_, '_>, env: &Env) -> Env {
     env.iter()
-        .filter(|(var, _)| matches!(var, Var::Field(..) | Var::This(_)))
+        .filter(|(var, _)| shared.survives(var))
         .map(|(var, value)| (var.clone(), value.clone()))
         .collect()
 }

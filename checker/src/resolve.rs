@@ -130,6 +130,11 @@ impl Resolution {
         self.declarations.get(&at).copied()
     }
 
+    /// Every local with the byte offset it is declared at (see [`Resolution::declared_at`]).
+    pub fn declarations(&self) -> impl Iterator<Item = (usize, LocalId)> + '_ {
+        self.declarations.iter().map(|(at, id)| (*at, *id))
+    }
+
     /// The declared or inferred type of a local, if known.
     pub fn type_of_local(&self, local: LocalId) -> Option<&ExprType> {
         self.local_types.get(&local)

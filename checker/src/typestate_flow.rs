@@ -29,7 +29,7 @@ use crate::flow::{solve, Analysis, Lattice};
 use crate::ir::{Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
 use crate::places::{scope_receiver, Places, Var};
 use crate::protocols::{CreatorCall, ProtocolId, Protocols};
-use crate::resolve::{ExprType, Resolution};
+use crate::resolve::{ExprType, LocalId, Resolution};
 
 /// At most this many causes are kept per state (the first in source order).
 const MAX_CAUSES: usize = 3;
@@ -88,6 +88,17 @@ impl Value {
             protocol,
             states: BTreeMap::new(),
             null: true,
+            unknown: false,
+            alias: None,
+        }
+    }
+
+    /// A name that holds no object yet: a captured local before its method has run.
+    pub fn absent(protocol: ProtocolId) -> Value {
+        Value {
+            protocol,
+            states: BTreeMap::new(),
+            null: false,
             unknown: false,
             alias: None,
         }
@@ -244,6 +255,10 @@ pub struct Shared<'a, 'l> {
     /// Private helpers by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
     summaries: RefCell<HashMap<(usize, Env), Option<Env>>>,
+    /// Locals of methods that create deferred code: the lambdas and listeners may capture
+    /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
+    /// Each maps to the byte offset it is declared at.
+    pub captured: HashMap<LocalId, usize>,
     /// Observations recorded by [`analyze_body`] with recording on.
     pub observations: RefCell<Vec<Observation>>,
     deadline: Option<Instant>,
@@ -267,6 +282,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             language,
             helpers,
             summaries: RefCell::new(HashMap::new()),
+            captured: HashMap::new(),
             observations: RefCell::new(Vec::new()),
             deadline,
             timed_out: Cell::new(false),
@@ -279,6 +295,16 @@ impl<'a, 'l> Shared<'a, 'l> {
             self.timed_out.set(true);
         }
         self.timed_out.get()
+    }
+
+    /// Whether `var` outlives the body it is used in: fields, the object itself, and
+    /// [`Shared::captured`] locals.
+    pub fn survives(&self, var: &Var) -> bool {
+        match var {
+            Var::Field(..) | Var::This(_) => true,
+            Var::Local(local) => self.captured.contains_key(local),
+            Var::Temp(_) => false,
+        }
     }
 
     /// The protocol of values of type `ty`.
@@ -762,7 +788,7 @@ impl BodyAnalysis<'_, '_, '_> {
         // The helper sees the fields and `this`, and its parameters bound to the arguments.
         let mut entry: Env = env
             .iter()
-            .filter(|(var, _)| matches!(var, Var::Field(..) | Var::This(_)))
+            .filter(|(var, _)| self.shared.survives(var))
             .map(|(var, value)| (var.clone(), value.clone()))
             .collect();
         let mut bound = Vec::new();
@@ -796,7 +822,7 @@ impl BodyAnalysis<'_, '_, '_> {
             return false;
         };
         for (var, value) in &exit {
-            if matches!(var, Var::Field(..) | Var::This(_)) {
+            if self.shared.survives(var) {
                 env.insert(var.clone(), value.clone());
             }
         }
