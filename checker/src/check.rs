@@ -134,8 +134,8 @@ pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes
     let protocols = Protocols::new(library, Supertypes::new());
     for file in files {
         let ir = crate::lang::lower(file.language, &file.text);
-        for info in declared_classes(&ir, &protocols) {
-            out.insert(info.fqn, info.supertypes);
+        for info in crate::resolve::resolve(&ir, &protocols).classes() {
+            out.insert(info.fqn.clone(), info.supertypes.clone());
         }
     }
     out
@@ -147,10 +147,7 @@ pub(crate) fn declared_classes(
     ir: &SourceIr,
     library_only: &Protocols<'_>,
 ) -> Vec<crate::resolve::ClassInfo> {
-    crate::resolve::resolve(ir, library_only)
-        .classes()
-        .cloned()
-        .collect()
+    crate::resolve::declared_classes(ir, library_only)
 }
 
 /// What an [`analyze`] continuation gets.
@@ -184,7 +181,8 @@ fn analyze<R>(
     for (class, fqn) in &classes {
         collect_helpers(class, fqn, &res, &places, &mut helpers);
     }
-    let shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
+    let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
+    shared.captured = captured_locals(&classes, &places, &res);
     for (class, fqn) in &classes {
         check_class(&shared, class, fqn);
     }
@@ -196,6 +194,35 @@ fn analyze<R>(
         observations,
     });
     (timed_out, res)
+}
+
+/// The locals declared in method bodies that contain deferred code (lambdas, anonymous
+/// classes), which that code may capture.
+fn captured_locals(
+    classes: &[(&Class, String)],
+    places: &Places<'_>,
+    res: &Resolution,
+) -> HashMap<crate::resolve::LocalId, usize> {
+    let within = |outer: Span, inner: Span| {
+        outer.start_byte <= inner.start_byte && inner.end_byte <= outer.end_byte
+    };
+    let bodies: Vec<Span> = classes
+        .iter()
+        .flat_map(|(class, _)| class.methods.iter().filter_map(|m| m.body.as_ref()))
+        .map(|body| body.span)
+        .filter(|&body| places.deferred.iter().any(|d| within(body, d.body.span)))
+        .collect();
+    if bodies.is_empty() {
+        return Default::default();
+    }
+    res.declarations()
+        .filter(|(at, _)| {
+            bodies
+                .iter()
+                .any(|b| b.start_byte <= *at && *at < b.end_byte)
+        })
+        .map(|(at, local)| (local, at))
+        .collect()
 }
 
 /// The named classes of a file, nested ones included, with their fully qualified names.
@@ -259,6 +286,14 @@ fn check_class(shared: &Shared<'_, '_>, class: &Class, fqn: &str) {
     }
     if let Some(protocol) = shared.protocols.protocol_of(fqn) {
         fields.insert(Var::This(fqn.to_owned()), Value::unknown(protocol));
+    }
+    // Captured locals of the class hold nothing until their method runs.
+    let declared_here = |at: usize| class.span.start_byte <= at && at < class.span.end_byte;
+    for (local, _) in shared.captured.iter().filter(|(_, at)| declared_here(**at)) {
+        let var = Var::Local(*local);
+        if let Some(protocol) = shared.protocol_of_var(&var) {
+            fields.insert(var, Value::absent(protocol));
+        }
     }
     let mut constructed = fields.clone();
     for init in &class.initializers {

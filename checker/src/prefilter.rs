@@ -26,9 +26,17 @@ use crate::protocols::{Protocols, Supertypes};
 #[derive(Debug, Clone, Default)]
 pub struct NameFilter {
     names: HashSet<String>,
-    /// Bit `b` is set when some name starts with byte `b` (names are ASCII identifiers).
-    first: [u64; 4],
+    /// Bit `64 * (b0 & 63) + (b1 & 63)` is set when some name starts with the bytes `b0 b1`
+    /// (a name of one byte counts `b1` as 0): most identifiers fail this test and are never
+    /// hashed.
+    prefixes: Vec<u64>,
     max_len: usize,
+}
+
+fn prefix_bit(name: &[u8]) -> usize {
+    let b0 = usize::from(name[0] & 63);
+    let b1 = usize::from(name.get(1).map_or(0, |b| b & 63));
+    b0 * 64 + b1
 }
 
 impl NameFilter {
@@ -66,8 +74,11 @@ impl NameFilter {
         if name.is_empty() || self.names.contains(name) {
             return false;
         }
-        let first = name.as_bytes()[0];
-        self.first[usize::from(first >> 6)] |= 1 << (first & 63);
+        if self.prefixes.is_empty() {
+            self.prefixes = vec![0; 64];
+        }
+        let bit = prefix_bit(name.as_bytes());
+        self.prefixes[bit / 64] |= 1 << (bit % 64);
         self.max_len = self.max_len.max(name.len());
         self.names.insert(name.to_owned())
     }
@@ -77,18 +88,16 @@ impl NameFilter {
         self.names.contains(name)
     }
 
+    /// Whether the filter has no names.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
     /// Whether an identifier of `text` is one of the names.
     pub fn matches(&self, text: &str) -> bool {
-        self.matches_any_of(text, |name| self.names.contains(name))
-    }
-
-    /// Whether an identifier of `text` is one of `names` (a subset of the filter's, as
-    /// [`NameFilter::add`] returned them), for looking again at skipped files.
-    pub fn matches_new(&self, text: &str, names: &HashSet<String>) -> bool {
-        self.matches_any_of(text, |name| names.contains(name))
-    }
-
-    fn matches_any_of(&self, text: &str, hit: impl Fn(&str) -> bool) -> bool {
+        if self.names.is_empty() {
+            return false;
+        }
         let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -101,10 +110,13 @@ impl NameFilter {
             while i < bytes.len() && is_ident_byte(bytes[i]) {
                 i += 1;
             }
-            let len = i - start;
-            if len <= self.max_len && self.first[usize::from(b >> 6)] & (1 << (b & 63)) != 0 {
+            let bit = prefix_bit(&bytes[start..i]);
+            if i - start <= self.max_len && self.prefixes[bit / 64] & (1 << (bit % 64)) != 0 {
                 // Identifier bytes are ASCII, so the slice is on char boundaries.
-                if text.get(start..i).is_some_and(&hit) {
+                if text
+                    .get(start..i)
+                    .is_some_and(|name| self.names.contains(name))
+                {
                     return true;
                 }
             }

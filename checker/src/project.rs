@@ -17,7 +17,6 @@
 //! The results are those of [`crate::check`] with [`crate::project_supertypes`] for every
 //! file that is checked.
 
-use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -93,7 +92,7 @@ impl<'a> Project<'a> {
                     None => failed[i] = true,
                 }
             }
-            let mut new_names = HashSet::new();
+            let mut new_names = NameFilter::default();
             {
                 let protocols = Protocols::with_project(library, &interim);
                 pending.retain(|fqn| {
@@ -102,7 +101,7 @@ impl<'a> Project<'a> {
                     }
                     let name = simple_name(fqn);
                     if filter.add(name) {
-                        new_names.insert(name.to_owned());
+                        new_names.add(name);
                     }
                     false
                 });
@@ -112,7 +111,7 @@ impl<'a> Project<'a> {
             } else {
                 (0..files.len())
                     .filter(|&i| lowered[i].is_none() && !failed[i])
-                    .filter(|&i| filter.matches_new(&files[i].text, &new_names))
+                    .filter(|&i| new_names.matches(&files[i].text))
                     .collect()
             };
         }

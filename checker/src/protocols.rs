@@ -59,6 +59,9 @@ pub struct Protocols<'l> {
     /// [`Protocols::supertypes`] for a class both name.
     project: Option<&'l Supertypes>,
     supertypes: Supertypes,
+    /// The names of the library's static and instance creators: any other call creates
+    /// nothing, which [`Protocols::creation`] answers without looking further.
+    factory_names: HashSet<&'l str>,
 }
 
 impl<'l> Protocols<'l> {
@@ -73,11 +76,19 @@ impl<'l> Protocols<'l> {
                 (ts.class.as_str(), id)
             })
             .collect();
+        let factory_names = typestates
+            .iter()
+            .flat_map(|ts| ts.creators().map(move |c| ts.callin(c)))
+            .flat_map(|callin| &callin.binding.methods)
+            .filter(|m| m.kind != MethodKind::Constructor)
+            .map(|m| m.name.as_str())
+            .collect();
         Protocols {
             typestates,
             by_class,
             project: None,
             supertypes,
+            factory_names,
         }
     }
 
@@ -174,6 +185,13 @@ impl<'l> Protocols<'l> {
         if let CreatorCall::New { class, arity } = call {
             let id = self.protocol_of(class)?;
             return Some((id, self.constructor_states(id, class, arity)));
+        }
+        let name = match call {
+            CreatorCall::Static { name, .. } | CreatorCall::Instance { name, .. } => name,
+            CreatorCall::New { .. } => return None,
+        };
+        if !self.factory_names.contains(name) {
+            return None;
         }
         let candidates: Vec<ProtocolId> = match expected {
             Some(id) => vec![id],
