@@ -76,12 +76,22 @@ pub struct StatesAt {
 /// Checks `file` against `library`.
 pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> CheckResult {
     let ir = crate::lang::lower(file.language, &file.text);
-    let (timed_out, violations) = analyze(library, &ir, config, |cx| {
-        diagnostics::violations(cx.protocols, cx.places, &file.text, cx.observations)
+    check_lowered(library, &file.text, &ir, config)
+}
+
+/// Checks a file already lowered into `ir` from `text`.
+pub(crate) fn check_lowered(
+    library: &Library,
+    text: &str,
+    ir: &SourceIr,
+    config: &CheckConfig,
+) -> CheckResult {
+    let (timed_out, violations) = analyze(library, ir, config, |cx| {
+        diagnostics::violations(cx.protocols, cx.places, text, cx.observations)
     });
     let violations = violations
         .into_iter()
-        .filter(|v| !suppress::is_suppressed(&ir, v.span))
+        .filter(|v| !suppress::is_suppressed(ir, v.span))
         .collect();
     CheckResult {
         violations,
@@ -121,15 +131,23 @@ pub fn states_at(library: &Library, file: &SourceFile, offset: usize) -> Option<
 /// The direct supertypes of every class the files declare, for [`CheckConfig::supertypes`].
 pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes {
     let mut out = Supertypes::new();
+    let protocols = Protocols::new(library, Supertypes::new());
     for file in files {
         let ir = crate::lang::lower(file.language, &file.text);
-        let protocols = Protocols::new(library, Supertypes::new());
-        let res = crate::resolve::resolve(&ir, &protocols);
-        for info in res.classes() {
+        for info in crate::resolve::resolve(&ir, &protocols).classes() {
             out.insert(info.fqn.clone(), info.supertypes.clone());
         }
     }
     out
+}
+
+/// The classes `ir` declares with their direct supertypes, resolved against the library
+/// alone (what [`project_supertypes`] records of one file).
+pub(crate) fn declared_classes(
+    ir: &SourceIr,
+    library_only: &Protocols<'_>,
+) -> Vec<crate::resolve::ClassInfo> {
+    crate::resolve::declared_classes(ir, library_only)
 }
 
 /// What an [`analyze`] continuation gets.
@@ -147,7 +165,7 @@ fn analyze<R>(
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
 ) -> (bool, R) {
     let deadline = Instant::now().checked_add(config.time_limit);
-    let mut protocols = Protocols::new(library, config.supertypes.clone());
+    let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
     protocols.add_classes(&res);
     let places = places::collect(&ir.classes, ir.package.as_deref(), &res);
@@ -163,7 +181,8 @@ fn analyze<R>(
     for (class, fqn) in &classes {
         collect_helpers(class, fqn, &res, &places, &mut helpers);
     }
-    let shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
+    let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
+    shared.captured = captured_locals(&classes, &places, &res);
     for (class, fqn) in &classes {
         check_class(&shared, class, fqn);
     }
@@ -175,6 +194,35 @@ fn analyze<R>(
         observations,
     });
     (timed_out, res)
+}
+
+/// The locals declared in method bodies that contain deferred code (lambdas, anonymous
+/// classes), which that code may capture.
+fn captured_locals(
+    classes: &[(&Class, String)],
+    places: &Places<'_>,
+    res: &Resolution,
+) -> HashMap<crate::resolve::LocalId, usize> {
+    let within = |outer: Span, inner: Span| {
+        outer.start_byte <= inner.start_byte && inner.end_byte <= outer.end_byte
+    };
+    let bodies: Vec<Span> = classes
+        .iter()
+        .flat_map(|(class, _)| class.methods.iter().filter_map(|m| m.body.as_ref()))
+        .map(|body| body.span)
+        .filter(|&body| places.deferred.iter().any(|d| within(body, d.body.span)))
+        .collect();
+    if bodies.is_empty() {
+        return Default::default();
+    }
+    res.declarations()
+        .filter(|(at, _)| {
+            bodies
+                .iter()
+                .any(|b| b.start_byte <= *at && *at < b.end_byte)
+        })
+        .map(|(at, local)| (local, at))
+        .collect()
 }
 
 /// The named classes of a file, nested ones included, with their fully qualified names.
@@ -238,6 +286,14 @@ fn check_class(shared: &Shared<'_, '_>, class: &Class, fqn: &str) {
     }
     if let Some(protocol) = shared.protocols.protocol_of(fqn) {
         fields.insert(Var::This(fqn.to_owned()), Value::unknown(protocol));
+    }
+    // Captured locals of the class hold nothing until their method runs.
+    let declared_here = |at: usize| class.span.start_byte <= at && at < class.span.end_byte;
+    for (local, _) in shared.captured.iter().filter(|(_, at)| declared_here(**at)) {
+        let var = Var::Local(*local);
+        if let Some(protocol) = shared.protocol_of_var(&var) {
+            fields.insert(var, Value::absent(protocol));
+        }
     }
     let mut constructed = fields.clone();
     for init in &class.initializers {

@@ -9,14 +9,27 @@
 //! that may run any number of times, in any order, while the component is resumed (any time
 //! after construction for a plain class).
 //! Private methods the class calls itself are helpers, analysed at their call sites.
+//! Locals of a method that creates deferred code (`MediaPlayer p = …; button.setOnClickListener
+//! (v -> p.start())`) survive from one event to the next like fields, so the lambdas that
+//! capture them see what the method and the other handlers did to the object.
 //! Between two events time passes, so every field's states are closed under the protocol's
 //! wait outcomes; within one event no time passes.
 //! A listener registered on a protocol object runs exactly when the protocol emits its
 //! callback: its parameter (and the registering field) start in the callback's target states.
+//! When the object is a field (or the object itself), the listener runs only inside the waits
+//! between events, whenever the field may emit the callback, and its effect is part of what
+//! the next event sees: `mp.start()` inside `onPrepared` leaves the field Started, not
+//! Prepared (the listener's parameter is the field's object, so its final state is the
+//! field's, unless the body assigns the field itself).
+//! The registration is not tracked along paths: once a class registers a listener on a field,
+//! every callback of that kind on the field runs it.
 //!
 //! [`solve`] computes the entry state of every event by a fixpoint over this graph.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
+
+use typestates::model::{CallbackId, WaitOutcome};
 
 use crate::flow::Lattice;
 use crate::ir::{Class, Method, MethodKind};
@@ -151,7 +164,17 @@ pub struct ClassModel<'a> {
 /// deferred code.
 pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'a>> {
     let kind = Component::of(shared.protocols, model.fqn);
-    let handlers = handlers(shared, model, kind);
+    let (listeners, handlers): (Vec<_>, Vec<_>) = handlers(shared, model, kind)
+        .into_iter()
+        .map(|code| (field_listener(shared, code), code))
+        .partition(|(listener, _)| listener.is_some());
+    let listeners: Vec<FieldListener<'a>> = listeners.into_iter().filter_map(|(l, _)| l).collect();
+    let waits = Waits {
+        fired: RefCell::new(vec![FlowState::bottom(); listeners.len()]),
+        listeners,
+    };
+    let handlers: Vec<EventCode<'a>> = handlers.into_iter().map(|(_, code)| code).collect();
+    let after_wait = |env: &Env| waits.settle(shared, model, env);
     let mut inputs: HashMap<&str, FlowState> = HashMap::new();
     let mut outputs: HashMap<&str, FlowState> = HashMap::new();
     outputs.insert(INIT, FlowState(Some(model.init.clone())));
@@ -162,7 +185,7 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
             for &(from, to) in kind.edges() {
                 if to == node {
                     if let Some(FlowState(Some(out))) = outputs.get(from) {
-                        input.join(&FlowState(Some(after_wait(shared, out))));
+                        input.join(&FlowState(Some(after_wait(out))));
                     }
                 }
             }
@@ -170,7 +193,7 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
                 continue;
             };
             let out = if node == HANDLERS {
-                run_handlers(shared, model, &handlers, entry)
+                run_handlers(shared, model, &handlers, &after_wait, entry)
             } else {
                 run_method(shared, model, node, entry)
             };
@@ -190,7 +213,7 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
         };
         if node == HANDLERS {
             let hub = outputs.get(HANDLERS).and_then(|s| s.0.clone());
-            let entry = after_wait(shared, hub.as_ref().unwrap_or(entry));
+            let entry = after_wait(hub.as_ref().unwrap_or(entry));
             events.extend(handlers.iter().map(|h| Event {
                 code: *h,
                 entry: handler_entry(shared, *h, &entry),
@@ -204,7 +227,141 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
             }
         }
     }
+    for (listener, entry) in waits.listeners.iter().zip(waits.fired.into_inner()) {
+        if let FlowState(Some(entry)) = entry {
+            events.push(Event {
+                code: EventCode::Deferred(listener.code),
+                entry,
+            });
+        }
+    }
     events
+}
+
+/// A listener registered on a field (or on the object itself) of the class.
+struct FieldListener<'a> {
+    code: Deferred<'a>,
+    var: Var,
+    callbacks: Vec<CallbackId>,
+}
+
+/// The listeners that run inside waits, and the states each was run from.
+struct Waits<'a> {
+    listeners: Vec<FieldListener<'a>>,
+    /// Per listener, the join of its entry states over every wait that ran it.
+    fired: RefCell<Vec<FlowState>>,
+}
+
+impl Waits<'_> {
+    /// `env` after time passes: callbacks and quiet moves, and the listeners of the callbacks
+    /// that arrive on fields, to a fixpoint.
+    fn settle(&self, shared: &Shared<'_, '_>, model: &ClassModel<'_>, env: &Env) -> Env {
+        if self.listeners.is_empty() {
+            return after_wait(shared, env);
+        }
+        let handled = |var: &Var| -> Vec<CallbackId> {
+            self.listeners
+                .iter()
+                .filter(|l| &l.var == var)
+                .flat_map(|l| l.callbacks.iter().copied())
+                .collect()
+        };
+        let close = |env: &Env| -> Env {
+            env.iter()
+                .map(|(var, value)| {
+                    let value = value.after_wait_except(shared.protocols, &handled(var));
+                    (var.clone(), value)
+                })
+                .collect()
+        };
+        let mut state = FlowState(Some(close(env)));
+        for _ in 0..MAX_ROUNDS {
+            let Some(current) = state.0.clone() else {
+                break;
+            };
+            let mut changed = false;
+            for (index, listener) in self.listeners.iter().enumerate() {
+                let Some(value) = current.get(&listener.var) else {
+                    continue;
+                };
+                let ts = shared.protocols.typestate(value.protocol);
+                let fires = value.states.keys().any(|s| {
+                    matches!(&ts.state(*s).on_wait,
+                        WaitOutcome::Callback { callback, .. } if listener.callbacks.contains(callback))
+                });
+                if !fires {
+                    continue;
+                }
+                let code = EventCode::Deferred(listener.code);
+                let entry = handler_entry(shared, code, &current);
+                if let Some(fired) = self.fired.borrow_mut().get_mut(index) {
+                    fired.join(&FlowState(Some(entry.clone())));
+                }
+                let param = listener_param(shared, listener.code);
+                let Some(mut exit) = analyze_body(
+                    shared,
+                    model.fqn,
+                    listener.code.body,
+                    entry.clone(),
+                    false,
+                    0,
+                )
+                .exit
+                else {
+                    continue;
+                };
+                // The parameter is the field's object: its final state is the field's, unless
+                // the body assigned the field.
+                if let Some(after) = param.and_then(|p| exit.get(&p)).cloned() {
+                    if exit.get(&listener.var) == entry.get(&listener.var) {
+                        exit.insert(listener.var.clone(), after);
+                    }
+                }
+                changed |= state.join(&FlowState(Some(close(&object_state(shared, &exit)))));
+            }
+            if !changed {
+                break;
+            }
+        }
+        state.0.unwrap_or_default()
+    }
+}
+
+/// The local a listener's first parameter (or Kotlin's implicit `it`) is.
+fn listener_param(shared: &Shared<'_, '_>, deferred: Deferred<'_>) -> Option<Var> {
+    let at = deferred
+        .params
+        .first()
+        .map_or(deferred.body.span.start_byte, |p| p.span.start_byte);
+    shared.res.declared_at(at).map(Var::Local)
+}
+
+/// `code` as a listener registered on a field or on the object itself, if it is one.
+fn field_listener<'a>(shared: &Shared<'a, '_>, code: EventCode<'a>) -> Option<FieldListener<'a>> {
+    let EventCode::Deferred(deferred) = code else {
+        return None;
+    };
+    let registration = deferred.registration?;
+    let var = shared.places.var(registration.receiver?)?;
+    if !matches!(var, Var::Field(..) | Var::This(_)) {
+        return None;
+    }
+    let protocol = shared.protocol_of_var(var)?;
+    let protocols = shared.protocols;
+    let callbacks: Vec<CallbackId> = protocols
+        .callbacks_registered_by(protocol, &registration.call.name)
+        .into_iter()
+        .filter(|cb| {
+            deferred
+                .method
+                .is_none_or(|m| protocols.listener_method(protocol, *cb) == m)
+        })
+        .collect();
+    (!callbacks.is_empty()).then(|| FieldListener {
+        code: deferred,
+        var: var.clone(),
+        callbacks,
+    })
 }
 
 fn events_contain(events: &[Event<'_>], name: &str) -> bool {
@@ -226,7 +383,8 @@ fn run_method(shared: &Shared<'_, '_>, model: &ClassModel<'_>, name: &str, entry
     match lifecycle_method(model.class, name).and_then(|m| m.body.as_ref()) {
         Some(body) => {
             let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
-            exit.map(|env| object_state(&env)).unwrap_or_default()
+            exit.map(|env| object_state(shared, &env))
+                .unwrap_or_default()
         }
         None => entry,
     }
@@ -237,6 +395,7 @@ fn run_handlers(
     shared: &Shared<'_, '_>,
     model: &ClassModel<'_>,
     handlers: &[EventCode<'_>],
+    after_wait: &dyn Fn(&Env) -> Env,
     entry: Env,
 ) -> Env {
     let mut hub = FlowState(Some(entry));
@@ -244,7 +403,7 @@ fn run_handlers(
         let Some(current) = hub.0.clone() else {
             break;
         };
-        let waited = after_wait(shared, &current);
+        let waited = after_wait(&current);
         let mut changed = false;
         for handler in handlers {
             let entry = handler_entry(shared, *handler, &waited);
@@ -255,7 +414,7 @@ fn run_handlers(
             let Some(body) = body else { continue };
             let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
             if let Some(exit) = exit {
-                changed |= hub.join(&FlowState(Some(object_state(&exit))));
+                changed |= hub.join(&FlowState(Some(object_state(shared, &exit))));
             }
         }
         if !changed {
@@ -265,10 +424,10 @@ fn run_handlers(
     hub.0.unwrap_or_default()
 }
 
-/// The fields and `this`: what survives from one event to the next.
-fn object_state(env: &Env) -> Env {
+/// The fields, `this` and captured locals: what survives from one event to the next.
+fn object_state(shared: &Shared<'_, '_>, env: &Env) -> Env {
     env.iter()
-        .filter(|(var, _)| matches!(var, Var::Field(..) | Var::This(_)))
+        .filter(|(var, _)| shared.survives(var))
         .map(|(var, value)| (var.clone(), value.clone()))
         .collect()
 }

@@ -13,6 +13,8 @@
 //! listener callbacks);
 //! [`diagnostics`] turns what the analysis saw into violations, and [`suppress`] drops the
 //! suppressed ones.
+//! A [`Project`] checks many files, lowering each at most once and skipping, by a
+//! [`prefilter`] on their text, the files that name nothing a protocol object can come from.
 //!
 //! ```text
 //! let library = typestates::library::Library::bundled();
@@ -31,6 +33,8 @@ pub mod ir;
 pub mod lang;
 pub mod places;
 pub mod platform;
+pub mod prefilter;
+mod project;
 pub mod protocols;
 pub mod resolve;
 pub mod source;
@@ -39,4 +43,5 @@ pub mod typestate_flow;
 
 pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Related, Violation, ViolationKind};
+pub use project::Project;
 pub use source::SourceFile;

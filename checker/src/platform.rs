@@ -138,6 +138,11 @@ pub fn supertypes(fqn: &str) -> impl Iterator<Item = &'static str> + '_ {
         .map(|(_, sup)| *sup)
 }
 
+/// Every class the platform table names, as a class or as a supertype (with repeats).
+pub fn classes() -> impl Iterator<Item = &'static str> {
+    SUPERTYPES.iter().flat_map(|(class, sup)| [*class, *sup])
+}
+
 /// Whether the platform table names `fqn` (as a class or as a supertype).
 pub fn is_known(fqn: &str) -> bool {
     SUPERTYPES

@@ -55,7 +55,13 @@ pub enum CreatorCall<'a> {
 pub struct Protocols<'l> {
     typestates: Vec<&'l Typestate>,
     by_class: HashMap<&'l str, ProtocolId>,
+    /// The project's classes, shared by every file of a project check; they win over
+    /// [`Protocols::supertypes`] for a class both name.
+    project: Option<&'l Supertypes>,
     supertypes: Supertypes,
+    /// The names of the library's static and instance creators: any other call creates
+    /// nothing, which [`Protocols::creation`] answers without looking further.
+    factory_names: HashSet<&'l str>,
 }
 
 impl<'l> Protocols<'l> {
@@ -70,16 +76,36 @@ impl<'l> Protocols<'l> {
                 (ts.class.as_str(), id)
             })
             .collect();
+        let factory_names = typestates
+            .iter()
+            .flat_map(|ts| ts.creators().map(move |c| ts.callin(c)))
+            .flat_map(|callin| &callin.binding.methods)
+            .filter(|m| m.kind != MethodKind::Constructor)
+            .map(|m| m.name.as_str())
+            .collect();
         Protocols {
             typestates,
             by_class,
+            project: None,
             supertypes,
+            factory_names,
         }
+    }
+
+    /// The protocols of `library`, with the `supertypes` of classes declared in the project,
+    /// borrowed rather than copied (a project check shares one map over all files).
+    pub fn with_project(library: &'l Library, supertypes: &'l Supertypes) -> Protocols<'l> {
+        let mut protocols = Protocols::new(library, Supertypes::new());
+        protocols.project = Some(supertypes);
+        protocols
     }
 
     /// Adds the classes a resolved file declares to the known hierarchy.
     pub fn add_classes(&mut self, res: &Resolution) {
         for info in res.classes() {
+            if self.project.is_some_and(|p| p.contains_key(&info.fqn)) {
+                continue;
+            }
             self.supertypes
                 .entry(info.fqn.clone())
                 .or_insert_with(|| info.supertypes.clone());
@@ -97,8 +123,9 @@ impl<'l> Protocols<'l> {
     }
 
     fn direct_supertypes<'s>(&'s self, fqn: &'s str) -> impl Iterator<Item = &'s str> + 's {
-        self.supertypes
-            .get(fqn)
+        self.project
+            .and_then(|p| p.get(fqn))
+            .or_else(|| self.supertypes.get(fqn))
             .into_iter()
             .flatten()
             .map(String::as_str)
@@ -158,6 +185,13 @@ impl<'l> Protocols<'l> {
         if let CreatorCall::New { class, arity } = call {
             let id = self.protocol_of(class)?;
             return Some((id, self.constructor_states(id, class, arity)));
+        }
+        let name = match call {
+            CreatorCall::Static { name, .. } | CreatorCall::Instance { name, .. } => name,
+            CreatorCall::New { .. } => return None,
+        };
+        if !self.factory_names.contains(name) {
+            return None;
         }
         let candidates: Vec<ProtocolId> = match expected {
             Some(id) => vec![id],
@@ -295,6 +329,7 @@ impl KnownTypes for Protocols<'_> {
     fn is_known(&self, fqn: &str) -> bool {
         self.by_class.contains_key(fqn)
             || self.supertypes.contains_key(fqn)
+            || self.project.is_some_and(|p| p.contains_key(fqn))
             || platform::is_known(fqn)
     }
 

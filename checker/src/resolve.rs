@@ -130,6 +130,11 @@ impl Resolution {
         self.declarations.get(&at).copied()
     }
 
+    /// Every local with the byte offset it is declared at (see [`Resolution::declared_at`]).
+    pub fn declarations(&self) -> impl Iterator<Item = (usize, LocalId)> + '_ {
+        self.declarations.iter().map(|(at, id)| (*at, *id))
+    }
+
     /// The declared or inferred type of a local, if known.
     pub fn type_of_local(&self, local: LocalId) -> Option<&ExprType> {
         self.local_types.get(&local)
@@ -187,6 +192,44 @@ pub fn resolve(ir: &SourceIr, known: &dyn KnownTypes) -> Resolution {
         resolver.class(class, qualify(ir.package.as_deref(), &class.name));
     }
     resolver.res
+}
+
+/// The named classes `ir` declares (top-level and nested, not those declared inside code)
+/// with their resolved direct supertypes, as [`resolve`] records them, without resolving any
+/// body: what other files of a project need to know of this one.
+pub fn declared_classes(ir: &SourceIr, known: &dyn KnownTypes) -> Vec<ClassInfo> {
+    let mut declared = HashMap::new();
+    for class in &ir.classes {
+        collect_declared(class, ir.package.as_deref(), &mut declared);
+    }
+    let resolver = Resolver {
+        ir,
+        known,
+        declared,
+        res: Resolution::default(),
+        scopes: Vec::new(),
+        classes: Vec::new(),
+        next_local: 0,
+    };
+    let mut out = Vec::new();
+    let mut todo: Vec<(&Class, String)> = ir
+        .classes
+        .iter()
+        .map(|class| (class, qualify(ir.package.as_deref(), &class.name)))
+        .collect();
+    while let Some((class, fqn)) = todo.pop() {
+        todo.extend(
+            class
+                .classes
+                .iter()
+                .map(|nested| (nested, format!("{fqn}.{}", nested.name))),
+        );
+        out.push(ClassInfo {
+            supertypes: resolver.supertypes(class),
+            fqn,
+        });
+    }
+    out
 }
 
 fn qualify(prefix: Option<&str>, name: &str) -> String {
@@ -379,13 +422,17 @@ impl Resolver<'_> {
         }
     }
 
-    fn class(&mut self, class: &Class, fqn: String) {
-        let supertypes = class
+    fn supertypes(&self, class: &Class) -> Vec<String> {
+        class
             .superclass
             .iter()
             .chain(&class.interfaces)
             .filter_map(|ty| self.type_name(&ty.name))
-            .collect();
+            .collect()
+    }
+
+    fn class(&mut self, class: &Class, fqn: String) {
+        let supertypes = self.supertypes(class);
         self.res.classes.insert(
             fqn.clone(),
             ClassInfo {

@@ -12,6 +12,9 @@
 //! (`while (it.hasNext())` continues only with the states `hasNext() == true` leads to).
 //! No time passes inside a body: wait transitions are applied between handlers
 //! ([`Value::after_wait`]).
+//! A copy `b = a` puts both names in one must-alias group ([`Value::alias`]): a call on
+//! either moves both, until one is reassigned or two paths that disagree meet (then each name
+//! keeps its own state, which can miss a violation but never invents one).
 //! Calls of private helper methods of the class apply the helper's effect, computed by
 //! analysing the helper from the caller's state (memoised per entry state).
 
@@ -26,7 +29,7 @@ use crate::flow::{solve, Analysis, Lattice};
 use crate::ir::{Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
 use crate::places::{scope_receiver, Places, Var};
 use crate::protocols::{CreatorCall, ProtocolId, Protocols};
-use crate::resolve::{ExprType, Resolution};
+use crate::resolve::{ExprType, LocalId, Resolution};
 
 /// At most this many causes are kept per state (the first in source order).
 const MAX_CAUSES: usize = 3;
@@ -57,6 +60,11 @@ pub struct Value {
     pub null: bool,
     /// Whether the object may also be in any state (its origin is not known).
     pub unknown: bool,
+    /// Which must-alias group the reference belongs to: after `b = a`, `a` and `b` hold one
+    /// object and share a group (named by the copy's expression), so a call on either moves
+    /// both. Joining two paths that disagree drops the group: the names then evolve apart,
+    /// as if they held different objects.
+    pub alias: Option<ExprId>,
 }
 
 impl Value {
@@ -70,6 +78,7 @@ impl Value {
                 .collect(),
             null: false,
             unknown: false,
+            alias: None,
         }
     }
 
@@ -80,6 +89,18 @@ impl Value {
             states: BTreeMap::new(),
             null: true,
             unknown: false,
+            alias: None,
+        }
+    }
+
+    /// A name that holds no object yet: a captured local before its method has run.
+    pub fn absent(protocol: ProtocolId) -> Value {
+        Value {
+            protocol,
+            states: BTreeMap::new(),
+            null: false,
+            unknown: false,
+            alias: None,
         }
     }
 
@@ -90,15 +111,19 @@ impl Value {
             states: BTreeMap::new(),
             null: false,
             unknown: true,
+            alias: None,
         }
     }
 
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
-        let before = (self.null, self.unknown);
+        let before = (self.null, self.unknown, self.alias);
         self.null |= other.null;
         self.unknown |= other.unknown;
-        let mut changed = before != (self.null, self.unknown);
+        if self.alias != other.alias {
+            self.alias = None;
+        }
+        let mut changed = before != (self.null, self.unknown, self.alias);
         for (state, causes) in &other.states {
             let mine = self.states.entry(*state).or_default();
             for cause in causes {
@@ -117,12 +142,19 @@ impl Value {
     /// The value after time passes: every state reachable by callbacks and quiet moves
     /// (including staying put), minus objects that fail.
     pub fn after_wait(&self, protocols: &Protocols<'_>) -> Value {
+        self.after_wait_except(protocols, &[])
+    }
+
+    /// [`Value::after_wait`], without following the callbacks in `handled`: those run a
+    /// listener, whose effect the caller applies instead.
+    pub fn after_wait_except(&self, protocols: &Protocols<'_>, handled: &[CallbackId]) -> Value {
         let ts = protocols.typestate(self.protocol);
         let mut out = self.clone();
         let mut todo: Vec<StateId> = self.states.keys().copied().collect();
         while let Some(state) = todo.pop() {
             let (target, cause) = match &ts.state(state).on_wait {
                 WaitOutcome::Quiet { target, .. } => (*target, Cause::Quiet),
+                WaitOutcome::Callback { callback, .. } if handled.contains(callback) => continue,
                 WaitOutcome::Callback {
                     callback, target, ..
                 } => (*target, Cause::Callback(*callback)),
@@ -223,6 +255,10 @@ pub struct Shared<'a, 'l> {
     /// Private helpers by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
     summaries: RefCell<HashMap<(usize, Env), Option<Env>>>,
+    /// Locals of methods that create deferred code: the lambdas and listeners may capture
+    /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
+    /// Each maps to the byte offset it is declared at.
+    pub captured: HashMap<LocalId, usize>,
     /// Observations recorded by [`analyze_body`] with recording on.
     pub observations: RefCell<Vec<Observation>>,
     deadline: Option<Instant>,
@@ -246,6 +282,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             language,
             helpers,
             summaries: RefCell::new(HashMap::new()),
+            captured: HashMap::new(),
             observations: RefCell::new(Vec::new()),
             deadline,
             timed_out: Cell::new(false),
@@ -258,6 +295,16 @@ impl<'a, 'l> Shared<'a, 'l> {
             self.timed_out.set(true);
         }
         self.timed_out.get()
+    }
+
+    /// Whether `var` outlives the body it is used in: fields, the object itself, and
+    /// [`Shared::captured`] locals.
+    pub fn survives(&self, var: &Var) -> bool {
+        match var {
+            Var::Field(..) | Var::This(_) => true,
+            Var::Local(local) => self.captured.contains_key(local),
+            Var::Temp(_) => false,
+        }
     }
 
     /// The protocol of values of type `ty`.
@@ -358,7 +405,10 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 if let Some(var) = var {
                     let protocol = self.shared.protocol_of_var(&var);
                     let value = match &local.init {
-                        Some(init) => self.eval(init, &env, protocol),
+                        Some(init) => {
+                            let value = self.eval(init, &env, protocol);
+                            self.copy(init, value, &mut env)
+                        }
                         None => protocol.map(Value::unknown),
                     };
                     set(&mut env, var, value);
@@ -368,7 +418,8 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
             NodeKind::Assign { target, value } => {
                 if let Some(var) = self.shared.places.var(target).cloned() {
                     let protocol = self.shared.protocol_of_var(&var);
-                    let value = self.eval(value, &env, protocol);
+                    let evaluated = self.eval(value, &env, protocol);
+                    let value = self.copy(value, evaluated, &mut env);
                     set(&mut env, var, value);
                 }
                 true
@@ -448,6 +499,35 @@ impl BodyAnalysis<'_, '_, '_> {
                 .or_else(|| shared.protocol_of_type(shared.res.type_of(expr.id)))
                 .map(Value::unknown),
         }
+    }
+
+    /// `value`, the value of `source`, joined to the alias group of `source` when `source`
+    /// is a tracked name holding an object (a copy `b = a`); a copy site that runs again
+    /// starts a new group, taking its name back from the names of the previous run.
+    fn copy(&self, source: &Expr, value: Option<Value>, env: &mut Env) -> Option<Value> {
+        let mut value = value?;
+        let Some(var) = self.shared.places.var(source) else {
+            return Some(value);
+        };
+        let Some(held) = env.get(var).filter(|v| !v.has_no_state()) else {
+            return Some(value);
+        };
+        let group = match held.alias {
+            Some(group) => group,
+            None => {
+                for other in env.values_mut() {
+                    if other.alias == Some(source.id) {
+                        other.alias = None;
+                    }
+                }
+                if let Some(held) = env.get_mut(var) {
+                    held.alias = Some(source.id);
+                }
+                source.id
+            }
+        };
+        value.alias = Some(group);
+        Some(value)
     }
 
     /// If `expr` creates a protocol object, its protocol and start states.
@@ -599,6 +679,7 @@ impl BodyAnalysis<'_, '_, '_> {
             states: BTreeMap::new(),
             null: false,
             unknown: false,
+            alias: value.alias,
         };
         for state in sources {
             for &callin in callins {
@@ -610,6 +691,13 @@ impl BodyAnalysis<'_, '_, '_> {
         let goes_on = !next.states.is_empty() || value.has_no_state();
         if let Some(var) = receiver.var {
             if goes_on {
+                if let Some(group) = next.alias {
+                    for (other, value) in env.iter_mut() {
+                        if *other != var && value.alias == Some(group) {
+                            *value = next.clone();
+                        }
+                    }
+                }
                 env.insert(var, next);
             }
         }
@@ -700,7 +788,7 @@ impl BodyAnalysis<'_, '_, '_> {
         // The helper sees the fields and `this`, and its parameters bound to the arguments.
         let mut entry: Env = env
             .iter()
-            .filter(|(var, _)| matches!(var, Var::Field(..) | Var::This(_)))
+            .filter(|(var, _)| self.shared.survives(var))
             .map(|(var, value)| (var.clone(), value.clone()))
             .collect();
         let mut bound = Vec::new();
@@ -734,7 +822,7 @@ impl BodyAnalysis<'_, '_, '_> {
             return false;
         };
         for (var, value) in &exit {
-            if matches!(var, Var::Field(..) | Var::This(_)) {
+            if self.shared.survives(var) {
                 env.insert(var.clone(), value.clone());
             }
         }

@@ -1,13 +1,15 @@
-//! Checks a set of paths as one project: finds the Java and Kotlin files under them, learns the
-//! project's class hierarchy (so `new DownloadTask()` counts as an AsyncTask when another file
-//! declares `DownloadTask extends AsyncTask`), and checks every file, in parallel.
+//! Checks a set of paths as one project: finds the Java and Kotlin files under them, and hands
+//! them to a [`checker::Project`], which skips the files that name no protocol class or
+//! factory, lowers each other file once, learns the project's class hierarchy (so
+//! `new DownloadTask()` counts as an AsyncTask when another file declares
+//! `DownloadTask extends AsyncTask`), and checks every file, in parallel.
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use checker::{check, project_supertypes, CheckConfig, CheckResult, SourceFile};
+use checker::{CheckConfig, CheckResult, Project, SourceFile};
 use typestates::library::Library;
 
 /// Folders never descended into: build output, dependencies, version control.
@@ -101,11 +103,9 @@ pub fn check_paths(library: &Library, paths: &[PathBuf], jobs: usize) -> Project
             Err(message) => errors.push(FileError { path, message }),
         }
     }
-    let config = CheckConfig {
-        supertypes: project_supertypes(library, &sources),
-        ..CheckConfig::default()
-    };
-    let results = check_all(library, &sources, &config, jobs.max(1));
+    let jobs = jobs.max(1);
+    let project = Project::new(library, &sources, CheckConfig::default(), jobs);
+    let results = check_all(&project, &sources, jobs);
     let mut files = Vec::new();
     for (source, result) in sources.into_iter().zip(results) {
         match result {
@@ -123,9 +123,8 @@ pub fn check_paths(library: &Library, paths: &[PathBuf], jobs: usize) -> Project
 /// A panic inside the checker is caught and becomes that file's error, so one bad file never
 /// takes the others down.
 fn check_all(
-    library: &Library,
+    project: &Project<'_>,
     sources: &[SourceFile],
-    config: &CheckConfig,
     jobs: usize,
 ) -> Vec<Result<CheckResult, String>> {
     let next = AtomicUsize::new(0);
@@ -138,10 +137,13 @@ fn check_all(
                 let Some(source) = sources.get(index) else {
                     break;
                 };
-                let result = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                    check(library, source, config)
-                }))
-                .map_err(|_| {
+                let result = if project.failed(index) {
+                    Err(())
+                } else {
+                    std::panic::catch_unwind(AssertUnwindSafe(|| project.check(index)))
+                        .map_err(|_| ())
+                };
+                let result = result.map_err(|()| {
                     format!(
                         "{}: internal error in the checker (please report it); the file was skipped",
                         source.path.display()

@@ -7,7 +7,12 @@
 //!               [--phases parse,frontend,check,check-project]
 //!               [--ast-grep BIN] [--sg-config FILE] [--time /usr/bin/time] [--out FILE]
 //! checker-bench phase NAME --threads N --corpus DIR     (internal: one child process)
+//! checker-bench verify [--corpus DIR]
 //! ```
+//!
+//! `verify` checks that `checker::Project` (what `typestar check` runs) finds exactly what
+//! `checker::check` of every file with `checker::project_supertypes` finds, and prints any
+//! difference and how many files the prefilter skipped; it exits with 1 on a difference.
 //!
 //! Each (job, threads) pair runs `--reps` times in its own child process, round-robin, so
 //! that changing machine load spreads evenly over the jobs; see `bench/checker/README.md`.
@@ -66,6 +71,8 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let res = if args.first().map(String::as_str) == Some("phase") {
         run_phase(&args[1..])
+    } else if args.first().map(String::as_str) == Some("verify") {
+        verify(&args[1..])
     } else {
         parse_config(&args).and_then(|config| measure_all(&config, &args))
     };
@@ -145,6 +152,62 @@ fn run_phase(args: &[String]) -> Result<(), String> {
     let files = corpus::files(&corpus);
     let (tally, elapsed) = phase::run(phase, &files, threads);
     println!("{}", tally.to_line(elapsed));
+    Ok(())
+}
+
+/// `verify`: the project check against the plain per-file check, file by file.
+fn verify(args: &[String]) -> Result<(), String> {
+    let mut corpus = PathBuf::from("bench/work/corpus");
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--corpus" => corpus = PathBuf::from(value(&mut it, flag)?),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    let library = typestates::library::Library::bundled();
+    let sources: Vec<checker::SourceFile> = corpus::files(&corpus)
+        .iter()
+        .filter_map(|path| {
+            let bytes = std::fs::read(path).ok()?;
+            checker::SourceFile::from_bytes(path, bytes).ok()
+        })
+        .collect();
+    let config = checker::CheckConfig {
+        supertypes: checker::project_supertypes(&library, &sources),
+        ..checker::CheckConfig::default()
+    };
+    let project = checker::Project::new(&library, &sources, checker::CheckConfig::default(), 1);
+    let (mut differences, mut skipped, mut findings, mut analysed_bytes) = (0, 0, 0, 0);
+    for (i, file) in sources.iter().enumerate() {
+        let plain = checker::check(&library, file, &config);
+        let new = project.check(i);
+        findings += plain.violations.len();
+        if !project.is_analysed(i) {
+            skipped += 1;
+        } else {
+            analysed_bytes += file.text.len();
+        }
+        if plain.violations != new.violations
+            || (project.is_analysed(i) && plain.syntax_errors != new.syntax_errors)
+        {
+            differences += 1;
+            println!(
+                "{}: plain check {:?}\nproject check {:?}",
+                file.path.display(),
+                plain.violations,
+                new.violations
+            );
+        }
+    }
+    println!(
+        "{} files, {skipped} skipped by the prefilter ({:.1} MB of text analysed), {findings} findings, {differences} files differ",
+        sources.len(),
+        analysed_bytes as f64 / 1e6
+    );
+    if differences > 0 {
+        return Err(format!("{differences} files differ"));
+    }
     Ok(())
 }
 

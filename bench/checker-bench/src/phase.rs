@@ -9,9 +9,10 @@
 //!   initializer body;
 //! - `check`: the full `checker::check` with the bundled library, file by file, without
 //!   cross-file supertypes (`CheckConfig::default()`);
-//! - `check-project`: what a whole-project check does: all files read into memory,
-//!   `checker::project_supertypes` over them (a lowering and resolution pass over every
-//!   file, split over the threads), then `checker::check` of each file with those supertypes.
+//! - `check-project`: what `typestar check DIR` does (`server/src/project.rs`): all files read
+//!   into memory, a `checker::Project` over them (the name prefilter, then one lowering of
+//!   each remaining file, split over the threads, and the project's supertypes), then
+//!   `Project::check` of each file.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -124,11 +125,19 @@ impl Tally {
 /// Runs `phase` over `files` on `threads` threads and returns the tally and the seconds spent.
 pub fn run(phase: Phase, files: &[PathBuf], threads: usize) -> (Tally, f64) {
     let start = Instant::now();
-    let mut cx = Context::new(phase);
-    if phase == Phase::CheckProject {
-        cx.project = Some(Project::load(&cx.library, files, threads));
-    }
-    let cx = cx;
+    let library = Library::bundled();
+    let cx = Context::new(phase, &library);
+    let (sources, index) = if phase == Phase::CheckProject {
+        load(files)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    let project = (phase == Phase::CheckProject)
+        .then(|| checker::Project::new(&library, &sources, CheckConfig::default(), threads));
+    let cx = Context {
+        project: project.as_ref().map(|p| (p, index)),
+        ..cx
+    };
     let next = AtomicUsize::new(0);
     let total = Mutex::new(Tally::default());
     std::thread::scope(|scope| {
@@ -160,46 +169,31 @@ fn read(path: &Path) -> Option<SourceFile> {
         .and_then(|bytes| SourceFile::from_bytes(path, bytes).ok())
 }
 
-/// The whole project in memory, with the supertypes of every class it declares.
-struct Project {
-    files: Vec<Option<SourceFile>>,
-    config: CheckConfig,
-}
-
-impl Project {
-    /// Reads every file and runs `checker::project_supertypes` over them, one chunk of files
-    /// per thread, merging the maps.
-    fn load(library: &Library, paths: &[PathBuf], threads: usize) -> Project {
-        let files: Vec<Option<SourceFile>> = paths.iter().map(|p| read(p)).collect();
-        let accepted: Vec<SourceFile> = files.iter().flatten().cloned().collect();
-        let chunk = accepted.len().div_ceil(threads.max(1)).max(1);
-        let mut config = CheckConfig::default();
-        std::thread::scope(|scope| {
-            let parts: Vec<_> = accepted
-                .chunks(chunk)
-                .map(|part| scope.spawn(move || checker::project_supertypes(library, part)))
-                .collect();
-            for part in parts {
-                if let Ok(map) = part.join() {
-                    config.supertypes.extend(map);
-                }
-            }
-        });
-        Project { files, config }
-    }
+/// Reads every file; the accepted ones in order, and for each path its index among them.
+fn load(paths: &[PathBuf]) -> (Vec<SourceFile>, Vec<Option<usize>>) {
+    let mut accepted = Vec::new();
+    let index = paths
+        .iter()
+        .map(|p| {
+            let file = read(p)?;
+            accepted.push(file);
+            Some(accepted.len() - 1)
+        })
+        .collect();
+    (accepted, index)
 }
 
 /// What a phase needs besides the file: the bundled library, loaded once.
-struct Context {
+struct Context<'p> {
     phase: Phase,
     known: std::collections::HashSet<String>,
-    library: Library,
-    project: Option<Project>,
+    library: &'p Library,
+    /// For `check-project`: the project, and for each path its index in the project.
+    project: Option<(&'p checker::Project<'p>, Vec<Option<usize>>)>,
 }
 
-impl Context {
-    fn new(phase: Phase) -> Context {
-        let library = Library::bundled();
+impl<'p> Context<'p> {
+    fn new(phase: Phase, library: &'p Library) -> Context<'p> {
         Context {
             phase,
             known: library.iter().map(|e| e.class().to_owned()).collect(),
@@ -210,9 +204,9 @@ impl Context {
 
     fn file(&self, index: usize, path: &Path, tally: &mut Tally) {
         tally.files += 1;
-        if let Some(project) = &self.project {
-            match project.files.get(index).and_then(Option::as_ref) {
-                Some(file) => self.check(file, &project.config, tally),
+        if let Some((project, paths)) = &self.project {
+            match paths.get(index).copied().flatten() {
+                Some(i) => Self::tally(&project.check(i), tally),
                 None => tally.refused += 1,
             }
             return;
@@ -250,7 +244,10 @@ impl Context {
     }
 
     fn check(&self, file: &SourceFile, config: &CheckConfig, tally: &mut Tally) {
-        let res = checker::check(&self.library, file, config);
+        Self::tally(&checker::check(self.library, file, config), tally);
+    }
+
+    fn tally(res: &checker::CheckResult, tally: &mut Tally) {
         tally.units += res.violations.len() as u64;
         tally.with_errors += usize::from(!res.syntax_errors.is_empty());
         tally.timed_out += usize::from(res.timed_out);

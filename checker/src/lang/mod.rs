@@ -70,12 +70,19 @@ impl SourceIr {
 fn scan_comments_and_errors(cx: &LowerCx<'_>, tree: &Tree) -> (Vec<Span>, Vec<Span>) {
     let mut ignore_comments = Vec::new();
     let mut syntax_errors = Vec::new();
+    // Without the marker anywhere in the text, only subtrees holding an error are visited.
+    let comments = cx.text.contains(IGNORE_MARKER);
+    if !comments && !tree.root_node().has_error() {
+        return (ignore_comments, syntax_errors);
+    }
     let mut cursor = tree.walk();
     'walk: loop {
         let node = cursor.node();
         let mut descend = true;
         if node.is_error() || node.is_missing() {
             syntax_errors.push(cx.span(node));
+            descend = false;
+        } else if !comments && !node.has_error() {
             descend = false;
         } else if node.kind().contains("comment") {
             if cx.text(node).contains(IGNORE_MARKER) {

@@ -6,6 +6,7 @@ mod diff;
 mod draft;
 mod learn;
 mod library;
+mod lsp;
 mod show;
 
 use std::process::ExitCode;
@@ -28,6 +29,8 @@ enum Command {
     Show(show::ShowArgs),
     /// Compares two typestates and lists witness traces where they differ.
     Diff(diff::DiffArgs),
+    /// Runs the language server over stdio.
+    Lsp(lsp::LspArgs),
     /// Lists the bundled protocols with their provenance.
     Library(library::LibraryArgs),
     /// Writes a first experiment file for a Java class from its public API.
@@ -42,6 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Show(args) => show::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Lsp(args) => lsp::run(args),
         Command::Library(args) => library::run(args),
         Command::Draft(args) => draft::run(args),
         Command::Learn(args) => learn::run(args),

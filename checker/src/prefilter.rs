@@ -1,0 +1,171 @@
+//! A cheap text test that rules out files with nothing to check, before any parsing.
+//!
+//! A finding needs a tracked object, and an object is tracked only when the file names its
+//! protocol class (a declared type, `new C(…)`, a cast, `C.create(…)`, an import, a
+//! supertype), names a platform or project class that is a subtype of one (`FileReader`,
+//! `DownloadTask`), calls a library factory method on an instance (`client.newCall(…)`,
+//! `list.iterator()`), or calls a static factory of another class (`Files.newBufferedReader`
+//! names `Files`).
+//! A file in which none of these names occurs as an identifier (comments and strings
+//! included, which only lets more files through) cannot produce a finding, so a project check
+//! skips it without parsing.
+//!
+//! The names of project classes that extend protocol classes are not known before the files
+//! declaring them are lowered; [`crate::Project`] adds them with [`NameFilter::add`] and
+//! looks again at the files it skipped, until no new name turns up.
+
+use std::collections::HashSet;
+
+use typestates::binding::MethodKind;
+use typestates::library::Library;
+
+use crate::platform;
+use crate::protocols::{Protocols, Supertypes};
+
+/// The identifiers whose presence makes a file worth checking.
+#[derive(Debug, Clone, Default)]
+pub struct NameFilter {
+    names: HashSet<String>,
+    /// Bit `64 * (b0 & 63) + (b1 & 63)` is set when some name starts with the bytes `b0 b1`
+    /// (a name of one byte counts `b1` as 0): most identifiers fail this test and are never
+    /// hashed.
+    prefixes: Vec<u64>,
+    max_len: usize,
+}
+
+fn prefix_bit(name: &[u8]) -> usize {
+    let b0 = usize::from(name[0] & 63);
+    let b1 = usize::from(name.get(1).map_or(0, |b| b & 63));
+    b0 * 64 + b1
+}
+
+impl NameFilter {
+    /// The names that can bring a protocol object of `library` into a file.
+    pub fn new(library: &Library) -> NameFilter {
+        let mut filter = NameFilter::default();
+        for entry in library.iter() {
+            let ts = &entry.typestate;
+            filter.add(simple_name(&ts.class));
+            for creator in ts.creators() {
+                for method in &ts.callin(creator).binding.methods {
+                    match (method.kind, method.class.as_deref()) {
+                        (MethodKind::Instance, _) => {
+                            filter.add(&method.name);
+                        }
+                        (MethodKind::Static, Some(owner)) => {
+                            filter.add(simple_name(owner));
+                        }
+                        (MethodKind::Static | MethodKind::Constructor, _) => {}
+                    }
+                }
+            }
+        }
+        let protocols = Protocols::new(library, Supertypes::new());
+        for class in platform::classes() {
+            if protocols.protocol_of(class).is_some() {
+                filter.add(simple_name(class));
+            }
+        }
+        filter
+    }
+
+    /// Adds `name`; returns whether it is new.
+    pub fn add(&mut self, name: &str) -> bool {
+        if name.is_empty() || self.names.contains(name) {
+            return false;
+        }
+        if self.prefixes.is_empty() {
+            self.prefixes = vec![0; 64];
+        }
+        let bit = prefix_bit(name.as_bytes());
+        self.prefixes[bit / 64] |= 1 << (bit % 64);
+        self.max_len = self.max_len.max(name.len());
+        self.names.insert(name.to_owned())
+    }
+
+    /// Whether `name` is one of the names.
+    pub fn contains(&self, name: &str) -> bool {
+        self.names.contains(name)
+    }
+
+    /// Whether the filter has no names.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Whether an identifier of `text` is one of the names.
+    pub fn matches(&self, text: &str) -> bool {
+        if self.names.is_empty() {
+            return false;
+        }
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if !is_ident_byte(b) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && is_ident_byte(bytes[i]) {
+                i += 1;
+            }
+            let bit = prefix_bit(&bytes[start..i]);
+            if i - start <= self.max_len && self.prefixes[bit / 64] & (1 << (bit % 64)) != 0 {
+                // Identifier bytes are ASCII, so the slice is on char boundaries.
+                if text
+                    .get(start..i)
+                    .is_some_and(|name| self.names.contains(name))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
+
+/// ASCII letters, digits, `_` and `$`: any other byte (non-ASCII ones included) ends an
+/// identifier, which can only split identifiers and so only find more names.
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// The last segment of a dotted name.
+pub(crate) fn simple_name(fqn: &str) -> &str {
+    fqn.rsplit(['.', '$']).next().unwrap_or(fqn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_come_from_the_library_and_the_platform() {
+        let filter = NameFilter::new(&Library::bundled());
+        for name in [
+            "MediaPlayer",
+            "AsyncTask",
+            "Call",
+            "newCall",
+            "iterator",
+            "Files",
+            "FileInputStream",
+        ] {
+            assert!(filter.contains(name), "{name}");
+        }
+        assert!(!filter.contains("create"));
+        assert!(!filter.contains("Activity"));
+    }
+
+    #[test]
+    fn matches_whole_identifiers_only() {
+        let filter = NameFilter::new(&Library::bundled());
+        assert!(filter.matches("class A { MediaPlayer mp; }"));
+        assert!(filter.matches("val c = client.newCall(request)"));
+        assert!(!filter.matches("class A { MyMediaPlayerView v; }"));
+        assert!(!filter.matches("fun main() { println(\"hi\") }"));
+        assert!(filter.matches("/* é */MediaPlayer"));
+        assert!(!filter.matches(""));
+    }
+}

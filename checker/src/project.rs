@@ -1,0 +1,223 @@
+//! Checking many files as one project, lowering each file at most once.
+//!
+//! [`Project::new`] finds the files worth checking with the [`NameFilter`] text test, lowers
+//! them (in parallel), learns the classes they declare and their supertypes, and repeats for
+//! files that name a project class found to extend a protocol class, until no new name turns
+//! up. [`Project::check`] then analyses one file from its kept IR with the whole project's
+//! supertypes, shared by reference.
+//!
+//! The IR of the analysed files is kept up to [`KEPT_TEXT_BYTES`] of their source text (the
+//! IR takes about 13 times the text); files past it are lowered again when checked, which
+//! bounds the memory of very large projects at the cost of a second lowering of those files.
+//!
+//! A skipped file cannot produce a finding (see [`crate::prefilter`]); it is never parsed,
+//! so its syntax errors are not reported either.
+//! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the
+//! checker asks the hierarchy only about protocol classes.
+//! The results are those of [`crate::check`] with [`crate::project_supertypes`] for every
+//! file that is checked.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use typestates::library::Library;
+
+use crate::check::{check_lowered, declared_classes};
+use crate::ir::SourceIr;
+use crate::prefilter::{simple_name, NameFilter};
+use crate::protocols::{Protocols, Supertypes};
+use crate::resolve::ClassInfo;
+use crate::source::SourceFile;
+use crate::{CheckConfig, CheckResult};
+
+/// How much source text the kept IR may stand for (see the module documentation).
+pub const KEPT_TEXT_BYTES: usize = 8 << 20;
+
+/// A lowered file and the classes it declares.
+struct Lowered {
+    ir: SourceIr,
+    classes: Vec<ClassInfo>,
+}
+
+/// What the project holds of one file.
+enum Slot {
+    /// Skipped by the prefilter: no findings.
+    Skipped,
+    /// Analysed, with its IR.
+    Kept(SourceIr),
+    /// Analysed, lowered again when checked (past the memory budget).
+    Relower,
+    /// Lowering panicked.
+    Failed,
+}
+
+/// A set of files checked together.
+pub struct Project<'a> {
+    library: &'a Library,
+    files: &'a [SourceFile],
+    slots: Vec<Slot>,
+    config: CheckConfig,
+}
+
+impl<'a> Project<'a> {
+    /// Prepares `files` for checking against `library` with `config` (whose supertypes are
+    /// extended by the project's own classes), using up to `jobs` threads.
+    pub fn new(
+        library: &'a Library,
+        files: &'a [SourceFile],
+        mut config: CheckConfig,
+        jobs: usize,
+    ) -> Project<'a> {
+        let mut filter = NameFilter::new(library);
+        let library_only = Protocols::new(library, Supertypes::new());
+        let mut lowered: Vec<Option<Lowered>> = (0..files.len()).map(|_| None).collect();
+        let mut failed = vec![false; files.len()];
+        let mut todo: Vec<usize> = (0..files.len())
+            .filter(|&i| filter.matches(&files[i].text))
+            .collect();
+        // Supertypes learnt so far, and the classes not yet known to extend a protocol class.
+        let mut interim = config.supertypes.clone();
+        let mut pending: Vec<String> = Vec::new();
+        while !todo.is_empty() {
+            for (i, result) in lower_all(files, &todo, &library_only, jobs) {
+                match result {
+                    Some(file) => {
+                        for info in &file.classes {
+                            interim.insert(info.fqn.clone(), info.supertypes.clone());
+                            pending.push(info.fqn.clone());
+                        }
+                        lowered[i] = Some(file);
+                    }
+                    None => failed[i] = true,
+                }
+            }
+            let mut new_names = NameFilter::default();
+            {
+                let protocols = Protocols::with_project(library, &interim);
+                pending.retain(|fqn| {
+                    if protocols.protocol_of(fqn).is_none() {
+                        return true;
+                    }
+                    let name = simple_name(fqn);
+                    if filter.add(name) {
+                        new_names.add(name);
+                    }
+                    false
+                });
+            }
+            todo = if new_names.is_empty() {
+                Vec::new()
+            } else {
+                (0..files.len())
+                    .filter(|&i| lowered[i].is_none() && !failed[i])
+                    .filter(|&i| new_names.matches(&files[i].text))
+                    .collect()
+            };
+        }
+        // In file order, so that a class two files declare gets the later file's supertypes,
+        // as in `project_supertypes`.
+        for file in lowered.iter().flatten() {
+            for info in &file.classes {
+                config
+                    .supertypes
+                    .insert(info.fqn.clone(), info.supertypes.clone());
+            }
+        }
+        let mut kept_bytes = 0;
+        let slots = lowered
+            .into_iter()
+            .zip(&failed)
+            .zip(files)
+            .map(|((lowered, &failed), file)| match lowered {
+                Some(_) if kept_bytes + file.text.len() > KEPT_TEXT_BYTES => Slot::Relower,
+                Some(lowered) => {
+                    kept_bytes += file.text.len();
+                    Slot::Kept(lowered.ir)
+                }
+                None if failed => Slot::Failed,
+                None => Slot::Skipped,
+            })
+            .collect();
+        Project {
+            library,
+            files,
+            slots,
+            config,
+        }
+    }
+
+    /// The number of files.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// Whether the project has no files.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
+    /// Whether file `index` is analysed (its text names something a protocol object can come
+    /// from); the others have no findings.
+    pub fn is_analysed(&self, index: usize) -> bool {
+        matches!(self.slots.get(index), Some(Slot::Kept(_) | Slot::Relower))
+    }
+
+    /// Whether lowering file `index` failed with an internal error.
+    pub fn failed(&self, index: usize) -> bool {
+        matches!(self.slots.get(index), Some(Slot::Failed))
+    }
+
+    /// The supertypes of the project's analysed classes (and of the configuration's).
+    pub fn supertypes(&self) -> &Supertypes {
+        &self.config.supertypes
+    }
+
+    /// Checks file `index` (an empty result for a skipped file or an index out of range).
+    pub fn check(&self, index: usize) -> CheckResult {
+        match (self.files.get(index), self.slots.get(index)) {
+            (Some(file), Some(Slot::Kept(ir))) => {
+                check_lowered(self.library, &file.text, ir, &self.config)
+            }
+            (Some(file), Some(Slot::Relower)) => crate::check(self.library, file, &self.config),
+            _ => CheckResult::default(),
+        }
+    }
+}
+
+/// Lowers the files `todo` names and resolves their class declarations, on up to `jobs`
+/// threads; `None` for a file whose lowering panicked.
+fn lower_all(
+    files: &[SourceFile],
+    todo: &[usize],
+    library_only: &Protocols<'_>,
+    jobs: usize,
+) -> Vec<(usize, Option<Lowered>)> {
+    let lower_one = |i: usize| {
+        let file = &files[i];
+        std::panic::catch_unwind(AssertUnwindSafe(|| {
+            let ir = crate::lang::lower(file.language, &file.text);
+            let classes = declared_classes(&ir, library_only);
+            Lowered { ir, classes }
+        }))
+        .ok()
+    };
+    let jobs = jobs.clamp(1, todo.len().max(1));
+    if jobs == 1 {
+        return todo.iter().map(|&i| (i, lower_one(i))).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let out = Mutex::new(Vec::with_capacity(todo.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| {
+                let mut mine = Vec::new();
+                while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    mine.push((i, lower_one(i)));
+                }
+                out.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+            });
+        }
+    });
+    out.into_inner().unwrap_or_else(|e| e.into_inner())
+}

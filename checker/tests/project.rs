@@ -1,0 +1,90 @@
+//! `checker::Project`: the name prefilter skips only files that cannot have findings, follows
+//! chains of project subclasses across files, and finds exactly what the per-file check with
+//! `project_supertypes` finds.
+
+use std::path::Path;
+
+use checker::{check, project_supertypes, CheckConfig, Project, SourceFile};
+use typestates::library::Library;
+
+fn file(path: &str, text: &str) -> SourceFile {
+    SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec()).expect("checkable")
+}
+
+/// `Base` extends AsyncTask, `Task` extends `Base` without naming anything of the library,
+/// and `Use` runs a `Task` twice, naming only `Task`: each file comes in only once the
+/// previous one's class is known to be a protocol subclass.
+fn chain() -> Vec<SourceFile> {
+    vec![
+        file(
+            "a/Base.java",
+            "package a;\nimport android.os.AsyncTask;\n\
+             public abstract class Base extends AsyncTask<String, Void, Void> {}\n",
+        ),
+        file(
+            "a/Task.java",
+            "package a;\npublic class Task extends Base {\n\
+             protected Void doInBackground(String... s) { return null; }\n}\n",
+        ),
+        file(
+            "a/Use.java",
+            "package a;\nclass Use {\n  void twice() {\n    Task t = new Task();\n    \
+             t.execute(\"x\");\n    t.execute(\"y\");\n  }\n}\n",
+        ),
+        file(
+            "a/Unrelated.kt",
+            "package a\nclass Unrelated { fun f(x: Int) = x + 1 }\n",
+        ),
+        file("a/Broken.java", "class Broken { void f( { }\n"),
+    ]
+}
+
+#[test]
+fn subclass_chains_are_followed_across_files() {
+    let library = Library::bundled();
+    let files = chain();
+    let project = Project::new(&library, &files, CheckConfig::default(), 2);
+    assert!(project.is_analysed(0) && project.is_analysed(1) && project.is_analysed(2));
+    assert!(!project.is_analysed(3) && !project.is_analysed(4));
+    let found = project.check(2);
+    assert_eq!(found.violations.len(), 1, "{:?}", found.violations);
+    assert_eq!(found.violations[0].span.start.line, 6);
+    assert_eq!(project.check(4), checker::CheckResult::default());
+    assert_eq!(project.check(99), checker::CheckResult::default());
+}
+
+#[test]
+fn project_check_matches_the_per_file_check() {
+    let library = Library::bundled();
+    let mut files = chain();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/android-app");
+    let mut todo = vec![root];
+    while let Some(dir) = todo.pop() {
+        for entry in std::fs::read_dir(&dir).expect("readable").flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else if let Ok(f) =
+                SourceFile::from_bytes(&path, std::fs::read(&path).expect("readable"))
+            {
+                files.push(f);
+            }
+        }
+    }
+    let config = CheckConfig {
+        supertypes: project_supertypes(&library, &files),
+        ..CheckConfig::default()
+    };
+    let project = Project::new(&library, &files, CheckConfig::default(), 1);
+    let mut n = 0;
+    for (i, f) in files.iter().enumerate() {
+        let plain = check(&library, f, &config);
+        let new = project.check(i);
+        assert_eq!(plain.violations, new.violations, "{}", f.path.display());
+        if project.is_analysed(i) {
+            assert_eq!(plain.syntax_errors, new.syntax_errors);
+        }
+        n += new.violations.len();
+    }
+    assert!(n > 5, "the example app has findings");
+}

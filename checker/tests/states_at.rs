@@ -1,0 +1,82 @@
+//! `checker::states_at`, the data behind hovers: the states of the receiver of the call at an
+//! offset, on the called name or on the receiver.
+
+use std::path::Path;
+
+use checker::{states_at, SourceFile, StatesAt};
+use typestates::library::Library;
+
+const JAVA: &str = r#"import android.app.Activity;
+import android.media.MediaPlayer;
+
+class Hover extends Activity {
+    private MediaPlayer player;
+
+    void local(String url) throws java.io.IOException {
+        MediaPlayer mp = new MediaPlayer();
+        mp.setDataSource(url);
+        if (url.isEmpty()) {
+            mp.prepare();
+        }
+        mp.start();
+    }
+
+    void field() {
+        player.release();
+    }
+
+    void untracked(String s) {
+        s.trim();
+    }
+}
+"#;
+
+const KOTLIN: &str = r#"import android.media.MediaPlayer
+
+class Hover {
+    fun play(url: String) {
+        val mp = MediaPlayer()
+        mp.setDataSource(url)
+        mp.prepareAsync()
+        mp.start()
+    }
+}
+"#;
+
+fn at(path: &str, text: &str, needle: &str, delta: usize) -> Option<StatesAt> {
+    let file = SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec()).expect("ok");
+    let offset = text.find(needle).expect("needle in text") + delta;
+    states_at(&Library::bundled(), &file, offset)
+}
+
+#[test]
+fn states_on_the_called_name_and_on_the_receiver() {
+    let on_name = at("Hover.java", JAVA, "mp.start()", 3).expect("a tracked call");
+    assert_eq!(on_name.class, "android.media.MediaPlayer");
+    assert_eq!(on_name.receiver, "mp");
+    assert_eq!(on_name.states, ["Initialized", "PreparedPending"]);
+    assert!(!on_name.maybe_null && !on_name.unknown);
+    let on_receiver = at("Hover.java", JAVA, "mp.start()", 0).expect("a tracked call");
+    assert_eq!(on_receiver, on_name);
+    let first = at("Hover.java", JAVA, "mp.setDataSource", 3).expect("a tracked call");
+    assert_eq!(first.states, ["Idle"]);
+}
+
+#[test]
+fn fields_of_unknown_origin_and_untracked_calls() {
+    let field = at("Hover.java", JAVA, "player.release()", 7).expect("a tracked field");
+    assert_eq!(field.receiver, "player");
+    assert!(
+        field.maybe_null,
+        "the field is never assigned in this class"
+    );
+    assert_eq!(at("Hover.java", JAVA, "s.trim()", 2), None);
+    assert_eq!(at("Hover.java", JAVA, "class Hover", 0), None);
+}
+
+#[test]
+fn kotlin_states() {
+    let start = at("Hover.kt", KOTLIN, "mp.start()", 3).expect("a tracked call");
+    assert_eq!(start.states, ["Preparing"]);
+    assert_eq!(start.receiver, "mp");
+}

@@ -1,0 +1,186 @@
+//! Hover text: the protocol of a class under the cursor, or the state of an object at a call.
+
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+use typestates::library::{Entry, EntrySource};
+use typestates::render::{self, mermaid, table};
+use typestates::{CallinId, StateId, Typestate, WaitOutcome};
+
+use super::{text, CallFact, Checker, Library, Pos, SourceFile, Span};
+
+/// Markdown for the editor, and the text it describes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HoverText {
+    /// The markdown.
+    pub markdown: String,
+    /// The hovered call or name.
+    pub span: Span,
+}
+
+/// The hover at `pos`: a call the checker knows about, else a protocol class name.
+pub fn hover(
+    checker: &dyn Checker,
+    library: &Library,
+    file: &SourceFile,
+    pos: Pos,
+) -> Option<HoverText> {
+    if let Some(call) = checker.call_at(library, file, pos) {
+        if let Some(entry) = library.get(&call.class) {
+            return Some(HoverText {
+                markdown: call_markdown(&entry.typestate, &call),
+                span: call.span,
+            });
+        }
+    }
+    let (word, span) = text::word_at(&file.text, pos)?;
+    let entry = library.find(word).ok()?;
+    Some(HoverText {
+        markdown: class_markdown(entry),
+        span,
+    })
+}
+
+/// The protocol as a table, a Mermaid diagram and its provenance.
+pub fn class_markdown(entry: &Entry) -> String {
+    let typestate = &entry.typestate;
+    let mut out = format!("### `{}` protocol\n\n", typestate.class);
+    if let Some(summary) = &typestate.summary {
+        let _ = writeln!(out, "{summary}\n");
+    }
+    out.push_str(&table::render(typestate));
+    let diagram = mermaid::render(typestate, render::Options::default());
+    let _ = write!(out, "\n```mermaid\n{}\n```\n\n", diagram.trim_end());
+    let provenance = &typestate.provenance;
+    let _ = write!(out, "**Provenance:** {}", provenance.kind.keyword());
+    if let Some(platform) = &provenance.platform {
+        let _ = write!(out, " on {platform}");
+    }
+    let _ = write!(out, ", {}", source(&entry.source));
+    if let Some(overridden) = &entry.overrides {
+        let _ = write!(out, ", overriding {}", source(overridden));
+    }
+    out.push('\n');
+    for source in &provenance.sources {
+        let _ = writeln!(out, "- {source}");
+    }
+    if let Some(stats) = &provenance.stats {
+        let _ = writeln!(
+            out,
+            "\nLearned with {} membership queries asked ({} executed) and {} equivalence queries.",
+            stats.mq_asked, stats.mq_executed, stats.eq
+        );
+    }
+    out
+}
+
+fn source(source: &EntrySource) -> String {
+    match source {
+        EntrySource::Bundled { path } => format!("bundled with typestar (`{path}`)"),
+        EntrySource::User { path } => format!("from `{}`", path.display()),
+    }
+}
+
+/// What the checker knows at a call: the possible states before it, what is allowed after it,
+/// and which callbacks may arrive after it.
+pub fn call_markdown(typestate: &Typestate, call: &CallFact) -> String {
+    let before: Vec<StateId> = if call.unknown {
+        typestate.state_ids().collect()
+    } else {
+        call.states
+            .iter()
+            .filter_map(|name| typestate.state_by_name(name))
+            .collect()
+    };
+    // The callins this call may be: its symbol, or every callin bound to the Java method.
+    let callins: Vec<CallinId> = typestate
+        .input_callins()
+        .filter(|&id| {
+            let callin = typestate.callin(id);
+            callin.name == call.method
+                || callin.binding.methods.iter().any(|m| m.name == call.method)
+        })
+        .collect();
+    let after: BTreeSet<StateId> = before
+        .iter()
+        .flat_map(|&state| {
+            callins
+                .iter()
+                .filter_map(move |&id| typestate.step(state, id).target())
+        })
+        .collect();
+    let mut out = format!(
+        "**`{}.{}()`** on `{}`\n\nPossible states before the call: {}{}\n\n",
+        call.receiver,
+        call.method,
+        typestate.simple_name(),
+        if call.unknown {
+            "any (where the object comes from is not known)".to_string()
+        } else {
+            names(typestate, before.iter().copied())
+        },
+        if call.maybe_null {
+            "; it may also be `null`"
+        } else {
+            ""
+        },
+    );
+    if after.is_empty() {
+        out.push_str("Not allowed in any of these states.\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "After it: {}\n",
+        names(typestate, after.iter().copied())
+    );
+    let allowed: Vec<String> = typestate
+        .input_callins()
+        .filter(|&next| {
+            after
+                .iter()
+                .all(|&state| typestate.step(state, next).target().is_some())
+        })
+        .map(|next| format!("`{}()`", typestate.callin(next).name))
+        .collect();
+    let _ = writeln!(
+        out,
+        "Allowed next: {}\n",
+        if allowed.is_empty() {
+            "nothing".to_string()
+        } else {
+            allowed.join(", ")
+        }
+    );
+    let callbacks: BTreeSet<String> = after
+        .iter()
+        .filter_map(|&state| match &typestate.state(state).on_wait {
+            WaitOutcome::Callback { callback, .. } => Some(format!(
+                "`{}()`",
+                typestate.callback(*callback).binding.method()
+            )),
+            WaitOutcome::Quiet { .. } | WaitOutcome::Error { .. } => None,
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "Callbacks that may arrive: {}",
+        if callbacks.is_empty() {
+            "none".to_string()
+        } else {
+            callbacks.into_iter().collect::<Vec<_>>().join(", ")
+        }
+    );
+    out
+}
+
+fn names(typestate: &Typestate, states: impl Iterator<Item = StateId>) -> String {
+    let names: Vec<&str> = states
+        .map(|state| typestate.state(state).name.as_str())
+        .collect();
+    if names.is_empty() {
+        "unknown".to_string()
+    } else {
+        names.join(", ")
+    }
+}

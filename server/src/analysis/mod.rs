@@ -1,0 +1,174 @@
+//! The analysis boundary of the server: plain data in (a source file and the protocol library),
+//! plain data out (findings, per-call facts, hover text, edits). Nothing here knows LSP.
+//!
+//! The LSP layer (`crate::lsp`) hands [`SourceFile`] snapshots to a [`Checker`] on a blocking
+//! thread and converts the results with `lsp::to_proto`. The checker is a trait object so the
+//! production binary can plug in `checker::check` and the protocol tests a scripted fake.
+
+pub mod actions;
+pub mod hover;
+mod static_checker;
+pub mod suppress;
+pub mod text;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub use static_checker::StaticChecker;
+pub use text::{Pos, Span};
+pub use typestates::library::Library;
+
+/// The folder, at a workspace root, whose `.typestate` files add to or override the library.
+pub const WORKSPACE_DIR: &str = ".typestar";
+
+/// The languages the checker reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// `.java`
+    Java,
+    /// `.kt`, `.kts`
+    Kotlin,
+}
+
+impl Language {
+    /// The language of an LSP `languageId` or a file extension, if the checker reads it.
+    pub fn from_id(id: &str) -> Option<Language> {
+        match id {
+            "java" => Some(Language::Java),
+            "kotlin" | "kt" | "kts" => Some(Language::Kotlin),
+            _ => None,
+        }
+    }
+}
+
+/// An immutable snapshot of one file: what analysis runs on.
+#[derive(Clone, Debug)]
+pub struct SourceFile {
+    /// The file on disk, when it has one (for messages and for `.typestar/` lookup).
+    pub path: Option<PathBuf>,
+    /// The language of the text.
+    pub language: Language,
+    /// The whole text, shared with the document store.
+    pub text: Arc<str>,
+}
+
+/// Everything one check of one file found.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FileAnalysis {
+    /// Protocol violations, suppressions already applied by the checker.
+    pub findings: Vec<Finding>,
+}
+
+/// How sure the checker is that a violation happens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Certainty {
+    /// On every path reaching the call.
+    Definite,
+    /// On some path reaching the call.
+    Possible,
+}
+
+/// One protocol violation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// The stable id of the check that found it; see [`FindingCode`].
+    pub code: FindingCode,
+    /// The offending call.
+    pub span: Span,
+    /// Definite or possible.
+    pub certainty: Certainty,
+    /// One sentence: "`start()` called on `player` in state Idle".
+    pub message: String,
+    /// Other places that explain it: the call that put the object in its state.
+    pub related: Vec<Related>,
+    /// A fix the checker vouches for; offered as a quick fix.
+    pub fix: Option<Fix>,
+}
+
+/// The stable ids of findings, used as LSP diagnostic codes and in suppression docs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindingCode {
+    /// Diagnostic: typestate-violation. A callin not allowed in the object's state.
+    TypestateViolation,
+    /// Diagnostic: ignored-call. A callin the protocol accepts but ignores in every state
+    /// reaching it (`execute()` on a cancelled AsyncTask).
+    IgnoredCall,
+}
+
+impl FindingCode {
+    /// The kebab-case id shown to users.
+    pub fn id(self) -> &'static str {
+        match self {
+            FindingCode::TypestateViolation => "typestate-violation",
+            FindingCode::IgnoredCall => "ignored-call",
+        }
+    }
+
+    /// Where the check is documented.
+    pub fn doc_url(self) -> String {
+        format!("https://typestar.dev/diagnostics#{}", self.id())
+    }
+}
+
+/// A location elsewhere in the same file that explains a finding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Related {
+    /// Where.
+    pub span: Span,
+    /// Why it matters: "`player` enters state Started here".
+    pub message: String,
+}
+
+/// A text change the checker vouches for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fix {
+    /// The title shown in the editor's quick-fix menu.
+    pub title: String,
+    /// The edits, in one file, not overlapping.
+    pub edits: Vec<Edit>,
+}
+
+/// Replace `span` by `new_text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Edit {
+    /// The replaced text (empty for an insertion).
+    pub span: Span,
+    /// The replacement.
+    pub new_text: String,
+}
+
+/// What the checker knows at one call of a protocol method.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CallFact {
+    /// The called name.
+    pub span: Span,
+    /// The fully qualified class of the receiver.
+    pub class: String,
+    /// The receiver as written.
+    pub receiver: String,
+    /// The called method (a callin symbol, or a Java method a callin binds).
+    pub method: String,
+    /// The states the receiver may be in just before the call.
+    pub states: Vec<String>,
+    /// Whether the receiver may be null there.
+    pub maybe_null: bool,
+    /// Whether the receiver may be in any state (its origin is unknown).
+    pub unknown: bool,
+}
+
+/// The static checker, behind one boundary: the production one wraps `checker::check`, the
+/// protocol tests script one.
+pub trait Checker: Send + Sync + 'static {
+    /// Checks one file against the library.
+    fn check(&self, library: &Library, file: &SourceFile) -> FileAnalysis;
+
+    /// What is known at the call under `pos`, if it is a call on a protocol object.
+    fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact>;
+
+    /// The start of the method (or function) declaration enclosing `pos`.
+    fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos>;
+
+    /// Learns project-wide facts (which classes extend protocol classes) from every source
+    /// file of the workspace, replacing what an earlier call learned.
+    fn index(&self, library: &Library, files: &[SourceFile]);
+}

@@ -1,0 +1,142 @@
+//! The production [`Checker`]: `checker::check` for findings, `checker::states_at` for hovers,
+//! the checker's IR for the method enclosing a finding, and `checker::project_supertypes` so
+//! that a class extending a protocol class in one file is tracked in every other.
+
+use std::sync::{Arc, PoisonError, RwLock};
+
+use checker::ir::{Class, LineCol};
+use checker::protocols::Supertypes;
+use checker::{CheckConfig, ViolationKind};
+
+use super::text::LineIndex;
+use super::{
+    CallFact, Certainty, Checker, FileAnalysis, Finding, FindingCode, Language, Library, Pos,
+    Related, SourceFile, Span,
+};
+
+/// The static checker of the `checker` crate.
+#[derive(Debug, Default)]
+pub struct StaticChecker {
+    /// Direct supertypes of the workspace's classes, from the last [`Checker::index`].
+    supertypes: RwLock<Arc<Supertypes>>,
+}
+
+impl Checker for StaticChecker {
+    fn check(&self, library: &Library, file: &SourceFile) -> FileAnalysis {
+        let supertypes = self
+            .supertypes
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let config = CheckConfig {
+            supertypes: Supertypes::clone(&supertypes),
+            ..CheckConfig::default()
+        };
+        let result = checker::check(library, &source(file), &config);
+        if result.timed_out {
+            tracing::warn!(
+                "checking {:?} hit the time limit; later code was skipped",
+                file.path
+            );
+        }
+        let findings = result
+            .violations
+            .into_iter()
+            .map(|violation| Finding {
+                code: match violation.kind {
+                    ViolationKind::Definite | ViolationKind::Possible => {
+                        FindingCode::TypestateViolation
+                    }
+                    ViolationKind::Ignored => FindingCode::IgnoredCall,
+                },
+                span: span(violation.span),
+                certainty: match violation.kind {
+                    ViolationKind::Possible => Certainty::Possible,
+                    ViolationKind::Definite | ViolationKind::Ignored => Certainty::Definite,
+                },
+                message: violation.message,
+                related: violation
+                    .related
+                    .into_iter()
+                    .map(|related| Related {
+                        span: span(related.span),
+                        message: related.label,
+                    })
+                    .collect(),
+                fix: None,
+            })
+            .collect();
+        FileAnalysis { findings }
+    }
+
+    fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact> {
+        let offset = LineIndex::new(&file.text).offset(pos);
+        let states = checker::states_at(library, &source(file), offset)?;
+        let span = span(states.span);
+        Some(CallFact {
+            method: file
+                .text
+                .get(states.span.start_byte..states.span.end_byte)
+                .unwrap_or_default()
+                .to_string(),
+            span,
+            class: states.class,
+            receiver: states.receiver,
+            states: states.states,
+            maybe_null: states.maybe_null,
+            unknown: states.unknown,
+        })
+    }
+
+    fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos> {
+        let ir = checker::lang::lower(language(file.language), &file.text);
+        let offset = LineIndex::new(&file.text).offset(pos);
+        innermost_method(&ir.classes, offset).map(|method| span(method).start)
+    }
+
+    fn index(&self, library: &Library, files: &[SourceFile]) {
+        let files: Vec<checker::SourceFile> = files.iter().map(source).collect();
+        let supertypes = checker::project_supertypes(library, &files);
+        *self
+            .supertypes
+            .write()
+            .unwrap_or_else(PoisonError::into_inner) = Arc::new(supertypes);
+    }
+}
+
+fn innermost_method(classes: &[Class], offset: usize) -> Option<checker::ir::Span> {
+    let within = |span: checker::ir::Span| span.start_byte <= offset && offset <= span.end_byte;
+    classes
+        .iter()
+        .filter(|class| within(class.span))
+        .find_map(|class| {
+            innermost_method(&class.classes, offset).or_else(|| {
+                class
+                    .methods
+                    .iter()
+                    .map(|method| method.span)
+                    .find(|span| within(*span))
+            })
+        })
+}
+
+fn source(file: &SourceFile) -> checker::SourceFile {
+    checker::SourceFile {
+        path: file.path.clone().unwrap_or_default(),
+        language: language(file.language),
+        text: file.text.to_string(),
+    }
+}
+
+fn language(language: Language) -> checker::ir::Language {
+    match language {
+        Language::Java => checker::ir::Language::Java,
+        Language::Kotlin => checker::ir::Language::Kotlin,
+    }
+}
+
+/// The checker counts 1-based lines and 1-based byte columns.
+fn span(span: checker::ir::Span) -> Span {
+    let pos = |at: LineCol| Pos::new(at.line.saturating_sub(1), at.col.saturating_sub(1));
+    Span::new(pos(span.start), pos(span.end))
+}

@@ -1,0 +1,277 @@
+//! The learning boundary of the server: what `typestar.learnClass` asks of a learner, as plain
+//! data, and [`Learners`], the production learner over the `learner` crate's backends:
+//! - `jvm`: `learner::backend::jvm`: the experiment is drafted by an agent on the host JVM
+//!   (`draft_experiment`) for review, then learned in agent processes (`learn_class`);
+//! - `model`: a class of the library re-learned on a simulated device (`learn_simulated`);
+//! - `android`, `robolectric`: not in the learner yet; they answer "unavailable".
+//!
+//! Learners run on a blocking thread; the async learner futures are driven there and dropped
+//! (killing the agents) when the user cancels. The protocol tests plug in a scripted learner.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use std::future::Future;
+use std::sync::Arc;
+
+use learner::backend::jvm::{self, Experiment, JvmConfig};
+use learner::backend::model::ModelConfig;
+use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
+use learner::{Algorithm, End, PipelineConfig, Progress, ProgressUpdate};
+use serde::Deserialize;
+use typestates::mealy::to_typestate;
+use typestates::{LearningStats, Provenance, ProvenanceKind, Typestate};
+
+/// Where membership queries run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Backend {
+    /// A JVM on this machine, running the class from the classpath.
+    #[default]
+    Jvm,
+    /// An Android device or emulator over adb.
+    Android,
+    /// Robolectric on the host JVM.
+    Robolectric,
+    /// The class's library protocol run as a simulated device (the learner's model backend).
+    Model,
+}
+
+impl Backend {
+    /// Whether learning needs a reviewed experiment file (everything but the model backend,
+    /// which runs a known protocol).
+    pub fn needs_experiment(self) -> bool {
+        self != Backend::Model
+    }
+
+    /// The name used in settings and messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Jvm => "jvm",
+            Backend::Android => "android",
+            Backend::Robolectric => "robolectric",
+            Backend::Model => "model",
+        }
+    }
+}
+
+/// One learning run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnRequest {
+    /// The fully qualified class to learn.
+    pub class: String,
+    /// The class's protocol in the library, if it has one (what the model backend simulates).
+    pub reference: Option<Typestate>,
+    /// The experiment file (`learner/EXPERIMENTS.md`), for the backends that need one.
+    pub experiment: PathBuf,
+    /// Where queries run.
+    pub backend: Backend,
+    /// Jars and folders holding the class.
+    pub classpath: Vec<PathBuf>,
+    /// The device, for the Android backend.
+    pub device_serial: Option<String>,
+    /// How long a wait lasts before it counts as quiet.
+    pub quiescence: Duration,
+    /// Timeout of one membership query.
+    pub query_timeout: Duration,
+    /// Timeout of the whole run.
+    pub learn_timeout: Duration,
+    /// Parallel queries.
+    pub jobs: usize,
+}
+
+/// A progress report of a running learner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnProgress {
+    /// What the learner is doing: "round 2: 41 membership queries".
+    pub message: String,
+    /// How far along, when the learner can tell.
+    pub percentage: Option<u32>,
+}
+
+/// Why a run produced no typestate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LearnError {
+    /// The user cancelled.
+    Cancelled,
+    /// This build cannot learn with this backend.
+    Unavailable(String),
+    /// The run failed.
+    Failed(String),
+}
+
+impl std::fmt::Display for LearnError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LearnError::Cancelled => f.write_str("cancelled"),
+            LearnError::Unavailable(why) => write!(f, "learning is unavailable: {why}"),
+            LearnError::Failed(why) => write!(f, "learning failed: {why}"),
+        }
+    }
+}
+
+/// Drafts experiments and runs learning; called on a blocking thread of the runtime.
+pub trait Learner: Send + Sync + 'static {
+    /// A first experiment file for `request.class`, for the user to review.
+    fn draft(&self, request: &LearnRequest) -> Result<String, LearnError>;
+
+    /// Learns `request.class`, reporting progress; stops soon after `cancelled` turns true.
+    fn learn(
+        &self,
+        request: &LearnRequest,
+        report: &mut (dyn FnMut(LearnProgress) + Send),
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Typestate, LearnError>;
+}
+
+/// The production learner: the `learner` crate's backends.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Learners;
+
+impl Learner for Learners {
+    fn draft(&self, request: &LearnRequest) -> Result<String, LearnError> {
+        match request.backend {
+            Backend::Jvm => tokio::runtime::Handle::current()
+                .block_on(jvm::draft_experiment(&request.class, &request.classpath))
+                .map_err(|err| LearnError::Failed(err.to_string())),
+            Backend::Model => Err(LearnError::Failed(
+                "the model backend needs no experiment".to_string(),
+            )),
+            Backend::Android | Backend::Robolectric => Err(unavailable(request)),
+        }
+    }
+
+    fn learn(
+        &self,
+        request: &LearnRequest,
+        report: &mut (dyn FnMut(LearnProgress) + Send),
+        cancelled: &dyn Fn() -> bool,
+    ) -> Result<Typestate, LearnError> {
+        match request.backend {
+            Backend::Jvm => learn_on_jvm(request, report, cancelled),
+            Backend::Model => learn_on_model(request, report, cancelled),
+            Backend::Android | Backend::Robolectric => Err(unavailable(request)),
+        }
+    }
+}
+
+fn unavailable(request: &LearnRequest) -> LearnError {
+    LearnError::Unavailable(format!(
+        "the learner has no {} backend yet (it has `jvm` and `model`)",
+        request.backend.name()
+    ))
+}
+
+fn learn_on_jvm(
+    request: &LearnRequest,
+    report: &mut (dyn FnMut(LearnProgress) + Send),
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Typestate, LearnError> {
+    let experiment =
+        Experiment::load(&request.experiment).map_err(|err| LearnError::Failed(err.to_string()))?;
+    let config = JvmConfig {
+        classpath: request.classpath.clone(),
+        jobs: request.jobs,
+        ..JvmConfig::default()
+    };
+    let mut progress = Reports(report);
+    let run = until_cancelled(
+        jvm::learn_class(Arc::new(experiment), &config, &mut progress),
+        cancelled,
+    )?
+    .map_err(|err| LearnError::Failed(err.to_string()))?;
+    match (run.outcome.end, run.typestate) {
+        (End::Learned, Some(typestate)) => Ok(typestate),
+        (end, _) => Err(LearnError::Failed(format!("{end:?}"))),
+    }
+}
+
+fn learn_on_model(
+    request: &LearnRequest,
+    report: &mut (dyn FnMut(LearnProgress) + Send),
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Typestate, LearnError> {
+    let Some(reference) = &request.reference else {
+        return Err(LearnError::Unavailable(format!(
+            "the model backend simulates a protocol the library already has, and {} has none",
+            request.class
+        )));
+    };
+    report(LearnProgress {
+        message: format!("learning {} on a simulated device", request.class),
+        percentage: None,
+    });
+    let model = ModelConfig {
+        quiescence_timeout_ms: request.quiescence.as_millis() as u64,
+        ..ModelConfig::default()
+    };
+    let run = until_cancelled(
+        learn_simulated(
+            reference,
+            Algorithm::default(),
+            EquivalenceChoice::BoundOneThenWMethod(state_bound(reference)),
+            &PipelineConfig::default(),
+            model,
+            request.jobs,
+        ),
+        cancelled,
+    )?
+    .map_err(|err| LearnError::Failed(err.to_string()))?;
+    let hypothesis = match (&run.outcome.end, &run.outcome.hypothesis) {
+        (End::Learned, Some(hypothesis)) => hypothesis,
+        (end, _) => return Err(LearnError::Failed(format!("{end:?}"))),
+    };
+    let mut typestate = to_typestate(&hypothesis.mealy, &reference.signature());
+    typestate.provenance = Provenance {
+        kind: ProvenanceKind::Learned,
+        sources: vec![format!(
+            "typestar learner, model backend simulating the library protocol of {}",
+            request.class
+        )],
+        platform: Some("simulated device (model backend)".to_string()),
+        stats: Some(LearningStats {
+            states: typestate.states.len() as u32,
+            time_ms: run.simulated_ms,
+            mq_asked: run.asked.queries,
+            mq_executed: run.executed.queries,
+            eq: run.outcome.rounds,
+            distinguisher_bound: run.outcome.distinguisher_bound,
+        }),
+    };
+    Ok(typestate)
+}
+
+/// Drives `run` on this blocking thread, dropping it when `cancelled` turns true (checked
+/// every 50 ms).
+fn until_cancelled<T>(
+    run: impl Future<Output = T>,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<T, LearnError> {
+    tokio::runtime::Handle::current().block_on(async {
+        tokio::pin!(run);
+        let mut tick = tokio::time::interval(std::time::Duration::from_millis(50));
+        loop {
+            tokio::select! {
+                done = &mut run => return Ok(done),
+                _ = tick.tick() => if cancelled() {
+                    return Err(LearnError::Cancelled);
+                },
+            }
+        }
+    })
+}
+
+/// The learner's phase changes as progress reports.
+struct Reports<'a>(&'a mut (dyn FnMut(LearnProgress) + Send));
+
+impl Progress for Reports<'_> {
+    fn update(&mut self, update: ProgressUpdate) {
+        (self.0)(LearnProgress {
+            message: format!(
+                "round {}: {:?}, {} states so far",
+                update.rounds, update.phase, update.n_states
+            ),
+            percentage: None,
+        });
+    }
+}

@@ -1,0 +1,47 @@
+//! The server's extensions to LSP: the `typestar.learnClass` command, its arguments and result.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use tower_lsp_server::ls_types::TextDocumentPositionParams;
+
+/// `workspace/executeCommand` id: learn the class under the cursor.
+pub const LEARN_CLASS: &str = "typestar.learnClass";
+
+/// The commands the server executes.
+pub const COMMANDS: &[&str] = &[LEARN_CLASS];
+
+/// Arguments of `typestar.learnClass`: one object, the cursor.
+pub type LearnClassArgs = TextDocumentPositionParams;
+
+/// The result of `typestar.learnClass`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "status")]
+pub enum LearnClassResult {
+    /// The experiment draft was written and opened for review; run the command again to learn.
+    Drafted {
+        /// The class.
+        class: String,
+        /// The draft.
+        draft: PathBuf,
+    },
+    /// The typestate was learned and written; diagnostics are being refreshed.
+    Learned {
+        /// The class.
+        class: String,
+        /// The written `.typestate` file.
+        typestate: PathBuf,
+    },
+    /// The user cancelled, or the run hit `typestar.timeouts.learnMs`.
+    Cancelled {
+        /// The class.
+        class: String,
+    },
+    /// This build or configuration cannot learn.
+    Unavailable {
+        /// The class.
+        class: String,
+        /// Why.
+        reason: String,
+    },
+}

@@ -1,0 +1,104 @@
+//! Conversions from LSP types to the analysis types: positions, text edits, paths, languages.
+
+use std::path::PathBuf;
+
+use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
+
+use super::capabilities::Encoding;
+use crate::analysis::text::LineIndex;
+use crate::analysis::{Language, Pos};
+
+/// The analysis position of an LSP position in `text`.
+pub fn pos(index: &LineIndex<'_>, encoding: Encoding, position: Position) -> Pos {
+    let line = index.line(position.line);
+    let col = match encoding {
+        Encoding::Utf8 => (position.character as usize).min(line.len()),
+        Encoding::Utf16 => {
+            let mut units = 0;
+            line.char_indices()
+                .find(|(_, c)| {
+                    units += c.len_utf16();
+                    units > position.character as usize
+                })
+                .map_or(line.len(), |(i, _)| i)
+        }
+    };
+    Pos::new(position.line, col as u32)
+}
+
+/// Applies content changes (full or ranged, in order) to `text`.
+pub fn apply_changes(
+    text: &str,
+    encoding: Encoding,
+    changes: Vec<TextDocumentContentChangeEvent>,
+) -> String {
+    let mut text = text.to_string();
+    for change in changes {
+        match change.range {
+            None => text = change.text,
+            Some(range) => {
+                let index = LineIndex::new(&text);
+                let start = index.offset(pos(&index, encoding, range.start));
+                let end = index.offset(pos(&index, encoding, range.end)).max(start);
+                text.replace_range(start..end, &change.text);
+            }
+        }
+    }
+    text
+}
+
+/// The file of a `file:` URI.
+pub fn path(uri: &Uri) -> Option<PathBuf> {
+    uri.to_file_path().map(|path| path.into_owned())
+}
+
+/// The language of a document: its `languageId`, else its extension.
+pub fn language(language_id: &str, uri: &Uri) -> Option<Language> {
+    Language::from_id(language_id).or_else(|| {
+        let extension = uri.as_str().rsplit('.').next()?;
+        Language::from_id(extension)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower_lsp_server::ls_types::Range;
+
+    fn change(
+        range: Option<((u32, u32), (u32, u32))>,
+        text: &str,
+    ) -> TextDocumentContentChangeEvent {
+        TextDocumentContentChangeEvent {
+            range: range.map(|((l0, c0), (l1, c1))| {
+                Range::new(Position::new(l0, c0), Position::new(l1, c1))
+            }),
+            range_length: None,
+            text: text.to_string(),
+        }
+    }
+
+    #[test]
+    fn utf16_columns_skip_surrogate_pairs() {
+        let text = "a😀b";
+        let index = LineIndex::new(text);
+        assert_eq!(pos(&index, Encoding::Utf16, Position::new(0, 3)).col, 5);
+        assert_eq!(pos(&index, Encoding::Utf8, Position::new(0, 5)).col, 5);
+        assert_eq!(pos(&index, Encoding::Utf16, Position::new(0, 99)).col, 6);
+    }
+
+    #[test]
+    fn ranged_changes_apply_in_order() {
+        let text = apply_changes(
+            "hello\nworld",
+            Encoding::Utf16,
+            vec![
+                change(Some(((1, 0), (1, 5))), "there"),
+                change(Some(((0, 5), (0, 5))), ","),
+            ],
+        );
+        assert_eq!(text, "hello,\nthere");
+        let text = apply_changes(&text, Encoding::Utf16, vec![change(None, "new")]);
+        assert_eq!(text, "new");
+    }
+}

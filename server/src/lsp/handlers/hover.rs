@@ -1,0 +1,28 @@
+//! `textDocument/hover`: the protocol of a class name, or the object's state at a call.
+
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::{Hover, HoverParams};
+
+use crate::analysis::hover;
+use crate::analysis::text::LineIndex;
+use crate::lsp::session::Session;
+use crate::lsp::{from_proto, tasks, to_proto};
+
+/// Handles `hover` on a snapshot; `None` for documents that are not open.
+pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
+    let at = params.text_document_position_params;
+    let Some(snapshot) = session.documents.snapshot(&at.text_document.uri) else {
+        return Ok(None);
+    };
+    let checker = session.engines.checker.clone();
+    let library = session.library();
+    let encoding = session.encoding();
+    tasks::request(session, "hover", move || {
+        let file = &snapshot.file;
+        let index = LineIndex::new(&file.text);
+        let pos = from_proto::pos(&index, encoding, at.position);
+        hover::hover(checker.as_ref(), &library, file, pos)
+            .map(|text| to_proto::hover(&index, encoding, text))
+    })
+    .await
+}

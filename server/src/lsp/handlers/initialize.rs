@@ -1,0 +1,71 @@
+//! `initialize`: records the client's capabilities, workspace roots and initial settings, and
+//! announces what the server provides.
+
+use tower_lsp_server::ls_types::{
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, ExecuteCommandOptions,
+    HoverProviderCapability, InitializeParams, InitializeResult, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+};
+
+use crate::lsp::capabilities::Capabilities;
+use crate::lsp::session::Session;
+use crate::lsp::settings::Settings;
+use crate::lsp::{ext, from_proto, workspace};
+
+/// Handles `initialize`; synchronous, so nothing else runs before the state is set.
+pub fn handle(session: &Session, params: InitializeParams) -> InitializeResult {
+    let capabilities = Capabilities::new(&params.capabilities);
+    session.set_capabilities(capabilities);
+    let mut roots: Vec<_> = params
+        .workspace_folders
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|folder| from_proto::path(&folder.uri))
+        .collect();
+    #[allow(
+        deprecated,
+        reason = "older clients (Neovim 0.7) may send only rootUri"
+    )]
+    if roots.is_empty() {
+        roots.extend(params.root_uri.as_ref().and_then(from_proto::path));
+    }
+    // Loaded here, not only in the background refresh, so that no document the client opens
+    // after this reply is checked or hovered without the library. Errors are reported by the
+    // refresh that `initialized` starts.
+    session.set_library(workspace::load_library(&roots).0);
+    session.set_roots(roots);
+    if let Some(options) = params.initialization_options {
+        let (settings, error) = Settings::from_json(options);
+        if let Some(error) = error {
+            tracing::warn!("{error}");
+        }
+        session.set_settings(settings);
+    }
+    InitializeResult {
+        capabilities: ServerCapabilities {
+            position_encoding: Some(capabilities.encoding.kind()),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::INCREMENTAL),
+                    ..TextDocumentSyncOptions::default()
+                },
+            )),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                ..CodeActionOptions::default()
+            })),
+            execute_command_provider: Some(ExecuteCommandOptions {
+                commands: ext::COMMANDS.iter().map(|c| c.to_string()).collect(),
+                ..ExecuteCommandOptions::default()
+            }),
+            ..ServerCapabilities::default()
+        },
+        server_info: Some(ServerInfo {
+            name: "typestar".to_string(),
+            version: Some(env!("CARGO_PKG_VERSION").to_string()),
+        }),
+        offset_encoding: None,
+    }
+}

@@ -1,0 +1,14 @@
+//! One module per LSP request or notification the server handles. Notifications that change
+//! state update the session synchronously, before their first `.await`.
+
+pub mod code_action;
+pub mod did_change;
+pub mod did_change_configuration;
+pub mod did_change_watched_files;
+pub mod did_close;
+pub mod did_open;
+pub mod execute_command;
+pub mod hover;
+pub mod initialize;
+pub mod initialized;
+pub mod progress_cancel;

@@ -1,0 +1,148 @@
+//! The server's settings, declared once: what the client sends under `typestar` (through
+//! `workspace/configuration` or `initializationOptions`, every field optional) and the resolved
+//! values the code reads.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+pub use crate::learning::Backend;
+
+/// The configuration section the server asks the client for.
+pub const SECTION: &str = "typestar";
+
+/// The settings as the client sent them (`typestar.*`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Options {
+    /// `typestar.backend`: `jvm`, `android`, `robolectric` or `model`.
+    pub backend: Option<Backend>,
+    /// `typestar.classpath`: jars and folders holding the classes to learn.
+    pub classpath: Option<Vec<PathBuf>>,
+    /// `typestar.deviceSerial`: the adb serial of the device to learn on.
+    pub device_serial: Option<String>,
+    /// `typestar.timeouts`.
+    pub timeouts: Option<TimeoutOptions>,
+    /// `typestar.jobs`: membership queries run in parallel.
+    pub jobs: Option<usize>,
+    /// `typestar.diagnostics`.
+    pub diagnostics: Option<DiagnosticOptions>,
+}
+
+/// `typestar.timeouts.*`, in milliseconds.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct TimeoutOptions {
+    /// `typestar.timeouts.quiescenceMs`: how long to wait for a callback before calling it quiet.
+    pub quiescence_ms: Option<u64>,
+    /// `typestar.timeouts.queryMs`: the longest one membership query may take.
+    pub query_ms: Option<u64>,
+    /// `typestar.timeouts.learnMs`: the longest a whole learning run may take.
+    pub learn_ms: Option<u64>,
+}
+
+/// `typestar.diagnostics.*`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DiagnosticOptions {
+    /// `typestar.diagnostics.debounceMs`: how long a burst of edits is coalesced.
+    pub debounce_ms: Option<u64>,
+}
+
+/// The resolved settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Where learning runs.
+    pub backend: Backend,
+    /// The classpath of the classes to learn.
+    pub classpath: Vec<PathBuf>,
+    /// The device to learn on (`android` backend).
+    pub device_serial: Option<String>,
+    /// Quiescence timeout of one wait.
+    pub quiescence: Duration,
+    /// Timeout of one membership query.
+    pub query_timeout: Duration,
+    /// Timeout of a learning run.
+    pub learn_timeout: Duration,
+    /// Parallel membership queries.
+    pub jobs: usize,
+    /// Edits closer together than this are checked once, after the last.
+    pub debounce: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings::resolve(Options::default())
+    }
+}
+
+impl Settings {
+    /// Fills in defaults.
+    pub fn resolve(options: Options) -> Settings {
+        let timeouts = options.timeouts.unwrap_or_default();
+        Settings {
+            backend: options.backend.unwrap_or_default(),
+            classpath: options.classpath.unwrap_or_default(),
+            device_serial: options.device_serial,
+            quiescence: Duration::from_millis(timeouts.quiescence_ms.unwrap_or(1_000)),
+            query_timeout: Duration::from_millis(timeouts.query_ms.unwrap_or(30_000)),
+            learn_timeout: Duration::from_millis(timeouts.learn_ms.unwrap_or(30 * 60_000)),
+            jobs: options.jobs.unwrap_or(1).max(1),
+            debounce: Duration::from_millis(
+                options
+                    .diagnostics
+                    .unwrap_or_default()
+                    .debounce_ms
+                    .unwrap_or(150),
+            ),
+        }
+    }
+
+    /// Resolves a JSON value from the client; `null` or a malformed value gives the defaults and
+    /// the reason.
+    pub fn from_json(value: serde_json::Value) -> (Settings, Option<String>) {
+        if value.is_null() {
+            return (Settings::default(), None);
+        }
+        match serde_json::from_value(value) {
+            Ok(options) => (Settings::resolve(options), None),
+            Err(err) => (
+                Settings::default(),
+                Some(format!("invalid typestar settings: {err}")),
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn client_values_override_defaults() {
+        let (settings, error) = Settings::from_json(json!({
+            "backend": "android",
+            "deviceSerial": "emulator-5554",
+            "classpath": ["lib/a.jar"],
+            "timeouts": { "queryMs": 5000 },
+            "jobs": 4,
+            "diagnostics": { "debounceMs": 0 }
+        }));
+        assert_eq!(error, None);
+        assert_eq!(settings.backend, Backend::Android);
+        assert_eq!(settings.device_serial.as_deref(), Some("emulator-5554"));
+        assert_eq!(settings.query_timeout, Duration::from_secs(5));
+        assert_eq!(settings.quiescence, Duration::from_secs(1));
+        assert_eq!(settings.jobs, 4);
+        assert_eq!(settings.debounce, Duration::ZERO);
+    }
+
+    #[test]
+    fn malformed_settings_fall_back_to_defaults() {
+        let (settings, error) = Settings::from_json(json!({ "backend": "toaster" }));
+        assert_eq!(settings, Settings::default());
+        assert!(error.unwrap().contains("toaster"));
+    }
+}

@@ -1,0 +1,140 @@
+//! The production checker through the protocol: diagnostics, call hovers and suppressions on
+//! the example app's PlayerActivity (`player.start()` in onResume after `release()` in onStop).
+
+use serde_json::{json, Value};
+
+use crate::harness::TestServer;
+
+const PLAYER: &str = include_str!(
+    "../../../examples/android-app/app/src/main/java/com/example/typestar/PlayerActivity.java"
+);
+
+/// `        player.start(); // expect(possible): start`, zero-based.
+const START_LINE: u32 = 20;
+
+async fn actions(server: &mut TestServer, uri: &str) -> Vec<Value> {
+    let at = json!({ "line": START_LINE, "character": 16 });
+    let reply = server
+        .request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": { "start": at, "end": at }, "context": { "diagnostics": [] } }),
+        )
+        .await;
+    reply["result"].as_array().cloned().unwrap_or_default()
+}
+
+/// The document text after applying the first edit of `action`.
+fn apply(text: &str, action: &Value, uri: &str) -> String {
+    let edit = &action["edit"]["changes"][uri][0];
+    let line = edit["range"]["start"]["line"].as_u64().unwrap() as usize;
+    let character = edit["range"]["start"]["character"].as_u64().unwrap() as usize;
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[line].insert_str(character, edit["newText"].as_str().unwrap());
+    lines.join("\n") + "\n"
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_possible_violation_is_a_warning_with_the_call_that_caused_it() {
+    let mut server = TestServer::builder().static_checker().build().await;
+    let uri = server.open("PlayerActivity.java", PLAYER).await;
+    let diagnostics = server.await_diagnostics(&uri, Some(1)).await;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    let d = &diagnostics[0];
+    assert_eq!(d["code"], "typestate-violation");
+    assert_eq!(d["severity"], 2, "possible: a warning");
+    assert_eq!(
+        d["range"]["start"],
+        json!({ "line": START_LINE, "character": 15 })
+    );
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("may be in state End"),
+        "{d}"
+    );
+    let related = &d["relatedInformation"][0];
+    assert_eq!(related["location"]["range"]["start"]["line"], 32);
+    assert_eq!(related["message"], "`release()` here moves it to End");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_hover_shows_the_states_the_checker_computed() {
+    let mut server = TestServer::builder().static_checker().build().await;
+    let uri = server.open("PlayerActivity.java", PLAYER).await;
+    let hover = server.hover(&uri, START_LINE, 16).await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        markdown.starts_with("**`player.start()`** on `MediaPlayer`"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("Possible states before the call: Prepared, PausedOrCompleted, End"),
+        "{markdown}"
+    );
+    assert!(
+        markdown.contains("Callbacks that may arrive: `onCompletion()`"),
+        "{markdown}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn line_and_method_suppressions_silence_the_checker() {
+    let mut server = TestServer::builder().static_checker().build().await;
+    let uri = server.open("PlayerActivity.java", PLAYER).await;
+    assert_eq!(server.await_diagnostics(&uri, Some(1)).await.len(), 1);
+    let actions = actions(&mut server, &uri).await;
+    let titles: Vec<&str> = actions
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "Ignore `typestate-violation` on this line",
+            "Suppress typestate checks in this method"
+        ],
+        "no quick fix: the checker offers none"
+    );
+    let method_edit = &actions[1]["edit"]["changes"][uri.as_str()][0];
+    assert_eq!(
+        method_edit["newText"],
+        "    @SuppressWarnings(\"typestate\")\n"
+    );
+
+    server
+        .change(&uri, 2, &apply(PLAYER, &actions[0], &uri))
+        .await;
+    assert!(server.await_diagnostics(&uri, Some(2)).await.is_empty());
+    server
+        .change(&uri, 3, &apply(PLAYER, &actions[1], &uri))
+        .await;
+    assert!(server.await_diagnostics(&uri, Some(3)).await.is_empty());
+}
+
+const TASK: &str = include_str!(
+    "../../../examples/android-app/app/src/main/java/com/example/typestar/DownloadTask.java"
+);
+const SCREEN: &str = include_str!(
+    "../../../examples/android-app/app/src/main/java/com/example/typestar/DownloadScreen.java"
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_subclass_declared_in_another_file_is_tracked() {
+    let mut server = TestServer::builder()
+        .static_checker()
+        .file("src/DownloadTask.java", TASK)
+        .file("src/DownloadScreen.java", SCREEN)
+        .build()
+        .await;
+    let on_disk = server.uri("src/DownloadScreen.java");
+    let diagnostics = server.await_diagnostics(&on_disk, None).await;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    assert_eq!(
+        diagnostics[0]["range"]["start"]["line"], 17,
+        "`task.execute(url)`"
+    );
+    assert_eq!(diagnostics[0]["severity"], 1);
+    let uri = server.open("src/DownloadScreen.java", SCREEN).await;
+    assert_eq!(server.await_diagnostics(&uri, Some(1)).await.len(), 1);
+}

@@ -1,0 +1,215 @@
+//! `typestar.learnClass`: draft, learn with progress, cancel.
+
+use serde_json::{json, Value};
+
+use server::learning::Learners;
+
+use crate::fake::FakeLearner;
+use crate::harness::{exists, TestServer};
+
+const WIDGET: &str = "import com.example.Widget;\nclass A {\n    Widget widget;\n}\n";
+
+fn learn_args(uri: &str) -> Value {
+    json!({
+        "command": "typestar.learnClass",
+        "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": 2, "character": 6 } }]
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_run_drafts_the_experiment_and_the_second_learns() {
+    let mut server = TestServer::builder()
+        .countdown_protocol()
+        .settings(json!({ "backend": "jvm", "classpath": ["lib/widget.jar"], "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", WIDGET).await;
+    let drafted = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    assert_eq!(drafted["result"]["class"], "com.example.Widget");
+    let draft = ".typestar/experiments/com.example.Widget.toml";
+    assert!(exists(&server.root, draft));
+    let text = std::fs::read_to_string(server.root.join(draft)).unwrap();
+    assert!(
+        text.contains("# classpath = [\"lib/widget.jar\"]"),
+        "{text}"
+    );
+    let requests = server.server_requests().await;
+    assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
+        && r["params"]["uri"]
+            .as_str()
+            .unwrap()
+            .ends_with("com.example.Widget.toml")));
+
+    let learned = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(learned["result"]["status"], "learned", "{learned}");
+    assert!(exists(
+        &server.root,
+        ".typestar/com/example/Widget.typestate"
+    ));
+    let begin = server
+        .await_notification("$/progress", |p| {
+            p["token"] == "typestar/learn/com.example.Widget" && p["value"]["kind"] == "begin"
+        })
+        .await;
+    assert_eq!(begin["value"]["cancellable"], true);
+    let report = server
+        .await_notification("$/progress", |p| p["value"]["kind"] == "report")
+        .await;
+    assert_eq!(report["value"]["message"], "round 1: 12 membership queries");
+    server.await_progress_end("typestar/learn/").await;
+    server.await_progress_end("typestar/workspaceCheck/").await;
+    let hover = server.hover(&uri, 2, 6).await;
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("com.example.Widget"),
+        "the new protocol is loaded"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learning_can_be_cancelled() {
+    let mut server = TestServer::builder()
+        .learner(FakeLearner {
+            until_cancelled: true,
+        })
+        .file(
+            ".typestar/experiments/com.example.Widget.toml",
+            "class = \"com.example.Widget\"\n",
+        )
+        .build()
+        .await;
+    let uri = server.open("A.java", WIDGET).await;
+    let id = server
+        .send_request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    server
+        .await_notification("$/progress", |p| p["value"]["kind"] == "report")
+        .await;
+    server
+        .notify(
+            "window/workDoneProgress/cancel",
+            json!({ "token": "typestar/learn/com.example.Widget" }),
+        )
+        .await;
+    let reply = server.await_response(id).await;
+    assert_eq!(reply["result"]["status"], "cancelled", "{reply}");
+    assert!(!exists(
+        &server.root,
+        ".typestar/com/example/Widget.typestate"
+    ));
+}
+
+const TIMER: &str = "import android.os.CountDownTimer;\nclass A {\n    CountDownTimer timer;\n}\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": "model", "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", TIMER).await;
+    let reply = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(reply["result"]["status"], "learned", "{reply}");
+    let written = ".typestar/android/os/CountDownTimer.typestate";
+    let text = std::fs::read_to_string(server.root.join(written)).unwrap();
+    assert!(text.contains("provenance learned"), "{text}");
+    assert!(
+        text.contains("platform \"simulated device (model backend)\""),
+        "{text}"
+    );
+    server.await_progress_end("typestar/workspaceCheck/").await;
+    let hover = server.hover(&uri, 2, 6).await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(markdown.contains("**Provenance:** learned"), "{markdown}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn backends_the_learner_lacks_are_reported_unavailable() {
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": "android", "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", TIMER).await;
+    let reply = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    let shown = server
+        .await_notification("window/showMessage", |p| p["type"] == 2)
+        .await;
+    assert!(
+        shown["message"]
+            .as_str()
+            .unwrap()
+            .contains("no android backend"),
+        "{shown}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
+    if std::process::Command::new("javac")
+        .arg("-version")
+        .output()
+        .is_err()
+    {
+        eprintln!(
+            "\n==================== SKIPPED ====================\n\
+             the_jvm_backend_drafts_then_learns_a_jdk_class: no JDK (`javac`) on PATH.\n\
+             =================================================\n"
+        );
+        return;
+    }
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server
+        .open(
+            "A.java",
+            "import java.util.Timer;\nclass A {\n    Timer timer;\n}\n",
+        )
+        .await;
+    let drafted = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    let draft = server
+        .root
+        .join(".typestar/experiments/java.util.Timer.toml");
+    let text = std::fs::read_to_string(&draft).unwrap();
+    assert!(
+        text.contains("class = \"java.util.Timer\""),
+        "the agent described the class:\n{text}"
+    );
+    // The review: the repository's finished experiment for Timer.
+    let reviewed = include_str!("../../../learner/experiments/java.util.Timer.toml");
+    std::fs::write(&draft, reviewed).unwrap();
+    let learned = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(learned["result"]["status"], "learned", "{learned}");
+    let typestate =
+        std::fs::read_to_string(server.root.join(".typestar/java/util/Timer.typestate")).unwrap();
+    assert!(typestate.contains("provenance learned"), "{typestate}");
+    assert!(typestate.contains("platform \"host JVM"), "{typestate}");
+    server
+        .await_notification("$/progress", |p| {
+            p["token"] == "typestar/learn/java.util.Timer" && p["value"]["kind"] == "report"
+        })
+        .await;
+    server.await_progress_end("typestar/learn/").await;
+    server.await_progress_end("typestar/workspaceCheck/").await;
+}

@@ -1,0 +1,23 @@
+//! Protocol tests of `typestar lsp`, in memory: the real tower-lsp-server service on
+//! `tokio::io::duplex` pipes, driven by [`harness::TestServer`].
+//!
+//! Build a server with `TestServer::builder()`, add workspace files with `.file(path, text)` and
+//! settings with `.settings(json)`, then `.build().await`: the harness sends `initialize`, waits
+//! for its reply, and only then sends `initialized` (tower-lsp-server drops anything earlier).
+//! It answers the server's own requests (`workspace/configuration`, progress creation,
+//! registrations) and queues notifications for `await_notification`. On drop it sends
+//! `shutdown` and `exit`, checks the reply, and fails if an error log was left unread.
+//!
+//! Most tests use [`fake::FakeChecker`], which replays `timer.<callin>();` lines against the
+//! CountDownTimer protocol, so they exercise the server and can gate or crash a check at will;
+//! `checker.rs` runs the production checker (`checker::check`) through the same protocol.
+
+mod bad_traffic;
+mod checker;
+mod code_actions;
+mod documents;
+mod fake;
+mod harness;
+mod hover;
+mod learn;
+mod workspace;

@@ -1,0 +1,105 @@
+//! The startup workspace check, `.typestar/` errors, watching typestate files, settings.
+
+use serde_json::json;
+
+use crate::harness::{TestServer, COUNTDOWN};
+
+const TWO_STARTS: &str =
+    "class A {\n    void run() {\n        timer.start();\n        timer.start();\n    }\n}\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn startup_checks_the_workspace_with_progress() {
+    let mut server = TestServer::builder()
+        .countdown_protocol()
+        .file("src/A.java", TWO_STARTS)
+        .file("src/B.kt", "fun main() {}\n")
+        .file("build/Generated.java", TWO_STARTS)
+        .build()
+        .await;
+    let begin = server
+        .await_notification("$/progress", |p| p["value"]["kind"] == "begin")
+        .await;
+    assert_eq!(begin["value"]["title"], "typestar: checking the workspace");
+    assert_eq!(begin["value"]["message"], "2 files", "build/ is skipped");
+    let uri = server.uri("src/A.java");
+    let diagnostics = server.await_diagnostics(&uri, None).await;
+    assert_eq!(diagnostics[0]["code"], "typestate-violation");
+    let requests = server.server_requests().await;
+    let methods: Vec<&str> = requests
+        .iter()
+        .map(|r| r["method"].as_str().unwrap())
+        .collect();
+    assert!(methods.contains(&"workspace/configuration"), "{methods:?}");
+    assert!(
+        methods.contains(&"window/workDoneProgress/create"),
+        "{methods:?}"
+    );
+    let registration = requests
+        .iter()
+        .find(|r| r["method"] == "client/registerCapability")
+        .expect("the .typestar/ watcher is registered");
+    assert_eq!(
+        registration["params"]["registrations"][0]["registerOptions"]["watchers"][0]["globPattern"],
+        "**/.typestar/**/*.typestate"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_typestate_files_get_diagnostics() {
+    let mut server = TestServer::builder()
+        .file(
+            ".typestar/Broken.typestate",
+            "typestate a.B\nstate S initial\n  bogus line here\n",
+        )
+        .build()
+        .await;
+    let uri = server.uri(".typestar/Broken.typestate");
+    let diagnostics = server.await_diagnostics(&uri, None).await;
+    assert!(!diagnostics.is_empty());
+    assert_eq!(diagnostics[0]["code"], "typestate-format");
+    assert_eq!(diagnostics[0]["range"]["start"]["line"], 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_changed_typestate_file_rechecks_open_and_workspace_files() {
+    let mut server = TestServer::builder()
+        .countdown_protocol()
+        .file("src/B.java", TWO_STARTS)
+        .build()
+        .await;
+    let on_disk = server.uri("src/B.java");
+    assert_eq!(server.await_diagnostics(&on_disk, None).await.len(), 1);
+    let uri = server.open("A.java", TWO_STARTS).await;
+    assert_eq!(server.await_diagnostics(&uri, Some(1)).await.len(), 1);
+    let in_running = "  start error from \"singleInputs restriction of the experiment (droidstar-lessons.md §3.1), not the class\"";
+    assert!(COUNTDOWN.contains(in_running));
+    let restartable = COUNTDOWN.replacen(in_running, "  start -> Running", 1);
+    server.write(".typestar/CountDownTimer.typestate", &restartable);
+    server
+        .notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": server.uri(".typestar/CountDownTimer.typestate"), "type": 2 }] }),
+        )
+        .await;
+    assert!(server.await_diagnostics(&uri, Some(1)).await.is_empty());
+    assert!(
+        server.await_diagnostics(&on_disk, None).await.is_empty(),
+        "cleared"
+    );
+    server.await_progress_end("typestar/workspaceCheck/").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_watched_files_do_not_reload() {
+    let mut server = TestServer::builder().countdown_protocol().build().await;
+    let checks = server.checker.checks();
+    server
+        .notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": server.uri("README.md"), "type": 2 }] }),
+        )
+        .await;
+    let uri = server.open("A.java", TWO_STARTS).await;
+    server.await_diagnostics(&uri, Some(1)).await;
+    assert_eq!(server.checker.checks(), checks + 1);
+}
