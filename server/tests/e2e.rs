@@ -2,7 +2,8 @@
 //! LSP client) starts `typestar lsp` on the example Android app, opens a Java file, and prints
 //! the diagnostics and one hover (`tests/e2e/lsp_e2e.lua`).
 //!
-//! Without `nvim` on PATH the test prints a loud SKIPPED message and passes; CI installs it with
+//! Without `nvim` on PATH the test prints a loud SKIPPED message and passes on a developer's
+//! machine; under CI (`CI` set) it fails instead, since `.ci/run` installs Neovim with
 //! `server/tests/e2e/install-neovim.sh`.
 
 use std::path::Path;
@@ -15,6 +16,10 @@ const TIMEOUT: Duration = Duration::from_secs(60);
 #[test]
 fn neovim_shows_diagnostics_and_a_hover() {
     if Command::new("nvim").arg("--version").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "`nvim` is not on PATH under CI: .ci/run should have installed it"
+        );
         eprintln!(
             "\n==================== SKIPPED ====================\n\
              neovim_shows_diagnostics_and_a_hover: `nvim` is not on PATH.\n\
