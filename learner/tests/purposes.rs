@@ -126,3 +126,62 @@ async fn filtered_errors_are_restricted_by_the_experiment_not_by_the_api() {
     assert_eq!(stats.mq_executed, pipeline.executed().resets);
     assert_eq!(stats.distinguisher_bound, Some(2));
 }
+
+/// A model whose second callback arrives too late, once, as on a loaded machine: the first
+/// observation is right, so the late one contradicts it and the rerun does not confirm it.
+struct OneLateCallback {
+    inner: ModelSul,
+    callbacks_seen: u32,
+}
+
+impl learner::oracle::sul::Sul for OneLateCallback {
+    async fn reset(&mut self) -> Result<(), learner::oracle::sul::SulError> {
+        self.inner.reset().await
+    }
+
+    async fn step(
+        &mut self,
+        input: learner::Input,
+    ) -> Result<learner::Output, learner::oracle::sul::SulError> {
+        let output = self.inner.step(input).await?;
+        if matches!(output, learner::Output::Callback(_)) {
+            self.callbacks_seen += 1;
+            if self.callbacks_seen == 2 {
+                return Ok(learner::Output::Quiet);
+            }
+        }
+        Ok(output)
+    }
+}
+
+#[tokio::test]
+async fn a_contradiction_the_rerun_does_not_confirm_is_a_one_off_and_learning_goes_on() {
+    let model = reference("CountDownTimer");
+    let alphabet = Arc::new(Alphabet::of(model.signature()));
+    let clock = Arc::new(SimClock::default());
+    let sul = OneLateCallback {
+        inner: ModelSul::new(&model, ModelConfig::default(), 0, Arc::clone(&clock)),
+        callbacks_seen: 0,
+    };
+    let run = learner::learn_system(
+        Arc::clone(&alphabet),
+        vec![sul],
+        Algorithm::LSharp,
+        EquivalenceChoice::DistinguisherBound(2),
+        &PipelineConfig::default(),
+        &mut NoProgress,
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(run.outcome.end, End::Learned),
+        "{:?}",
+        run.outcome.end
+    );
+    let learned = run.outcome.hypothesis.expect("a hypothesis");
+    let expected = typestates::mealy::to_mealy(&model).minimize();
+    assert_eq!(
+        learned.mealy.minimize().distinguishing_word(&expected),
+        None
+    );
+}

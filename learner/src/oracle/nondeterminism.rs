@@ -1,5 +1,8 @@
 //! The non-determinism check: a trace that contradicts an earlier one is rerun once to
-//! confirm, then reported with both traces, the rerun and the input prefix where they part.
+//! confirm. When the rerun agrees with what was seen before, the contradiction was a one-off
+//! (a callback late past the quiescence timeout on a loaded machine) and the rerun's answer
+//! stands; when the rerun contradicts it too, the behaviour is reported with both traces, the
+//! rerun and the input prefix where they part, and learning stops.
 //!
 //! The report is an error of the query, so learning stops cleanly with it (and with the
 //! hypothesis so far) instead of crashing and losing results, which is what DroidStar did.
@@ -87,17 +90,37 @@ impl<M: MembershipOracle> NdCheck<M> {
     }
 }
 
+impl<M: MembershipOracle> NdCheck<M> {
+    /// The first place `outputs` contradicts the traces seen before or earlier answers of the
+    /// same batch.
+    fn conflict(
+        &self,
+        batch: &PrefixTree,
+        word: &[Input],
+        outputs: &[Output],
+    ) -> Option<(usize, OutputWord)> {
+        self.tree
+            .first_conflict(word, outputs)
+            .or_else(|| batch.first_conflict(word, outputs))
+    }
+}
+
 impl<M: MembershipOracle> MembershipOracle for NdCheck<M> {
     async fn answer(&self, queries: &[Word]) -> Result<Vec<OutputWord>, QueryError> {
-        let answers = self.inner.answer(queries).await?;
+        let mut answers = self.inner.answer(queries).await?;
         let batch = PrefixTree::default();
-        for (word, outputs) in queries.iter().zip(&answers) {
-            let conflict = self
-                .tree
-                .first_conflict(word, outputs)
-                .or_else(|| batch.first_conflict(word, outputs));
-            if let Some((position, earlier)) = conflict {
-                return Err(self.report(word, position, earlier, outputs).await);
+        for (word, outputs) in queries.iter().zip(answers.iter_mut()) {
+            if self.conflict(&batch, word, outputs).is_some() {
+                let rerun = self
+                    .inner
+                    .answer(std::slice::from_ref(word))
+                    .await?
+                    .pop()
+                    .expect("one answer per query");
+                if let Some((position, earlier)) = self.conflict(&batch, word, &rerun) {
+                    return Err(self.report(word, position, earlier, &rerun).await);
+                }
+                *outputs = rerun;
             }
             batch.insert(word, outputs);
         }

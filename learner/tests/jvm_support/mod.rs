@@ -58,8 +58,13 @@ pub fn expected(name: &str) -> Typestate {
         .unwrap_or_else(|errors| panic!("{} does not parse: {errors:?}", path.display()))
 }
 
+/// One learning run at a time within a test binary: each run starts `jobs` JVMs, and several
+/// runs at once on a small machine delay callbacks past the quiescence timeouts.
+static ONE_RUN_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// Learns `experiment` and returns the run, failing on any end but `Learned`.
 pub async fn learn(experiment: Arc<Experiment>, config: &JvmConfig) -> JvmRun {
+    let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let run = learn_class(experiment, config, &mut NoProgress)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
