@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
-use crate::diagnostics::{self, Violation};
+use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode};
 use crate::ir::{Class, ClassKind, MethodKind, SourceIr, Span};
 use crate::places::{self, Places, Var};
@@ -34,6 +34,10 @@ pub struct CheckConfig {
     /// How long one file may take; past it the rest of the file is skipped and
     /// [`CheckResult::timed_out`] is set.
     pub time_limit: Duration,
+    /// Whether to report objects that may be dropped before reaching a final state of their
+    /// protocol ([`CheckResult::unreleased`]): a `MediaPlayer` never released, a stream never
+    /// closed. Off by default.
+    pub report_unreleased: bool,
 }
 
 impl Default for CheckConfig {
@@ -41,6 +45,7 @@ impl Default for CheckConfig {
         CheckConfig {
             supertypes: Supertypes::new(),
             time_limit: Duration::from_secs(10),
+            report_unreleased: false,
         }
     }
 }
@@ -54,6 +59,9 @@ pub struct CheckResult {
     pub syntax_errors: Vec<Span>,
     /// Whether the time limit cut the analysis short.
     pub timed_out: bool,
+    /// With [`CheckConfig::report_unreleased`], the objects that may be dropped unreleased,
+    /// in source order, suppressions applied.
+    pub unreleased: Vec<Unreleased>,
 }
 
 /// What the analysis knows of the receiver of one call, for hovers.
@@ -86,17 +94,21 @@ pub(crate) fn check_lowered(
     ir: &SourceIr,
     config: &CheckConfig,
 ) -> CheckResult {
-    let (timed_out, violations) = analyze(library, ir, config, |cx| {
-        diagnostics::violations(cx.protocols, cx.places, text, cx.observations)
+    let (timed_out, (violations, mut unreleased)) = analyze(library, ir, config, |cx| {
+        let unreleased = unreleased_objects(cx.protocols, cx.leaks, &cx.owned);
+        let violations = diagnostics::violations(cx.protocols, cx.places, text, cx.observations);
+        (violations, unreleased)
     });
     let violations = violations
         .into_iter()
         .filter(|v| !suppress::is_suppressed(ir, v.span))
         .collect();
+    unreleased.retain(|u| !suppress::is_suppressed(ir, u.span));
     CheckResult {
         violations,
         syntax_errors: ir.syntax_errors.clone(),
         timed_out,
+        unreleased,
     }
 }
 
@@ -155,6 +167,35 @@ struct Analysed<'c, 'l> {
     protocols: &'c Protocols<'l>,
     places: &'c Places<'c>,
     observations: Vec<Observation>,
+    leaks: Vec<(Var, Value, &'static str)>,
+    owned: HashMap<Var, (String, Span)>,
+}
+
+/// One finding per name that may be dropped unreleased, its values joined over every point
+/// where it is dropped, in source order.
+fn unreleased_objects(
+    protocols: &Protocols<'_>,
+    leaks: Vec<(Var, Value, &'static str)>,
+    owned: &HashMap<Var, (String, Span)>,
+) -> Vec<Unreleased> {
+    let mut joined: Vec<(Var, Value, &'static str)> = Vec::new();
+    for (var, value, when) in leaks {
+        match joined.iter_mut().find(|(v, _, _)| *v == var) {
+            Some((_, current, _)) => {
+                current.join(&value);
+            }
+            None => joined.push((var, value, when)),
+        }
+    }
+    let mut out: Vec<Unreleased> = joined
+        .into_iter()
+        .filter_map(|(var, value, when)| {
+            let (name, span) = owned.get(&var)?;
+            diagnostics::unreleased(protocols, &value, name, *span, when)
+        })
+        .collect();
+    out.sort_by_key(|u| u.span.start_byte);
+    out
 }
 
 /// Runs the analysis of `ir` and hands the observations to `finish`.
@@ -183,15 +224,20 @@ fn analyze<R>(
     }
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
+    shared.report_unreleased = config.report_unreleased;
     for (class, fqn) in &classes {
         check_class(&shared, class, fqn);
     }
     let observations = shared.observations.take();
+    let leaks = shared.leaks.take();
+    let owned = shared.owned.take();
     let timed_out = shared.out_of_time();
     let res = finish(Analysed {
         protocols: &protocols,
         places: &places,
         observations,
+        leaks,
+        owned,
     });
     (timed_out, res)
 }
@@ -276,7 +322,17 @@ fn check_class(shared: &Shared<'_, '_>, class: &Class, fqn: &str) {
             continue;
         };
         let value = match (&field.init, &field.delegate) {
-            (Some(init), _) => eval_initializer(shared, fqn, init, Some(protocol)),
+            (Some(init), _) => {
+                let value = eval_initializer(shared, fqn, init, Some(protocol));
+                let created = value
+                    .as_ref()
+                    .is_some_and(|v| !v.unknown && !v.states.is_empty());
+                if shared.report_unreleased && created {
+                    let mut owned = shared.owned.borrow_mut();
+                    owned.insert(var.clone(), (field.name.clone(), field.span));
+                }
+                value
+            }
             (None, Some(_)) => Some(Value::unknown(protocol)),
             (None, None) => Some(Value::null(protocol)),
         };
