@@ -22,7 +22,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
-use typestates::model::{CallbackId, CallinId, StateId, WaitOutcome};
+use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice};
@@ -724,7 +724,24 @@ impl BodyAnalysis<'_, '_, '_> {
         let value = &receiver.value;
         let ts = self.shared.protocols.typestate(value.protocol);
         let sources: Vec<StateId> = if value.unknown {
-            ts.state_ids().collect()
+            // An object of unknown origin is not taken to be in a state where the call is an
+            // ignored no-op (`mark()` on a closed stream): a caller that hands over a closed
+            // stream is not this call's fault, and a later `reset()` should not be either.
+            let effective = |s: StateId| {
+                callins.iter().any(|&c| match ts.step(s, c) {
+                    Step::Enabled {
+                        ignored, target, ..
+                    } => !ignored || *target != s,
+                    Step::Error { .. } => false,
+                })
+            };
+            let all: Vec<StateId> = ts.state_ids().collect();
+            let useful: Vec<StateId> = all.iter().copied().filter(|&s| effective(s)).collect();
+            if useful.is_empty() {
+                all
+            } else {
+                useful
+            }
         } else {
             value.states.keys().copied().collect()
         };
