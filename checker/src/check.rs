@@ -38,6 +38,10 @@ pub struct CheckConfig {
     /// protocol ([`CheckResult::unreleased`]): a `MediaPlayer` never released, a stream never
     /// closed. Off by default.
     pub report_unreleased: bool,
+    /// Whether [`check`] may skip the analysis of a file that names nothing a protocol
+    /// object can come from (see [`crate::prefilter`]); such a file is only parsed, for its
+    /// syntax errors. On by default; the findings are the same either way.
+    pub skip_unrelated: bool,
 }
 
 impl Default for CheckConfig {
@@ -46,6 +50,7 @@ impl Default for CheckConfig {
             supertypes: Supertypes::new(),
             time_limit: Duration::from_secs(10),
             report_unreleased: false,
+            skip_unrelated: true,
         }
     }
 }
@@ -83,8 +88,36 @@ pub struct StatesAt {
 
 /// Checks `file` against `library`.
 pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> CheckResult {
+    if config.skip_unrelated && !related(library, &file.text, &config.supertypes) {
+        return CheckResult {
+            syntax_errors: crate::lang::syntax_errors(file.language, &file.text),
+            ..CheckResult::default()
+        };
+    }
     let ir = crate::lang::lower(file.language, &file.text);
     check_lowered(library, &file.text, &ir, config)
+}
+
+/// Whether `text` names something a protocol object can come from: a name of the library's
+/// [`crate::prefilter::NameFilter`], or a class of `supertypes` that extends a protocol class.
+fn related(library: &Library, text: &str, supertypes: &Supertypes) -> bool {
+    let filter = crate::prefilter::NameFilter::new(library);
+    if filter.matches(text) {
+        return true;
+    }
+    if supertypes.is_empty() {
+        return false;
+    }
+    let protocols = Protocols::with_project(library, supertypes);
+    let mut project = crate::prefilter::NameFilter::default();
+    for fqn in supertypes.keys() {
+        let name = crate::prefilter::simple_name(fqn);
+        if !filter.contains(name) && !project.contains(name) && protocols.protocol_of(fqn).is_some()
+        {
+            project.add(name);
+        }
+    }
+    project.matches(text)
 }
 
 /// Checks a file already lowered into `ir` from `text`.
