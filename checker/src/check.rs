@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
-use crate::diagnostics::{self, Violation};
+use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode};
 use crate::ir::{Class, ClassKind, MethodKind, SourceIr, Span};
 use crate::places::{self, Places, Var};
@@ -34,6 +34,14 @@ pub struct CheckConfig {
     /// How long one file may take; past it the rest of the file is skipped and
     /// [`CheckResult::timed_out`] is set.
     pub time_limit: Duration,
+    /// Whether to report objects that may be dropped before reaching a final state of their
+    /// protocol ([`CheckResult::unreleased`]): a `MediaPlayer` never released, a stream never
+    /// closed. Off by default.
+    pub report_unreleased: bool,
+    /// Whether [`check`] may skip the analysis of a file that names nothing a protocol
+    /// object can come from (see [`crate::prefilter`]); such a file is only parsed, for its
+    /// syntax errors. On by default; the findings are the same either way.
+    pub skip_unrelated: bool,
 }
 
 impl Default for CheckConfig {
@@ -41,6 +49,8 @@ impl Default for CheckConfig {
         CheckConfig {
             supertypes: Supertypes::new(),
             time_limit: Duration::from_secs(10),
+            report_unreleased: false,
+            skip_unrelated: true,
         }
     }
 }
@@ -54,6 +64,9 @@ pub struct CheckResult {
     pub syntax_errors: Vec<Span>,
     /// Whether the time limit cut the analysis short.
     pub timed_out: bool,
+    /// With [`CheckConfig::report_unreleased`], the objects that may be dropped unreleased,
+    /// in source order, suppressions applied.
+    pub unreleased: Vec<Unreleased>,
 }
 
 /// What the analysis knows of the receiver of one call, for hovers.
@@ -75,8 +88,36 @@ pub struct StatesAt {
 
 /// Checks `file` against `library`.
 pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> CheckResult {
+    if config.skip_unrelated && !related(library, &file.text, &config.supertypes) {
+        return CheckResult {
+            syntax_errors: crate::lang::syntax_errors(file.language, &file.text),
+            ..CheckResult::default()
+        };
+    }
     let ir = crate::lang::lower(file.language, &file.text);
     check_lowered(library, &file.text, &ir, config)
+}
+
+/// Whether `text` names something a protocol object can come from: a name of the library's
+/// [`crate::prefilter::NameFilter`], or a class of `supertypes` that extends a protocol class.
+fn related(library: &Library, text: &str, supertypes: &Supertypes) -> bool {
+    let filter = crate::prefilter::NameFilter::new(library);
+    if filter.matches(text) {
+        return true;
+    }
+    if supertypes.is_empty() {
+        return false;
+    }
+    let protocols = Protocols::with_project(library, supertypes);
+    let mut project = crate::prefilter::NameFilter::default();
+    for fqn in supertypes.keys() {
+        let name = crate::prefilter::simple_name(fqn);
+        if !filter.contains(name) && !project.contains(name) && protocols.protocol_of(fqn).is_some()
+        {
+            project.add(name);
+        }
+    }
+    project.matches(text)
 }
 
 /// Checks a file already lowered into `ir` from `text`.
@@ -86,17 +127,21 @@ pub(crate) fn check_lowered(
     ir: &SourceIr,
     config: &CheckConfig,
 ) -> CheckResult {
-    let (timed_out, violations) = analyze(library, ir, config, |cx| {
-        diagnostics::violations(cx.protocols, cx.places, text, cx.observations)
+    let (timed_out, (violations, mut unreleased)) = analyze(library, ir, config, |cx| {
+        let unreleased = unreleased_objects(cx.protocols, cx.leaks, &cx.owned);
+        let violations = diagnostics::violations(cx.protocols, cx.places, text, cx.observations);
+        (violations, unreleased)
     });
     let violations = violations
         .into_iter()
         .filter(|v| !suppress::is_suppressed(ir, v.span))
         .collect();
+    unreleased.retain(|u| !suppress::is_suppressed(ir, u.span));
     CheckResult {
         violations,
         syntax_errors: ir.syntax_errors.clone(),
         timed_out,
+        unreleased,
     }
 }
 
@@ -155,6 +200,35 @@ struct Analysed<'c, 'l> {
     protocols: &'c Protocols<'l>,
     places: &'c Places<'c>,
     observations: Vec<Observation>,
+    leaks: Vec<(Var, Value, &'static str)>,
+    owned: HashMap<Var, (String, Span)>,
+}
+
+/// One finding per name that may be dropped unreleased, its values joined over every point
+/// where it is dropped, in source order.
+fn unreleased_objects(
+    protocols: &Protocols<'_>,
+    leaks: Vec<(Var, Value, &'static str)>,
+    owned: &HashMap<Var, (String, Span)>,
+) -> Vec<Unreleased> {
+    let mut joined: Vec<(Var, Value, &'static str)> = Vec::new();
+    for (var, value, when) in leaks {
+        match joined.iter_mut().find(|(v, _, _)| *v == var) {
+            Some((_, current, _)) => {
+                current.join(&value);
+            }
+            None => joined.push((var, value, when)),
+        }
+    }
+    let mut out: Vec<Unreleased> = joined
+        .into_iter()
+        .filter_map(|(var, value, when)| {
+            let (name, span) = owned.get(&var)?;
+            diagnostics::unreleased(protocols, &value, name, *span, when)
+        })
+        .collect();
+    out.sort_by_key(|u| u.span.start_byte);
+    out
 }
 
 /// Runs the analysis of `ir` and hands the observations to `finish`.
@@ -183,15 +257,20 @@ fn analyze<R>(
     }
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
+    shared.report_unreleased = config.report_unreleased;
     for (class, fqn) in &classes {
         check_class(&shared, class, fqn);
     }
     let observations = shared.observations.take();
+    let leaks = shared.leaks.take();
+    let owned = shared.owned.take();
     let timed_out = shared.out_of_time();
     let res = finish(Analysed {
         protocols: &protocols,
         places: &places,
         observations,
+        leaks,
+        owned,
     });
     (timed_out, res)
 }
@@ -276,7 +355,17 @@ fn check_class(shared: &Shared<'_, '_>, class: &Class, fqn: &str) {
             continue;
         };
         let value = match (&field.init, &field.delegate) {
-            (Some(init), _) => eval_initializer(shared, fqn, init, Some(protocol)),
+            (Some(init), _) => {
+                let value = eval_initializer(shared, fqn, init, Some(protocol));
+                let created = value
+                    .as_ref()
+                    .is_some_and(|v| !v.unknown && !v.states.is_empty());
+                if shared.report_unreleased && created {
+                    let mut owned = shared.owned.borrow_mut();
+                    owned.insert(var.clone(), (field.name.clone(), field.span));
+                }
+                value
+            }
             (None, Some(_)) => Some(Value::unknown(protocol)),
             (None, None) => Some(Value::null(protocol)),
         };

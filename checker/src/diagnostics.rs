@@ -86,6 +86,79 @@ pub struct Violation {
     pub message: String,
 }
 
+/// An object that may be dropped before reaching a final state of its protocol
+/// (`CheckConfig::report_unreleased`): a local at the end of the body that created it, a
+/// field of a component at the end of its lifecycle.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreleased {
+    /// Where the name the object was stored in is declared (or assigned).
+    pub span: Span,
+    /// The protocol class, fully qualified.
+    pub class: String,
+    /// The name holding the object (`player`).
+    pub receiver: String,
+    /// The states other than final ones the object may be left in.
+    pub states: Vec<String>,
+    /// Whether every path leaves the object unreleased.
+    pub definite: bool,
+    /// The calls that release it (`release`, `close`).
+    pub releasing: Vec<String>,
+    /// The human-readable message.
+    pub message: String,
+}
+
+/// The [`Unreleased`] finding for `value`, held in `receiver` declared at `span`, at `when`
+/// (`"the method ends"`), if it may not be in a final state.
+pub fn unreleased(
+    protocols: &Protocols<'_>,
+    value: &crate::typestate_flow::Value,
+    receiver: &str,
+    span: Span,
+    when: &str,
+) -> Option<Unreleased> {
+    let finals = protocols.final_states(value.protocol);
+    if finals.is_empty() || value.unknown {
+        return None;
+    }
+    let ts = protocols.typestate(value.protocol);
+    let open: Vec<String> = value
+        .states
+        .keys()
+        .filter(|s| !finals.contains(s))
+        .map(|s| ts.state(*s).name.clone())
+        .collect();
+    if open.is_empty() {
+        return None;
+    }
+    let definite = !value.null && open.len() == value.states.len();
+    let releasing: Vec<String> = protocols
+        .releasing_methods(value.protocol)
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
+    let how = releasing
+        .iter()
+        .map(|m| format!("{m}()"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let message = format!(
+        "`{receiver}` ({}) {} not released when {when}: it {} still be {}; call {how} first",
+        ts.simple_name(),
+        if definite { "is" } else { "may be" },
+        if definite { "would" } else { "may" },
+        open.join(", ")
+    );
+    Some(Unreleased {
+        span,
+        class: ts.class.clone(),
+        receiver: receiver.to_owned(),
+        states: open,
+        definite,
+        releasing,
+        message,
+    })
+}
+
 /// What a call does in one state.
 enum Outcome<'t> {
     Fails(Option<&'t str>),

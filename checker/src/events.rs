@@ -124,6 +124,16 @@ impl Component {
         }
     }
 
+    /// The last lifecycle method, after which the component is gone (none for plain classes,
+    /// which have no end).
+    pub fn last(self) -> Option<&'static str> {
+        match self {
+            Component::Activity | Component::Service => Some("onDestroy"),
+            Component::Fragment => Some("onDetach"),
+            Component::Plain => None,
+        }
+    }
+
     /// Whether `name` is one of the lifecycle methods of this kind of component.
     pub fn is_lifecycle(self, name: &str) -> bool {
         self.edges()
@@ -224,6 +234,19 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
                     code: EventCode::Method(method),
                     entry: entry.clone(),
                 });
+            }
+        }
+    }
+    if shared.report_unreleased {
+        if let Some(FlowState(Some(last))) = kind.last().and_then(|node| outputs.get(node)) {
+            let owned = shared.owned.borrow();
+            let mut leaks = shared.leaks.borrow_mut();
+            for (var, value) in last {
+                if matches!(var, Var::Field(class, _) if class == model.fqn)
+                    && owned.contains_key(var)
+                {
+                    leaks.push((var.clone(), value.clone(), "the component is destroyed"));
+                }
             }
         }
     }

@@ -42,6 +42,6 @@ pub mod suppress;
 pub mod typestate_flow;
 
 pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
-pub use diagnostics::{Related, Violation, ViolationKind};
+pub use diagnostics::{Related, Unreleased, Violation, ViolationKind};
 pub use project::Project;
 pub use source::SourceFile;

@@ -72,6 +72,9 @@ pub struct Places<'a> {
     pub self_calls: std::collections::HashSet<(String, String)>,
     /// Every call and object creation, for related locations.
     pub sites: HashMap<ExprId, Site>,
+    /// Locals whose object may be kept elsewhere: passed as an argument, returned, assigned
+    /// or copied to another name (the unreleased-object report leaves them alone).
+    pub escaping: std::collections::HashSet<LocalId>,
 }
 
 /// A call or object creation, as related locations name it.
@@ -205,7 +208,7 @@ impl<'a> Walker<'a> {
 
     fn stmt(&mut self, stmt: &'a Stmt) {
         match &stmt.kind {
-            StmtKind::Local(local) => local.init.iter().for_each(|e| self.expr(e)),
+            StmtKind::Local(local) => local.init.iter().for_each(|e| self.escaping_expr(e)),
             StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e),
             StmtKind::If {
                 cond,
@@ -257,7 +260,7 @@ impl<'a> Walker<'a> {
                 catches.iter().for_each(|c| self.block(&c.body));
                 finally.iter().for_each(|b| self.block(b));
             }
-            StmtKind::Return { value, .. } => value.iter().for_each(|e| self.expr(e)),
+            StmtKind::Return { value, .. } => value.iter().for_each(|e| self.escaping_expr(e)),
             StmtKind::Break(_) | StmtKind::Continue(_) => {}
             StmtKind::Block(block) => self.block(block),
             StmtKind::Labeled { body, .. } => self.stmt(body),
@@ -334,7 +337,7 @@ impl<'a> Walker<'a> {
             }
             ExprKind::Assign { target, value } => {
                 self.expr(target);
-                self.expr(value);
+                self.escaping_expr(value);
             }
             ExprKind::Cast { expr: inner, .. } => {
                 self.expr(inner);
@@ -344,12 +347,20 @@ impl<'a> Walker<'a> {
             }
             ExprKind::Not(inner) | ExprKind::TypeTest { expr: inner, .. } => self.expr(inner),
             ExprKind::Control(stmt) => self.stmt(stmt),
-            ExprKind::Other(parts) => parts.iter().for_each(|p| self.expr(p)),
+            ExprKind::Other(parts) => parts.iter().for_each(|p| self.escaping_expr(p)),
             ExprKind::This(Some(_))
             | ExprKind::Super
             | ExprKind::Null
             | ExprKind::Bool(_)
             | ExprKind::Literal => {}
+        }
+    }
+
+    /// Walks `expr`, whose value goes somewhere a local's object may outlive it.
+    fn escaping_expr(&mut self, expr: &'a Expr) {
+        self.expr(expr);
+        if let Some(Var::Local(local)) = self.places.vars.get(&expr.id) {
+            self.places.escaping.insert(*local);
         }
     }
 
@@ -403,7 +414,7 @@ impl<'a> Walker<'a> {
                     };
                     self.anonymous(class, Some(registration));
                 }
-                _ => self.expr(arg),
+                _ => self.escaping_expr(arg),
             }
         }
         if let (true, Some(ExprKind::Lambda { params, body })) =

@@ -14,6 +14,10 @@ use typestates::model::{CallbackId, CallinId, StateId, Typestate, WaitOutcome};
 use crate::platform;
 use crate::resolve::{ExprType, KnownTypes, Resolution};
 
+/// Method names that end an object's life: a final state entered by one of them is one the
+/// object should reach before it is dropped.
+pub const RELEASING: &[&str] = &["release", "close", "recycle", "destroy", "shutdown"];
+
 /// Index of a protocol in [`Protocols`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ProtocolId(pub u16);
@@ -304,6 +308,64 @@ impl<'l> Protocols<'l> {
         self.typestate(id).callback(callback).binding.method()
     }
 
+    /// The final states of protocol `id`: states other than the initial one that no callin
+    /// leaves (each is an error or returns to the state), that no wait leaves, and that a
+    /// releasing callin ([`RELEASING`]) enters from another state (`End` after `release()`,
+    /// `Closed` after `close()`). Iterators, ciphers, calls and other objects that are simply
+    /// dropped when done have none.
+    pub fn final_states(&self, id: ProtocolId) -> Vec<StateId> {
+        let ts = self.typestate(id);
+        let stays = |s: StateId| {
+            ts.input_callins()
+                .all(|c| ts.step(s, c).target().is_none_or(|t| t == s))
+                && match &ts.state(s).on_wait {
+                    WaitOutcome::Quiet { target, .. } | WaitOutcome::Callback { target, .. } => {
+                        *target == s
+                    }
+                    WaitOutcome::Error { .. } => true,
+                }
+        };
+        let releasing = |c: CallinId| {
+            ts.callin(c)
+                .binding
+                .methods
+                .iter()
+                .any(|m| RELEASING.contains(&m.name.as_str()))
+        };
+        let entered = |s: StateId| {
+            ts.state_ids().any(|from| {
+                from != s
+                    && ts
+                        .input_callins()
+                        .any(|c| releasing(c) && ts.step(from, c).target() == Some(s))
+            })
+        };
+        ts.state_ids()
+            .filter(|&s| s != ts.initial && stays(s) && entered(s))
+            .collect()
+    }
+
+    /// The releasing callins that lead to a final state from some state, by method name, for
+    /// hints.
+    pub fn releasing_methods(&self, id: ProtocolId) -> Vec<&'l str> {
+        let ts = self.typestate(id);
+        let finals = self.final_states(id);
+        let mut names: Vec<&'l str> = ts
+            .input_callins()
+            .filter(|&c| {
+                ts.state_ids().any(|s| {
+                    !finals.contains(&s)
+                        && ts.step(s, c).target().is_some_and(|t| finals.contains(&t))
+                })
+            })
+            .flat_map(|c| ts.callin(c).binding.methods.iter().map(|m| m.name.as_str()))
+            .filter(|name| RELEASING.contains(name))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    }
+
     /// The states `callback` leads to, from the states in which it may arrive.
     pub fn callback_targets(&self, id: ProtocolId, callback: CallbackId) -> Vec<StateId> {
         let ts = self.typestate(id);
@@ -354,5 +416,43 @@ impl KnownTypes for Protocols<'_> {
     fn registers_listener(&self, receiver: &ExprType, name: &str) -> bool {
         self.protocol_of(&receiver.fqn)
             .is_some_and(|id| !self.callbacks_registered_by(id, name).is_empty())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn final_states_of_the_library() {
+        let library = Library::bundled();
+        let protocols = Protocols::new(&library, Supertypes::new());
+        let mut found = Vec::new();
+        for id in protocols.ids() {
+            let ts = protocols.typestate(id);
+            let finals: Vec<&str> = protocols
+                .final_states(id)
+                .into_iter()
+                .map(|s| ts.state(s).name.as_str())
+                .collect();
+            found.push(format!(
+                "{}: {finals:?} by {:?}",
+                ts.simple_name(),
+                protocols.releasing_methods(id)
+            ));
+        }
+        for expected in [
+            r#"MediaPlayer: ["End"] by ["release"]"#,
+            r#"InputStream: ["Closed"] by ["close"]"#,
+            r#"VelocityTracker: ["Recycled"] by ["recycle"]"#,
+            "Iterator: [] by []",
+            "Call: [] by []",
+            "AsyncTask: [] by []",
+        ] {
+            assert!(
+                found.contains(&expected.to_owned()),
+                "{expected}: {found:?}"
+            );
+        }
     }
 }

@@ -22,7 +22,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Instant;
 
-use typestates::model::{CallbackId, CallinId, StateId, WaitOutcome};
+use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice};
@@ -259,6 +259,12 @@ pub struct Shared<'a, 'l> {
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
     pub captured: HashMap<LocalId, usize>,
+    /// Whether to collect [`Shared::leaks`].
+    pub report_unreleased: bool,
+    /// Names that were given a newly created object, with the name as written and where.
+    pub owned: RefCell<HashMap<Var, (String, Span)>>,
+    /// Objects that may be dropped unreleased: the name, its value, and when it is dropped.
+    pub leaks: RefCell<Vec<(Var, Value, &'static str)>>,
     /// Observations recorded by [`analyze_body`] with recording on.
     pub observations: RefCell<Vec<Observation>>,
     deadline: Option<Instant>,
@@ -283,6 +289,9 @@ impl<'a, 'l> Shared<'a, 'l> {
             helpers,
             summaries: RefCell::new(HashMap::new()),
             captured: HashMap::new(),
+            report_unreleased: false,
+            owned: RefCell::default(),
+            leaks: RefCell::default(),
             observations: RefCell::new(Vec::new()),
             deadline,
             timed_out: Cell::new(false),
@@ -351,6 +360,36 @@ pub fn analyze_body(
         depth,
     };
     let solution = solve(&cfg, &analysis);
+    if record && shared.report_unreleased {
+        // Resources of try-with-resources and `use {}` are closed by the language.
+        let resources: Vec<Var> = cfg
+            .nodes
+            .iter()
+            .filter_map(|node| match node.kind {
+                NodeKind::Close(CloseTarget::Local(local)) => shared
+                    .res
+                    .declared_at(local.name_span.start_byte)
+                    .map(Var::Local),
+                NodeKind::Close(CloseTarget::Expr(expr)) => shared.places.var(expr).cloned(),
+                _ => None,
+            })
+            .collect();
+        if let FlowState(Some(env)) = solution.state_at(cfg.exit) {
+            let owned = shared.owned.borrow();
+            let mut leaks = shared.leaks.borrow_mut();
+            for (var, value) in env {
+                if let Var::Local(local) = var {
+                    if owned.contains_key(var)
+                        && !resources.contains(var)
+                        && !shared.captured.contains_key(local)
+                        && !shared.places.escaping.contains(local)
+                    {
+                        leaks.push((var.clone(), value.clone(), "the method ends"));
+                    }
+                }
+            }
+        }
+    }
     let mut exit = FlowState::bottom();
     exit.join(solution.state_at(cfg.exit));
     exit.join(solution.state_at(cfg.exceptional_exit));
@@ -407,6 +446,7 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                     let value = match &local.init {
                         Some(init) => {
                             let value = self.eval(init, &env, protocol);
+                            self.own(&var, init, &local.name, local.name_span, protocol);
                             self.copy(init, value, &mut env)
                         }
                         None => protocol.map(Value::unknown),
@@ -419,6 +459,7 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 if let Some(var) = self.shared.places.var(target).cloned() {
                     let protocol = self.shared.protocol_of_var(&var);
                     let evaluated = self.eval(value, &env, protocol);
+                    self.own(&var, value, &receiver_text(target), target.span, protocol);
                     let value = self.copy(value, evaluated, &mut env);
                     set(&mut env, var, value);
                 }
@@ -499,6 +540,19 @@ impl BodyAnalysis<'_, '_, '_> {
                 .or_else(|| shared.protocol_of_type(shared.res.type_of(expr.id)))
                 .map(Value::unknown),
         }
+    }
+
+    /// Notes that `var` (written `name` at `span`) is given the object `value` creates, if it
+    /// creates one, for the unreleased-object report.
+    fn own(&self, var: &Var, value: &Expr, name: &str, span: Span, expected: Option<ProtocolId>) {
+        if !self.shared.report_unreleased || self.creation(value, expected).is_none() {
+            return;
+        }
+        self.shared
+            .owned
+            .borrow_mut()
+            .entry(var.clone())
+            .or_insert_with(|| (name.to_owned(), span));
     }
 
     /// `value`, the value of `source`, joined to the alias group of `source` when `source`
@@ -670,7 +724,24 @@ impl BodyAnalysis<'_, '_, '_> {
         let value = &receiver.value;
         let ts = self.shared.protocols.typestate(value.protocol);
         let sources: Vec<StateId> = if value.unknown {
-            ts.state_ids().collect()
+            // An object of unknown origin is not taken to be in a state where the call is an
+            // ignored no-op (`mark()` on a closed stream): a caller that hands over a closed
+            // stream is not this call's fault, and a later `reset()` should not be either.
+            let effective = |s: StateId| {
+                callins.iter().any(|&c| match ts.step(s, c) {
+                    Step::Enabled {
+                        ignored, target, ..
+                    } => !ignored || *target != s,
+                    Step::Error { .. } => false,
+                })
+            };
+            let all: Vec<StateId> = ts.state_ids().collect();
+            let useful: Vec<StateId> = all.iter().copied().filter(|&s| effective(s)).collect();
+            if useful.is_empty() {
+                all
+            } else {
+                useful
+            }
         } else {
             value.states.keys().copied().collect()
         };

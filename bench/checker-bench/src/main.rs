@@ -11,7 +11,9 @@
 //! ```
 //!
 //! `verify` checks that `checker::Project` (what `typestar check` runs) finds exactly what
-//! `checker::check` of every file with `checker::project_supertypes` finds, and prints any
+//! `checker::check` of every file with `checker::project_supertypes` and without the name
+//! prefilter (`skip_unrelated: false`) finds, and that the per-file check with the prefilter
+//! returns exactly the same results (syntax errors included), and prints any
 //! difference and how many files the prefilter skipped; it exits with 1 on a difference.
 //!
 //! Each (job, threads) pair runs `--reps` times in its own child process, round-robin, so
@@ -175,7 +177,12 @@ fn verify(args: &[String]) -> Result<(), String> {
         .collect();
     let config = checker::CheckConfig {
         supertypes: checker::project_supertypes(&library, &sources),
+        skip_unrelated: false,
         ..checker::CheckConfig::default()
+    };
+    let filtered = checker::CheckConfig {
+        skip_unrelated: true,
+        ..config.clone()
     };
     let project = checker::Project::new(&library, &sources, checker::CheckConfig::default(), 1);
     let (mut differences, mut skipped, mut findings, mut analysed_bytes) = (0, 0, 0, 0);
@@ -190,6 +197,7 @@ fn verify(args: &[String]) -> Result<(), String> {
         }
         if plain.violations != new.violations
             || (project.is_analysed(i) && plain.syntax_errors != new.syntax_errors)
+            || checker::check(&library, file, &filtered) != plain
         {
             differences += 1;
             println!(

@@ -38,6 +38,16 @@ pub fn lower(language: Language, text: &str) -> SourceIr {
     ir
 }
 
+/// The regions of `text` the parser cannot read, exactly as [`lower`] records them in
+/// [`SourceIr::syntax_errors`], without lowering.
+pub fn syntax_errors(language: Language, text: &str) -> Vec<Span> {
+    let Some(tree) = parse(language, text) else {
+        return Vec::new();
+    };
+    let cx = LowerCx::new(text);
+    scan_comments_and_errors(&cx, &tree).1
+}
+
 /// Parses `text` with the grammar of `language`; `None` only if tree-sitter refuses the
 /// grammar, which the grammar tests rule out.
 pub fn parse(language: Language, text: &str) -> Option<Tree> {

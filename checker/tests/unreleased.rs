@@ -1,0 +1,98 @@
+//! The optional never-released report (`CheckConfig::report_unreleased`): fixtures under
+//! `tests/fixtures/{java,kotlin}/unreleased` carry, under the name that holds the object,
+//! `// ^^^ unreleased: Class in State, State` (or `maybe-unreleased:` when some path releases
+//! it); the plain violations of these files are checked too, as in `tests/check.rs`.
+
+mod support;
+
+use std::path::Path;
+
+use checker::{check, CheckConfig, SourceFile};
+use support::{assert_annotations, Annotation};
+use typestates::library::Library;
+
+fn check_fixture(path: &Path) {
+    let bytes = std::fs::read(path).expect("fixture is readable");
+    let file = SourceFile::from_bytes(path, bytes).expect("fixture is checkable");
+    let config = CheckConfig {
+        report_unreleased: true,
+        ..CheckConfig::default()
+    };
+    let result = check(&Library::bundled(), &file, &config);
+    let simple = |class: &str| class.rsplit('.').next().unwrap_or(class).to_owned();
+    let mut actual: Vec<Annotation> = result
+        .unreleased
+        .iter()
+        .map(|u| Annotation {
+            line: u.span.start.line,
+            cols: (u.span.start.col, u.span.end.col),
+            text: format!(
+                "{}: {} in {}",
+                if u.definite {
+                    "unreleased"
+                } else {
+                    "maybe-unreleased"
+                },
+                simple(&u.class),
+                u.states.join(", ")
+            ),
+        })
+        .collect();
+    actual.extend(result.violations.iter().map(|v| Annotation {
+        line: v.span.start.line,
+        cols: (v.span.start.col, v.span.end.col),
+        text: format!(
+            "{}: {}.{} in {}",
+            v.kind.name(),
+            simple(&v.class),
+            v.callin,
+            v.offending_states.join(", ")
+        ),
+    }));
+    assert_annotations(path, &file.text, actual);
+    // Off by default.
+    let plain = check(&Library::bundled(), &file, &CheckConfig::default());
+    assert!(plain.unreleased.is_empty());
+    assert_eq!(plain.violations, result.violations);
+}
+
+#[test]
+fn unreleased_fixtures() {
+    let mut n = 0;
+    for language in ["java", "kotlin"] {
+        let dir = Path::new("tests/fixtures")
+            .join(language)
+            .join("unreleased");
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .expect("fixture folder")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        paths.sort();
+        for path in paths {
+            check_fixture(&path);
+            n += 1;
+        }
+    }
+    assert!(n >= 2);
+}
+
+#[test]
+fn messages_name_the_object_the_states_and_the_release() {
+    let text = "import android.media.MediaPlayer;\nclass A {\n  void f() {\n    \
+                MediaPlayer mp = MediaPlayer.create(null, 1);\n    mp.start();\n  }\n}\n";
+    let file = SourceFile::from_bytes(Path::new("A.java"), text.as_bytes().to_vec()).expect("ok");
+    let config = CheckConfig {
+        report_unreleased: true,
+        ..CheckConfig::default()
+    };
+    let result = check(&Library::bundled(), &file, &config);
+    assert_eq!(result.unreleased.len(), 1);
+    let u = &result.unreleased[0];
+    assert_eq!(u.receiver, "mp");
+    assert_eq!(u.releasing, ["release"]);
+    assert_eq!(
+        u.message,
+        "`mp` (MediaPlayer) is not released when the method ends: it would still be Started; \
+         call release() first"
+    );
+}
