@@ -13,6 +13,9 @@ mod printer;
 
 pub use droidstar_dot::from_droidstar_dot;
 pub use json::{from_json, json_schema, to_json};
+/// Quotes a string with `\"`, `\\` and `\n` escapes: the text format's strings, which
+/// are also valid DOT strings.
+pub(crate) use lexer::quote;
 pub use parser::parse;
 pub use printer::print;
 

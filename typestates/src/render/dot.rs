@@ -8,6 +8,7 @@
 use std::fmt::Write;
 
 use super::{edges, EdgeKind, Node, Options};
+use crate::format::quote;
 use crate::model::Typestate;
 
 /// The DOT text of `typestate`.
@@ -77,20 +78,4 @@ fn node_id(node: Node) -> String {
         Node::State(state) => format!("\"s{}\"", state.0),
         Node::Error => "\"error\"".to_owned(),
     }
-}
-
-/// A DOT string: `"` and `\` escaped, line breaks as `\n`.
-fn quote(text: &str) -> String {
-    let mut quoted = String::with_capacity(text.len() + 2);
-    quoted.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => quoted.push_str("\\\""),
-            '\\' => quoted.push_str("\\\\"),
-            '\n' => quoted.push_str("\\n"),
-            c => quoted.push(c),
-        }
-    }
-    quoted.push('"');
-    quoted
 }
