@@ -179,7 +179,10 @@ impl<'a> Project<'a> {
             (Some(file), Some(Slot::Kept(ir))) => {
                 check_lowered(self.library, &file.text, ir, &self.config)
             }
-            (Some(file), Some(Slot::Relower)) => crate::check(self.library, file, &self.config),
+            (Some(file), Some(Slot::Relower)) => {
+                let ir = crate::lang::lower(file.language, &file.text);
+                check_lowered(self.library, &file.text, &ir, &self.config)
+            }
             _ => CheckResult::default(),
         }
     }

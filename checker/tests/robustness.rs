@@ -16,11 +16,17 @@ fn run_all(language: Language, text: &str) {
     let file = checker::SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec())
         .expect("the soup is UTF-8");
     let library = typestates::library::Library::bundled();
+    // Every pass runs: no prefilter, and the unreleased-object report on.
     let config = checker::CheckConfig {
         time_limit: std::time::Duration::from_secs(5),
+        skip_unrelated: false,
+        report_unreleased: true,
         ..checker::CheckConfig::default()
     };
     let _ = checker::check(&library, &file, &config);
+    let files = [file.clone()];
+    let project = checker::Project::new(&library, &files, config.clone(), 1);
+    let _ = project.check(0);
     let _ = checker::states_at(&library, &file, text.len() / 2);
     let ir = checker::lang::lower(language, text);
     let _ = checker::resolve::resolve(&ir, &[].as_slice());

@@ -8,7 +8,8 @@
 //!   resolution against the bundled library, and a control-flow graph per method and
 //!   initializer body;
 //! - `check`: the full `checker::check` with the bundled library, file by file, without
-//!   cross-file supertypes (`CheckConfig::default()`);
+//!   cross-file supertypes (`CheckConfig::default()`, which only parses the files the name
+//!   prefilter rules out);
 //! - `check-project`: what `typestar check DIR` does (`server/src/project.rs`): all files read
 //!   into memory, a `checker::Project` over them (the name prefilter, then one lowering of
 //!   each remaining file, split over the threads, and the project's supertypes), then
