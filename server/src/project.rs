@@ -36,7 +36,10 @@ pub struct ProjectResult {
 impl ProjectResult {
     /// Number of findings over all files.
     pub fn n_violations(&self) -> usize {
-        self.files.iter().map(|(_, r)| r.violations.len()).sum()
+        self.files
+            .iter()
+            .map(|(_, r)| r.violations.len() + r.unreleased.len())
+            .sum()
     }
 }
 
@@ -91,7 +94,12 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>) {
 }
 
 /// Reads and checks `paths` against `library`, using up to `jobs` threads.
-pub fn check_paths(library: &Library, paths: &[PathBuf], jobs: usize) -> ProjectResult {
+pub fn check_paths(
+    library: &Library,
+    paths: &[PathBuf],
+    config: CheckConfig,
+    jobs: usize,
+) -> ProjectResult {
     let (found, mut errors) = collect(paths);
     let mut sources = Vec::new();
     for path in found {
@@ -104,7 +112,7 @@ pub fn check_paths(library: &Library, paths: &[PathBuf], jobs: usize) -> Project
         }
     }
     let jobs = jobs.max(1);
-    let project = Project::new(library, &sources, CheckConfig::default(), jobs);
+    let project = Project::new(library, &sources, config, jobs);
     let results = check_all(&project, &sources, jobs);
     let mut files = Vec::new();
     for (source, result) in sources.into_iter().zip(results) {

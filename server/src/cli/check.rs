@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use checker::CheckConfig;
 use clap::{Args, ValueEnum};
 use typestates::library::Library;
 
@@ -27,6 +28,10 @@ pub struct CheckArgs {
     /// How many files to check at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// Also report objects that may be dropped without reaching a final state of their
+    /// protocol (a MediaPlayer never released, a stream never closed).
+    #[arg(long)]
+    unreleased: bool,
 }
 
 /// Output formats of `typestar check`.
@@ -51,7 +56,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
-    let result = project::check_paths(&library, &paths, jobs);
+    let config = CheckConfig {
+        report_unreleased: args.unreleased,
+        ..CheckConfig::default()
+    };
+    let result = project::check_paths(&library, &paths, config, jobs);
     let text = match args.format {
         Format::Human => {
             let colour = std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();

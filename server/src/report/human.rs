@@ -39,6 +39,22 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
         for violation in &result.violations {
             render_violation(&mut out, file, violation, style);
         }
+        for unreleased in &result.unreleased {
+            let kind = if unreleased.definite {
+                "definite"
+            } else {
+                "possible"
+            };
+            let _ = writeln!(
+                out,
+                "{}{}: {} ({kind})\n  --> {}:{}\n",
+                style.paint("1;33", "warning"),
+                style.paint("1", "[never-released]"),
+                unreleased.message,
+                file.path.display(),
+                unreleased.span.start
+            );
+        }
         for span in &result.syntax_errors {
             let _ = writeln!(
                 out,

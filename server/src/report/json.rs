@@ -14,6 +14,26 @@ pub fn render(project: &ProjectResult) -> String {
         .iter()
         .flat_map(|(file, result)| result.violations.iter().map(move |v| finding(file, v)))
         .collect();
+    let unreleased: Vec<Value> = project
+        .files
+        .iter()
+        .flat_map(|(file, result)| {
+            result.unreleased.iter().map(move |u| {
+                json!({
+                    "path": file.path.display().to_string(),
+                    "line": u.span.start.line,
+                    "column": u.span.start.col,
+                    "code": "never-released",
+                    "kind": if u.definite { "definite" } else { "possible" },
+                    "message": u.message,
+                    "class": u.class,
+                    "receiver": u.receiver,
+                    "states": u.states,
+                    "releasing": u.releasing,
+                })
+            })
+        })
+        .collect();
     let errors: Vec<Value> = project
         .errors
         .iter()
@@ -36,6 +56,7 @@ pub fn render(project: &ProjectResult) -> String {
         "format": "typestar-check/1",
         "files_checked": project.files.len(),
         "findings": findings,
+        "unreleased": unreleased,
         "errors": errors,
         "syntax_errors": syntax_errors,
     });

@@ -48,7 +48,23 @@ pub fn render(project: &ProjectResult) -> String {
     let results: Vec<SarifResult> = project
         .files
         .iter()
-        .flat_map(|(file, result)| result.violations.iter().map(move |v| result_of(file, v)))
+        .flat_map(|(file, result)| {
+            let violations = result.violations.iter().map(move |v| result_of(file, v));
+            let unreleased = result.unreleased.iter().map(move |u| {
+                SarifResult::builder()
+                    .rule_id("never-released")
+                    .level(ResultLevel::Warning)
+                    .message(Message::builder().text(u.message.clone()).build())
+                    .locations(vec![location(
+                        file,
+                        u.span.start.line,
+                        u.span.start.col,
+                        None,
+                    )])
+                    .build()
+            });
+            violations.chain(unreleased)
+        })
         .collect();
     let notifications: Vec<Notification> = project
         .errors
