@@ -186,13 +186,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         )
     });
     write_outputs(&args, &report, learned.as_ref(), out)?;
-    match run.outcome.end {
-        End::Learned => Ok(ExitCode::SUCCESS),
-        End::NonDeterministic(_) | End::RoundLimit => Ok(ExitCode::from(1)),
-        End::Failed(error) => Err(error).context(
-            "learning failed; rerun with the same --journal to resume without repeating queries",
-        ),
-    }
+    exit_code(run.outcome.end)
 }
 
 /// `typestar learn --backend jvm`: learns the experiment's class with agents in the host JVM.
@@ -217,36 +211,39 @@ fn execute_jvm(
         .block_on(learn_class(Arc::new(loaded), &config, &mut bar))
         .map_err(|error| anyhow::anyhow!("{error}"))?;
     bar.finish();
-    let statistics = &run.statistics;
-    let bound = statistics
-        .distinguisher_bound
-        .map_or("-".to_owned(), |it| it.to_string());
+    let class = &run.alphabet.signature.class;
     let report = format!(
-        "# typestar learn: {class}\n\n\
-         {end}; backend jvm ({experiment}), {jobs} agent(s)\n\n\
-         | class | states | time (s) | MQ asked (executed) | EQ | MQ per EQ | distinguisher bound |\n\
-         | --- | --- | --- | --- | --- | --- | --- |\n\
-         | {simple} | {states} | {time:.1} | {asked} ({runs}) | {eq} | {per_eq:.1} | {bound} |\n",
-        class = run.alphabet.signature.class,
+        "# typestar learn: {class}\n\n{end}; backend jvm ({experiment}), {jobs} agent(s)\n\n{table}",
         end = end_description(&run.outcome.end),
         experiment = experiment.display(),
         jobs = args.jobs,
-        simple = run
-            .alphabet
-            .signature
-            .class
-            .rsplit('.')
-            .next()
-            .unwrap_or_default(),
+        table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
+    );
+    write_outputs(args, &report, run.typestate.as_ref(), out)?;
+    exit_code(run.outcome.end)
+}
+
+/// DroidStar's Table 1 columns for one learned class, as a Markdown table.
+fn table1(simple_name: &str, statistics: &Statistics) -> String {
+    let bound = statistics
+        .distinguisher_bound
+        .map_or("-".to_owned(), |it| it.to_string());
+    format!(
+        "| class | states | time (s) | MQ asked (executed) | EQ | MQ per EQ | distinguisher bound |\n\
+         | --- | --- | --- | --- | --- | --- | --- |\n\
+         | {simple_name} | {states} | {time:.1} | {asked} ({runs}) | {eq} | {per_eq:.1} | {bound} |\n",
         states = statistics.states,
         time = statistics.time_ms as f64 / 1000.0,
         asked = statistics.mq_asked,
         runs = statistics.mq_executed,
         eq = statistics.eq,
         per_eq = statistics.mq_per_eq(),
-    );
-    write_outputs(args, &report, run.typestate.as_ref(), out)?;
-    match run.outcome.end {
+    )
+}
+
+/// The exit code for how learning ended: 0 learned, 1 stopped, an error when it failed.
+fn exit_code(end: End) -> anyhow::Result<ExitCode> {
+    match end {
         End::Learned => Ok(ExitCode::SUCCESS),
         End::NonDeterministic(_) | End::RoundLimit => Ok(ExitCode::from(1)),
         End::Failed(error) => Err(error).context(
@@ -348,28 +345,18 @@ fn report(
     let end = end_description(&run.outcome.end);
     let executed = &run.executed;
     let cost = CostModel::default();
-    let bound = statistics
-        .distinguisher_bound
-        .map_or("-".to_owned(), |it| it.to_string());
     format!(
         "# typestar learn: {class}\n\n\
          {end}; backend model (simulated), algorithm {algorithm}, {oracle}, {jobs} instance(s)\n\n\
-         | class | states | time (s) | MQ asked (executed) | EQ | MQ per EQ | distinguisher bound |\n\
-         | --- | --- | --- | --- | --- | --- | --- |\n\
-         | {simple} | {states} | {time:.0} | {asked} ({runs}) | {eq} | {per_eq:.1} | {bound} |\n\n\
+         {table}\n\
          Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits).\n\
          Time is the cost model's prediction (reset {reset} ms, callin {callin} ms, callback wait {callback} ms, quiet wait {quiet} ms); the simulated clock says {simulated:.0} s.\n\
          Journal: {journal}.\n",
         class = typestate.class,
         algorithm = Algorithm::from(args.algorithm).name(),
         jobs = args.jobs,
-        simple = typestate.simple_name(),
-        states = statistics.states,
-        time = statistics.time_ms as f64 / 1000.0,
-        asked = statistics.mq_asked,
+        table = table1(typestate.simple_name(), statistics),
         runs = statistics.mq_executed,
-        eq = statistics.eq,
-        per_eq = statistics.mq_per_eq(),
         steps = executed.steps(),
         callins = executed.callins,
         callback_waits = executed.callback_waits,
