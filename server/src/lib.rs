@@ -9,3 +9,4 @@
 pub mod analysis;
 pub mod learning;
 pub mod lsp;
+pub mod project;

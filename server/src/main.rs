@@ -3,7 +3,6 @@
 
 mod cli;
 mod load;
-mod project;
 mod report;
 
 use std::process::ExitCode;

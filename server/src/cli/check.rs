@@ -10,8 +10,8 @@ use checker::CheckConfig;
 use clap::{Args, ValueEnum};
 use typestates::library::Library;
 
-use crate::project;
 use crate::report::{self, human::Style};
+use server::project;
 
 /// Arguments of `typestar check`.
 #[derive(Args, Debug)]

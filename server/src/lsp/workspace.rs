@@ -21,9 +21,6 @@ use crate::analysis::{Language, Library, SourceFile, WORKSPACE_DIR};
 /// The most source files one workspace check reads.
 const MAX_FILES: usize = 20_000;
 
-/// Folders never searched for sources.
-const SKIPPED_DIRS: &[&str] = &["target", "build", "out", "node_modules"];
-
 /// Reloads the library, indexes the workspace, rechecks the open documents, then checks every
 /// other source file.
 pub async fn refresh(session: &Arc<Session>) {
@@ -166,32 +163,15 @@ fn load_error_diagnostics(errors: &[LibraryError]) -> BTreeMap<PathBuf, Vec<Diag
     by_file
 }
 
-/// The Java and Kotlin files under the roots, skipping hidden and build folders.
+/// The Java and Kotlin files under the roots (the same walk as `typestar check`), at most
+/// [`MAX_FILES`]; folders that cannot be read are left out.
 fn source_files(roots: &[PathBuf]) -> Vec<(PathBuf, Language)> {
-    let mut files = Vec::new();
-    let mut stack: Vec<PathBuf> = roots.to_vec();
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if path.is_dir() {
-                if !name.starts_with('.') && !SKIPPED_DIRS.contains(&name.as_ref()) {
-                    stack.push(path);
-                }
-            } else if let Some(language) = language_of(&path) {
-                files.push((path, language));
-                if files.len() == MAX_FILES {
-                    return files;
-                }
-            }
-        }
-    }
-    files.sort_by(|a, b| a.0.cmp(&b.0));
-    files
+    let (paths, _unreadable) = crate::project::collect(roots);
+    paths
+        .into_iter()
+        .filter_map(|path| language_of(&path).map(|language| (path, language)))
+        .take(MAX_FILES)
+        .collect()
 }
 
 fn language_of(path: &Path) -> Option<Language> {

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use checker::{SourceFile, Violation};
 
 use super::severity;
-use crate::project::ProjectResult;
+use server::project::ProjectResult;
 
 /// ANSI styles, or none.
 #[derive(Clone, Copy, Debug)]

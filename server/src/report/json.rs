@@ -5,7 +5,7 @@ use checker::{SourceFile, Violation};
 use serde_json::{json, Value};
 
 use super::severity;
-use crate::project::ProjectResult;
+use server::project::ProjectResult;
 
 /// The report as pretty-printed JSON.
 pub fn render(project: &ProjectResult) -> String {

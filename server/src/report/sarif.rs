@@ -10,7 +10,7 @@ use serde_sarif::sarif::{
 };
 
 use super::code_url;
-use crate::project::ProjectResult;
+use server::project::ProjectResult;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
