@@ -85,6 +85,14 @@ impl<S: Sul> Sul for Mapped<S> {
     async fn step(&mut self, input: Input) -> Result<Output, SulError> {
         Ok(self.map.apply(self.inner.step(input).await?, None))
     }
+
+    async fn steps(&mut self, inputs: &[Input]) -> Result<Vec<Output>, SulError> {
+        let outputs = self.inner.steps(inputs).await?;
+        Ok(outputs
+            .into_iter()
+            .map(|it| self.map.apply(it, None))
+            .collect())
+    }
 }
 
 /// A system whose inputs may have several concrete forms.
@@ -126,6 +134,10 @@ impl<S: Forms> Sul for RoundRobin<S> {
 
     async fn step(&mut self, input: Input) -> Result<Output, SulError> {
         self.inner.step(input).await
+    }
+
+    async fn steps(&mut self, inputs: &[Input]) -> Result<Vec<Output>, SulError> {
+        self.inner.steps(inputs).await
     }
 }
 

@@ -1,7 +1,8 @@
 //! The system under learning, one input at a time, and a decorator that counts what it costs.
 //!
 //! A [`Sul`] is one instance of the class in its experiment: `reset` builds a fresh object,
-//! `step` gives one input of the synchronous closure and returns its output. Process, JVM and
+//! `step` gives one input of the synchronous closure and returns its output, `steps` several
+//! back to back. Process, JVM and
 //! device backends implement it in `crate::backend`; [`CountingSul`] wraps any of them.
 
 use std::future::Future;
@@ -21,6 +22,28 @@ pub trait Sul: Send + 'static {
     /// Gives one input and returns its output. After an `err` the object is dead; callers
     /// reset before the next step.
     fn step(&mut self, input: Input) -> impl Future<Output = Result<Output, SulError>> + Send;
+
+    /// Gives `inputs` back to back and returns their outputs, up to and including the first
+    /// `err` (the result is shorter than `inputs` only then). A backend whose steps cross a
+    /// process or device boundary sends them in one request, so that no round trip of the
+    /// learner sits between two callins: a timer scheduled 5 ms ahead must not fire between
+    /// `schedule` and `cancel` only because the learner was slow to send `cancel`.
+    fn steps(
+        &mut self,
+        inputs: &[Input],
+    ) -> impl Future<Output = Result<Vec<Output>, SulError>> + Send {
+        async move {
+            let mut outputs = Vec::with_capacity(inputs.len());
+            for &input in inputs {
+                let output = self.step(input).await?;
+                outputs.push(output);
+                if output == Output::Err {
+                    break;
+                }
+            }
+            Ok(outputs)
+        }
+    }
 }
 
 /// A failure of the system itself, not an answer: the process died, the device went away.
@@ -132,5 +155,13 @@ impl<S: Sul> Sul for CountingSul<S> {
         let output = self.inner.step(input).await?;
         self.counts.add_step(input, output);
         Ok(output)
+    }
+
+    async fn steps(&mut self, inputs: &[Input]) -> Result<Vec<Output>, SulError> {
+        let outputs = self.inner.steps(inputs).await?;
+        for (&input, &output) in inputs.iter().zip(&outputs) {
+            self.counts.add_step(input, output);
+        }
+        Ok(outputs)
     }
 }

@@ -2,6 +2,8 @@
 //! parallel, and on each instance extends the current run instead of resetting whenever the
 //! run so far is a prefix of the next query (paper 004's lesson: resets are what costs).
 //!
+//! The part of a query an instance has not run yet goes to it in one [`Sul::steps`] call, so
+//! a backend can run it without a round trip between inputs.
 //! A run stops at its first `err`: the rest of the query is `err` by the closure and is
 //! never executed.
 
@@ -85,18 +87,31 @@ impl<S: Sul> Instance<S> {
                 (Word::new(), OutputWord::new())
             }
         };
-        for &input in &query[word.len()..] {
-            let output = self.sul.step(input).await.map_err(|source| Failure {
+        let rest = &query[word.len()..];
+        if !rest.is_empty() {
+            let answered = self.sul.steps(rest).await.map_err(|source| Failure {
                 query: query.to_vec(),
                 executed: word.len(),
                 source,
             })?;
-            word.push(input);
-            outputs.push(output);
-            if output == Output::Err {
+            if answered.last() == Some(&Output::Err) {
+                outputs.extend(answered);
                 outputs.resize(query.len(), Output::Err);
                 return Ok(outputs);
             }
+            if answered.len() != rest.len() {
+                return Err(Failure {
+                    query: query.to_vec(),
+                    executed: word.len() + answered.len(),
+                    source: SulError::new(format!(
+                        "the system answered {} of {} inputs without an err",
+                        answered.len(),
+                        rest.len()
+                    )),
+                });
+            }
+            word.extend_from_slice(rest);
+            outputs.extend(answered);
         }
         self.run = Some((word, outputs.clone()));
         Ok(outputs)

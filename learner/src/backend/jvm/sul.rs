@@ -1,5 +1,5 @@
 //! The JVM system under learning: one supervised agent process running an experiment,
-//! driven one input at a time with the agent's `reset` and `step` requests.
+//! driven with the agent's `reset` and `step` requests, one `step` for the rest of a query.
 //!
 //! Every failure (a `crash`, `hang` or `unexpected` status, a dead or silent process) kills
 //! the agent and surfaces as a [`SulError`] naming the run; the next `reset` starts a fresh
@@ -186,14 +186,37 @@ impl Sul for JvmSul {
     }
 
     async fn step(&mut self, input: Input) -> Result<Output, SulError> {
-        let name = self.alphabet.signature.input_name(input).to_owned();
-        self.run.push(name.clone());
+        let mut outputs = self.steps(&[input]).await?;
+        Ok(outputs.pop().expect("a step answers its input"))
+    }
+
+    /// One `step` request for all of `inputs`: the agent runs them back to back.
+    async fn steps(&mut self, inputs: &[Input]) -> Result<Vec<Output>, SulError> {
+        let names: Vec<String> = inputs
+            .iter()
+            .map(|&input| self.alphabet.signature.input_name(input).to_owned())
+            .collect();
+        self.run.extend(names.iter().cloned());
         let mut body = Map::new();
-        body.insert("input".into(), json!(name));
+        body.insert("inputs".into(), json!(names));
         let reply = self.run_request("step", body).await?;
-        let output = reply.output.unwrap_or_default();
-        self.alphabet
-            .output_named(&output)
-            .ok_or_else(|| self.fail(&format!("the agent answered the unknown output `{output}`")))
+        if reply.outputs.len() != inputs.len() {
+            return Err(self.fail(&format!(
+                "the agent answered {} outputs for {} inputs",
+                reply.outputs.len(),
+                inputs.len()
+            )));
+        }
+        let mut outputs = Vec::with_capacity(inputs.len());
+        for name in &reply.outputs {
+            let output = self.alphabet.output_named(name).ok_or_else(|| {
+                self.fail(&format!("the agent answered the unknown output `{name}`"))
+            })?;
+            outputs.push(output);
+            if output == Output::Err {
+                break;
+            }
+        }
+        Ok(outputs)
     }
 }

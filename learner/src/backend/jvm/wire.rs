@@ -46,7 +46,7 @@ pub(crate) struct ErrorReply {
 pub(crate) struct RunReply {
     pub status: String,
     #[serde(default)]
-    pub output: Option<String>,
+    pub outputs: Vec<String>,
     #[serde(default)]
     pub failure: Option<Value>,
     #[serde(default)]

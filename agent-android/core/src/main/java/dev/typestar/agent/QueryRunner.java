@@ -200,13 +200,7 @@ final class QueryRunner {
         }
         List<Object> outputs = new ArrayList<>();
         List<Object> stepTimes = new ArrayList<>();
-        for (int i = 0; i < inputs.size() && !r.failed(); i++) {
-            Stepped s = runStep(r, inputs.get(i));
-            if (s.output != null) {
-                outputs.add(s.output);
-                stepTimes.add(s.millis);
-            }
-        }
+        runSteps(r, inputs, outputs, stepTimes);
         long t = System.nanoTime();
         if (!r.failed() && e.drainMs > 0) {
             Thread.sleep(e.drainMs);
@@ -249,30 +243,54 @@ final class QueryRunner {
         return reply;
     }
 
-    /** The {@code step} request: one input of the open incremental run. */
-    Map<String, Object> step(Input input) throws RequestException, InterruptedException {
+    /**
+     * The {@code step} request: inputs of the open incremental run, back to back with no round
+     * trip between them (a timer scheduled a few milliseconds ahead must not fire between two
+     * callins only because the learner was slow to send the second).
+     */
+    Map<String, Object> step(List<Input> inputs) throws RequestException, InterruptedException {
         requireUsable();
         if (run == null) {
             throw new RequestException("no-run", null, "no incremental run is open; send a reset request first");
         }
         Run r = run;
         int position = r.position;
-        Stepped s = runStep(r, input);
+        List<Object> outputs = new ArrayList<>();
+        List<Object> stepTimes = new ArrayList<>();
+        runSteps(r, inputs, outputs, stepTimes);
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("status", r.status);
         reply.put("generation", r.generation);
         reply.put("position", (long) position);
-        reply.put("output", s.output);
+        reply.put("output", r.failed() || outputs.isEmpty() ? null : outputs.get(outputs.size() - 1));
+        reply.put("outputs", outputs);
         reply.put("err", r.err);
         reply.putAll(report(r, null));
         if (r.failed()) {
             finish();
         }
         Map<String, Object> timings = new LinkedHashMap<>();
-        timings.put("stepMs", s.millis);
+        double total = 0;
+        for (Object millis : stepTimes) {
+            total += (Double) millis;
+        }
+        timings.put("stepMs", round(total));
+        timings.put("stepsMs", stepTimes);
         reply.put("timings", timings);
         reply.put("restartRequired", executor.isWedged());
         return reply;
+    }
+
+    /** Runs {@code inputs} in order until one fails, collecting each output and its duration. */
+    private void runSteps(Run r, List<Input> inputs, List<Object> outputs, List<Object> stepTimes)
+            throws InterruptedException {
+        for (int i = 0; i < inputs.size() && !r.failed(); i++) {
+            Stepped s = runStep(r, inputs.get(i));
+            if (s.output != null) {
+                outputs.add(s.output);
+                stepTimes.add(s.millis);
+            }
+        }
     }
 
     /** Tears down the previous object, opens a new generation and builds its object. */

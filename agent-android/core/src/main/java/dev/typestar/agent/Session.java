@@ -161,11 +161,15 @@ final class Session {
                     send(reply("started", id, runner.reset()));
                     return null;
                 case "step":
-                    f.rejectUnknown(Fields.keys("type", "id", "token", "input"));
-                    if (!f.has("input")) {
-                        throw new RequestException("bad-request", "input", "missing required field input");
+                    f.rejectUnknown(Fields.keys("type", "id", "token", "input", "inputs"));
+                    if (f.has("input") == f.has("inputs")) {
+                        throw new RequestException("bad-request", "input",
+                                "a step needs exactly one of input (one input) or inputs (several, back to back)");
                     }
-                    send(reply("stepped", id, runner.step(runner.parseInput(f.raw("input"), "input"))));
+                    List<QueryRunner.Input> steps = f.has("input")
+                            ? List.of(runner.parseInput(f.raw("input"), "input"))
+                            : runner.parseInputs(f.list("inputs"));
+                    send(reply("stepped", id, runner.step(steps)));
                     return null;
                 case "shutdown":
                     f.rejectUnknown(Fields.keys("type", "id", "token"));

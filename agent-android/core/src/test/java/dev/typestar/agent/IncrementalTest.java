@@ -41,6 +41,27 @@ public class IncrementalTest {
     }
 
     @Test
+    public void oneStepRequestRunsSeveralInputsBackToBack() throws Exception {
+        try (AgentProcess agent = AgentProcess.started()) {
+            agent.load(Experiments.TIMER);
+            agent.request("reset");
+            Map<String, Object> first = agent.request("step", "inputs", Json.parse("[\"schedule\", \"wait\"]"));
+            Check.equal("ok", first.get("status"), "reply " + Json.write(first));
+            Check.equal(0L, first.get("position"));
+            Check.equal(java.util.Arrays.asList("eps", "run"), first.get("outputs"));
+            Check.equal("run", first.get("output"));
+            Check.equal(2, ((java.util.List<?>) Check.obj(first.get("timings")).get("stepsMs")).size());
+            Map<String, Object> second = agent.request("step", "inputs",
+                    Json.parse("[\"cancel\", {\"symbol\": \"schedule\", \"variant\": 1}, \"purge\"]"));
+            Check.equal(2L, second.get("position"));
+            Check.equal(java.util.Arrays.asList("eps", "err", "err"), second.get("outputs"));
+            Check.equal("java.lang.IllegalStateException", Check.obj(second.get("err")).get("exception"));
+            Check.error(agent.request("step", "inputs", Json.parse("[\"cancel\", \"stop\"]")),
+                    "unknown-symbol", "inputs[1]");
+        }
+    }
+
+    @Test
     public void resetStartsAFreshObjectAndReportsLeftoverCallbacks() throws Exception {
         try (AgentProcess agent = AgentProcess.started()) {
             agent.load(Experiments.TIMER);
