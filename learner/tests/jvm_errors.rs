@@ -171,7 +171,8 @@ async fn a_draft_names_its_placeholders_and_does_not_load() {
     jvm_support::config(Vec::new());
     let draft = draft_experiment("java.util.Timer", &[])
         .await
-        .unwrap_or_else(|error| panic!("{error}"));
+        .unwrap_or_else(|error| panic!("{error}"))
+        .experiment;
     assert!(draft.contains("[callins.schedule]"), "{draft}");
     assert!(draft.contains("[callins.cancel]"), "{draft}");
     assert!(
@@ -207,7 +208,7 @@ async fn unreachable_jvm_is_a_clear_error() {
         java_home: Some(PathBuf::from("/nonexistent/jdk")),
         ..jvm_support::config(Vec::new())
     };
-    let error = missing.agent_command().expect_err("no JDK there");
+    let error = missing.agent_command(&[]).expect_err("no JDK there");
     assert!(matches!(error, JvmError::BadJavaHome { .. }), "{error}");
     assert!(
         error.to_string().contains("JAVA_HOME is /nonexistent/jdk"),
@@ -224,7 +225,7 @@ async fn unreachable_jvm_is_a_clear_error() {
         java_home: Some(home),
         ..jvm_support::config(Vec::new())
     };
-    let error = broken.agent_command().expect_err("java does not run");
+    let error = broken.agent_command(&[]).expect_err("java does not run");
     assert!(matches!(error, JvmError::JavaNotFound { .. }), "{error}");
     assert!(error.to_string().contains("install a JDK"), "{error}");
 }

@@ -14,6 +14,7 @@ use std::time::Duration;
 use std::future::Future;
 use std::sync::Arc;
 
+pub use learner::backend::jvm::Draft;
 use learner::backend::jvm::{self, Experiment, JvmConfig};
 use learner::backend::model::ModelConfig;
 use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
@@ -112,8 +113,9 @@ impl std::fmt::Display for LearnError {
 
 /// Drafts experiments and runs learning; called on a blocking thread of the runtime.
 pub trait Learner: Send + Sync + 'static {
-    /// A first experiment file for `request.class`, for the user to review.
-    fn draft(&self, request: &LearnRequest) -> Result<String, LearnError>;
+    /// A first experiment file for `request.class`, with the harness sources it names, for the
+    /// user to review.
+    fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError>;
 
     /// Learns `request.class`, reporting progress; stops soon after `cancelled` turns true.
     fn learn(
@@ -129,7 +131,7 @@ pub trait Learner: Send + Sync + 'static {
 pub struct Learners;
 
 impl Learner for Learners {
-    fn draft(&self, request: &LearnRequest) -> Result<String, LearnError> {
+    fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError> {
         match request.backend {
             Backend::Jvm => tokio::runtime::Handle::current()
                 .block_on(jvm::draft_experiment(&request.class, &request.classpath))

@@ -1,7 +1,8 @@
 //! `typestar draft CLASS --classpath CP [-o FILE]`: writes a first experiment file (TOML) for a
-//! class from the agent's description of its public API (`learner/EXPERIMENTS.md`).
+//! class from the agent's description of its public API (`learner/EXPERIMENTS.md`), and the
+//! harness sources it names next to it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
@@ -16,7 +17,8 @@ pub struct DraftArgs {
     /// separator (`:` on Unix); not needed for JDK classes.
     #[arg(long, value_name = "CP")]
     classpath: Option<std::ffi::OsString>,
-    /// Where to write the draft; standard output if absent.
+    /// Where to write the draft, and next to it the harness sources it needs; standard output
+    /// if absent (the harness sources are then only named).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
 }
@@ -38,13 +40,31 @@ pub fn run(args: DraftArgs) -> anyhow::Result<ExitCode> {
             &classpath,
         ))
         .with_context(|| format!("cannot draft an experiment for {}", args.class))?;
-    match &args.output {
-        Some(path) => {
-            std::fs::write(path, &draft)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            eprintln!("wrote {}", path.display());
+    let Some(path) = &args.output else {
+        print!("{}", draft.experiment);
+        if !draft.harnesses.is_empty() {
+            let files: Vec<&str> = draft
+                .harnesses
+                .iter()
+                .map(|it| it.file_name.as_str())
+                .collect();
+            eprintln!(
+                "this draft names harness sources ({}): run again with -o FILE to write them next to the experiment",
+                files.join(", ")
+            );
         }
-        None => print!("{draft}"),
+        return Ok(ExitCode::SUCCESS);
+    };
+    std::fs::write(path, &draft.experiment)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    // The experiment names its harness sources relative to its own folder.
+    let folder = path.parent().map(Path::to_owned).unwrap_or_default();
+    for harness in &draft.harnesses {
+        let path = folder.join(&harness.file_name);
+        std::fs::write(&path, &harness.source)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -12,7 +12,7 @@ use server::analysis::{
     CallFact, Certainty, Checker, Edit, FileAnalysis, Finding, FindingCode, Fix, Library, Pos,
     Related, SourceFile, Span,
 };
-use server::learning::{LearnError, LearnProgress, LearnRequest, Learner};
+use server::learning::{Draft, LearnError, LearnProgress, LearnRequest, Learner};
 use tokio::sync::Notify;
 use typestates::Typestate;
 
@@ -155,17 +155,20 @@ pub struct FakeLearner {
 }
 
 impl Learner for FakeLearner {
-    fn draft(&self, request: &LearnRequest) -> Result<String, LearnError> {
+    fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError> {
         let classpath: Vec<String> = request
             .classpath
             .iter()
             .map(|path| format!("{:?}", path.display().to_string()))
             .collect();
-        Ok(format!(
-            "class = {:?}\n# classpath = [{}]\n",
-            request.class,
-            classpath.join(", ")
-        ))
+        Ok(Draft {
+            experiment: format!(
+                "class = {:?}\n# classpath = [{}]\n",
+                request.class,
+                classpath.join(", ")
+            ),
+            harnesses: Vec::new(),
+        })
     }
 
     fn learn(

@@ -4,15 +4,28 @@
 //! Listener setters become callins that register a listener proxy, and the listener's
 //! methods become callbacks; public instance methods become callins (getters are written
 //! commented out: they rarely change state); a public constructor or factory becomes the
-//! build. Every argument the draft cannot know is a `"<fill: TYPE>"` placeholder, which the
-//! loader rejects with its line, so a draft cannot be run by accident.
+//! build. Callbacks received by overriding get a harness class ([`super::harness`]): for an
+//! abstract class under study (or one with `on…` hooks) the build makes the harness, and for
+//! each abstract class a callin takes (`TimerTask` for `Timer.schedule`) a build step makes
+//! one and the callin passes it. Every argument the draft cannot know is a `"<fill: TYPE>"`
+//! placeholder, which the loader rejects with its line, so a draft cannot be run by accident.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use serde::Deserialize;
 
 use super::experiment::PLACEHOLDER_PREFIX;
+use super::harness::{harness_source, HarnessCallback, HarnessConstructor, HarnessSource};
+
+/// A drafted experiment and the harness sources it names, to be written side by side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draft {
+    /// The experiment file (TOML).
+    pub experiment: String,
+    /// Harness classes the experiment's `harness` key names, by file name.
+    pub harnesses: Vec<HarnessSource>,
+}
 
 /// The `description` reply.
 #[derive(Debug, Deserialize)]
@@ -24,12 +37,15 @@ pub(crate) struct Description {
     methods: Vec<Member>,
     listener_setters: Vec<ListenerSetter>,
     overridable: Vec<Member>,
+    #[serde(default)]
+    subclass_constructors: Vec<Member>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ClassInfo {
     name: String,
+    kind: String,
     #[serde(rename = "abstract")]
     is_abstract: bool,
 }
@@ -46,6 +62,10 @@ struct Member {
     declaring_class: Option<String>,
     #[serde(default)]
     throws: Vec<String>,
+    #[serde(default, rename = "abstract")]
+    is_abstract: bool,
+    #[serde(default, rename = "protected")]
+    is_protected: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -81,11 +101,50 @@ fn string_list(items: &[String]) -> String {
 }
 
 fn placeholders(params: &[String]) -> String {
+    arguments(params, &BTreeMap::new())
+}
+
+/// The `args` of a call: a reference to the harness built for a parameter's type, else a
+/// placeholder.
+fn arguments(params: &[String], harness_names: &BTreeMap<String, String>) -> String {
     let args: Vec<String> = params
         .iter()
-        .map(|it| quote(&format!("{PLACEHOLDER_PREFIX} {it}>")))
+        .map(|it| match harness_names.get(it) {
+            Some(name) => format!("{{ ref = {} }}", quote(name)),
+            None => quote(&format!("{PLACEHOLDER_PREFIX} {it}>")),
+        })
         .collect();
     format!("[{}]", args.join(", "))
+}
+
+/// Whether an overridable method is a callback: abstract, or an `on…` hook.
+fn is_callback_method(method: &Member) -> bool {
+    let mut chars = method.name.chars();
+    method.is_abstract
+        || (chars.next() == Some('o')
+            && chars.next() == Some('n')
+            && chars.next().is_some_and(|it| it.is_ascii_uppercase()))
+}
+
+/// Types a callin passes that are not worth describing for a harness: primitives, arrays,
+/// and final `java.lang` values.
+fn is_plain_value(wire: &str) -> bool {
+    !wire.contains('.')
+        || wire.ends_with("[]")
+        || matches!(
+            wire,
+            "java.lang.String"
+                | "java.lang.Object"
+                | "java.lang.Integer"
+                | "java.lang.Long"
+                | "java.lang.Boolean"
+                | "java.lang.Double"
+                | "java.lang.Float"
+                | "java.lang.Short"
+                | "java.lang.Byte"
+                | "java.lang.Character"
+                | "java.lang.CharSequence"
+        )
 }
 
 /// Whether a method only reads state: `getX()`, `isX()`, `hasX()` with no parameters.
@@ -116,10 +175,104 @@ fn listener_name(interface: &str) -> String {
     })
 }
 
+/// A harness the draft writes: the class it extends, its source, and the name the build binds
+/// an instance to (`subject` for the class under study).
+struct PlannedHarness<'d> {
+    of: &'d Description,
+    source: HarnessSource,
+    bound_as: String,
+    /// The callback symbols it reports.
+    symbols: Vec<String>,
+}
+
 impl Description {
-    /// The draft experiment file.
-    pub(crate) fn to_toml(&self) -> String {
+    /// The types of the parameters of the draft's callins that may need a harness; the caller
+    /// describes them and passes back those that do to [`Description::to_draft`].
+    pub(crate) fn parameter_types(&self) -> BTreeSet<String> {
+        self.methods
+            .iter()
+            .filter(|it| !is_getter(it))
+            .flat_map(|it| it.params.iter())
+            .filter(|it| !is_plain_value(it))
+            .cloned()
+            .collect()
+    }
+
+    /// The overridable methods that are callbacks.
+    fn callback_methods(&self) -> Vec<&Member> {
+        self.overridable
+            .iter()
+            .filter(|it| is_callback_method(it))
+            .collect()
+    }
+
+    /// Whether a callin parameter of this type gets a harness: an abstract class with
+    /// callbacks and a constructor a subclass can call.
+    pub(crate) fn wants_parameter_harness(&self) -> bool {
+        self.class.kind == "class"
+            && self.class.is_abstract
+            && !self.callback_methods().is_empty()
+            && !self.subclass_constructors.is_empty()
+    }
+
+    /// Whether the class under study is built as a harness: it is abstract, or has `on…` hooks.
+    fn wants_subject_harness(&self) -> bool {
+        self.class.kind == "class"
+            && !self.callback_methods().is_empty()
+            && !self.subclass_constructors.is_empty()
+    }
+
+    fn plan_harness<'d>(
+        &'d self,
+        bound_as: String,
+        used: &mut BTreeSet<String>,
+    ) -> PlannedHarness<'d> {
+        let callbacks: Vec<HarnessCallback> = self
+            .callback_methods()
+            .into_iter()
+            .map(|it| HarnessCallback {
+                symbol: symbol(&it.name, used),
+                method: it.name.clone(),
+                params: it.params.clone(),
+                returns: it.returns.clone().unwrap_or_else(|| "void".to_owned()),
+                throws: it.throws.clone(),
+                is_abstract: it.is_abstract,
+                is_protected: it.is_protected,
+            })
+            .collect();
+        let constructors: Vec<HarnessConstructor> = self
+            .subclass_constructors
+            .iter()
+            .map(|it| HarnessConstructor {
+                params: it.params.clone(),
+                throws: it.throws.clone(),
+            })
+            .collect();
+        PlannedHarness {
+            of: self,
+            source: harness_source(&self.class.name, &constructors, &callbacks),
+            bound_as,
+            symbols: callbacks.into_iter().map(|it| it.symbol).collect(),
+        }
+    }
+
+    /// The draft experiment, with harnesses for the class itself if it needs one and for the
+    /// described parameter types in `parameter_classes` (by wire name) that want one.
+    pub(crate) fn to_draft(&self, parameter_classes: &BTreeMap<String, Description>) -> Draft {
         let class = &self.class.name;
+        let mut used = BTreeSet::new();
+        let mut harnesses: Vec<PlannedHarness> = Vec::new();
+        if self.wants_subject_harness() {
+            harnesses.push(self.plan_harness("subject".to_owned(), &mut used));
+        }
+        let mut harness_names = BTreeMap::new();
+        for (wire, description) in parameter_classes {
+            if description.wants_parameter_harness() {
+                let name = listener_name(wire);
+                harness_names.insert(wire.clone(), name.clone());
+                harnesses.push(description.plan_harness(name, &mut used));
+            }
+        }
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -127,7 +280,23 @@ impl Description {
         );
         let _ = writeln!(out, "# Replace every \"{PLACEHOLDER_PREFIX} TYPE>\" with a literal of that type (learner/EXPERIMENTS.md);");
         let _ = writeln!(out, "# the loader rejects a file that still has one. Delete the callins that do not matter.");
-        let _ = writeln!(out, "class = {}\n", quote(class));
+        let _ = writeln!(out, "class = {}", quote(class));
+        if !harnesses.is_empty() {
+            let files: Vec<String> = harnesses
+                .iter()
+                .map(|it| it.source.file_name.clone())
+                .collect();
+            let _ = writeln!(
+                out,
+                "# Harness classes written with this draft, compiled before learning: they report"
+            );
+            let _ = writeln!(
+                out,
+                "# the callbacks received by overriding (agent-android/PROTOCOL.md §6)."
+            );
+            let _ = writeln!(out, "harness = {}", string_list(&files));
+        }
+        out.push('\n');
         out.push_str("[learn]\ndistinguisher_bound = 2\n\n");
         out.push_str("[timeouts]\nquiescence_ms = 500\ncallin_ms = 5000\n\n");
         let mut exceptions: BTreeSet<String> =
@@ -138,11 +307,14 @@ impl Description {
         let exceptions: Vec<String> = exceptions.into_iter().collect();
         let _ = writeln!(out, "[errors]\n# Exceptions that mean \"not allowed in this state\" (err); any other is a failure of the run.\nexceptions = {}\n", string_list(&exceptions));
         self.write_listeners(&mut out);
-        self.write_build(&mut out);
-        let mut used = BTreeSet::new();
-        self.write_callins(&mut out, &mut used);
-        self.write_callbacks(&mut out, &mut used);
-        out
+        self.write_build(&mut out, &harnesses);
+        let subject_harness = harnesses.iter().any(|it| it.bound_as == "subject");
+        self.write_callins(&mut out, &mut used, &harness_names, subject_harness);
+        self.write_callbacks(&mut out, &mut used, &harnesses);
+        Draft {
+            experiment: out,
+            harnesses: harnesses.into_iter().map(|it| it.source).collect(),
+        }
     }
 
     fn write_listeners(&self, out: &mut String) {
@@ -161,21 +333,50 @@ impl Description {
         }
     }
 
-    fn write_build(&self, out: &mut String) {
+    fn write_build(&self, out: &mut String, harnesses: &[PlannedHarness]) {
+        out.push_str("# The build: how each query makes a fresh object (bound as \"subject\").\n");
+        for harness in harnesses.iter().filter(|it| it.bound_as != "subject") {
+            let _ = writeln!(
+                out,
+                "# A fresh {} for every query, reporting its callbacks.",
+                harness.of.class.name
+            );
+            write_candidates(out, &harness.of.harness_builds(harness));
+        }
+        let subject = harnesses.iter().find(|it| it.bound_as == "subject");
+        let candidates = match subject {
+            Some(harness) => harness.of.harness_builds(harness),
+            None => self.subject_builds(),
+        };
+        if candidates.is_empty() {
+            let class = &self.class.name;
+            let why = if self.class.is_abstract {
+                "is abstract"
+            } else {
+                "has no public constructor or factory"
+            };
+            let _ = writeln!(out, "# {class} {why}: build a concrete harness subclass (agent-android/PROTOCOL.md §6).");
+            let _ = writeln!(
+                out,
+                "[[build]]\nnew = {}\nas = \"subject\"\n",
+                quote(&format!(
+                    "{PLACEHOLDER_PREFIX} concrete subclass of {class}>"
+                ))
+            );
+        } else {
+            write_candidates(out, &candidates);
+        }
+    }
+
+    /// The ways to build the class under study: its constructors (the argument-less one
+    /// first: it needs nothing from the user), then its factories.
+    fn subject_builds(&self) -> Vec<String> {
         let class = &self.class.name;
         let mut candidates: Vec<String> = self
             .constructors
             .iter()
-            .map(|it| {
-                format!(
-                    "new = {}\nparams = {}\nargs = {}\nas = \"subject\"",
-                    quote(class),
-                    string_list(&it.params),
-                    placeholders(&it.params)
-                )
-            })
+            .map(|it| new_step(class, &it.params, "subject"))
             .collect();
-        // The no-argument constructor, if any, needs nothing from the user.
         candidates.sort_by_key(|it| !it.contains("params = []"));
         candidates.extend(self.factories.iter().map(|it| {
             format!(
@@ -186,37 +387,27 @@ impl Description {
                 placeholders(&it.params)
             )
         }));
-        out.push_str("# The build: how each query makes a fresh object (bound as \"subject\").\n");
-        match candidates.split_first() {
-            Some((first, others)) => {
-                let _ = writeln!(out, "[[build]]\n{}\n", first.replace("args = []\n", ""));
-                for other in others {
-                    out.push_str("# Or:\n");
-                    for line in other.lines() {
-                        let _ = writeln!(out, "# {line}");
-                    }
-                    out.push('\n');
-                }
-            }
-            None => {
-                let why = if self.class.is_abstract {
-                    "is abstract"
-                } else {
-                    "has no public constructor or factory"
-                };
-                let _ = writeln!(out, "# {class} {why}: build a concrete harness subclass (agent-android/PROTOCOL.md §6).");
-                let _ = writeln!(
-                    out,
-                    "[[build]]\nnew = {}\nas = \"subject\"\n",
-                    quote(&format!(
-                        "{PLACEHOLDER_PREFIX} concrete subclass of {class}>"
-                    ))
-                );
-            }
-        }
+        candidates
     }
 
-    fn write_callins(&self, out: &mut String, used: &mut BTreeSet<String>) {
+    /// The ways to build `harness`: one per constructor of the class it extends.
+    fn harness_builds(&self, harness: &PlannedHarness) -> Vec<String> {
+        let mut candidates: Vec<String> = self
+            .subclass_constructors
+            .iter()
+            .map(|it| new_step(&harness.source.class, &it.params, &harness.bound_as))
+            .collect();
+        candidates.sort_by_key(|it| !it.contains("params = []"));
+        candidates
+    }
+
+    fn write_callins(
+        &self,
+        out: &mut String,
+        used: &mut BTreeSet<String>,
+        harness_names: &BTreeMap<String, String>,
+        subject_harness: bool,
+    ) {
         let setters: BTreeSet<(&str, &[String])> = self
             .listener_setters
             .iter()
@@ -232,8 +423,21 @@ impl Description {
                 quote(&listener_name(&setter.interface))
             );
         }
-        for method in &self.methods {
-            if setters.contains(&(method.name.as_str(), method.params.as_slice())) {
+        // A subject harness's callback methods are the framework's to call, not callins.
+        let callbacks: BTreeSet<(&str, &[String])> = if subject_harness {
+            self.callback_methods()
+                .into_iter()
+                .map(|it| (it.name.as_str(), it.params.as_slice()))
+                .collect()
+        } else {
+            BTreeSet::new()
+        };
+        // Of several overloads, the one with the fewest parameters gets the plain name.
+        let mut methods: Vec<&Member> = self.methods.iter().collect();
+        methods.sort_by_key(|it| (it.name.as_str(), it.params.len()));
+        for method in methods {
+            let key = (method.name.as_str(), method.params.as_slice());
+            if setters.contains(&key) || callbacks.contains(&key) {
                 continue;
             }
             let name = symbol(&method.name, used);
@@ -243,7 +447,7 @@ impl Description {
                 string_list(&method.params)
             );
             if !method.params.is_empty() {
-                let _ = writeln!(text, "args = {}", placeholders(&method.params));
+                let _ = writeln!(text, "args = {}", arguments(&method.params, harness_names));
             }
             if is_getter(method) {
                 out.push_str("# A getter: it probably does not change the state; uncomment to learn it anyway.\n");
@@ -257,7 +461,12 @@ impl Description {
         }
     }
 
-    fn write_callbacks(&self, out: &mut String, used: &mut BTreeSet<String>) {
+    fn write_callbacks(
+        &self,
+        out: &mut String,
+        used: &mut BTreeSet<String>,
+        harnesses: &[PlannedHarness],
+    ) {
         for setter in &self.listener_setters {
             for callback in &setter.callbacks {
                 let name = symbol(&callback.name, used);
@@ -269,16 +478,45 @@ impl Description {
                 );
             }
         }
-        if !self.overridable.is_empty() {
-            out.push_str(
-                "# Overridable methods: callbacks through a harness subclass that reports them\n",
+        for harness in harnesses {
+            let _ = writeln!(
+                out,
+                "# Reported by {} ({}).",
+                harness.source.class, harness.source.file_name
             );
-            out.push_str(
-                "# (agent-android/PROTOCOL.md §6), mapped with `{ harness = \"name\" }`:\n",
-            );
-            for method in &self.overridable {
-                let _ = writeln!(out, "#   {}({})", method.name, method.params.join(", "));
+            for symbol in &harness.symbols {
+                let _ = writeln!(out, "[callbacks.{symbol}]\nharness = {}\n", quote(symbol));
             }
         }
+    }
+}
+
+/// A `[[build]]` step making `class` with placeholder arguments, bound to `bound_as`.
+fn new_step(class: &str, params: &[String], bound_as: &str) -> String {
+    let args = if params.is_empty() {
+        String::new()
+    } else {
+        format!("args = {}\n", placeholders(params))
+    };
+    format!(
+        "new = {}\nparams = {}\n{args}as = {}",
+        quote(class),
+        string_list(params),
+        quote(bound_as)
+    )
+}
+
+/// The first candidate as a build step, the others commented out as alternatives.
+fn write_candidates(out: &mut String, candidates: &[String]) {
+    let Some((first, others)) = candidates.split_first() else {
+        return;
+    };
+    let _ = writeln!(out, "[[build]]\n{first}\n");
+    for other in others {
+        out.push_str("# Or:\n");
+        for line in other.lines() {
+            let _ = writeln!(out, "# {line}");
+        }
+        out.push('\n');
     }
 }

@@ -33,6 +33,12 @@ pub enum JvmError {
         /// What went wrong, with the compiler's output.
         message: String,
     },
+    /// Compiling an experiment's harness sources failed.
+    #[error("compiling the experiment's harness failed (javac says where):\n{message}")]
+    HarnessBuild {
+        /// The compiler's output, with file:line of each error.
+        message: String,
+    },
     /// The experiment is wrong: read from the file, or rejected by the agent at `load`.
     #[error(transparent)]
     Experiment(#[from] ExperimentError),

@@ -1,6 +1,6 @@
-//! Finding the JDK and building the agent from the repository's sources into a cache
-//! directory keyed by a hash of those sources, so no jar is ever committed and a changed
-//! source is rebuilt on first use.
+//! Finding the JDK and building the agent from the repository's sources (and an
+//! experiment's harness sources) into a cache directory keyed by a hash of those sources, so
+//! no jar is ever committed and a changed source is rebuilt on first use.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -75,33 +75,38 @@ impl Jdk {
         let sources = agent_sources();
         let main = java_files(&sources.join("core/src/main/java"))?;
         let harness = java_files(&sources.join("core/harness/src/main/java"))?;
-        let key = hash_files(main.iter().chain(&harness))?;
-        let dir = cache.join(format!("agent-{key:016x}"));
-        let classes = dir.join("classes");
-        let harness_classes = dir.join("harness");
-        if !dir.is_dir() {
-            // One scratch folder per build, even for builds racing in one process (tests
-            // run on several threads): the process id alone is not unique.
-            static BUILDS: AtomicU64 = AtomicU64::new(0);
-            let tmp = cache.join(format!(
-                "agent-{key:016x}.tmp-{}-{}",
-                std::process::id(),
-                BUILDS.fetch_add(1, Ordering::Relaxed)
-            ));
-            let _ = std::fs::remove_dir_all(&tmp);
-            self.javac(&tmp.join("classes"), &[], &main, &sources)?;
+        let key = hash_files(main.iter().chain(&harness), &[])?;
+        let agent_build_failed = |message| JvmError::AgentBuild {
+            sources: sources.clone(),
+            message,
+        };
+        let dir = build_once(cache, &format!("agent-{key:016x}"), |tmp| {
+            self.javac(&tmp.join("classes"), &[], &main, agent_build_failed)?;
             self.javac(
                 &tmp.join("harness"),
                 &[tmp.join("classes")],
                 &harness,
-                &sources,
-            )?;
-            // Another process may have won the race; its build is as good as ours.
-            if std::fs::rename(&tmp, &dir).is_err() {
-                let _ = std::fs::remove_dir_all(&tmp);
-            }
-        }
-        Ok(vec![classes, harness_classes])
+                agent_build_failed,
+            )
+        })?;
+        Ok(vec![dir.join("classes"), dir.join("harness")])
+    }
+
+    /// An experiment's harness classes (PROTOCOL.md §6): `sources` compiled against
+    /// `classpath` (the agent's and the code under study's) under `cache`, if not there yet.
+    pub fn harness_classes(
+        &self,
+        cache: &Path,
+        classpath: &[PathBuf],
+        sources: &[PathBuf],
+    ) -> Result<PathBuf, JvmError> {
+        let key = hash_files(sources.iter(), &[join_classpath(classpath).as_bytes()])?;
+        let dir = build_once(cache, &format!("harness-{key:016x}"), |tmp| {
+            self.javac(tmp, classpath, sources, |message| JvmError::HarnessBuild {
+                message,
+            })
+        })?;
+        Ok(dir)
     }
 
     fn javac(
@@ -109,7 +114,7 @@ impl Jdk {
         out: &Path,
         classpath: &[PathBuf],
         files: &[PathBuf],
-        sources: &Path,
+        failed: impl FnOnce(String) -> JvmError,
     ) -> Result<(), JvmError> {
         std::fs::create_dir_all(out)
             .map_err(JvmError::io(format!("creating {}", out.display())))?;
@@ -127,11 +132,38 @@ impl Jdk {
         if output.status.success() {
             return Ok(());
         }
-        Err(JvmError::AgentBuild {
-            sources: sources.to_owned(),
-            message: String::from_utf8_lossy(&output.stderr).into_owned(),
-        })
+        Err(failed(String::from_utf8_lossy(&output.stderr).into_owned()))
     }
+}
+
+/// `cache/name`, built by `build` into a scratch folder renamed into place unless it exists.
+fn build_once(
+    cache: &Path,
+    name: &str,
+    build: impl FnOnce(&Path) -> Result<(), JvmError>,
+) -> Result<PathBuf, JvmError> {
+    let dir = cache.join(name);
+    if !dir.is_dir() {
+        // One scratch folder per build, even for builds racing in one process (tests run on
+        // several threads): the process id alone is not unique.
+        static BUILDS: AtomicU64 = AtomicU64::new(0);
+        let tmp = cache.join(format!(
+            "{name}.tmp-{}-{}",
+            std::process::id(),
+            BUILDS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&tmp);
+        let built = build(&tmp);
+        if built.is_err() {
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+        built?;
+        // Another process may have won the race; its build is as good as ours.
+        if std::fs::rename(&tmp, &dir).is_err() {
+            let _ = std::fs::remove_dir_all(&tmp);
+        }
+    }
+    Ok(dir)
 }
 
 /// A class path string of `entries`, with the platform's separator.
@@ -169,8 +201,12 @@ fn java_files(dir: &Path) -> Result<Vec<PathBuf>, JvmError> {
     Ok(files)
 }
 
-/// FNV-1a over the files' names and contents: stable across runs and Rust versions.
-fn hash_files<'a>(files: impl Iterator<Item = &'a PathBuf>) -> Result<u64, JvmError> {
+/// FNV-1a over the files' names and contents, then `extra`: stable across runs and Rust
+/// versions.
+fn hash_files<'a>(
+    files: impl Iterator<Item = &'a PathBuf>,
+    extra: &[&[u8]],
+) -> Result<u64, JvmError> {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut feed = |bytes: &[u8]| {
         for byte in bytes {
@@ -182,6 +218,9 @@ fn hash_files<'a>(files: impl Iterator<Item = &'a PathBuf>) -> Result<u64, JvmEr
         let name = file.file_name().map(|it| it.to_string_lossy().into_owned());
         feed(name.unwrap_or_default().as_bytes());
         feed(&std::fs::read(file).map_err(JvmError::io(format!("reading {}", file.display())))?);
+    }
+    for bytes in extra {
+        feed(bytes);
     }
     Ok(hash)
 }

@@ -52,11 +52,16 @@ impl Default for JvmConfig {
 }
 
 impl JvmConfig {
-    /// Finds the JDK, builds the agent if needed, and says how to start it.
-    pub fn agent_command(&self) -> Result<AgentCommand, JvmError> {
+    /// Finds the JDK, builds the agent and the `harness` sources if needed, and says how to
+    /// start it.
+    pub fn agent_command(&self, harness: &[PathBuf]) -> Result<AgentCommand, JvmError> {
         let jdk = Jdk::find(self.java_home.as_deref())?;
         let mut classpath = jdk.agent_classpath(&self.cache_dir)?;
         classpath.extend(self.classpath.iter().cloned());
+        if !harness.is_empty() {
+            let classes = jdk.harness_classes(&self.cache_dir, &classpath, harness)?;
+            classpath.push(classes);
+        }
         Ok(AgentCommand {
             java: jdk.java,
             classpath,
@@ -108,7 +113,7 @@ pub async fn learn_class(
 ) -> Result<JvmRun, JvmError> {
     let started = Instant::now();
     let launcher = Launcher {
-        command: config.agent_command()?,
+        command: config.agent_command(&experiment.harness_sources())?,
         experiment: Arc::clone(&experiment),
     };
     let alphabet = Arc::new(experiment.alphabet());

@@ -9,7 +9,8 @@
 //! - [`process`]: one agent process with its session token, handshake and deadlines.
 //! - [`sul`]: a [`crate::oracle::Sul`] over an agent, restarting it after any failure.
 //! - [`learn`]: [`learn_class`], the entry point of `typestar learn --backend jvm`.
-//! - [`draft`]: [`draft_experiment`], the entry point of `typestar draft`.
+//! - [`draft`]: [`draft_experiment`], the entry point of `typestar draft`, and [`harness`]: the
+//!   harness classes a draft writes for callbacks received by overriding.
 //!
 //! ```text
 //! let experiment = Arc::new(Experiment::load(Path::new("java.util.Timer.toml"))?);
@@ -20,36 +21,56 @@
 mod draft;
 mod error;
 pub mod experiment;
+mod harness;
 pub mod java;
 mod learn;
 pub mod process;
 pub mod sul;
 mod wire;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use serde_json::{json, Map};
 
+use draft::Description;
+pub use draft::Draft;
 pub use error::JvmError;
 pub use experiment::{Experiment, ExperimentError, Location};
+pub use harness::HarnessSource;
 pub use learn::{learn_class, JvmConfig, JvmRun};
 use process::{AgentProcess, Answer};
 use wire::Reply;
 
 /// A first experiment file (TOML) for `class`, from the agent's description of its public
-/// API; `classpath` holds the jars the class comes from (empty for JDK classes).
-pub async fn draft_experiment(class: &str, classpath: &[PathBuf]) -> Result<String, JvmError> {
+/// API, with the harness sources it names; `classpath` holds the jars the class comes from
+/// (empty for JDK classes).
+pub async fn draft_experiment(class: &str, classpath: &[PathBuf]) -> Result<Draft, JvmError> {
     let config = JvmConfig {
         classpath: classpath.to_vec(),
         ..JvmConfig::default()
     };
-    let mut agent = AgentProcess::start(&config.agent_command()?).await?;
+    let mut agent = AgentProcess::start(&config.agent_command(&[])?).await?;
+    let described = describe(&mut agent, class).await;
+    let mut parameter_classes = BTreeMap::new();
+    if let Ok(description) = &described {
+        for wire in description.parameter_types() {
+            // A type the agent cannot describe (not on the class path) gets a placeholder.
+            if let Ok(parameter) = describe(&mut agent, &wire).await {
+                parameter_classes.insert(wire, parameter);
+            }
+        }
+    }
+    agent.shutdown().await;
+    Ok(described?.to_draft(&parameter_classes))
+}
+
+/// The agent's `describe` of `class`.
+async fn describe(agent: &mut AgentProcess, class: &str) -> Result<Description, JvmError> {
     let mut body = Map::new();
     body.insert("class".into(), json!(class));
-    let answer = agent.request("describe", body, 60_000).await;
-    agent.shutdown().await;
-    match answer? {
-        Answer::Reply(Reply::Description(description)) => Ok(description.to_toml()),
+    match agent.request("describe", body, 60_000).await? {
+        Answer::Reply(Reply::Description(description)) => Ok(*description),
         Answer::Reply(other) => Err(JvmError::AgentFailed {
             what: format!("answered describe with {other:?}"),
             stderr: String::new(),

@@ -91,8 +91,12 @@ async fn learn_class(
         })
         .await?;
         return match draft {
-            Ok(text) => {
-                write(&request.experiment, &text)?;
+            Ok(draft) => {
+                write(&request.experiment, &draft.experiment)?;
+                let folder = request.experiment.parent().unwrap_or(Path::new(""));
+                for harness in &draft.harnesses {
+                    write(&folder.join(&harness.file_name), &harness.source)?;
+                }
                 open_for_review(session, &request.experiment).await;
                 Ok(LearnClassResult::Drafted {
                     class,

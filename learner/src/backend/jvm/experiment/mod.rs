@@ -171,6 +171,10 @@ enum AlgorithmSpec {
 #[serde(deny_unknown_fields)]
 struct ExperimentFile {
     class: String,
+    /// Java sources of harness classes (PROTOCOL.md §6), relative to the experiment file;
+    /// compiled against the agent and the class path before the agent starts.
+    #[serde(default)]
+    harness: Vec<Spanned<String>>,
     #[serde(default)]
     setup: Vec<Call>,
     #[serde(default)]
@@ -248,6 +252,16 @@ impl Experiment {
     /// The file the experiment came from.
     pub fn file(&self) -> &Path {
         &self.file
+    }
+
+    /// The harness sources the experiment names, resolved against its folder.
+    pub fn harness_sources(&self) -> Vec<PathBuf> {
+        let folder = self.file.parent().unwrap_or(Path::new(""));
+        self.spec
+            .harness
+            .iter()
+            .map(|it| folder.join(it.get_ref()))
+            .collect()
     }
 
     /// The experiment as the agent's `load` request takes it.
@@ -456,6 +470,28 @@ impl Experiment {
                 field: render_path(&path),
                 message: "the distinguisher bound must be at least 1".to_owned(),
             });
+        }
+        for (index, (source_file, path)) in self
+            .spec
+            .harness
+            .iter()
+            .zip(self.harness_sources())
+            .enumerate()
+        {
+            let problem = if path.extension().is_none_or(|it| it != "java") {
+                Some("a harness is a Java source file (`.java`)")
+            } else if !path.is_file() {
+                Some("no such file")
+            } else {
+                None
+            };
+            if let Some(problem) = problem {
+                return Err(invalid(
+                    source_file.span(),
+                    format!("harness[{index}]"),
+                    format!("{problem}: {}", path.display()),
+                ));
+            }
         }
         for creator in &self.spec.learn.creators {
             if !self.spec.callins.contains_key(creator.get_ref()) {

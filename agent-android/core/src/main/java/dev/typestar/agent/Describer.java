@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 /**
  * Answers {@code describe}: the public API surface of a class from which {@code typestar draft}
  * proposes an experiment — constructors, static factories, public instance methods, listener
- * setters with their listener interfaces' methods, and the methods a harness subclass may
- * override. Everything is sorted by name and parameter list, so output is deterministic.
+ * setters with their listener interfaces' methods, and the constructors and methods a harness
+ * subclass may call and override. Everything is sorted by name and parameter list, so output is deterministic.
  */
 final class Describer {
     /** {@code setXxxListener}, {@code addXxxListener}, {@code registerXxx}. */
@@ -36,6 +36,18 @@ final class Describer {
             }
         }
         out.put("constructors", constructors);
+        List<Object> subclassConstructors = new ArrayList<>();
+        if (!type.isInterface() && !Modifier.isFinal(type.getModifiers())) {
+            for (Constructor<?> c : sorted(Arrays.asList(type.getDeclaredConstructors()))) {
+                int mod = c.getModifiers();
+                if (Modifier.isPublic(mod) || Modifier.isProtected(mod)) {
+                    Map<String, Object> sig = signature(c);
+                    sig.put("protected", Modifier.isProtected(mod));
+                    subclassConstructors.add(sig);
+                }
+            }
+        }
+        out.put("subclassConstructors", subclassConstructors);
 
         List<Object> factories = new ArrayList<>();
         List<Object> methods = new ArrayList<>();

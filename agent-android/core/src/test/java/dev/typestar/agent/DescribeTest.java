@@ -63,6 +63,7 @@ public class DescribeTest {
             Map<String, Object> d = agent.request("describe", "class", "java.util.TimerTask");
             Check.equal(true, Check.obj(d.get("class")).get("abstract"));
             Check.equal(0, Check.list(d.get("constructors")).size());
+            Check.equal(true, find(d.get("subclassConstructors"), null).get("protected"));
             Check.equal(true, find(d.get("overridable"), "run").get("abstract"));
             Check.equal(false, find(d.get("overridable"), "cancel").get("abstract"));
         }
