@@ -159,6 +159,7 @@ pub fn creators_from_initial(
             typestate.state(*target).name
         )),
         WaitOutcome::Error { .. } => Some("fails".to_owned()),
+        WaitOutcome::Restricted { .. } => Some("is restricted by the experiment".to_owned()),
     };
     if let Some(what) = what {
         return Err(CreatorsError::InitialWaits {
@@ -238,7 +239,7 @@ fn without_state(typestate: &Typestate, removed: StateId) -> Typestate {
             WaitOutcome::Quiet { target, .. } | WaitOutcome::Callback { target, .. } => {
                 *target = renumber(*target);
             }
-            WaitOutcome::Error { .. } => {}
+            WaitOutcome::Error { .. } | WaitOutcome::Restricted { .. } => {}
         }
     }
     for callin in &mut result.callins {

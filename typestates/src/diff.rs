@@ -4,9 +4,17 @@
 //!
 //! Symbols are matched by name. Callins or callbacks only one side has are reported as
 //! alphabet differences; behaviour is compared over the callins both sides have.
+//!
+//! A restriction of the experiment answers `restricted` here, not `err`: one side saying the
+//! API forbids a call and the other that its experiment never tried it is a difference worth a
+//! witness (a DroidStar import, which cannot tell, against the library's file), even though the
+//! learner's closure, and [`crate::mealy`], see `err` for both.
 
 use crate::mealy::{to_mealy, Input, Mealy, Output, Signature};
 use crate::model::{CallinId, Typestate};
+
+/// The answer a diff gives for an input the experiment forbade.
+const RESTRICTED: &str = "restricted";
 
 /// One input and the two answers, in a witness.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,8 +86,8 @@ pub fn diff(left: &Typestate, right: &Typestate, limit: usize) -> Diff {
     // Project both machines onto the shared inputs, in the left's order, with outputs
     // renamed into one table of output names so that they compare by name.
     let mut output_names: Vec<String> = Vec::new();
-    let left_mealy = project(&to_mealy(left), &left_sig, &shared, &mut output_names);
-    let right_mealy = project(&to_mealy(right), &right_sig, &shared, &mut output_names);
+    let left_mealy = project(left, &shared, &mut output_names);
+    let right_mealy = project(right, &shared, &mut output_names);
     let witnesses = left_mealy
         .distinguishing_words(&right_mealy, limit)
         .into_iter()
@@ -112,14 +120,31 @@ pub fn diff(left: &Typestate, right: &Typestate, limit: usize) -> Diff {
     }
 }
 
-/// Restricts `mealy` to the inputs named in `shared` (in that order) and renumbers callback
-/// outputs by their index in `output_names`, which collects names across calls.
-fn project(
-    mealy: &Mealy,
-    signature: &Signature,
-    shared: &[String],
-    output_names: &mut Vec<String>,
-) -> Mealy {
+/// The closure of `typestate` restricted to the inputs named in `shared` (in that order), with
+/// callback outputs renumbered by their index in `output_names`, which collects names across
+/// calls, and restrictions of the experiment answering [`RESTRICTED`] instead of `err`.
+fn project(typestate: &Typestate, shared: &[String], output_names: &mut Vec<String>) -> Mealy {
+    let mealy = &to_mealy(typestate);
+    let signature = &typestate.signature();
+    let mut output_index = |name: &str| -> Output {
+        let index = match output_names.iter().position(|n| n == name) {
+            Some(index) => index,
+            None => {
+                output_names.push(name.to_owned());
+                output_names.len() - 1
+            }
+        };
+        Output::Callback(crate::model::CallbackId(index as u32))
+    };
+    let restricted = |state: u32, input: Input| -> bool {
+        let Some(state) = typestate.states.get(state as usize) else {
+            return false;
+        };
+        match input {
+            Input::Callin(callin) => state.on_callin[callin.index()].is_restricted(),
+            Input::Wait => state.on_wait.is_restricted(),
+        }
+    };
     let columns: Vec<usize> = shared
         .iter()
         .map(|name| {
@@ -144,17 +169,10 @@ fn project(
         for (new_column, &old_column) in columns.iter().enumerate() {
             let (target, output) = mealy.transition(state, old_column);
             let output = match output {
-                Output::Callback(id) => {
-                    let name = &signature.callbacks[id.index()].name;
-                    let index = match output_names.iter().position(|n| n == name) {
-                        Some(index) => index,
-                        None => {
-                            output_names.push(name.clone());
-                            output_names.len() - 1
-                        }
-                    };
-                    Output::Callback(crate::model::CallbackId(index as u32))
+                Output::Err if restricted(state, mealy.inputs[old_column]) => {
+                    output_index(RESTRICTED)
                 }
+                Output::Callback(id) => output_index(&signature.callbacks[id.index()].name),
                 other => other,
             };
             projected.set_transition(state, new_column, target, output);
@@ -217,7 +235,7 @@ mod tests {
 
     #[test]
     fn diffs() {
-        let cases: [(&str, &str, &str); 7] = [
+        let cases: [(&str, &str, &str); 9] = [
             (TIMER, TIMER, "equivalent"),
             // Other state names and order, a creator, bindings and origins: same behaviour.
             (
@@ -261,6 +279,18 @@ mod tests {
                 "callin a: a()\nstate A initial\n  a -> B\nstate B\n  a -> C\nstate C\n  fails",
                 "callin a: a()\nstate A initial\n  a -> B\nstate B\n  a -> C\nstate C\n  a -> C",
                 "witness: a/eps|eps a/eps|eps a/err|eps\nwitness: a/eps|eps a/eps|eps wait/err|quiet",
+            ),
+            // An error of the API against a restriction of the experiment: the closure is the
+            // same, the claims are not.
+            (
+                TIMER,
+                &TIMER.replace("state Running", "state Running\n  start restricted from \"once\""),
+                "witness: start/eps|eps start/err|restricted",
+            ),
+            (
+                "callin a: a()\nstate A initial\n  a -> B\nstate B\n  fails",
+                "callin a: a()\nstate A initial\n  a -> B\nstate B\n  wait restricted",
+                "witness: a/eps|eps wait/err|restricted",
             ),
         ];
         for (left, right, expected) in cases {
