@@ -273,7 +273,7 @@ mod tests {
           build_unavailable -> Bad
         state Good
           run -> Done
-          build_valid error from \"restricted by the experiment\" unverified
+          build_valid restricted from \"restricted by the experiment: build_valid at most once per query\"
         state Bad
           run -> BadRunning
         state BadRunning
