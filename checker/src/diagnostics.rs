@@ -11,7 +11,7 @@
 //!
 //! A restriction of the experiment that learned the protocol (`CALLIN restricted`) is never a
 //! finding: nothing was run, so the call is unknown there, not forbidden; after it the object
-//! may be in any state, and nothing more is reported about it.
+//! may be in any state, as one of unknown origin, until a call that works narrows it again.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -354,7 +354,9 @@ impl Typestate {
         &self.state(state).on_callin[callin.index()]
     }
 
-    /// Runs an asynchronous trace from `start`: the state reached, or where it goes wrong.
+    /// Runs an asynchronous trace from `start`: the state reached, or where it goes wrong. A
+    /// restriction stops the run as an error does, since nothing is known past it; the
+    /// [`Rejection`]'s state tells which it was.
     pub fn run(&self, start: StateId, trace: &[Event]) -> Result<StateId, Rejection> {
         let mut state = start;
         for (position, event) in trace.iter().enumerate() {
