@@ -8,6 +8,10 @@
 //!
 //! Each violation names the states, the exception the framework throws, the calls that led
 //! the object there (as related locations) and what the protocol allows instead.
+//!
+//! A restriction of the experiment that learned the protocol (`CALLIN restricted`) is never a
+//! finding: nothing was run, so the call is unknown there, not forbidden; after it the object
+//! may be in any state, as one of unknown origin, until a call that works narrows it again.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -159,7 +163,9 @@ pub fn unreleased(
     })
 }
 
-/// What a call does in one state.
+/// What a call does in one state: it fails only when every callin it may be is an error (a
+/// restriction among them makes it unknown, which is not reported), and is ignored only when
+/// each is ignored or an error.
 enum Outcome<'t> {
     Fails(Option<&'t str>),
     Ignored,
@@ -171,7 +177,7 @@ fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outco
     if steps.iter().all(|s| matches!(s, Step::Error { .. })) {
         let exception = steps.iter().find_map(|s| match s {
             Step::Error { exception, .. } => exception.as_deref(),
-            Step::Enabled { .. } => None,
+            Step::Enabled { .. } | Step::Restricted { .. } => None,
         });
         return Outcome::Fails(exception);
     }

@@ -322,7 +322,7 @@ impl<'l> Protocols<'l> {
                     WaitOutcome::Quiet { target, .. } | WaitOutcome::Callback { target, .. } => {
                         *target == s
                     }
-                    WaitOutcome::Error { .. } => true,
+                    WaitOutcome::Error { .. } | WaitOutcome::Restricted { .. } => true,
                 }
         };
         let releasing = |c: CallinId| {

@@ -159,6 +159,11 @@ impl Value {
                     callback, target, ..
                 } => (*target, Cause::Callback(*callback)),
                 WaitOutcome::Error { .. } => continue,
+                // The experiment never let time pass here: the object may be in any state.
+                WaitOutcome::Restricted { .. } => {
+                    out.unknown = true;
+                    continue;
+                }
             };
             if !out.states.contains_key(&target) {
                 todo.push(target);
@@ -732,7 +737,7 @@ impl BodyAnalysis<'_, '_, '_> {
                     Step::Enabled {
                         ignored, target, ..
                     } => !ignored || *target != s,
-                    Step::Error { .. } => false,
+                    Step::Error { .. } | Step::Restricted { .. } => false,
                 })
             };
             let all: Vec<StateId> = ts.state_ids().collect();
@@ -754,12 +759,17 @@ impl BodyAnalysis<'_, '_, '_> {
         };
         for state in sources {
             for &callin in callins {
-                if let Some(target) = ts.step(state, callin).target() {
-                    next.states.entry(target).or_default().insert(cause);
+                match ts.step(state, callin) {
+                    Step::Enabled { target, .. } => {
+                        next.states.entry(*target).or_default().insert(cause);
+                    }
+                    // The experiment never ran this call here: the object may be in any state.
+                    Step::Restricted { .. } => next.unknown = true,
+                    Step::Error { .. } => {}
                 }
             }
         }
-        let goes_on = !next.states.is_empty() || value.has_no_state();
+        let goes_on = !next.states.is_empty() || next.unknown || value.has_no_state();
         if let Some(var) = receiver.var {
             if goes_on {
                 if let Some(group) = next.alias {

@@ -85,8 +85,9 @@ pub enum CreatorsError {
 /// if any, count the states that remain, and a note records the rewrite.
 ///
 /// Refuses unless the initial state is "no object yet": it enables exactly the named callins
-/// (each leading elsewhere), waiting there is a quiet self-loop, and every other state
-/// disables them (as a filter such as `at_most_once = [...]` makes them).
+/// (each leading elsewhere), waiting there is a quiet self-loop or restricted by the experiment
+/// (a filter that makes a creator the first input), and every other state disables them (as a
+/// filter such as `at_most_once = [...]` makes them).
 pub fn creators_from_initial(
     typestate: &Typestate,
     creators: &[&str],
@@ -117,7 +118,8 @@ pub fn creators_from_initial(
         }
         ids.push(id);
     }
-    // The initial state: only the named callins, each to another state; waiting does nothing.
+    // The initial state: only the named callins, each to another state; waiting does nothing
+    // or was never tried.
     let mut targets: Vec<StateId> = Vec::new();
     for &id in &ids {
         let name = typestate.callin(id).name.clone();
@@ -159,6 +161,7 @@ pub fn creators_from_initial(
             typestate.state(*target).name
         )),
         WaitOutcome::Error { .. } => Some("fails".to_owned()),
+        WaitOutcome::Restricted { .. } => None,
     };
     if let Some(what) = what {
         return Err(CreatorsError::InitialWaits {
@@ -238,7 +241,7 @@ fn without_state(typestate: &Typestate, removed: StateId) -> Typestate {
             WaitOutcome::Quiet { target, .. } | WaitOutcome::Callback { target, .. } => {
                 *target = renumber(*target);
             }
-            WaitOutcome::Error { .. } => {}
+            WaitOutcome::Error { .. } | WaitOutcome::Restricted { .. } => {}
         }
     }
     for callin in &mut result.callins {
@@ -272,7 +275,7 @@ mod tests {
           build_unavailable -> Bad
         state Good
           run -> Done
-          build_valid error from \"restricted by the experiment\" unverified
+          build_valid restricted from \"restricted by the experiment: build_valid at most once per query\"
         state Bad
           run -> BadRunning
         state BadRunning
@@ -343,6 +346,21 @@ mod tests {
         }
         // The printed form is a valid file.
         assert_eq!(parse("again", &print(&rewritten)).unwrap(), rewritten);
+    }
+
+    /// An experiment whose first input must be a build never waited before one: the same result.
+    #[test]
+    fn a_restricted_wait_in_the_initial_state_is_no_object_yet() {
+        let both = ["build_valid", "build_unavailable"];
+        let learned = typestate(LEARNED);
+        let restricted = typestate(&LEARNED.replace(
+            "build_unavailable -> Bad",
+            "build_unavailable -> Bad\n  wait restricted from \"restricted by the experiment: build first\"",
+        ));
+        assert_eq!(
+            creators_from_initial(&restricted, &both).unwrap(),
+            creators_from_initial(&learned, &both).unwrap()
+        );
     }
 
     #[test]

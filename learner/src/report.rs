@@ -1,11 +1,13 @@
 //! What a learning run produced, in DroidStar's columns, and the learned typestate with its
 //! provenance (paper 002, §4.4).
 //!
-//! Errors the experiment forbade (query filters) become error steps whose origin says
-//! "restricted by the experiment", so nobody mistakes them for errors of the API.
+//! Inputs the experiment forbade (query filters) answer `err` to the learner, like errors of the
+//! API; the report makes them restrictions ([`Step::Restricted`], [`WaitOutcome::Restricted`])
+//! whose origin names the rule, "restricted by the experiment: …", so nobody mistakes them for
+//! errors of the API and the checker never reports them.
 
 use typestates::mealy::{to_typestate, Signature};
-use typestates::{LearningStats, Origin, Provenance, ProvenanceKind, Step, Typestate};
+use typestates::{LearningStats, Origin, Provenance, ProvenanceKind, Step, Typestate, WaitOutcome};
 
 use crate::closure::{Alphabet, Input};
 use crate::cost::CostModel;
@@ -99,7 +101,8 @@ pub fn learned_typestate(
     typestate
 }
 
-/// Marks every error step whose query some filter forbade with the filter's rule.
+/// Turns every error whose query some filter forbade into a restriction naming the filter's
+/// rule.
 fn mark_restrictions(
     typestate: &mut Typestate,
     alphabet: &Alphabet,
@@ -111,23 +114,35 @@ fn mark_restrictions(
     }
     let access = typestate_access_words(typestate);
     let name = |input: Input| alphabet.signature.input_name(input).to_owned();
+    let inputs = typestate.signature().inputs();
     for (state, word) in access.into_iter().enumerate() {
         let Some(word) = word else { continue };
-        for callin in typestate.input_callins().collect::<Vec<_>>() {
+        for &input in &inputs {
             let mut query = word.clone();
-            query.push(Input::Callin(callin));
+            query.push(input);
             let Some(rule) = restrictions.rule_for(&query) else {
                 continue;
             };
-            let step = &mut typestate.states[state].on_callin[callin.index()];
-            if let Step::Error { origin, .. } = step {
-                *origin = Origin {
-                    source: Some(format!(
-                        "restricted by the experiment: {}",
-                        filters[rule].describe(name)
-                    )),
-                    unverified: true,
-                };
+            let origin = Origin {
+                source: Some(format!(
+                    "restricted by the experiment: {}",
+                    filters[rule].describe(name)
+                )),
+                unverified: false,
+            };
+            let state = &mut typestate.states[state];
+            match input {
+                Input::Callin(callin) => {
+                    let step = &mut state.on_callin[callin.index()];
+                    if let Step::Error { .. } = step {
+                        *step = Step::Restricted { origin };
+                    }
+                }
+                Input::Wait => {
+                    if let WaitOutcome::Error { .. } = state.on_wait {
+                        state.on_wait = WaitOutcome::Restricted { origin };
+                    }
+                }
             }
         }
     }

@@ -10,11 +10,12 @@ use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::equivalence::CacheConsistency;
 use learner::oracle::filter::QueryFilter;
 use learner::simulation::{learn_simulated, EquivalenceChoice};
+use learner::Input;
 use learner::{
     learn, learned_typestate, Algorithm, Alphabet, Chain, DistinguisherBound, End, LearnConfig,
     NoProgress, Pipeline, PipelineConfig, Statistics,
 };
-use typestates::Step;
+use typestates::{Origin, Step, WaitOutcome};
 
 #[tokio::test]
 async fn a_noisy_system_stops_learning_with_a_report_and_the_partial_hypothesis() {
@@ -57,12 +58,15 @@ async fn a_noisy_system_stops_learning_with_a_report_and_the_partial_hypothesis(
     }
 }
 
-#[tokio::test]
-async fn filtered_errors_are_restricted_by_the_experiment_not_by_the_api() {
-    let typestate = reference("AsyncTask");
+/// Learns the library's `class` on the simulated backend under `filters` (built from the
+/// class's alphabet) and returns the learned typestate and the pipeline's restrictions count.
+async fn learn_filtered(
+    class: &str,
+    filters: impl Fn(&Alphabet) -> Vec<QueryFilter>,
+) -> (typestates::Typestate, usize) {
+    let typestate = reference(class);
     let alphabet = Arc::new(Alphabet::of(typestate.signature()));
-    let cancel = alphabet.input_named("cancel").unwrap();
-    let filters = vec![QueryFilter::AtMostOnce(cancel)];
+    let filters = filters(&alphabet);
     let config = PipelineConfig {
         filters: filters.clone(),
         ..PipelineConfig::default()
@@ -86,7 +90,6 @@ async fn filtered_errors_are_restricted_by_the_experiment_not_by_the_api() {
     )
     .await;
     assert!(matches!(outcome.end, End::Learned));
-    assert!(!pipeline.restrictions().is_empty());
     let statistics = Statistics::collect(
         &outcome,
         &alphabet.signature,
@@ -101,30 +104,81 @@ async fn filtered_errors_are_restricted_by_the_experiment_not_by_the_api() {
         &filters,
         pipeline.restrictions(),
     );
+    let stats = learned.provenance.stats.as_ref().unwrap();
+    assert_eq!(stats.mq_executed, pipeline.executed().resets);
+    assert_eq!(stats.distinguisher_bound, Some(2));
+    (learned, pipeline.restrictions().len())
+}
+
+#[tokio::test]
+async fn filtered_errors_are_restricted_by_the_experiment_not_by_the_api() {
+    let (learned, restrictions) = learn_filtered("AsyncTask", |alphabet| {
+        vec![QueryFilter::AtMostOnce(
+            alphabet.input_named("cancel").unwrap(),
+        )]
+    })
+    .await;
+    assert!(restrictions > 0);
     let cancel_id = learned.callin_by_name("cancel").unwrap();
     let mut restricted = 0;
     for state in &learned.states {
-        if let Step::Error { origin, .. } = &state.on_callin[cancel_id.index()] {
+        if let Step::Restricted { origin } = &state.on_callin[cancel_id.index()] {
             assert_eq!(
                 origin.source.as_deref(),
                 Some("restricted by the experiment: cancel at most once per query"),
                 "state {}",
                 state.name
             );
-            assert!(origin.unverified);
             restricted += 1;
         }
     }
-    assert!(restricted > 0, "{}", typestates::format::print(&learned));
-    // Errors of the API itself keep an empty origin.
+    let text = typestates::format::print(&learned);
+    assert!(restricted > 0, "{text}");
+    // The file says so in its own words, and reads back the same.
+    assert!(
+        text.contains(
+            "  cancel restricted from \"restricted by the experiment: cancel at most once per query\"\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(
+        typestates::format::parse("learned", &text),
+        Ok(learned.clone())
+    );
+    // Errors of the API itself stay errors, with an empty origin.
     let execute = learned.callin_by_name("execute").unwrap();
     assert!(learned.states.iter().any(|state| matches!(
         &state.on_callin[execute.index()],
         Step::Error { origin, .. } if origin.source.is_none()
     )));
-    let stats = learned.provenance.stats.unwrap();
-    assert_eq!(stats.mq_executed, pipeline.executed().resets);
-    assert_eq!(stats.distinguisher_bound, Some(2));
+}
+
+/// A rule about time passing (SQLiteOpenHelper's experiment: the first input must open) makes
+/// the wait outcome a restriction, `wait restricted`.
+#[tokio::test]
+async fn a_filtered_wait_is_restricted_too() {
+    let (learned, restrictions) = learn_filtered("CountDownTimer", |_| {
+        vec![QueryFilter::Custom {
+            name: "the first input must be a callin".to_owned(),
+            allows: Arc::new(|word: &[Input]| word.first() != Some(&Input::Wait)),
+        }]
+    })
+    .await;
+    assert!(restrictions > 0);
+    let initial = learned.state(learned.initial);
+    assert_eq!(
+        initial.on_wait,
+        WaitOutcome::Restricted {
+            origin: Origin {
+                source: Some(
+                    "restricted by the experiment: the first input must be a callin".to_owned()
+                ),
+                unverified: false,
+            }
+        },
+        "{}",
+        typestates::format::print(&learned)
+    );
 }
 
 /// A model whose second callback arrives too late, once, as on a loaded machine: the first

@@ -5,7 +5,9 @@
 //! argument or environment (SQLiteOpenHelper's `openNew` and `openLV` are both
 //! `getWritableDatabase()`): a checker that sees that method treats the call as "one of these".
 //! A callback names how the client receives it: a listener interface method plus the callin that
-//! registers the listener, or a method the client overrides.
+//! registers the listener, or a method the client overrides. Several callbacks may share that
+//! method, told apart by a condition on [`crate::Callback`] (FileObserver's `modified` and
+//! `deleted` are both `onEvent(int, String)`, told apart by the event mask).
 
 use crate::model::CallinId;
 

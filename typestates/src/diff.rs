@@ -4,9 +4,18 @@
 //!
 //! Symbols are matched by name. Callins or callbacks only one side has are reported as
 //! alphabet differences; behaviour is compared over the callins both sides have.
+//!
+//! Behaviour is the synchronous closure, where a restriction of the experiment is `err`, as the
+//! learner saw it. One side saying the API forbids a call and the other that its experiment
+//! never tried it is still a difference worth a witness (a DroidStar import, which cannot tell,
+//! against the library's file; a learned typestate against one written from the Javadoc), so
+//! those are listed apart, in [`Diff::restrictions`], answering `restricted`.
 
 use crate::mealy::{to_mealy, Input, Mealy, Output, Signature};
 use crate::model::{CallinId, Typestate};
+
+/// The answer a diff gives for an input the experiment forbade.
+const RESTRICTED: &str = "restricted";
 
 /// One input and the two answers, in a witness.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,10 +48,14 @@ pub struct Diff {
     pub callbacks_only_right: Vec<String>,
     /// Shortest witnesses of behavioural difference over the shared callins, shortest first.
     pub witnesses: Vec<Witness>,
+    /// Shortest traces after which one side says `restricted` (its experiment never tried the
+    /// input) where the other says `err`; the behaviour is the same.
+    pub restrictions: Vec<Witness>,
 }
 
 impl Diff {
-    /// True when the two typestates have the same symbols and the same behaviour.
+    /// True when the two typestates have the same symbols and the same behaviour: the same
+    /// traces, whether a rejected one stops at an error or at a restriction.
     pub fn is_equivalent(&self) -> bool {
         self.callins_only_left.is_empty()
             && self.callins_only_right.is_empty()
@@ -50,9 +63,14 @@ impl Diff {
             && self.callbacks_only_right.is_empty()
             && self.witnesses.is_empty()
     }
+
+    /// True when they are equivalent and also agree on which inputs were restricted.
+    pub fn is_identical(&self) -> bool {
+        self.is_equivalent() && self.restrictions.is_empty()
+    }
 }
 
-/// Compares two typestates; at most `limit` witnesses are listed.
+/// Compares two typestates; at most `limit` witnesses of each kind are listed.
 pub fn diff(left: &Typestate, right: &Typestate, limit: usize) -> Diff {
     let left_sig = left.signature();
     let right_sig = right.signature();
@@ -78,29 +96,49 @@ pub fn diff(left: &Typestate, right: &Typestate, limit: usize) -> Diff {
     // Project both machines onto the shared inputs, in the left's order, with outputs
     // renamed into one table of output names so that they compare by name.
     let mut output_names: Vec<String> = Vec::new();
-    let left_mealy = project(&to_mealy(left), &left_sig, &shared, &mut output_names);
-    let right_mealy = project(&to_mealy(right), &right_sig, &shared, &mut output_names);
-    let witnesses = left_mealy
+    let left_mealy = project(left, &shared, &mut output_names);
+    let right_mealy = project(right, &shared, &mut output_names);
+    let restricted = output_names
+        .iter()
+        .position(|name| name == RESTRICTED)
+        .map(|index| Output::Callback(crate::model::CallbackId(index as u32)));
+    let witness = |left_mealy: &Mealy, right_mealy: &Mealy, word: Vec<usize>| {
+        let (left_out, _) = left_mealy.run_columns(left_mealy.initial, &word);
+        let (right_out, _) = right_mealy.run_columns(right_mealy.initial, &word);
+        let name = |output: Output| match output {
+            Output::Callback(id) => output_names[id.index()].clone(),
+            other => left_sig.output_name(other).to_owned(),
+        };
+        Witness {
+            steps: word
+                .iter()
+                .zip(left_out.into_iter().zip(right_out))
+                .map(|(&column, (l, r))| WitnessStep {
+                    input: shared[column].clone(),
+                    left: name(l),
+                    right: name(r),
+                })
+                .collect(),
+        }
+    };
+    let (left_closure, right_closure) = (
+        as_closure(&left_mealy, restricted),
+        as_closure(&right_mealy, restricted),
+    );
+    let witnesses = left_closure
+        .distinguishing_words(&right_closure, limit)
+        .into_iter()
+        .map(|word| witness(&left_closure, &right_closure, word))
+        .collect();
+    let restrictions = left_mealy
         .distinguishing_words(&right_mealy, limit)
         .into_iter()
-        .map(|word| {
-            let (left_out, _) = left_mealy.run_columns(left_mealy.initial, &word);
-            let (right_out, _) = right_mealy.run_columns(right_mealy.initial, &word);
-            let name = |output: Output| match output {
-                Output::Callback(id) => output_names[id.index()].clone(),
-                other => left_sig.output_name(other).to_owned(),
-            };
-            Witness {
-                steps: word
-                    .iter()
-                    .zip(left_out.into_iter().zip(right_out))
-                    .map(|(&column, (l, r))| WitnessStep {
-                        input: shared[column].clone(),
-                        left: name(l),
-                        right: name(r),
-                    })
-                    .collect(),
-            }
+        .map(|word| witness(&left_mealy, &right_mealy, word))
+        .filter(|witness| {
+            witness.steps.last().is_some_and(|last| {
+                let answers = [last.left.as_str(), last.right.as_str()];
+                answers == ["err", RESTRICTED] || answers == [RESTRICTED, "err"]
+            })
         })
         .collect();
     Diff {
@@ -109,17 +147,47 @@ pub fn diff(left: &Typestate, right: &Typestate, limit: usize) -> Diff {
         callbacks_only_left: only(&callback_names(left), &callback_names(right)),
         callbacks_only_right: only(&callback_names(right), &callback_names(left)),
         witnesses,
+        restrictions,
     }
 }
 
-/// Restricts `mealy` to the inputs named in `shared` (in that order) and renumbers callback
-/// outputs by their index in `output_names`, which collects names across calls.
-fn project(
-    mealy: &Mealy,
-    signature: &Signature,
-    shared: &[String],
-    output_names: &mut Vec<String>,
-) -> Mealy {
+/// The machine with the `restricted` output (when some side has one) answering `err` again: the
+/// closure as the learner sees it.
+fn as_closure(mealy: &Mealy, restricted: Option<Output>) -> Mealy {
+    let mut closure = mealy.clone();
+    for (_, output) in &mut closure.transitions {
+        if Some(*output) == restricted {
+            *output = Output::Err;
+        }
+    }
+    closure
+}
+
+/// The closure of `typestate` restricted to the inputs named in `shared` (in that order), with
+/// callback outputs renumbered by their index in `output_names`, which collects names across
+/// calls, and restrictions of the experiment answering [`RESTRICTED`] instead of `err`.
+fn project(typestate: &Typestate, shared: &[String], output_names: &mut Vec<String>) -> Mealy {
+    let mealy = &to_mealy(typestate);
+    let signature = &typestate.signature();
+    let mut output_index = |name: &str| -> Output {
+        let index = match output_names.iter().position(|n| n == name) {
+            Some(index) => index,
+            None => {
+                output_names.push(name.to_owned());
+                output_names.len() - 1
+            }
+        };
+        Output::Callback(crate::model::CallbackId(index as u32))
+    };
+    let restricted = |state: u32, input: Input| -> bool {
+        let Some(state) = typestate.states.get(state as usize) else {
+            return false;
+        };
+        match input {
+            Input::Callin(callin) => state.on_callin[callin.index()].is_restricted(),
+            Input::Wait => state.on_wait.is_restricted(),
+        }
+    };
     let columns: Vec<usize> = shared
         .iter()
         .map(|name| {
@@ -144,17 +212,10 @@ fn project(
         for (new_column, &old_column) in columns.iter().enumerate() {
             let (target, output) = mealy.transition(state, old_column);
             let output = match output {
-                Output::Callback(id) => {
-                    let name = &signature.callbacks[id.index()].name;
-                    let index = match output_names.iter().position(|n| n == name) {
-                        Some(index) => index,
-                        None => {
-                            output_names.push(name.clone());
-                            output_names.len() - 1
-                        }
-                    };
-                    Output::Callback(crate::model::CallbackId(index as u32))
+                Output::Err if restricted(state, mealy.inputs[old_column]) => {
+                    output_index(RESTRICTED)
                 }
+                Output::Callback(id) => output_index(&signature.callbacks[id.index()].name),
                 other => other,
             };
             projected.set_transition(state, new_column, target, output);
@@ -196,6 +257,14 @@ mod tests {
                 .collect();
             facts.push(format!("witness: {}", steps.join(" ")));
         }
+        for witness in &diff.restrictions {
+            let steps: Vec<String> = witness
+                .steps
+                .iter()
+                .map(|s| format!("{}/{}|{}", s.input, s.left, s.right))
+                .collect();
+            facts.push(format!("restriction: {}", steps.join(" ")));
+        }
         if diff.is_equivalent() {
             facts.push("equivalent".to_owned());
         }
@@ -217,7 +286,7 @@ mod tests {
 
     #[test]
     fn diffs() {
-        let cases: [(&str, &str, &str); 7] = [
+        let cases: [(&str, &str, &str); 9] = [
             (TIMER, TIMER, "equivalent"),
             // Other state names and order, a creator, bindings and origins: same behaviour.
             (
@@ -261,6 +330,18 @@ mod tests {
                 "callin a: a()\nstate A initial\n  a -> B\nstate B\n  a -> C\nstate C\n  fails",
                 "callin a: a()\nstate A initial\n  a -> B\nstate B\n  a -> C\nstate C\n  a -> C",
                 "witness: a/eps|eps a/eps|eps a/err|eps\nwitness: a/eps|eps a/eps|eps wait/err|quiet",
+            ),
+            // An error of the API against a restriction of the experiment: the closure is the
+            // same, the claims are not.
+            (
+                TIMER,
+                &TIMER.replace("state Running", "state Running\n  start restricted from \"once\""),
+                "restriction: start/eps|eps start/err|restricted\nequivalent",
+            ),
+            (
+                "callin a: a()\nstate A initial\n  a -> B\nstate B\n  fails",
+                "callin a: a()\nstate A initial\n  a -> B\nstate B\n  wait restricted",
+                "restriction: a/eps|eps wait/err|restricted\nequivalent",
             ),
         ];
         for (left, right, expected) in cases {

@@ -5,6 +5,10 @@
 //! callback that arrives, or `quiet`. After `err` every output is `err`: the closure sends all
 //! errors to one sink state.
 //!
+//! A restriction of the experiment ([`Step::Restricted`], [`WaitOutcome::Restricted`]) is `err`
+//! here, as the learner saw it: learning equivalence ignores the difference, and [`to_typestate`]
+//! gives plain errors, which the learner's report marks as restrictions again from its filters.
+//!
 //! [`to_mealy`] and [`to_typestate`] convert both ways. A typestate carries more than its
 //! Mealy machine (bindings, exceptions, the ignored mark, provenance), so the way back takes a
 //! [`Signature`] with the class's symbols and keeps what the learner cannot see empty.
@@ -289,14 +293,16 @@ pub fn to_mealy(typestate: &Typestate) -> Mealy {
             let (target, output) = match *input {
                 Input::Callin(callin) => match &s.on_callin[callin.index()] {
                     Step::Enabled { target, .. } => (target.0, Output::Eps),
-                    Step::Error { .. } => (sink, Output::Err),
+                    Step::Error { .. } | Step::Restricted { .. } => (sink, Output::Err),
                 },
                 Input::Wait => match &s.on_wait {
                     WaitOutcome::Quiet { target, .. } => (target.0, Output::Quiet),
                     WaitOutcome::Callback {
                         callback, target, ..
                     } => (target.0, Output::Callback(*callback)),
-                    WaitOutcome::Error { .. } => (sink, Output::Err),
+                    WaitOutcome::Error { .. } | WaitOutcome::Restricted { .. } => {
+                        (sink, Output::Err)
+                    }
                 },
             };
             mealy.set_transition(state.0, column, target, output);

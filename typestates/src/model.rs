@@ -2,15 +2,22 @@
 //!
 //! A [`Typestate`] has states, an initial state, callins (methods the client calls),
 //! callbacks (client methods the framework calls), and in each state:
-//! - for every callin, either an enabled transition (possibly marked *ignored*) or an error,
-//!   optionally naming the exception the framework throws;
+//! - for every callin, either an enabled transition (possibly marked *ignored*), an error,
+//!   optionally naming the exception the framework throws, or a *restriction*;
 //! - exactly one thing that happens when time passes ([`WaitOutcome`]): a callback arrives and
 //!   moves the object, time passes quietly (possibly moving the object: MediaRecorder needs
-//!   a moment after `start()` before `stop()` is allowed), or the object fails.
+//!   a moment after `start()` before `stop()` is allowed), the object fails, or a restriction.
+//!
+//! A restriction is a limit of the experiment that learned the protocol, not of the API: a
+//! query filter (DroidStar's `validQuery`) forbade that input there, so nothing was run and
+//! nothing is known. The synchronous closure cannot tell it from an error (the learner saw
+//! `err` either way), so [`crate::mealy`] converts it to `err`; the model keeps the difference
+//! so that a checker treats the call as unknown rather than forbidden.
 //!
 //! Exactly one wait outcome per state keeps the automaton deterministic, which is Assumption 3
 //! of paper 002 and what makes the conversion to the Mealy machine of the synchronous closure
-//! ([`crate::mealy`]) a bijection up to the error sink.
+//! ([`crate::mealy`]) a bijection up to the error sink (and up to restrictions, which become
+//! errors).
 
 use crate::binding::{CallbackBinding, CallinBinding};
 use crate::provenance::Provenance;
@@ -97,6 +104,10 @@ pub struct Callback {
     pub name: String,
     /// How the client receives it.
     pub binding: CallbackBinding,
+    /// What singles this callback out among callbacks bound to the same method: "the event
+    /// mask has DELETE_SELF" (FileObserver's `modified` and `deleted` are both `onEvent`).
+    /// `None` when the method alone decides.
+    pub condition: Option<String>,
 }
 
 /// One state of the automaton.
@@ -106,7 +117,8 @@ pub struct State {
     pub name: String,
     /// What this state means, for hovers.
     pub description: Option<String>,
-    /// What each callin does here, indexed by [`CallinId`]; creators are always [`Step::Error`].
+    /// What each callin does here, indexed by [`CallinId`]; creators are always an error with
+    /// nothing recorded ([`Step::unknown_error`]).
     pub on_callin: Vec<Step>,
     /// What happens here when time passes.
     pub on_wait: WaitOutcome,
@@ -131,6 +143,12 @@ pub enum Step {
         /// Where this fact comes from.
         origin: Origin,
     },
+    /// The experiment never ran the callin here: a query filter forbade it (DroidStar's
+    /// `validQuery`). Nothing is known of the API; the closure answered `err` for the learner.
+    Restricted {
+        /// The rule of the experiment that forbade it.
+        origin: Origin,
+    },
 }
 
 impl Step {
@@ -147,15 +165,22 @@ impl Step {
     pub fn target(&self) -> Option<StateId> {
         match self {
             Step::Enabled { target, .. } => Some(*target),
-            Step::Error { .. } => None,
+            Step::Error { .. } | Step::Restricted { .. } => None,
         }
     }
 
     /// Where this step comes from.
     pub fn origin(&self) -> &Origin {
         match self {
-            Step::Enabled { origin, .. } | Step::Error { origin, .. } => origin,
+            Step::Enabled { origin, .. }
+            | Step::Error { origin, .. }
+            | Step::Restricted { origin } => origin,
         }
+    }
+
+    /// Whether the experiment forbade this callin here, so nothing is known of it.
+    pub fn is_restricted(&self) -> bool {
+        matches!(self, Step::Restricted { .. })
     }
 }
 
@@ -184,6 +209,12 @@ pub enum WaitOutcome {
         /// Where this fact comes from.
         origin: Origin,
     },
+    /// The experiment never let time pass here: a query filter forbade it. Nothing is known;
+    /// the closure answered `err` for the learner.
+    Restricted {
+        /// The rule of the experiment that forbade it.
+        origin: Origin,
+    },
 }
 
 impl WaitOutcome {
@@ -201,7 +232,7 @@ impl WaitOutcome {
             WaitOutcome::Quiet { target, .. } | WaitOutcome::Callback { target, .. } => {
                 Some(*target)
             }
-            WaitOutcome::Error { .. } => None,
+            WaitOutcome::Error { .. } | WaitOutcome::Restricted { .. } => None,
         }
     }
 
@@ -210,8 +241,14 @@ impl WaitOutcome {
         match self {
             WaitOutcome::Quiet { origin, .. }
             | WaitOutcome::Callback { origin, .. }
-            | WaitOutcome::Error { origin, .. } => origin,
+            | WaitOutcome::Error { origin }
+            | WaitOutcome::Restricted { origin } => origin,
         }
+    }
+
+    /// Whether the experiment forbade waiting here, so nothing is known of it.
+    pub fn is_restricted(&self) -> bool {
+        matches!(self, WaitOutcome::Restricted { .. })
     }
 }
 
@@ -317,7 +354,9 @@ impl Typestate {
         &self.state(state).on_callin[callin.index()]
     }
 
-    /// Runs an asynchronous trace from `start`: the state reached, or where it goes wrong.
+    /// Runs an asynchronous trace from `start`: the state reached, or where it goes wrong. A
+    /// restriction stops the run as an error does, since nothing is known past it; the
+    /// [`Rejection`]'s state tells which it was.
     pub fn run(&self, start: StateId, trace: &[Event]) -> Result<StateId, Rejection> {
         let mut state = start;
         for (position, event) in trace.iter().enumerate() {

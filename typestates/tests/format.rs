@@ -157,6 +157,7 @@ fn json_errors_name_the_place() {
         json_with(r#""wait": {"kind": "callback", "callback": "finished", "target": "Nowhere"}"#),
         json_with(r#""wait": {"kind": "sleeps"}"#),
         json_with(r#""callins": {"start": {"kind": "enabled", "target": "Idle", "ignore": true}}"#),
+        json_with(r#""callins": {"start": {"kind": "restricted", "exception": "java.io.IOException"}}"#),
         json_with(r#""name": "Idle""#),
         r#"{"format": "typestar/2"}"#.to_owned(),
         r#"{"format": "typestar/1", "class": "a.B", "initial": "A", "states": [{"name": "B"}, {"name": "B"}], "examples": [{"accepted": true, "trace": ["quiet", "go"]}]}"#.to_owned(),
@@ -174,8 +175,9 @@ fn json_errors_name_the_place() {
         t.json:9:45: states[1].callins.stop: unknown callin `stop`
         t.json:9:66: states[1].wait.callback: unknown callback `finished`
         t.json:9:88: states[1].wait.target: unknown state `Nowhere`
-        t.json:9:49: unknown variant `sleeps`, expected one of `quiet`, `callback`, `fails`
+        t.json:9:49: unknown variant `sleeps`, expected one of `quiet`, `callback`, `fails`, `restricted`
         t.json:9:99: unknown field `ignore`, expected one of `target`, `ignored`, `origin`
+        t.json:9:104: unknown field `exception`, expected `origin`
         t.json:9:30: duplicate field `name`
         t.json:1:23: unknown variant `typestar/2`, expected `typestar/1`
         t.json:1:53: initial: unknown state `A`
@@ -341,7 +343,8 @@ fn no_input_panics() {
         }
     }
     let mut rng = XorShift(0x5eed_1234_abcd_ef01);
-    let alphabet = "{}[]\":,->()|=#\\ \n\tastate initial on quiet fails error 0123456789";
+    let alphabet =
+        "{}[]\":,->()|=#\\ \n\tastate initial on quiet fails error wait restricted when 0123456789";
     let alphabet: Vec<char> = alphabet.chars().collect();
     for _ in 0..2000 {
         let len = (rng.next() % 60) as usize;

@@ -3,8 +3,9 @@
 //! `every_bundled_typestate_is_sound` walks every bundled file and checks, collecting every
 //! failure before it fails: it parses; its class matches its path; it is minimal (no two states
 //! equivalent) and every state is reachable; every enabled transition names where it comes
-//! from; its `accept:` lines are accepted and its `reject:` lines rejected; and printing then
-//! parsing gives the same typestate. `table_1_classes_and_state_counts` holds the expected state
+//! from, and every restriction the rule of the experiment behind it; its `accept:` lines are
+//! accepted and its `reject:` lines rejected at an error, never at a restriction (which says
+//! nothing of the API); and printing then parsing gives the same typestate. `table_1_classes_and_state_counts` holds the expected state
 //! counts as data, one comment per deviation from Table 1 of paper 001.
 
 use std::collections::BTreeSet;
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 use typestates::format::{parse, print};
 use typestates::library::{bundled_files, path_for_class, EntrySource, Library, LibraryError};
 use typestates::mealy::to_mealy;
-use typestates::{StateId, Step, Typestate, WaitOutcome};
+use typestates::{Event, StateId, Step, Typestate, WaitOutcome};
 
 fn library_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("library")
@@ -114,7 +115,7 @@ fn check_typestate(path: &str, typestate: &Typestate) -> Vec<String> {
     // Provenance of every fact that is written down.
     for state in &typestate.states {
         for (callin, step) in typestate.callins.iter().zip(&state.on_callin) {
-            if let Step::Enabled { origin, .. } = step {
+            if let Step::Enabled { origin, .. } | Step::Restricted { origin } = step {
                 if origin.source.is_none() {
                     problems.push(format!(
                         "state `{}`: `{}` has no `from \"…\"`",
@@ -125,7 +126,9 @@ fn check_typestate(path: &str, typestate: &Typestate) -> Vec<String> {
         }
         let moves = match &state.on_wait {
             WaitOutcome::Quiet { target, .. } => typestate.state(*target).name != state.name,
-            WaitOutcome::Callback { .. } | WaitOutcome::Error { .. } => true,
+            WaitOutcome::Callback { .. }
+            | WaitOutcome::Error { .. }
+            | WaitOutcome::Restricted { .. } => true,
         };
         if moves && state.on_wait.origin().source.is_none() {
             problems.push(format!(
@@ -166,6 +169,14 @@ fn check_typestate(path: &str, typestate: &Typestate) -> Vec<String> {
                 names.join(" "),
                 typestate.state(end).name
             )),
+            (false, Err(rejection)) if stops_at_restriction(typestate, &example.trace, rejection) => {
+                problems.push(format!(
+                    "reject: {} stops at a restriction of the experiment (`{}` in state `{}`), which says nothing of the API",
+                    names.join(" "),
+                    names[rejection.position],
+                    typestate.state(rejection.state).name
+                ))
+            }
             _ => {}
         }
     }
@@ -185,6 +196,19 @@ fn check_typestate(path: &str, typestate: &Typestate) -> Vec<String> {
         )),
     }
     problems
+}
+
+/// Whether a trace is rejected where the experiment did not look rather than at an error.
+fn stops_at_restriction(
+    typestate: &Typestate,
+    trace: &[Event],
+    rejection: typestates::model::Rejection,
+) -> bool {
+    let state = typestate.state(rejection.state);
+    match trace[rejection.position] {
+        Event::Callin(callin) => state.on_callin[callin.index()].is_restricted(),
+        Event::Callback(_) | Event::Quiet => state.on_wait.is_restricted(),
+    }
 }
 
 #[test]

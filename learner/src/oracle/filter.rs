@@ -3,8 +3,9 @@
 //! A filter forbids some queries (DroidStar's `singleInputs`, `validQuery`): an input at
 //! most once per query, at most k pending requests, or any prefix-closed predicate. A
 //! forbidden query is never run; its answer is `err` from the first forbidden input on, and
-//! the [`Restrictions`] record why, so the learned typestate marks those errors "restricted by
-//! the experiment" instead of confusing them with errors of the API.
+//! the [`Restrictions`] record why, so the learned typestate makes those errors restrictions
+//! (`typestates::Step::Restricted`, "restricted by the experiment: …") instead of confusing them
+//! with errors of the API.
 
 use std::fmt;
 use std::sync::Arc;

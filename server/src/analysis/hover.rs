@@ -159,7 +159,9 @@ pub fn call_markdown(typestate: &Typestate, call: &CallFact) -> String {
                 "`{}()`",
                 typestate.callback(*callback).binding.method()
             )),
-            WaitOutcome::Quiet { .. } | WaitOutcome::Error { .. } => None,
+            WaitOutcome::Quiet { .. }
+            | WaitOutcome::Error { .. }
+            | WaitOutcome::Restricted { .. } => None,
         })
         .collect();
     let _ = writeln!(

@@ -1,4 +1,5 @@
-//! `typestar diff A B`: compares two typestates and lists where they behave differently.
+//! `typestar diff A B`: compares two typestates and lists where they behave differently, and
+//! where one says an input was only restricted by its experiment and the other an error.
 
 use std::process::ExitCode;
 
@@ -16,14 +17,20 @@ pub struct DiffArgs {
     limit: usize,
 }
 
-/// Prints the differences; exits 0 when equivalent and 1 otherwise.
+/// Prints the differences; exits 0 when equivalent and agreeing on restrictions, 1 otherwise.
 pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let left = crate::load::typestate(&args.left)?;
     let right = crate::load::typestate(&args.right)?;
     let diff = typestates::diff::diff(&left, &right, args.limit);
-    if diff.is_equivalent() {
+    if diff.is_identical() {
         println!("{} and {} are equivalent.", args.left, args.right);
         return Ok(ExitCode::SUCCESS);
+    }
+    if diff.is_equivalent() {
+        println!(
+            "{} and {} have the same traces, but not the same restrictions of their experiments:",
+            args.left, args.right
+        );
     }
     let sides = [
         ("callins", &diff.callins_only_left, &args.left),
@@ -36,7 +43,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
             println!("{what} only in {side}: {}", names.join(", "));
         }
     }
-    for witness in &diff.witnesses {
+    for witness in diff.witnesses.iter().chain(&diff.restrictions) {
         let prefix: Vec<String> = witness.steps[..witness.steps.len() - 1]
             .iter()
             .map(|s| format!("{}/{}", s.input, s.left))

@@ -254,5 +254,6 @@ fn callback_named(name: &str) -> Callback {
             class: None,
             method: name.to_owned(),
         },
+        condition: None,
     }
 }

@@ -196,6 +196,9 @@ struct CallbackDto {
     name: String,
     /// How the client receives it.
     binding: CallbackBindingDto,
+    /// What singles this callback out among callbacks bound to the same method.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    condition: Option<String>,
 }
 
 /// How the client receives a callback.
@@ -268,6 +271,13 @@ enum StepDto {
         #[serde(default, skip_serializing_if = "OriginDto::is_empty")]
         origin: OriginDto,
     },
+    /// The experiment never ran the callin here (a query filter forbade it): nothing is known
+    /// of the API. Learning treats it as an error; a checker does not report it.
+    Restricted {
+        /// The rule of the experiment that forbade it.
+        #[serde(default, skip_serializing_if = "OriginDto::is_empty")]
+        origin: OriginDto,
+    },
 }
 
 /// What happens in a state when the client lets time pass.
@@ -296,6 +306,12 @@ enum WaitDto {
     /// The object fails asynchronously; nothing is allowed afterwards.
     Fails {
         /// Where this fact comes from.
+        #[serde(default, skip_serializing_if = "OriginDto::is_empty")]
+        origin: OriginDto,
+    },
+    /// The experiment never let time pass here (a query filter forbade it): nothing is known.
+    Restricted {
+        /// The rule of the experiment that forbade it.
         #[serde(default, skip_serializing_if = "OriginDto::is_empty")]
         origin: OriginDto,
     },

@@ -22,8 +22,8 @@ pub use printer::print;
 use std::fmt;
 
 /// Words that cannot name a callin or callback: the synchronous closure's own symbols and the
-/// keywords of transition lines.
-const RESERVED: [&str; 6] = ["wait", "quiet", "eps", "err", "on", "fails"];
+/// keywords of transition lines (`restricted` also names restrictions in `typestar diff`).
+const RESERVED: [&str; 7] = ["wait", "quiet", "eps", "err", "on", "fails", "restricted"];
 
 /// An error in a typestate file, at file:line:col.
 #[derive(Clone, Debug, PartialEq, Eq)]

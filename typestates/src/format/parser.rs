@@ -73,6 +73,7 @@ struct RawCallback {
     name: Name,
     binding: CallbackBinding,
     register: Option<Name>,
+    condition: Option<String>,
 }
 
 struct RawState {
@@ -93,12 +94,14 @@ enum Trigger {
     Callback(Name),
     Quiet(Name),
     Fails(Name),
+    Wait(Name),
 }
 
 enum RawEffect {
     Goto { target: Name, ignored: bool },
     Error { exception: Option<String> },
     Fail,
+    Restricted,
 }
 
 struct RawExample {
@@ -224,7 +227,11 @@ impl Reader<'_> {
 
 fn transition_col(transition: &RawTransition) -> usize {
     match &transition.trigger {
-        Trigger::Callin(n) | Trigger::Callback(n) | Trigger::Quiet(n) | Trigger::Fails(n) => n.col,
+        Trigger::Callin(n)
+        | Trigger::Callback(n)
+        | Trigger::Quiet(n)
+        | Trigger::Fails(n)
+        | Trigger::Wait(n) => n.col,
     }
 }
 
@@ -338,9 +345,18 @@ fn split_member(path: &str) -> (Option<String>, String) {
     }
 }
 
-/// `callback NAME: listener pkg.Interface.method via registerMethod`
-/// or `callback NAME: override [pkg.Class.]method`
+/// `callback NAME: listener pkg.Interface.method via registerMethod [when "condition"]`
+/// or `callback NAME: override [pkg.Class.]method [when "condition"]`
 fn callback(cursor: &mut Cursor) -> Result<RawCallback, (usize, String)> {
+    let mut callback = callback_binding(cursor)?;
+    if cursor.eat_word("when") {
+        callback.condition = Some(cursor.string("the condition as a string")?);
+    }
+    Ok(callback)
+}
+
+/// The part of a callback declaration before its condition.
+fn callback_binding(cursor: &mut Cursor) -> Result<RawCallback, (usize, String)> {
     let name = cursor.word("the callback's name")?;
     cursor.expect(Token::Colon, "`:` after the callback's name")?;
     let how = cursor.word("`listener` or `override`")?;
@@ -367,6 +383,7 @@ fn callback(cursor: &mut Cursor) -> Result<RawCallback, (usize, String)> {
                     register_callin: None,
                 },
                 register: Some(register),
+                condition: None,
             })
         }
         "override" => {
@@ -377,6 +394,7 @@ fn callback(cursor: &mut Cursor) -> Result<RawCallback, (usize, String)> {
                 name,
                 binding: CallbackBinding::Override { class, method },
                 register: None,
+                condition: None,
             })
         }
         other => Err((
@@ -397,8 +415,9 @@ fn optional_empty_params(cursor: &mut Cursor) -> Result<(), (usize, String)> {
     Ok(())
 }
 
-/// `CALLIN -> TARGET [ignored]`, `CALLIN error [EXCEPTION]`, `on CALLBACK -> TARGET`,
-/// `quiet -> TARGET`, `fails`; each may end with `from "source"` and `unverified`.
+/// `CALLIN -> TARGET [ignored]`, `CALLIN error [EXCEPTION]`, `CALLIN restricted`,
+/// `on CALLBACK -> TARGET`, `quiet -> TARGET`, `fails`, `wait restricted`; each may end with
+/// `from "source"` and `unverified`.
 fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usize, String)> {
     let (trigger, effect) = match keyword.text.as_str() {
         "on" => {
@@ -425,8 +444,23 @@ fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usiz
             )
         }
         "fails" => (Trigger::Fails(keyword), RawEffect::Fail),
+        "wait" => {
+            if !cursor.eat_word("restricted") {
+                return Err(cursor.error(
+                    "`restricted` after `wait` (time passing is otherwise written `on CALLBACK -> STATE`, `quiet -> STATE` or `fails`)",
+                ));
+            }
+            (Trigger::Wait(keyword), RawEffect::Restricted)
+        }
         _ => {
-            if cursor.eat_word("error") {
+            if cursor.eat_word("restricted") {
+                if cursor.peek_is_word() && !cursor.peek_keyword() {
+                    return Err(cursor.error(
+                        "the end of the line or `from`: a restriction of the experiment names no exception, nothing was run (an error of the API is `CALLIN error EXCEPTION`)",
+                    ));
+                }
+                (Trigger::Callin(keyword), RawEffect::Restricted)
+            } else if cursor.eat_word("error") {
                 let exception = if cursor.peek_is_word() && !cursor.peek_keyword() {
                     Some(cursor.word("the exception class")?.text)
                 } else {
@@ -434,7 +468,10 @@ fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usiz
                 };
                 (Trigger::Callin(keyword), RawEffect::Error { exception })
             } else {
-                cursor.expect(Token::Arrow, "`->` and the target state, or `error`")?;
+                cursor.expect(
+                    Token::Arrow,
+                    "`->` and the target state, `error` or `restricted`",
+                )?;
                 let target = cursor.word("the target state")?;
                 let ignored = cursor.eat_word("ignored");
                 (
@@ -697,6 +734,7 @@ impl Resolver<'_> {
                 Callback {
                     name: raw.name.text.clone(),
                     binding,
+                    condition: raw.condition.clone(),
                 }
             })
             .collect();
@@ -772,16 +810,20 @@ impl Resolver<'_> {
                                 exception: exception.clone(),
                                 origin,
                             },
+                            RawEffect::Restricted => Step::Restricted { origin },
                             RawEffect::Fail => unreachable!("callins do not fail"),
                         };
                     }
                     (
-                        Trigger::Callback(name) | Trigger::Quiet(name) | Trigger::Fails(name),
+                        Trigger::Callback(name)
+                        | Trigger::Quiet(name)
+                        | Trigger::Fails(name)
+                        | Trigger::Wait(name),
                         effect,
                     ) => {
                         if let Some(first) = wait_seen {
                             let message = format!(
-                                "state `{}` already says what happens when time passes (line {}): one callback, `quiet` or `fails` per state",
+                                "state `{}` already says what happens when time passes (line {}): one callback, `quiet`, `fails` or `wait restricted` per state",
                                 raw.name.text, first.line
                             );
                             self.error(name, message);
@@ -806,6 +848,7 @@ impl Resolver<'_> {
                                     origin,
                                 }
                             }
+                            (_, RawEffect::Restricted) => WaitOutcome::Restricted { origin },
                             _ => WaitOutcome::Error { origin },
                         };
                     }

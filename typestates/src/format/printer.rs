@@ -60,18 +60,22 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
                 method,
                 register,
                 ..
-            } => writeln!(
+            } => write!(
                 out,
                 "callback {}: listener {interface}.{method} via {register}",
                 callback.name
             )?,
-            CallbackBinding::Override { class, method } => writeln!(
+            CallbackBinding::Override { class, method } => write!(
                 out,
                 "callback {}: override {}",
                 callback.name,
                 qualified(class.as_deref(), method)
             )?,
         }
+        if let Some(condition) = &callback.condition {
+            write!(out, " when {}", quote(condition))?;
+        }
+        writeln!(out)?;
     }
     for state in t.state_ids() {
         let s = t.state(state);
@@ -109,6 +113,10 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
                     }
                     write_origin(out, origin)?;
                 }
+                Step::Restricted { origin } => {
+                    write!(out, "  {name} restricted")?;
+                    write_origin(out, origin)?;
+                }
             }
         }
         match &s.on_wait {
@@ -133,6 +141,10 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
             }
             WaitOutcome::Error { origin } => {
                 write!(out, "  fails")?;
+                write_origin(out, origin)?;
+            }
+            WaitOutcome::Restricted { origin } => {
+                write!(out, "  wait restricted")?;
                 write_origin(out, origin)?;
             }
         }

@@ -3,7 +3,8 @@
 //! Every label and id is quoted, so symbols with `-`, spaces or `$` survive (DroidStar's
 //! unquoted labels did not). States are boxes labelled with their names, with the description
 //! as tooltip; callins are plain edges, ignored callins dotted and grey, callbacks blue, quiet
-//! moves dashed; the optional error sink is a red octagon whose edges name the exceptions.
+//! moves dashed; the optional error sink is a red octagon whose edges name the exceptions, and
+//! the restrictions of the experiment lead, dashed and grey, to a grey octagon `restricted`.
 
 use std::fmt::Write;
 
@@ -37,13 +38,20 @@ fn write_graph(out: &mut String, t: &Typestate, options: Options) -> std::fmt::R
         }
         writeln!(out, "];")?;
     }
+    let edges = edges(t, options);
     if options.error_sink {
         writeln!(
             out,
             "  \"error\" [label=\"error\", shape=octagon, color=red, fontcolor=red];"
         )?;
+        if edges.iter().any(|edge| edge.to == Node::Restricted) {
+            writeln!(
+                out,
+                "  \"restricted\" [label=\"restricted by the experiment\", shape=octagon, style=dashed, color=gray40, fontcolor=gray40];"
+            )?;
+        }
     }
-    for edge in edges(t, options) {
+    for edge in edges {
         write!(out, "  {} -> {}", node_id(edge.from), node_id(edge.to))?;
         let mut attributes = Vec::new();
         if !edge.labels.is_empty() {
@@ -69,6 +77,7 @@ fn style(kind: EdgeKind) -> &'static [&'static str] {
         EdgeKind::Callback => &["color=blue", "fontcolor=blue"],
         EdgeKind::Quiet => &["style=dashed"],
         EdgeKind::Error => &["color=red", "fontcolor=red"],
+        EdgeKind::Restricted => &["style=dashed", "color=gray40", "fontcolor=gray40"],
     }
 }
 
@@ -77,5 +86,6 @@ fn node_id(node: Node) -> String {
         Node::Start => "\"start\"".to_owned(),
         Node::State(state) => format!("\"s{}\"", state.0),
         Node::Error => "\"error\"".to_owned(),
+        Node::Restricted => "\"restricted\"".to_owned(),
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! Mermaid cannot style single transitions, so the kind of move is in the label: callbacks read
 //! `on finished`, quiet moves `quiet`, ignored callins `execute (ignored)`, and edges into the
-//! optional error sink name the exception after a `/`.
+//! optional error sink name the exception after a `/`; the restrictions of the experiment lead
+//! to a grey state of their own, `restricted by the experiment`.
 
 use std::fmt::Write;
 
@@ -28,12 +29,24 @@ fn write_diagram(out: &mut String, t: &Typestate, options: Options) -> std::fmt:
             writeln!(out, "    {id} : {}", escape(description))?;
         }
     }
+    let edges = edges(t, options);
     if options.error_sink {
         writeln!(out, "    state \"error\" as error")?;
         writeln!(out, "    classDef sink fill:#fdd,stroke:#c00")?;
         writeln!(out, "    class error sink")?;
+        if edges.iter().any(|edge| edge.to == Node::Restricted) {
+            writeln!(
+                out,
+                "    state \"restricted by the experiment\" as restricted"
+            )?;
+            writeln!(
+                out,
+                "    classDef unknown fill:#eee,stroke:#888,stroke-dasharray:4"
+            )?;
+            writeln!(out, "    class restricted unknown")?;
+        }
     }
-    for edge in edges(t, options) {
+    for edge in edges {
         write!(out, "    {} --> {}", node_id(edge.from), node_id(edge.to))?;
         let labels: Vec<String> = edge
             .labels
@@ -56,6 +69,7 @@ fn node_id(node: Node) -> String {
         Node::Start => "[*]".to_owned(),
         Node::State(state) => format!("s{}", state.0),
         Node::Error => "error".to_owned(),
+        Node::Restricted => "restricted".to_owned(),
     }
 }
 

@@ -4,7 +4,8 @@
 //! DOT and Mermaid draw the same edges, computed once here ([`edges`]): one edge per pair of
 //! states and kind of move, labelled with every symbol that makes it. Quiet self-loops are left
 //! out (a state that says nothing about time passing stays put, as in the text format); the
-//! error sink is drawn only when [`Options::error_sink`] asks for it.
+//! error sink is drawn only when [`Options::error_sink`] asks for it, and with it a separate,
+//! grey node for the restrictions of the experiment, which are not errors of the API.
 
 pub mod dot;
 pub mod mermaid;
@@ -17,6 +18,7 @@ use crate::model::{StateId, Step, Typestate, WaitOutcome};
 pub struct Options {
     /// Draw the error sink and an edge to it from every state with a disabled callin (labelled
     /// with the exception when known) or an asynchronous failure. DroidStar leaves it implicit.
+    /// Restrictions of the experiment go to their own node, `restricted`, beside it.
     pub error_sink: bool,
 }
 
@@ -29,6 +31,8 @@ enum Node {
     State(StateId),
     /// The error sink.
     Error,
+    /// Where the experiment did not look: the inputs its query filters forbade.
+    Restricted,
 }
 
 /// What moves along an edge.
@@ -46,6 +50,8 @@ enum EdgeKind {
     Quiet,
     /// A disabled callin or an asynchronous failure.
     Error,
+    /// An input the experiment forbade.
+    Restricted,
 }
 
 /// One drawn edge with every symbol that makes it, in declaration order.
@@ -118,7 +124,15 @@ fn edges(t: &Typestate, options: Options) -> Vec<Edge> {
                     };
                     add(from, Node::Error, EdgeKind::Error, Some(label));
                 }
-                Step::Error { .. } => {}
+                Step::Restricted { .. } if options.error_sink => {
+                    add(
+                        from,
+                        Node::Restricted,
+                        EdgeKind::Restricted,
+                        Some(name.clone()),
+                    );
+                }
+                Step::Error { .. } | Step::Restricted { .. } => {}
             }
         }
         match &t.state(state).on_wait {
@@ -140,7 +154,13 @@ fn edges(t: &Typestate, options: Options) -> Vec<Edge> {
             WaitOutcome::Error { .. } if options.error_sink => {
                 add(from, Node::Error, EdgeKind::Error, Some("fails".to_owned()))
             }
-            WaitOutcome::Error { .. } => {}
+            WaitOutcome::Restricted { .. } if options.error_sink => add(
+                from,
+                Node::Restricted,
+                EdgeKind::Restricted,
+                Some("wait".to_owned()),
+            ),
+            WaitOutcome::Error { .. } | WaitOutcome::Restricted { .. } => {}
         }
     }
     edges

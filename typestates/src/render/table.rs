@@ -12,6 +12,7 @@
 //! (`typestar show`) and renders in hovers. A cell says `→ Target` for an enabled callin (with
 //! `(ignored)` when it has no effect), `✗` for a disabled one (with the exception when known),
 //! and for time passing `quiet`, `quiet → Target`, `on callback → Target` or `✗ fails`.
+//! An input the experiment forbade says `restricted`, never `✗`: nothing is known of it.
 //! Facts marked unverified end in `?`.
 
 use super::simple_name;
@@ -111,6 +112,7 @@ fn step_cell(t: &Typestate, step: &Step) -> String {
             ..
         } => format!("✗ {}", simple_name(exception)),
         Step::Error { .. } => "✗".to_owned(),
+        Step::Restricted { .. } => "restricted".to_owned(),
     };
     mark_unverified(cell, step.origin())
 }
@@ -128,6 +130,7 @@ fn wait_cell(t: &Typestate, state: StateId) -> String {
             t.state(*target).name
         ),
         WaitOutcome::Error { .. } => "✗ fails".to_owned(),
+        WaitOutcome::Restricted { .. } => "restricted".to_owned(),
     };
     mark_unverified(cell, wait.origin())
 }

@@ -57,6 +57,7 @@ fn dto(t: &Typestate) -> TypestateDto {
                         method: method.clone(),
                     },
                 },
+                condition: callback.condition.clone(),
             })
             .collect(),
         initial: state_name(t.initial),
@@ -84,6 +85,9 @@ fn dto(t: &Typestate) -> TypestateDto {
                                     exception: exception.clone(),
                                     origin: self::origin(origin),
                                 },
+                                Step::Restricted { origin } => StepDto::Restricted {
+                                    origin: self::origin(origin),
+                                },
                             };
                             (t.callin(callin).name.clone(), step)
                         })
@@ -103,6 +107,9 @@ fn dto(t: &Typestate) -> TypestateDto {
                             origin: self::origin(origin),
                         },
                         WaitOutcome::Error { origin } => WaitDto::Fails {
+                            origin: self::origin(origin),
+                        },
+                        WaitOutcome::Restricted { origin } => WaitDto::Restricted {
                             origin: self::origin(origin),
                         },
                     }),

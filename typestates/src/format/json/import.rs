@@ -133,6 +133,7 @@ impl Importer<'_> {
                 Callback {
                     name: callback.name,
                     binding,
+                    condition: callback.condition,
                 }
             })
             .collect();
@@ -266,6 +267,7 @@ impl Importer<'_> {
                     exception,
                     origin: origin(o),
                 },
+                StepDto::Restricted { origin: o } => Step::Restricted { origin: origin(o) },
             };
         }
         let wait_at = at.key("wait");
@@ -291,6 +293,9 @@ impl Importer<'_> {
                 }
             }
             Some(WaitDto::Fails { origin: o }) => WaitOutcome::Error { origin: origin(o) },
+            Some(WaitDto::Restricted { origin: o }) => {
+                WaitOutcome::Restricted { origin: origin(o) }
+            }
         };
         State {
             name: dto.name,

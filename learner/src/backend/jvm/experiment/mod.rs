@@ -308,6 +308,14 @@ impl Experiment {
                         method: harness.clone().unwrap_or_default(),
                     },
                 },
+                condition: source.when.as_ref().and_then(|when| {
+                    Some(format!(
+                        "{}.{}() returns {}",
+                        when.on.as_deref()?,
+                        when.call.as_deref()?,
+                        when.expect.as_ref()?
+                    ))
+                }),
             })
             .collect();
         Signature {
