@@ -539,24 +539,12 @@ mod tests {
 
     #[test]
     fn the_jvm_backend_learns_a_real_class() {
-        // The bundled experiment with a generous quiescence timeout, so that a loaded machine
-        // (tests run in parallel) does not turn a late `run` callback into non-determinism.
-        let bundled = concat!(
+        // The bundled experiment: its timing has margin for a loaded machine (tests run in
+        // parallel), and the agent runs each query's callins back to back.
+        let experiment = std::path::Path::new(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../learner/experiments/java.util.Timer.toml"
-        );
-        let text = std::fs::read_to_string(bundled).expect("the Timer experiment is readable");
-        assert!(
-            text.contains("quiescence_ms = 60"),
-            "the experiment's timeout moved"
-        );
-        let dir = scratch("jvm");
-        let experiment = dir.join("java.util.Timer.toml");
-        std::fs::write(
-            &experiment,
-            text.replace("quiescence_ms = 60", "quiescence_ms = 400"),
-        )
-        .expect("scratch is writable");
+        ));
         let (result, output) = learn(&[
             "--backend",
             "jvm",
