@@ -6,6 +6,10 @@
 //! Inside the lambdas the control-flow graph inlines (`apply`, `also`, `let`, `run`, `with`,
 //! `use`), the lambda's parameter (or `it`) is an alias of the receiver and an unqualified
 //! call goes to the receiver, so `player.apply { start() }` acts on `player`.
+//! Getters are aliases: reading a Kotlin property whose getter only returns a field
+//! (`val player get() = mPlayer`), or calling a method of the class that only returns a field
+//! (`player()`), denotes that field; a property whose getter returns anything else denotes no
+//! tracked object.
 //! The same pass collects the [`Deferred`] code: lambdas that are not inlined and methods of
 //! anonymous classes, with the call they are passed to, and the methods named by method
 //! references (`this::onRecordClicked`), which run later as event handlers.
@@ -17,7 +21,7 @@ use crate::ir::{
     Body, Call, Class, Expr, ExprId, ExprKind, Method, MethodKind, Param, Span, Stmt, StmtKind,
 };
 use crate::resolve::{
-    Binding, ExprType, LocalId, Resolution, RECEIVER_SCOPE_FUNCTIONS,
+    returned_expr, Binding, ExprType, LocalId, Resolution, RECEIVER_SCOPE_FUNCTIONS,
     SELF_RETURNING_SCOPE_FUNCTIONS,
 };
 
@@ -119,6 +123,8 @@ pub fn collect<'a>(classes: &'a [Class], package: Option<&str>, res: &'a Resolut
         scopes: Vec::new(),
         class_names: Vec::new(),
         methods: Vec::new(),
+        property_getters: HashMap::new(),
+        method_getters: HashMap::new(),
     };
     for class in classes {
         let fqn = match package {
@@ -141,18 +147,26 @@ struct Walker<'a> {
     class_names: Vec<&'a str>,
     /// Names of the enclosing methods, innermost last.
     methods: Vec<&'a str>,
+    /// Kotlin properties with a custom getter, by `(class, name)`: the field the getter
+    /// returns, or `None` when it returns anything else (a new object each time, an element
+    /// of a list), which no name stands for.
+    property_getters: HashMap<(String, String), Option<Var>>,
+    /// Methods without parameters whose body only returns a field, by `(class, name)`.
+    method_getters: HashMap<(String, String), Var>,
 }
 
 impl<'a> Walker<'a> {
     fn class(&mut self, class: &'a Class, fqn: String) {
         let fqn: &'a str = self.intern(fqn);
         self.class_names.push(fqn);
+        self.getters(class, fqn);
         for field in &class.fields {
             field
                 .init
                 .iter()
                 .chain(&field.delegate)
                 .for_each(|e| self.expr(e));
+            field.getter.iter().for_each(|g| self.block(&g.stmts));
         }
         for init in &class.initializers {
             self.block(&init.stmts);
@@ -164,6 +178,47 @@ impl<'a> Walker<'a> {
             self.class(nested, format!("{fqn}.{}", nested.name));
         }
         self.class_names.pop();
+    }
+
+    /// Records the getters of `class` (named `fqn`): reading a property with a getter, or
+    /// calling a method that only returns a field, denotes that field. A getter is assumed
+    /// not to be overridden.
+    fn getters(&mut self, class: &Class, fqn: &str) {
+        for field in &class.fields {
+            if let Some(getter) = &field.getter {
+                let target = self.getter_target(getter);
+                let key = (fqn.to_owned(), field.name.clone());
+                self.property_getters.insert(key, target);
+            }
+        }
+        for method in &class.methods {
+            let is_getter = method.kind == MethodKind::Method
+                && method.params.is_empty()
+                && !method.modifiers.is_static;
+            let target = method.body.as_ref().and_then(|b| self.getter_target(b));
+            if let (true, Some(target)) = (is_getter, target) {
+                let key = (fqn.to_owned(), method.name.clone());
+                self.method_getters.insert(key, target);
+            }
+        }
+    }
+
+    /// The field a getter body returns, if it only returns a field.
+    fn getter_target(&self, body: &Body) -> Option<Var> {
+        match self.res.binding_of(returned_expr(body)?.id)? {
+            Binding::Field { class, name } => self.field_var(class, name),
+            Binding::Local(_) => None,
+        }
+    }
+
+    /// What reading the field `name` of `class` denotes: the field, or what its getter
+    /// returns.
+    fn field_var(&self, class: &str, name: &str) -> Option<Var> {
+        let key = (class.to_owned(), name.to_owned());
+        match self.property_getters.get(&key) {
+            Some(target) => target.clone(),
+            None => Some(Var::Field(key.0, key.1)),
+        }
     }
 
     /// Leaks nothing: the names live in the resolution, which outlives the walk.
@@ -295,9 +350,7 @@ impl<'a> Walker<'a> {
                     Some(Binding::Local(id)) => {
                         Some(self.aliases.get(id).cloned().unwrap_or(Var::Local(*id)))
                     }
-                    Some(Binding::Field { class, name }) => {
-                        Some(Var::Field(class.clone(), name.clone()))
-                    }
+                    Some(Binding::Field { class, name }) => self.field_var(class, name),
                     None => None,
                 };
                 if let Some(var) = var {
@@ -312,8 +365,9 @@ impl<'a> Walker<'a> {
             ExprKind::Field { receiver, .. } => {
                 self.expr(receiver);
                 if let Some(Binding::Field { class, name }) = self.res.binding_of(expr.id) {
-                    let var = Var::Field(class.clone(), name.clone());
-                    self.places.vars.insert(expr.id, var);
+                    if let Some(var) = self.field_var(class, name) {
+                        self.places.vars.insert(expr.id, var);
+                    }
                 }
             }
             ExprKind::Call(call) => self.call(expr, call),
@@ -382,6 +436,16 @@ impl<'a> Walker<'a> {
             self.expr(receiver);
         } else if let Some(var) = self.this_var(self.res.receiver_of(expr.id)) {
             self.places.implicit_receivers.insert(expr.id, var);
+        }
+        if let (true, Some(owner)) = (call.args.is_empty(), self.res.receiver_of(expr.id)) {
+            let on_this = call
+                .receiver
+                .as_ref()
+                .is_none_or(|r| matches!(r.kind, ExprKind::This(None)));
+            let key = (owner.fqn.clone(), call.name.clone());
+            if let (true, Some(var)) = (on_this, self.method_getters.get(&key)) {
+                self.places.vars.insert(expr.id, var.clone());
+            }
         }
         let name = call.name.as_str();
         let inline = matches!(

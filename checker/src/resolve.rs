@@ -304,6 +304,22 @@ const KOTLIN_TOP_LEVEL_FUNCTIONS: &[&str] = &[
 pub(crate) const SELF_RETURNING_SCOPE_FUNCTIONS: &[&str] =
     &["apply", "also", "takeIf", "takeUnless"];
 
+/// The expression a body consisting of one `return` statement returns: a getter
+/// (`return player;`, `fun player() = player`, `get() = player`).
+pub(crate) fn returned_expr(body: &Body) -> Option<&Expr> {
+    match body.stmts.as_slice() {
+        [Stmt {
+            kind:
+                StmtKind::Return {
+                    value: Some(value),
+                    label: None,
+                },
+            ..
+        }] => Some(value),
+        _ => None,
+    }
+}
+
 /// Whether a static method named `name` is taken to be a factory returning its class.
 fn is_factory_name(name: &str) -> bool {
     name.starts_with("create") || matches!(name, "newInstance" | "getInstance" | "open" | "obtain")
@@ -466,6 +482,22 @@ impl Resolver<'_> {
             }
             if let Some(ctx) = self.classes.last_mut() {
                 ctx.fields.insert(field.name.clone(), ty);
+            }
+        }
+        for field in &class.fields {
+            let Some(getter) = &field.getter else {
+                continue;
+            };
+            self.body(&[], getter, None);
+            let key = (fqn.clone(), field.name.clone());
+            if !self.res.field_types.contains_key(&key) {
+                if let Some(ty) = returned_expr(getter).and_then(|e| self.res.type_of(e.id)) {
+                    let ty = ty.clone();
+                    if let Some(ctx) = self.classes.last_mut() {
+                        ctx.fields.insert(field.name.clone(), Some(ty.clone()));
+                    }
+                    self.res.field_types.insert(key, ty);
+                }
             }
         }
         for init in &class.initializers {

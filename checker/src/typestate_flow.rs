@@ -16,7 +16,15 @@
 //! either moves both, until one is reassigned or two paths that disagree meet (then each name
 //! keeps its own state, which can miss a violation but never invents one).
 //! Calls of private helper methods of the class apply the helper's effect, computed by
-//! analysing the helper from the caller's state (memoised per entry state).
+//! analysing the helper from the caller's state (memoised per entry state), and give the call
+//! the helper's return summary ([`Returned`]): the field or parameter every `return` returns,
+//! which the call then stands for (in one alias group), or the returned object in the states
+//! the helper left it in (`MediaRecorder r = newRecorder()`), kept as the call's
+//! [`Var::Temp`].
+//! A caller's copy of a field the helper moved moves with it; a copy of what an earlier run
+//! of the helper made does not.
+//! Containers are not modelled: what `list.get(0)` returns is an object of unknown origin,
+//! and an object put into a list is not followed there.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -25,7 +33,7 @@ use std::time::Instant;
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
-use crate::flow::{solve, Analysis, Lattice};
+use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
 use crate::places::{scope_receiver, Places, Var};
 use crate::protocols::{CreatorCall, ProtocolId, Protocols};
@@ -254,7 +262,7 @@ pub struct Shared<'a, 'l> {
     pub language: Language,
     /// Private helpers by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
-    summaries: RefCell<HashMap<(usize, Env), Option<Env>>>,
+    summaries: RefCell<HashMap<(usize, Env), BodyResult>>,
     /// Locals of methods that create deferred code: the lambdas and listeners may capture
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
@@ -334,9 +342,28 @@ impl<'a, 'l> Shared<'a, 'l> {
 }
 
 /// The result of analysing one body.
+#[derive(Debug, Clone)]
 pub struct BodyResult {
     /// The state at normal or exceptional exit (`None` if no path gets there).
     pub exit: Option<Env>,
+    /// For a helper (analysed at `depth > 0`), the protocol object it returns, if any.
+    pub returned: Option<Returned>,
+    /// The alias groups the body (or a helper it calls) started: a caller's name still in
+    /// one of them holds what an earlier run made, not what this run made.
+    pub started_groups: BTreeSet<ExprId>,
+}
+
+/// What a helper returns, over every `return` that some path reaches: the return summary
+/// that lets `player().start()` act on the field `player()` returns, and
+/// `MediaRecorder r = newRecorder()` start from the states the helper left the new object in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Returned {
+    /// The tracked name every `return` returns (a field, `this`, a parameter), when they all
+    /// return the same one; the caller's value is then that name's (or its argument's).
+    pub place: Option<Var>,
+    /// The returned object, joined over every `return` (a `return` of something untracked
+    /// makes it of unknown origin).
+    pub value: Value,
 }
 
 /// Analyses `body` from `entry`; with `record`, adds an [`Observation`] per call on a
@@ -350,7 +377,11 @@ pub fn analyze_body(
     depth: u32,
 ) -> BodyResult {
     if shared.out_of_time() {
-        return BodyResult { exit: None };
+        return BodyResult {
+            exit: None,
+            returned: None,
+            started_groups: BTreeSet::new(),
+        };
     }
     let cfg = Cfg::build(body, shared.language);
     let analysis = BodyAnalysis {
@@ -358,6 +389,7 @@ pub fn analyze_body(
         class,
         entry,
         depth,
+        started_groups: RefCell::default(),
     };
     let solution = solve(&cfg, &analysis);
     if record && shared.report_unreleased {
@@ -393,6 +425,9 @@ pub fn analyze_body(
     let mut exit = FlowState::bottom();
     exit.join(solution.state_at(cfg.exit));
     exit.join(solution.state_at(cfg.exceptional_exit));
+    let returned = (depth > 0)
+        .then(|| analysis.returned(&cfg, &solution))
+        .flatten();
     if record {
         for (index, node) in cfg.nodes.iter().enumerate() {
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
@@ -402,7 +437,11 @@ pub fn analyze_body(
             }
         }
     }
-    BodyResult { exit: exit.0 }
+    BodyResult {
+        exit: exit.0,
+        returned,
+        started_groups: analysis.started_groups.take(),
+    }
 }
 
 struct BodyAnalysis<'s, 'a, 'l> {
@@ -410,6 +449,8 @@ struct BodyAnalysis<'s, 'a, 'l> {
     class: &'s str,
     entry: Env,
     depth: u32,
+    /// See [`BodyResult::started_groups`].
+    started_groups: RefCell<BTreeSet<ExprId>>,
 }
 
 /// The receiver of a call or close, as the analysis sees it.
@@ -489,10 +530,43 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
             | NodeKind::New(_)
             | NodeKind::Catch(_)
             | NodeKind::Throw(_)
+            | NodeKind::Return(_)
             | NodeKind::Join => true,
         };
         FlowState(reachable.then_some(env))
     }
+}
+
+/// `value`, a copy of what `var` holds made at `site`, in one alias group with `var` when
+/// `var` holds an object; a site that runs again starts a new group, taking its name back
+/// from the names of the previous run (and noting it in `started`).
+fn join_group(
+    var: &Var,
+    site: ExprId,
+    mut value: Value,
+    env: &mut Env,
+    started: &RefCell<BTreeSet<ExprId>>,
+) -> Value {
+    let Some(held) = env.get(var).filter(|v| !v.has_no_state()) else {
+        return value;
+    };
+    let group = match held.alias {
+        Some(group) => group,
+        None => {
+            for other in env.values_mut() {
+                if other.alias == Some(site) {
+                    other.alias = None;
+                }
+            }
+            if let Some(held) = env.get_mut(var) {
+                held.alias = Some(site);
+            }
+            started.borrow_mut().insert(site);
+            site
+        }
+    };
+    value.alias = Some(group);
+    value
 }
 
 /// Sets `var` to `value`, or stops tracking it.
@@ -517,6 +591,9 @@ impl BodyAnalysis<'_, '_, '_> {
                 .get(var)
                 .cloned()
                 .or_else(|| protocol.map(Value::unknown));
+        }
+        if let Some(returned) = env.get(&Var::Temp(expr.id)) {
+            return Some(returned.clone());
         }
         match &expr.kind {
             ExprKind::Null => expected.map(Value::null),
@@ -559,29 +636,11 @@ impl BodyAnalysis<'_, '_, '_> {
     /// is a tracked name holding an object (a copy `b = a`); a copy site that runs again
     /// starts a new group, taking its name back from the names of the previous run.
     fn copy(&self, source: &Expr, value: Option<Value>, env: &mut Env) -> Option<Value> {
-        let mut value = value?;
-        let Some(var) = self.shared.places.var(source) else {
-            return Some(value);
-        };
-        let Some(held) = env.get(var).filter(|v| !v.has_no_state()) else {
-            return Some(value);
-        };
-        let group = match held.alias {
-            Some(group) => group,
-            None => {
-                for other in env.values_mut() {
-                    if other.alias == Some(source.id) {
-                        other.alias = None;
-                    }
-                }
-                if let Some(held) = env.get_mut(var) {
-                    held.alias = Some(source.id);
-                }
-                source.id
-            }
-        };
-        value.alias = Some(group);
-        Some(value)
+        let value = value?;
+        match self.shared.places.var(source) {
+            Some(var) => Some(join_group(var, source.id, value, env, &self.started_groups)),
+            None => Some(value),
+        }
     }
 
     /// If `expr` creates a protocol object, its protocol and start states.
@@ -639,7 +698,10 @@ impl BodyAnalysis<'_, '_, '_> {
         let shared = self.shared;
         let (var, text) = match &call.receiver {
             Some(receiver) => (
-                shared.places.var(receiver).cloned(),
+                shared.places.var(receiver).cloned().or_else(|| {
+                    let returned = Var::Temp(receiver.id);
+                    env.contains_key(&returned).then_some(returned)
+                }),
                 receiver_text(receiver),
             ),
             None => (
@@ -663,14 +725,14 @@ impl BodyAnalysis<'_, '_, '_> {
             return true;
         };
         let Some(receiver) = self.receiver(expr, call, env) else {
-            return self.helper_call(call, env, false);
+            return self.helper_call(expr, call, env, false);
         };
         let callins =
             self.shared
                 .protocols
                 .callins(receiver.value.protocol, &call.name, call.args.len());
         if callins.is_empty() {
-            return self.helper_call(call, env, false);
+            return self.helper_call(expr, call, env, false);
         }
         self.step(receiver, &callins, Cause::Call(expr.id), env)
     }
@@ -832,8 +894,10 @@ impl BodyAnalysis<'_, '_, '_> {
         true
     }
 
-    /// Applies a call of a private helper of the class; returns whether the path goes on.
-    fn helper_call(&self, call: &Call, env: &mut Env, record: bool) -> bool {
+    /// Applies a call `expr` of a private helper of the class; returns whether the path goes
+    /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
+    fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, record: bool) -> bool {
+        env.remove(&Var::Temp(expr.id));
         let receiver_is_this = match &call.receiver {
             None => true,
             Some(receiver) => matches!(receiver.kind, ExprKind::This(None)),
@@ -880,29 +944,117 @@ impl BodyAnalysis<'_, '_, '_> {
         let cached = (!record)
             .then(|| self.shared.summaries.borrow().get(&key).cloned())
             .flatten();
-        let exit = match cached {
-            Some(exit) => exit,
+        let result = match cached {
+            Some(result) => result,
             None => {
-                let exit =
-                    analyze_body(self.shared, self.class, body, entry, record, self.depth + 1).exit;
-                self.shared.summaries.borrow_mut().insert(key, exit.clone());
-                exit
+                let result =
+                    analyze_body(self.shared, self.class, body, entry, record, self.depth + 1);
+                self.shared
+                    .summaries
+                    .borrow_mut()
+                    .insert(key, result.clone());
+                result
             }
         };
-        let Some(exit) = exit else {
+        let Some(exit) = result.exit else {
             return false;
         };
+        // A name of the caller in a group the helper started holds what an earlier run made;
+        // one in a group a field of the exit still has holds the field's object, which the
+        // helper may have moved.
+        self.started_groups
+            .borrow_mut()
+            .extend(result.started_groups.iter().copied());
+        for (var, value) in env.iter_mut() {
+            let Some(group) = value.alias else { continue };
+            if result.started_groups.contains(&group) {
+                value.alias = None;
+            } else if !self.shared.survives(var) {
+                let moved = exit
+                    .iter()
+                    .find(|(v, held)| self.shared.survives(v) && held.alias == Some(group));
+                if let Some((_, held)) = moved {
+                    *value = held.clone();
+                }
+            }
+        }
         for (var, value) in &exit {
             if self.shared.survives(var) {
                 env.insert(var.clone(), value.clone());
             }
         }
-        for (param, arg) in bound {
-            if let Some(value) = exit.get(&param) {
-                env.insert(arg, value.clone());
+        for (param, arg) in &bound {
+            if let Some(value) = exit.get(param) {
+                env.insert(arg.clone(), value.clone());
             }
         }
+        if let Some(returned) = result.returned {
+            let place = returned.place.and_then(|place| {
+                if self.shared.survives(&place) {
+                    return Some(place);
+                }
+                bound
+                    .iter()
+                    .find(|(param, _)| *param == place)
+                    .map(|(_, arg)| arg.clone())
+            });
+            let value = match place {
+                Some(place) => {
+                    let held = env.get(&place).cloned().unwrap_or(returned.value);
+                    join_group(&place, expr.id, held, env, &self.started_groups)
+                }
+                None => {
+                    let mut value = returned.value;
+                    let shared_group = value.alias.is_some_and(|group| {
+                        exit.iter()
+                            .any(|(var, v)| self.shared.survives(var) && v.alias == Some(group))
+                    });
+                    if !shared_group {
+                        value.alias = None;
+                    }
+                    value
+                }
+            };
+            env.insert(Var::Temp(expr.id), value);
+        }
         true
+    }
+
+    /// The return summary of a helper's body, from the states entering its `return`s.
+    fn returned(&self, cfg: &Cfg<'_>, solution: &Solution<FlowState>) -> Option<Returned> {
+        let mut returns = Vec::new();
+        for (index, node) in cfg.nodes.iter().enumerate() {
+            let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
+            let (NodeKind::Return(value), FlowState(Some(env))) =
+                (node.kind, solution.state_at(id))
+            else {
+                continue;
+            };
+            let place = self.shared.places.var(value).cloned();
+            returns.push((value, place, self.eval(value, env, None)));
+        }
+        let protocol = returns.iter().find_map(|(_, _, v)| v.as_ref())?.protocol;
+        let first_place = returns.first().and_then(|(_, place, _)| place.clone());
+        let same_place = returns.iter().all(|(_, place, _)| *place == first_place);
+        let mut joined: Option<Value> = None;
+        for (expr, _, value) in returns {
+            let value = match value {
+                Some(value) if value.protocol == protocol => value,
+                Some(_) => Value::unknown(protocol),
+                None if expr.kind == ExprKind::Null => Value::null(protocol),
+                None => Value::unknown(protocol),
+            };
+            match &mut joined {
+                Some(joined) => {
+                    joined.join(&value);
+                }
+                None => joined = Some(value),
+            }
+        }
+        Some(Returned {
+            place: first_place.filter(|_| same_place),
+            value: joined?,
+        })
     }
 
     /// Records what the call or close at `node` sees, given the state entering it.
@@ -914,7 +1066,7 @@ impl BodyAnalysis<'_, '_, '_> {
                 };
                 let Some(receiver) = self.receiver(expr, call, env) else {
                     let mut env = env.clone();
-                    self.helper_call(call, &mut env, true);
+                    self.helper_call(expr, call, &mut env, true);
                     return;
                 };
                 let callins = self.shared.protocols.callins(
@@ -924,7 +1076,7 @@ impl BodyAnalysis<'_, '_, '_> {
                 );
                 if callins.is_empty() {
                     let mut env = env.clone();
-                    self.helper_call(call, &mut env, true);
+                    self.helper_call(expr, call, &mut env, true);
                 }
                 Observation {
                     span: call.name_span,
@@ -988,6 +1140,7 @@ pub fn eval_initializer(
         class,
         entry: Env::new(),
         depth: 0,
+        started_groups: RefCell::default(),
     };
     analysis.eval(expr, &Env::new(), expected)
 }
