@@ -44,6 +44,9 @@ pub enum Var {
 pub struct Registration<'a> {
     /// The registering call (`setOnPreparedListener`, `setOnClickListener`).
     pub call: &'a Call,
+    /// The registering call's expression, which names the registration in
+    /// [`crate::typestate_flow::Value::listeners`].
+    pub site: ExprId,
     /// The object the call is made on, when it is tracked.
     pub receiver: Option<&'a Expr>,
 }
@@ -462,6 +465,7 @@ impl<'a> Walker<'a> {
                 ExprKind::Lambda { params, body } => {
                     let registration = Registration {
                         call,
+                        site: expr.id,
                         receiver: call.receiver.as_deref(),
                     };
                     self.lambda(params, body, Some(registration));
@@ -474,6 +478,7 @@ impl<'a> Walker<'a> {
                     args.iter().for_each(|a| self.expr(a));
                     let registration = Registration {
                         call,
+                        site: expr.id,
                         receiver: call.receiver.as_deref(),
                     };
                     self.anonymous(class, Some(registration));

@@ -12,6 +12,9 @@
 //! (`while (it.hasNext())` continues only with the states `hasNext() == true` leads to).
 //! No time passes inside a body: wait transitions are applied between handlers
 //! ([`Value::after_wait`]).
+//! A value also records, per state, which listeners are registered on the object on every
+//! path or on some paths only ([`Value::listeners`]), so the event model runs a listener only
+//! where its registering call ran.
 //! A copy `b = a` puts both names in one must-alias group ([`Value::alias`]): a call on
 //! either moves both, until one is reassigned or two paths that disagree meet (then each name
 //! keeps its own state, which can miss a violation but never invents one).
@@ -73,6 +76,63 @@ pub struct Value {
     /// both. Joining two paths that disagree drops the group: the names then evolve apart,
     /// as if they held different objects.
     pub alias: Option<ExprId>,
+    /// The listeners registered on the object, by their registering call
+    /// (`setOnPreparedListener(…)`), with the states in which they are.
+    pub listeners: BTreeMap<Listener, Registered>,
+}
+
+/// A key of [`Value::listeners`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Listener {
+    /// The listener one call registered, named by the call's expression.
+    Site(ExprId),
+    /// Whichever listener a registering method (`setOnPreparedListener`) registered: where it
+    /// is registered on every path, the callbacks it listens to run a listener.
+    Via(String),
+}
+
+/// In which states of its object a listener is registered, path by path: a state is reached
+/// with the listener registered on every path, on some paths, or on none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Registered {
+    /// The states some path reaches with the listener registered.
+    pub with: BTreeSet<StateId>,
+    /// The states of `with` some other path reaches without it.
+    pub without: BTreeSet<StateId>,
+    /// Whether a path of unknown origin may reach any state without it.
+    pub without_any: bool,
+}
+
+impl Registered {
+    /// Registered in `states`, on every path.
+    fn in_states(states: impl IntoIterator<Item = StateId>) -> Registered {
+        Registered {
+            with: states.into_iter().collect(),
+            ..Registered::default()
+        }
+    }
+
+    /// Whether every path that reaches `state` registered the listener.
+    fn on_every_path(&self, state: StateId) -> bool {
+        self.with.contains(&state) && !self.without.contains(&state) && !self.without_any
+    }
+
+    /// Notes that a move from `source` (of this registration) reaches `target`.
+    fn follow(&self, source: StateId, target: StateId, into: &mut Registered) {
+        if self.with.contains(&source) {
+            into.with.insert(target);
+        }
+        if !self.on_every_path(source) {
+            into.without.insert(target);
+        }
+    }
+
+    /// Drops the states `without` holds that are not in `with` (they say nothing).
+    fn normalised(mut self) -> Registered {
+        let with = &self.with;
+        self.without.retain(|s| with.contains(s));
+        self
+    }
 }
 
 impl Value {
@@ -87,6 +147,7 @@ impl Value {
             null: false,
             unknown: false,
             alias: None,
+            listeners: BTreeMap::new(),
         }
     }
 
@@ -98,6 +159,7 @@ impl Value {
             null: true,
             unknown: false,
             alias: None,
+            listeners: BTreeMap::new(),
         }
     }
 
@@ -109,6 +171,7 @@ impl Value {
             null: false,
             unknown: false,
             alias: None,
+            listeners: BTreeMap::new(),
         }
     }
 
@@ -120,18 +183,20 @@ impl Value {
             null: false,
             unknown: true,
             alias: None,
+            listeners: BTreeMap::new(),
         }
     }
 
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
+        let mut changed = self.join_listeners(other);
         let before = (self.null, self.unknown, self.alias);
         self.null |= other.null;
         self.unknown |= other.unknown;
         if self.alias != other.alias {
             self.alias = None;
         }
-        let mut changed = before != (self.null, self.unknown, self.alias);
+        changed |= before != (self.null, self.unknown, self.alias);
         for (state, causes) in &other.states {
             let mine = self.states.entry(*state).or_default();
             for cause in causes {
@@ -147,33 +212,192 @@ impl Value {
         changed
     }
 
+    /// Joins the listener registrations of `other` into `self` (before their states are
+    /// joined); returns whether they changed.
+    fn join_listeners(&mut self, other: &Value) -> bool {
+        if self.listeners.is_empty() && other.listeners.is_empty() {
+            return false;
+        }
+        let sites: BTreeSet<Listener> = self
+            .listeners
+            .keys()
+            .chain(other.listeners.keys())
+            .cloned()
+            .collect();
+        let mut changed = false;
+        for site in sites {
+            let mut joined = Registered::default();
+            for side in [&*self, other] {
+                let registered = side.listeners.get(&site);
+                let none = Registered::default();
+                let registered_ = registered.unwrap_or(&none);
+                joined.with.extend(&registered_.with);
+                joined.without.extend(
+                    side.states
+                        .keys()
+                        .filter(|s| !registered_.on_every_path(**s)),
+                );
+                joined.without_any |=
+                    registered_.without_any || (side.unknown && registered.is_none());
+            }
+            let joined = joined.normalised();
+            changed |= self.listeners.get(&site) != Some(&joined);
+            self.listeners.insert(site, joined);
+        }
+        changed
+    }
+
     /// The value after time passes: every state reachable by callbacks and quiet moves
     /// (including staying put), minus objects that fail.
     pub fn after_wait(&self, protocols: &Protocols<'_>) -> Value {
         self.after_wait_except(protocols, &[])
     }
 
-    /// [`Value::after_wait`], without following the callbacks in `handled`: those run a
-    /// listener, whose effect the caller applies instead.
-    pub fn after_wait_except(&self, protocols: &Protocols<'_>, handled: &[CallbackId]) -> Value {
+    /// [`Value::after_wait`], without following a callback from a state where the listener
+    /// registered by one of `handled` (the registering call and the callbacks it listens to)
+    /// is registered on every path: that runs the listener, whose effect the caller applies
+    /// instead. Where the listener is registered on some paths only, the callback is followed
+    /// too.
+    pub fn after_wait_except(
+        &self,
+        protocols: &Protocols<'_>,
+        handled: &[(Listener, &[CallbackId])],
+    ) -> Value {
         let ts = protocols.typestate(self.protocol);
+        let wait = |state: StateId| match &ts.state(state).on_wait {
+            WaitOutcome::Quiet { target, .. } => Some((*target, Cause::Quiet, None)),
+            WaitOutcome::Callback {
+                callback, target, ..
+            } => Some((*target, Cause::Callback(*callback), Some(*callback))),
+            WaitOutcome::Error { .. } => None,
+        };
         let mut out = self.clone();
-        let mut todo: Vec<StateId> = self.states.keys().copied().collect();
-        while let Some(state) = todo.pop() {
-            let (target, cause) = match &ts.state(state).on_wait {
-                WaitOutcome::Quiet { target, .. } => (*target, Cause::Quiet),
-                WaitOutcome::Callback { callback, .. } if handled.contains(callback) => continue,
+        if self.listeners.is_empty() {
+            // No listener: every callback is followed.
+            let mut todo: Vec<StateId> = self.states.keys().copied().collect();
+            while let Some(state) = todo.pop() {
+                let Some((target, cause, _)) = wait(state) else {
+                    continue;
+                };
+                if !out.states.contains_key(&target) {
+                    todo.push(target);
+                }
+                out.states.entry(target).or_default().insert(cause);
+            }
+            return out;
+        }
+        // Whether a state's callback is handled depends on the registrations reaching it, which
+        // grow as moves are found: repeat until nothing changes (a few rounds).
+        loop {
+            let mut next = out.clone();
+            for &state in out.states.keys() {
+                let Some((target, cause, callback)) = wait(state) else {
+                    continue;
+                };
+                let runs_listener = callback.is_some_and(|callback| {
+                    handled.iter().any(|(listener, callbacks)| {
+                        callbacks.contains(&callback)
+                            && out
+                                .listeners
+                                .get(listener)
+                                .is_some_and(|r| r.on_every_path(state))
+                    })
+                });
+                if runs_listener {
+                    continue;
+                }
+                next.states.entry(target).or_default().insert(cause);
+                for (listener, registered) in &out.listeners {
+                    if let Some(into) = next.listeners.get_mut(listener) {
+                        registered.follow(state, target, into);
+                    }
+                }
+            }
+            for registered in next.listeners.values_mut() {
+                *registered = std::mem::take(registered).normalised();
+            }
+            if next == out {
+                return out;
+            }
+            out = next;
+        }
+    }
+
+    /// The states one of `callbacks` leads to from the states of `self`, with the
+    /// registrations carried along; `None` if none does.
+    pub fn after_callbacks(
+        &self,
+        protocols: &Protocols<'_>,
+        callbacks: &[CallbackId],
+    ) -> Option<Value> {
+        let ts = protocols.typestate(self.protocol);
+        let moves: Vec<(StateId, StateId, CallbackId)> = self
+            .states
+            .keys()
+            .filter_map(|&state| match &ts.state(state).on_wait {
                 WaitOutcome::Callback {
                     callback, target, ..
-                } => (*target, Cause::Callback(*callback)),
-                WaitOutcome::Error { .. } => continue,
-            };
-            if !out.states.contains_key(&target) {
-                todo.push(target);
-            }
-            out.states.entry(target).or_default().insert(cause);
+                } if callbacks.contains(callback) => Some((state, *target, *callback)),
+                _ => None,
+            })
+            .collect();
+        if moves.is_empty() {
+            return None;
         }
-        out
+        let mut out = Value {
+            states: BTreeMap::new(),
+            null: false,
+            listeners: BTreeMap::new(),
+            ..self.clone()
+        };
+        for (site, registered) in &self.listeners {
+            let mut into = Registered {
+                without_any: registered.without_any,
+                ..Registered::default()
+            };
+            for &(state, target, _) in &moves {
+                registered.follow(state, target, &mut into);
+            }
+            out.listeners.insert(site.clone(), into.normalised());
+        }
+        for (_, target, callback) in moves {
+            out.states
+                .entry(target)
+                .or_default()
+                .insert(Cause::Callback(callback));
+        }
+        Some(out)
+    }
+
+    /// Whether the listener registered by the call `site` may be registered while the object
+    /// is in `state`.
+    pub fn may_be_registered(&self, site: ExprId, state: StateId) -> bool {
+        self.listeners
+            .get(&Listener::Site(site))
+            .is_some_and(|r| r.with.contains(&state))
+    }
+
+    /// Notes that the call `site` of the registering method `via` registered a listener, on
+    /// this path, in whatever state the object is (any state of `protocols`, if its origin is
+    /// unknown).
+    fn register(&mut self, site: ExprId, via: &str, protocols: &Protocols<'_>) {
+        let registered = if self.unknown {
+            Registered::in_states(protocols.typestate(self.protocol).state_ids())
+        } else {
+            Registered::in_states(self.states.keys().copied())
+        };
+        self.listeners
+            .insert(Listener::Via(via.to_owned()), registered.clone());
+        self.listeners.insert(Listener::Site(site), registered);
+    }
+
+    /// The value as one path of a join sees it when the other path does not track the name:
+    /// any state, and no listener registered on every path.
+    fn untracked_elsewhere(&mut self) {
+        self.unknown = true;
+        self.listeners
+            .values_mut()
+            .for_each(|r| r.without_any = true);
     }
 
     /// Whether no path reaches the object in a state: only `null` (or nothing) is left.
@@ -208,16 +432,17 @@ impl Lattice for FlowState {
                 Some(current) => changed |= current.join(value),
                 None => {
                     let mut value = value.clone();
-                    value.unknown = true;
+                    value.untracked_elsewhere();
                     mine.insert(var.clone(), value);
                     changed = true;
                 }
             }
         }
         for (var, value) in mine.iter_mut() {
-            if !theirs.contains_key(var) && !value.unknown {
-                value.unknown = true;
-                changed = true;
+            if !theirs.contains_key(var) {
+                let before = value.clone();
+                value.untracked_elsewhere();
+                changed |= *value != before;
             }
         }
         changed
@@ -727,6 +952,7 @@ impl BodyAnalysis<'_, '_, '_> {
         let Some(receiver) = self.receiver(expr, call, env) else {
             return self.helper_call(expr, call, env, false);
         };
+        self.register(expr, call, &receiver, env);
         let callins =
             self.shared
                 .protocols
@@ -735,6 +961,42 @@ impl BodyAnalysis<'_, '_, '_> {
             return self.helper_call(expr, call, env, false);
         }
         self.step(receiver, &callins, Cause::Call(expr.id), env)
+    }
+
+    /// If `call` registers a listener of the receiver's protocol (`setOnPreparedListener`),
+    /// notes it in the receiver's value (and its aliases') on this path: a `set…` call replaces
+    /// the listener an earlier call of the same name registered, and with a `null` argument
+    /// only removes it.
+    fn register(&self, expr: &Expr, call: &Call, receiver: &Receiver, env: &mut Env) {
+        let protocols = self.shared.protocols;
+        let Some(var) = &receiver.var else { return };
+        if protocols
+            .callbacks_registered_by(receiver.value.protocol, &call.name)
+            .is_empty()
+        {
+            return;
+        }
+        let sites = &self.shared.places.sites;
+        let replaces = call.name.starts_with("set");
+        let removes = call.args.iter().all(|a| a.kind == ExprKind::Null);
+        let update = |value: &mut Value| {
+            if replaces {
+                value.listeners.retain(|listener, _| match listener {
+                    Listener::Site(site) => sites.get(site).is_none_or(|s| s.name != call.name),
+                    Listener::Via(via) => *via != call.name,
+                });
+            }
+            if !removes {
+                value.register(expr.id, &call.name, protocols);
+            }
+        };
+        let value = env.entry(var.clone()).or_insert(receiver.value.clone());
+        update(value);
+        if let Some(group) = value.alias {
+            env.values_mut()
+                .filter(|v| v.alias == Some(group))
+                .for_each(update);
+        }
     }
 
     fn close(&self, target: CloseTarget<'_>, env: &mut Env) -> bool {
@@ -813,7 +1075,22 @@ impl BodyAnalysis<'_, '_, '_> {
             null: false,
             unknown: false,
             alias: value.alias,
+            listeners: BTreeMap::new(),
         };
+        for (site, registered) in &value.listeners {
+            let mut into = Registered {
+                without_any: registered.without_any,
+                ..Registered::default()
+            };
+            for &state in &sources {
+                for &callin in callins {
+                    if let Some(target) = ts.step(state, callin).target() {
+                        registered.follow(state, target, &mut into);
+                    }
+                }
+            }
+            next.listeners.insert(site.clone(), into.normalised());
+        }
         for state in sources {
             for &callin in callins {
                 if let Some(target) = ts.step(state, callin).target() {
