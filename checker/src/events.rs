@@ -40,7 +40,7 @@ use typestates::model::{CallbackId, WaitOutcome};
 
 use crate::flow::Lattice;
 use crate::ir::{Class, ExprId, Method, MethodKind};
-use crate::places::{Deferred, Var};
+use crate::places::{Deferred, Registration, Var};
 use crate::protocols::{ProtocolId, Protocols};
 use crate::typestate_flow::{analyze_body, Cause, Env, FlowState, Listener, Shared, Value};
 
@@ -387,16 +387,7 @@ fn field_listener<'a>(shared: &Shared<'a, '_>, code: EventCode<'a>) -> Option<Fi
         return None;
     }
     let protocol = shared.protocol_of_var(var)?;
-    let protocols = shared.protocols;
-    let callbacks: Vec<CallbackId> = protocols
-        .callbacks_registered_by(protocol, &registration.call.name)
-        .into_iter()
-        .filter(|cb| {
-            deferred
-                .method
-                .is_none_or(|m| protocols.listener_method(protocol, *cb) == m)
-        })
-        .collect();
+    let callbacks = listened_callbacks(shared.protocols, protocol, deferred, registration);
     (!callbacks.is_empty()).then(|| FieldListener {
         code: deferred,
         var: var.clone(),
@@ -404,6 +395,26 @@ fn field_listener<'a>(shared: &Shared<'a, '_>, code: EventCode<'a>) -> Option<Fi
         via: &registration.call.name,
         callbacks,
     })
+}
+
+/// The callbacks of `protocol` that `deferred`, registered by `registration`, listens to:
+/// those its registering method registers, and for an anonymous class method only those
+/// delivered to that method.
+fn listened_callbacks(
+    protocols: &Protocols<'_>,
+    protocol: ProtocolId,
+    deferred: Deferred<'_>,
+    registration: Registration<'_>,
+) -> Vec<CallbackId> {
+    protocols
+        .callbacks_registered_by(protocol, &registration.call.name)
+        .into_iter()
+        .filter(|cb| {
+            deferred
+                .method
+                .is_none_or(|m| protocols.listener_method(protocol, *cb) == m)
+        })
+        .collect()
 }
 
 fn events_contain(events: &[Event<'_>], name: &str) -> bool {
@@ -543,15 +554,7 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
             let Some(protocol) = protocol else {
                 return entry;
             };
-            let callbacks: Vec<_> = protocols
-                .callbacks_registered_by(protocol, &registration.call.name)
-                .into_iter()
-                .filter(|cb| {
-                    deferred
-                        .method
-                        .is_none_or(|m| protocols.listener_method(protocol, *cb) == m)
-                })
-                .collect();
+            let callbacks = listened_callbacks(protocols, protocol, deferred, registration);
             if callbacks.is_empty() {
                 return entry;
             }

@@ -18,12 +18,13 @@ use std::collections::HashMap;
 
 use crate::cfg::INLINE_SCOPE_FUNCTIONS;
 use crate::ir::{
-    Body, Call, Class, Expr, ExprId, ExprKind, Method, MethodKind, Param, Span, Stmt, StmtKind,
+    Body, Call, Class, Expr, ExprId, ExprKind, Local, Method, MethodKind, Param, Span,
 };
 use crate::resolve::{
     returned_expr, Binding, ExprType, LocalId, Resolution, RECEIVER_SCOPE_FUNCTIONS,
     SELF_RETURNING_SCOPE_FUNCTIONS,
 };
+use crate::visit::Visitor;
 
 /// A tracked object: where the analysis keeps its abstract state.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -169,10 +170,10 @@ impl<'a> Walker<'a> {
                 .iter()
                 .chain(&field.delegate)
                 .for_each(|e| self.expr(e));
-            field.getter.iter().for_each(|g| self.block(&g.stmts));
+            field.getter.iter().for_each(|g| self.visit_block(&g.stmts));
         }
         for init in &class.initializers {
-            self.block(&init.stmts);
+            self.visit_block(&init.stmts);
         }
         for method in &class.methods {
             self.method(method);
@@ -243,7 +244,7 @@ impl<'a> Walker<'a> {
                 MethodKind::Method => method.name.as_str(),
             };
             self.methods.push(name);
-            self.block(&body.stmts);
+            self.visit_block(&body.stmts);
             self.methods.pop();
         }
     }
@@ -256,78 +257,6 @@ impl<'a> Walker<'a> {
             method: self.methods.last().map(|m| (*m).to_owned()),
         };
         self.places.sites.insert(expr.id, site);
-    }
-
-    fn block(&mut self, stmts: &'a [Stmt]) {
-        for stmt in stmts {
-            self.stmt(stmt);
-        }
-    }
-
-    fn stmt(&mut self, stmt: &'a Stmt) {
-        match &stmt.kind {
-            StmtKind::Local(local) => local.init.iter().for_each(|e| self.escaping_expr(e)),
-            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                self.expr(cond);
-                self.block(then_branch);
-                else_branch.iter().for_each(|b| self.block(b));
-            }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                self.expr(cond);
-                self.block(body);
-            }
-            StmtKind::For {
-                init,
-                cond,
-                update,
-                body,
-            } => {
-                self.block(init);
-                cond.iter().chain(update).for_each(|e| self.expr(e));
-                self.block(body);
-            }
-            StmtKind::ForEach { iterable, body, .. } => {
-                self.expr(iterable);
-                self.block(body);
-            }
-            StmtKind::Switch {
-                scrutinee, arms, ..
-            } => {
-                scrutinee.iter().for_each(|e| self.expr(e));
-                for arm in arms {
-                    arm.labels
-                        .iter()
-                        .chain(&arm.guard)
-                        .for_each(|e| self.expr(e));
-                    self.block(&arm.body);
-                }
-            }
-            StmtKind::Try {
-                resources,
-                body,
-                catches,
-                finally,
-            } => {
-                self.block(resources);
-                self.block(body);
-                catches.iter().for_each(|c| self.block(&c.body));
-                finally.iter().for_each(|b| self.block(b));
-            }
-            StmtKind::Return { value, .. } => value.iter().for_each(|e| self.escaping_expr(e)),
-            StmtKind::Break(_) | StmtKind::Continue(_) => {}
-            StmtKind::Block(block) => self.block(block),
-            StmtKind::Labeled { body, .. } => self.stmt(body),
-            StmtKind::LocalClass(class) => {
-                let fqn = format!("{}${}", self.current_class(), class.span.start);
-                self.class(class, fqn);
-            }
-            StmtKind::LocalFunction(method) => self.method(method),
-        }
     }
 
     /// The object `this` (or an unqualified call resolved to `ty`) stands for.
@@ -403,7 +332,7 @@ impl<'a> Walker<'a> {
                 }
             }
             ExprKind::Not(inner) | ExprKind::TypeTest { expr: inner, .. } => self.expr(inner),
-            ExprKind::Control(stmt) => self.stmt(stmt),
+            ExprKind::Control(stmt) => self.visit_stmt(stmt),
             ExprKind::Other(parts) => parts.iter().for_each(|p| self.escaping_expr(p)),
             ExprKind::This(Some(_))
             | ExprKind::Super
@@ -507,14 +436,14 @@ impl<'a> Walker<'a> {
         body: &'a Body,
     ) {
         let Some(subject) = subject else {
-            self.block(&body.stmts);
+            self.visit_block(&body.stmts);
             return;
         };
         let var = scope_receiver(&self.places, subject);
         if RECEIVER_SCOPE_FUNCTIONS.contains(&name) {
             let ty = self.res.type_of(subject.id).cloned();
             self.scopes.push((var, ty));
-            self.block(&body.stmts);
+            self.visit_block(&body.stmts);
             self.scopes.pop();
             return;
         }
@@ -524,7 +453,7 @@ impl<'a> Walker<'a> {
         if let Some(local) = self.res.declared_at(param) {
             self.aliases.insert(local, var);
         }
-        self.block(&body.stmts);
+        self.visit_block(&body.stmts);
     }
 
     fn lambda(
@@ -542,7 +471,7 @@ impl<'a> Walker<'a> {
         });
         // Code that runs later sees no enclosing scope-function receiver.
         let scopes = std::mem::take(&mut self.scopes);
-        self.block(&body.stmts);
+        self.visit_block(&body.stmts);
         self.scopes = scopes;
     }
 
@@ -561,7 +490,7 @@ impl<'a> Walker<'a> {
                     class: fqn,
                 });
                 self.methods.push(&method.name);
-                self.block(&body.stmts);
+                self.visit_block(&body.stmts);
                 self.methods.pop();
             }
         }
@@ -570,5 +499,32 @@ impl<'a> Walker<'a> {
         }
         self.class_names.pop();
         self.scopes = scopes;
+    }
+}
+
+/// Places sees every expression; a declared local's initializer and a returned value are
+/// values that may outlive their name.
+impl<'a> Visitor<'a> for Walker<'a> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        self.expr(expr);
+    }
+
+    fn visit_local(&mut self, local: &'a Local) {
+        if let Some(init) = &local.init {
+            self.escaping_expr(init);
+        }
+    }
+
+    fn visit_return(&mut self, value: &'a Expr) {
+        self.escaping_expr(value);
+    }
+
+    fn visit_local_class(&mut self, class: &'a Class) {
+        let fqn = format!("{}${}", self.current_class(), class.span.start);
+        self.class(class, fqn);
+    }
+
+    fn visit_local_function(&mut self, method: &'a Method) {
+        self.method(method);
     }
 }
