@@ -154,9 +154,9 @@ struct Walker<'a> {
     /// Kotlin properties with a custom getter, by `(class, name)`: the field the getter
     /// returns, or `None` when it returns anything else (a new object each time, an element
     /// of a list), which no name stands for.
-    property_getters: HashMap<(String, String), Option<Var>>,
+    property_getters: HashMap<(&'a str, &'a str), Option<Var>>,
     /// Methods without parameters whose body only returns a field, by `(class, name)`.
-    method_getters: HashMap<(String, String), Var>,
+    method_getters: HashMap<(&'a str, &'a str), Var>,
 }
 
 impl<'a> Walker<'a> {
@@ -187,12 +187,11 @@ impl<'a> Walker<'a> {
     /// Records the getters of `class` (named `fqn`): reading a property with a getter, or
     /// calling a method that only returns a field, denotes that field. A getter is assumed
     /// not to be overridden.
-    fn getters(&mut self, class: &Class, fqn: &str) {
+    fn getters(&mut self, class: &'a Class, fqn: &'a str) {
         for field in &class.fields {
             if let Some(getter) = &field.getter {
                 let target = self.getter_target(getter);
-                let key = (fqn.to_owned(), field.name.clone());
-                self.property_getters.insert(key, target);
+                self.property_getters.insert((fqn, &field.name), target);
             }
         }
         for method in &class.methods {
@@ -201,8 +200,7 @@ impl<'a> Walker<'a> {
                 && !method.modifiers.is_static;
             let target = method.body.as_ref().and_then(|b| self.getter_target(b));
             if let (true, Some(target)) = (is_getter, target) {
-                let key = (fqn.to_owned(), method.name.clone());
-                self.method_getters.insert(key, target);
+                self.method_getters.insert((fqn, &method.name), target);
             }
         }
     }
@@ -218,10 +216,9 @@ impl<'a> Walker<'a> {
     /// What reading the field `name` of `class` denotes: the field, or what its getter
     /// returns.
     fn field_var(&self, class: &str, name: &str) -> Option<Var> {
-        let key = (class.to_owned(), name.to_owned());
-        match self.property_getters.get(&key) {
+        match self.property_getters.get(&(class, name)) {
             Some(target) => target.clone(),
-            None => Some(Var::Field(key.0, key.1)),
+            None => Some(Var::Field(class.to_owned(), name.to_owned())),
         }
     }
 
@@ -369,13 +366,17 @@ impl<'a> Walker<'a> {
         } else if let Some(var) = self.this_var(self.res.receiver_of(expr.id)) {
             self.places.implicit_receivers.insert(expr.id, var);
         }
-        if let (true, Some(owner)) = (call.args.is_empty(), self.res.receiver_of(expr.id)) {
-            let on_this = call
-                .receiver
-                .as_ref()
-                .is_none_or(|r| matches!(r.kind, ExprKind::This(None)));
-            let key = (owner.fqn.clone(), call.name.clone());
-            if let (true, Some(var)) = (on_this, self.method_getters.get(&key)) {
+        let on_this = call
+            .receiver
+            .as_ref()
+            .is_none_or(|r| matches!(r.kind, ExprKind::This(None)));
+        if let (true, true, Some(owner)) = (
+            on_this && call.args.is_empty(),
+            !self.method_getters.is_empty(),
+            self.res.receiver_of(expr.id),
+        ) {
+            let key = (owner.fqn.as_str(), call.name.as_str());
+            if let Some(var) = self.method_getters.get(&key) {
                 self.places.vars.insert(expr.id, var.clone());
             }
         }

@@ -227,18 +227,17 @@ impl Value {
         let mut changed = false;
         for site in sites {
             let mut joined = Registered::default();
+            let none = Registered::default();
             for side in [&*self, other] {
-                let registered = side.listeners.get(&site);
-                let none = Registered::default();
-                let registered_ = registered.unwrap_or(&none);
-                joined.with.extend(&registered_.with);
+                let entry = side.listeners.get(&site);
+                let registered = entry.unwrap_or(&none);
+                joined.with.extend(&registered.with);
                 joined.without.extend(
                     side.states
                         .keys()
-                        .filter(|s| !registered_.on_every_path(**s)),
+                        .filter(|s| !registered.on_every_path(**s)),
                 );
-                joined.without_any |=
-                    registered_.without_any || (side.unknown && registered.is_none());
+                joined.without_any |= registered.without_any || (side.unknown && entry.is_none());
             }
             let joined = joined.normalised();
             changed |= self.listeners.get(&site) != Some(&joined);
@@ -391,13 +390,14 @@ impl Value {
         self.listeners.insert(Listener::Site(site), registered);
     }
 
-    /// The value as one path of a join sees it when the other path does not track the name:
-    /// any state, and no listener registered on every path.
-    fn untracked_elsewhere(&mut self) {
-        self.unknown = true;
-        self.listeners
-            .values_mut()
-            .for_each(|r| r.without_any = true);
+    /// Makes the value what one path of a join sees when the other path does not track the
+    /// name: any state, and no listener registered on every path; returns whether it changed.
+    fn untracked_elsewhere(&mut self) -> bool {
+        let mut changed = !std::mem::replace(&mut self.unknown, true);
+        for registered in self.listeners.values_mut() {
+            changed |= !std::mem::replace(&mut registered.without_any, true);
+        }
+        changed
     }
 
     /// Whether no path reaches the object in a state: only `null` (or nothing) is left.
@@ -440,9 +440,7 @@ impl Lattice for FlowState {
         }
         for (var, value) in mine.iter_mut() {
             if !theirs.contains_key(var) {
-                let before = value.clone();
-                value.untracked_elsewhere();
-                changed |= *value != before;
+                changed |= value.untracked_elsewhere();
             }
         }
         changed
