@@ -2,7 +2,7 @@
 //!
 //! Nodes are the effects the typestate analysis cares about, in evaluation order: calls,
 //! object creations, assignments, declarations, branches on conditions, closes of resources,
-//! entries into catch handlers and throws.
+//! entries into catch handlers, throws and returned values.
 //! Conditions are split at `&&`, `||` and `!`, so each [`NodeKind::Branch`] tests one
 //! condition and its `True`/`False` edges can refine null checks.
 //!
@@ -92,6 +92,9 @@ pub enum NodeKind<'a> {
     Catch(&'a Catch),
     /// An exception is thrown.
     Throw(&'a Expr),
+    /// The body returns this value, after it was evaluated (only a `return` that leaves the
+    /// body itself: not Kotlin's `return@label` out of an inlined lambda).
+    Return(&'a Expr),
     /// A point where paths meet; no effect.
     Join,
 }
@@ -345,6 +348,9 @@ impl<'a> Builder<'a> {
             StmtKind::Return { value, label } => {
                 if let Some(value) = value {
                     self.expr(value);
+                    if label.is_none() {
+                        self.add_node(NodeKind::Return(value));
+                    }
                 }
                 self.jump(Jump::Return, |target| match target {
                     JumpTarget::Inline { label: inline, .. } => {

@@ -21,8 +21,15 @@
 //! the next event sees: `mp.start()` inside `onPrepared` leaves the field Started, not
 //! Prepared (the listener's parameter is the field's object, so its final state is the
 //! field's, unless the body assigns the field itself).
-//! The registration is not tracked along paths: once a class registers a listener on a field,
-//! every callback of that kind on the field runs it.
+//! The registration is tracked along paths ([`Value::listeners`]): a callback runs the listener
+//! only where the field's object may have it registered, and it replaces the callback's plain
+//! effect only where the listener is registered on every path; where it is registered on some
+//! paths only, both the plain callback and the listener's effect are possible.
+//! A `set…Listener` call replaces the listener an earlier one registered (`null` removes it),
+//! and a new object assigned to the field has none.
+//! Listeners registered on locals, and methods of the class that receive a callback
+//! (`onPrepared` of an Activity that implements the listener), are handlers that may run at
+//! any time, whatever the paths.
 //!
 //! [`solve`] computes the entry state of every event by a fixpoint over this graph.
 
@@ -32,10 +39,10 @@ use std::collections::HashMap;
 use typestates::model::{CallbackId, WaitOutcome};
 
 use crate::flow::Lattice;
-use crate::ir::{Class, Method, MethodKind};
-use crate::places::{Deferred, Var};
+use crate::ir::{Class, ExprId, Method, MethodKind};
+use crate::places::{Deferred, Registration, Var};
 use crate::protocols::{ProtocolId, Protocols};
-use crate::typestate_flow::{analyze_body, Cause, Env, FlowState, Shared, Value};
+use crate::typestate_flow::{analyze_body, Cause, Env, FlowState, Listener, Shared, Value};
 
 /// The name of the hub where event handlers run (the resumed state of a component).
 const HANDLERS: &str = "*";
@@ -265,6 +272,10 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
 struct FieldListener<'a> {
     code: Deferred<'a>,
     var: Var,
+    /// The registering call.
+    site: ExprId,
+    /// The registering method (`setOnPreparedListener`).
+    via: &'a str,
     callbacks: Vec<CallbackId>,
 }
 
@@ -282,11 +293,13 @@ impl Waits<'_> {
         if self.listeners.is_empty() {
             return after_wait(shared, env);
         }
-        let handled = |var: &Var| -> Vec<CallbackId> {
+        // A callback whose listener is registered on every path runs it instead of its plain
+        // effect.
+        let handled = |var: &Var| -> Vec<(Listener, &[CallbackId])> {
             self.listeners
                 .iter()
                 .filter(|l| &l.var == var)
-                .flat_map(|l| l.callbacks.iter().copied())
+                .map(|l| (Listener::Via(l.via.to_owned()), l.callbacks.as_slice()))
                 .collect()
         };
         let close = |env: &Env| -> Env {
@@ -309,7 +322,8 @@ impl Waits<'_> {
                 };
                 let ts = shared.protocols.typestate(value.protocol);
                 let fires = value.states.keys().any(|s| {
-                    matches!(&ts.state(*s).on_wait,
+                    value.may_be_registered(listener.site, *s)
+                        && matches!(&ts.state(*s).on_wait,
                         WaitOutcome::Callback { callback, .. } if listener.callbacks.contains(callback))
                 });
                 if !fires {
@@ -335,8 +349,11 @@ impl Waits<'_> {
                 };
                 // The parameter is the field's object: its final state is the field's, unless
                 // the body assigned the field.
-                if let Some(after) = param.and_then(|p| exit.get(&p)).cloned() {
-                    if exit.get(&listener.var) == entry.get(&listener.var) {
+                if let Some(mut after) = param.and_then(|p| exit.get(&p)).cloned() {
+                    let held = exit.get(&listener.var);
+                    if let Some(held) = held.filter(|held| Some(*held) == entry.get(&listener.var))
+                    {
+                        after.listeners = held.listeners.clone();
                         exit.insert(listener.var.clone(), after);
                     }
                 }
@@ -370,8 +387,26 @@ fn field_listener<'a>(shared: &Shared<'a, '_>, code: EventCode<'a>) -> Option<Fi
         return None;
     }
     let protocol = shared.protocol_of_var(var)?;
-    let protocols = shared.protocols;
-    let callbacks: Vec<CallbackId> = protocols
+    let callbacks = listened_callbacks(shared.protocols, protocol, deferred, registration);
+    (!callbacks.is_empty()).then(|| FieldListener {
+        code: deferred,
+        var: var.clone(),
+        site: registration.site,
+        via: &registration.call.name,
+        callbacks,
+    })
+}
+
+/// The callbacks of `protocol` that `deferred`, registered by `registration`, listens to:
+/// those its registering method registers, and for an anonymous class method only those
+/// delivered to that method.
+fn listened_callbacks(
+    protocols: &Protocols<'_>,
+    protocol: ProtocolId,
+    deferred: Deferred<'_>,
+    registration: Registration<'_>,
+) -> Vec<CallbackId> {
+    protocols
         .callbacks_registered_by(protocol, &registration.call.name)
         .into_iter()
         .filter(|cb| {
@@ -379,12 +414,7 @@ fn field_listener<'a>(shared: &Shared<'a, '_>, code: EventCode<'a>) -> Option<Fi
                 .method
                 .is_none_or(|m| protocols.listener_method(protocol, *cb) == m)
         })
-        .collect();
-    (!callbacks.is_empty()).then(|| FieldListener {
-        code: deferred,
-        var: var.clone(),
-        callbacks,
-    })
+        .collect()
 }
 
 fn events_contain(events: &[Event<'_>], name: &str) -> bool {
@@ -502,7 +532,9 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
             // (`onMediaScannerConnected` of a client passed to the connection).
             for value in entry.values_mut() {
                 let callbacks = protocols.callbacks_for_method(value.protocol, &method.name);
-                narrow_to_callbacks(protocols, value, &callbacks);
+                if let Some(narrowed) = value.after_callbacks(protocols, &callbacks) {
+                    *value = narrowed;
+                }
             }
         }
         EventCode::Deferred(deferred) => {
@@ -522,20 +554,24 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
             let Some(protocol) = protocol else {
                 return entry;
             };
-            let callbacks: Vec<_> = protocols
-                .callbacks_registered_by(protocol, &registration.call.name)
-                .into_iter()
-                .filter(|cb| {
-                    deferred
-                        .method
-                        .is_none_or(|m| protocols.listener_method(protocol, *cb) == m)
-                })
-                .collect();
+            let callbacks = listened_callbacks(protocols, protocol, deferred, registration);
             if callbacks.is_empty() {
                 return entry;
             }
             if let Some(value) = receiver_var.and_then(|var| entry.get_mut(var)) {
-                narrow_to_callbacks(protocols, value, &callbacks);
+                // The listener runs from the states where this path may have registered it.
+                let mut registered = value.clone();
+                if value
+                    .listeners
+                    .contains_key(&Listener::Site(registration.site))
+                {
+                    registered
+                        .states
+                        .retain(|s, _| value.may_be_registered(registration.site, *s));
+                }
+                if let Some(narrowed) = registered.after_callbacks(protocols, &callbacks) {
+                    *value = narrowed;
+                }
             }
             let param = deferred
                 .params
@@ -557,38 +593,4 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
         }
     }
     entry
-}
-
-/// Narrows `value` to the states `callbacks` lead to from its states, if any does.
-fn narrow_to_callbacks(
-    protocols: &Protocols<'_>,
-    value: &mut Value,
-    callbacks: &[typestates::model::CallbackId],
-) {
-    if callbacks.is_empty() {
-        return;
-    }
-    let ts = protocols.typestate(value.protocol);
-    let mut narrowed = Value {
-        states: Default::default(),
-        ..value.clone()
-    };
-    for state in value.states.keys() {
-        if let typestates::model::WaitOutcome::Callback {
-            callback, target, ..
-        } = &ts.state(*state).on_wait
-        {
-            if callbacks.contains(callback) {
-                narrowed
-                    .states
-                    .entry(*target)
-                    .or_default()
-                    .insert(Cause::Callback(*callback));
-            }
-        }
-    }
-    if !narrowed.states.is_empty() {
-        narrowed.null = false;
-        *value = narrowed;
-    }
 }

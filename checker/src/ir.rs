@@ -181,6 +181,9 @@ pub struct Field {
     pub init: Option<Expr>,
     /// The Kotlin delegate (`by lazy { … }`), if any.
     pub delegate: Option<Expr>,
+    /// The Kotlin custom getter (`val player get() = mPlayer`), if any: reading the property
+    /// runs it, so the property stores nothing itself.
+    pub getter: Option<Body>,
     /// The annotations on the field.
     pub annotations: Vec<Annotation>,
     /// The modifiers of the field.

@@ -40,6 +40,7 @@ pub mod resolve;
 pub mod source;
 pub mod suppress;
 pub mod typestate_flow;
+pub mod visit;
 
 pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Related, Unreleased, Violation, ViolationKind};

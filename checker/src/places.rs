@@ -6,6 +6,10 @@
 //! Inside the lambdas the control-flow graph inlines (`apply`, `also`, `let`, `run`, `with`,
 //! `use`), the lambda's parameter (or `it`) is an alias of the receiver and an unqualified
 //! call goes to the receiver, so `player.apply { start() }` acts on `player`.
+//! Getters are aliases: reading a Kotlin property whose getter only returns a field
+//! (`val player get() = mPlayer`), or calling a method of the class that only returns a field
+//! (`player()`), denotes that field; a property whose getter returns anything else denotes no
+//! tracked object.
 //! The same pass collects the [`Deferred`] code: lambdas that are not inlined and methods of
 //! anonymous classes, with the call they are passed to, and the methods named by method
 //! references (`this::onRecordClicked`), which run later as event handlers.
@@ -14,12 +18,13 @@ use std::collections::HashMap;
 
 use crate::cfg::INLINE_SCOPE_FUNCTIONS;
 use crate::ir::{
-    Body, Call, Class, Expr, ExprId, ExprKind, Method, MethodKind, Param, Span, Stmt, StmtKind,
+    Body, Call, Class, Expr, ExprId, ExprKind, Local, Method, MethodKind, Param, Span,
 };
 use crate::resolve::{
-    Binding, ExprType, LocalId, Resolution, RECEIVER_SCOPE_FUNCTIONS,
+    returned_expr, Binding, ExprType, LocalId, Resolution, RECEIVER_SCOPE_FUNCTIONS,
     SELF_RETURNING_SCOPE_FUNCTIONS,
 };
+use crate::visit::Visitor;
 
 /// A tracked object: where the analysis keeps its abstract state.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,6 +45,9 @@ pub enum Var {
 pub struct Registration<'a> {
     /// The registering call (`setOnPreparedListener`, `setOnClickListener`).
     pub call: &'a Call,
+    /// The registering call's expression, which names the registration in
+    /// [`crate::typestate_flow::Value::listeners`].
+    pub site: ExprId,
     /// The object the call is made on, when it is tracked.
     pub receiver: Option<&'a Expr>,
 }
@@ -119,6 +127,8 @@ pub fn collect<'a>(classes: &'a [Class], package: Option<&str>, res: &'a Resolut
         scopes: Vec::new(),
         class_names: Vec::new(),
         methods: Vec::new(),
+        property_getters: HashMap::new(),
+        method_getters: HashMap::new(),
     };
     for class in classes {
         let fqn = match package {
@@ -141,21 +151,29 @@ struct Walker<'a> {
     class_names: Vec<&'a str>,
     /// Names of the enclosing methods, innermost last.
     methods: Vec<&'a str>,
+    /// Kotlin properties with a custom getter, by `(class, name)`: the field the getter
+    /// returns, or `None` when it returns anything else (a new object each time, an element
+    /// of a list), which no name stands for.
+    property_getters: HashMap<(&'a str, &'a str), Option<Var>>,
+    /// Methods without parameters whose body only returns a field, by `(class, name)`.
+    method_getters: HashMap<(&'a str, &'a str), Var>,
 }
 
 impl<'a> Walker<'a> {
     fn class(&mut self, class: &'a Class, fqn: String) {
         let fqn: &'a str = self.intern(fqn);
         self.class_names.push(fqn);
+        self.getters(class, fqn);
         for field in &class.fields {
             field
                 .init
                 .iter()
                 .chain(&field.delegate)
                 .for_each(|e| self.expr(e));
+            field.getter.iter().for_each(|g| self.visit_block(&g.stmts));
         }
         for init in &class.initializers {
-            self.block(&init.stmts);
+            self.visit_block(&init.stmts);
         }
         for method in &class.methods {
             self.method(method);
@@ -164,6 +182,44 @@ impl<'a> Walker<'a> {
             self.class(nested, format!("{fqn}.{}", nested.name));
         }
         self.class_names.pop();
+    }
+
+    /// Records the getters of `class` (named `fqn`): reading a property with a getter, or
+    /// calling a method that only returns a field, denotes that field. A getter is assumed
+    /// not to be overridden.
+    fn getters(&mut self, class: &'a Class, fqn: &'a str) {
+        for field in &class.fields {
+            if let Some(getter) = &field.getter {
+                let target = self.getter_target(getter);
+                self.property_getters.insert((fqn, &field.name), target);
+            }
+        }
+        for method in &class.methods {
+            let is_getter = method.kind == MethodKind::Method
+                && method.params.is_empty()
+                && !method.modifiers.is_static;
+            let target = method.body.as_ref().and_then(|b| self.getter_target(b));
+            if let (true, Some(target)) = (is_getter, target) {
+                self.method_getters.insert((fqn, &method.name), target);
+            }
+        }
+    }
+
+    /// The field a getter body returns, if it only returns a field.
+    fn getter_target(&self, body: &Body) -> Option<Var> {
+        match self.res.binding_of(returned_expr(body)?.id)? {
+            Binding::Field { class, name } => self.field_var(class, name),
+            Binding::Local(_) => None,
+        }
+    }
+
+    /// What reading the field `name` of `class` denotes: the field, or what its getter
+    /// returns.
+    fn field_var(&self, class: &str, name: &str) -> Option<Var> {
+        match self.property_getters.get(&(class, name)) {
+            Some(target) => target.clone(),
+            None => Some(Var::Field(class.to_owned(), name.to_owned())),
+        }
     }
 
     /// Leaks nothing: the names live in the resolution, which outlives the walk.
@@ -185,7 +241,7 @@ impl<'a> Walker<'a> {
                 MethodKind::Method => method.name.as_str(),
             };
             self.methods.push(name);
-            self.block(&body.stmts);
+            self.visit_block(&body.stmts);
             self.methods.pop();
         }
     }
@@ -198,78 +254,6 @@ impl<'a> Walker<'a> {
             method: self.methods.last().map(|m| (*m).to_owned()),
         };
         self.places.sites.insert(expr.id, site);
-    }
-
-    fn block(&mut self, stmts: &'a [Stmt]) {
-        for stmt in stmts {
-            self.stmt(stmt);
-        }
-    }
-
-    fn stmt(&mut self, stmt: &'a Stmt) {
-        match &stmt.kind {
-            StmtKind::Local(local) => local.init.iter().for_each(|e| self.escaping_expr(e)),
-            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                self.expr(cond);
-                self.block(then_branch);
-                else_branch.iter().for_each(|b| self.block(b));
-            }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                self.expr(cond);
-                self.block(body);
-            }
-            StmtKind::For {
-                init,
-                cond,
-                update,
-                body,
-            } => {
-                self.block(init);
-                cond.iter().chain(update).for_each(|e| self.expr(e));
-                self.block(body);
-            }
-            StmtKind::ForEach { iterable, body, .. } => {
-                self.expr(iterable);
-                self.block(body);
-            }
-            StmtKind::Switch {
-                scrutinee, arms, ..
-            } => {
-                scrutinee.iter().for_each(|e| self.expr(e));
-                for arm in arms {
-                    arm.labels
-                        .iter()
-                        .chain(&arm.guard)
-                        .for_each(|e| self.expr(e));
-                    self.block(&arm.body);
-                }
-            }
-            StmtKind::Try {
-                resources,
-                body,
-                catches,
-                finally,
-            } => {
-                self.block(resources);
-                self.block(body);
-                catches.iter().for_each(|c| self.block(&c.body));
-                finally.iter().for_each(|b| self.block(b));
-            }
-            StmtKind::Return { value, .. } => value.iter().for_each(|e| self.escaping_expr(e)),
-            StmtKind::Break(_) | StmtKind::Continue(_) => {}
-            StmtKind::Block(block) => self.block(block),
-            StmtKind::Labeled { body, .. } => self.stmt(body),
-            StmtKind::LocalClass(class) => {
-                let fqn = format!("{}${}", self.current_class(), class.span.start);
-                self.class(class, fqn);
-            }
-            StmtKind::LocalFunction(method) => self.method(method),
-        }
     }
 
     /// The object `this` (or an unqualified call resolved to `ty`) stands for.
@@ -295,9 +279,7 @@ impl<'a> Walker<'a> {
                     Some(Binding::Local(id)) => {
                         Some(self.aliases.get(id).cloned().unwrap_or(Var::Local(*id)))
                     }
-                    Some(Binding::Field { class, name }) => {
-                        Some(Var::Field(class.clone(), name.clone()))
-                    }
+                    Some(Binding::Field { class, name }) => self.field_var(class, name),
                     None => None,
                 };
                 if let Some(var) = var {
@@ -312,8 +294,9 @@ impl<'a> Walker<'a> {
             ExprKind::Field { receiver, .. } => {
                 self.expr(receiver);
                 if let Some(Binding::Field { class, name }) = self.res.binding_of(expr.id) {
-                    let var = Var::Field(class.clone(), name.clone());
-                    self.places.vars.insert(expr.id, var);
+                    if let Some(var) = self.field_var(class, name) {
+                        self.places.vars.insert(expr.id, var);
+                    }
                 }
             }
             ExprKind::Call(call) => self.call(expr, call),
@@ -346,7 +329,7 @@ impl<'a> Walker<'a> {
                 }
             }
             ExprKind::Not(inner) | ExprKind::TypeTest { expr: inner, .. } => self.expr(inner),
-            ExprKind::Control(stmt) => self.stmt(stmt),
+            ExprKind::Control(stmt) => self.visit_stmt(stmt),
             ExprKind::Other(parts) => parts.iter().for_each(|p| self.escaping_expr(p)),
             ExprKind::This(Some(_))
             | ExprKind::Super
@@ -383,6 +366,20 @@ impl<'a> Walker<'a> {
         } else if let Some(var) = self.this_var(self.res.receiver_of(expr.id)) {
             self.places.implicit_receivers.insert(expr.id, var);
         }
+        let on_this = call
+            .receiver
+            .as_ref()
+            .is_none_or(|r| matches!(r.kind, ExprKind::This(None)));
+        if let (true, true, Some(owner)) = (
+            on_this && call.args.is_empty(),
+            !self.method_getters.is_empty(),
+            self.res.receiver_of(expr.id),
+        ) {
+            let key = (owner.fqn.as_str(), call.name.as_str());
+            if let Some(var) = self.method_getters.get(&key) {
+                self.places.vars.insert(expr.id, var.clone());
+            }
+        }
         let name = call.name.as_str();
         let inline = matches!(
             call.args.last().map(|a| &a.kind),
@@ -398,6 +395,7 @@ impl<'a> Walker<'a> {
                 ExprKind::Lambda { params, body } => {
                     let registration = Registration {
                         call,
+                        site: expr.id,
                         receiver: call.receiver.as_deref(),
                     };
                     self.lambda(params, body, Some(registration));
@@ -410,6 +408,7 @@ impl<'a> Walker<'a> {
                     args.iter().for_each(|a| self.expr(a));
                     let registration = Registration {
                         call,
+                        site: expr.id,
                         receiver: call.receiver.as_deref(),
                     };
                     self.anonymous(class, Some(registration));
@@ -438,14 +437,14 @@ impl<'a> Walker<'a> {
         body: &'a Body,
     ) {
         let Some(subject) = subject else {
-            self.block(&body.stmts);
+            self.visit_block(&body.stmts);
             return;
         };
         let var = scope_receiver(&self.places, subject);
         if RECEIVER_SCOPE_FUNCTIONS.contains(&name) {
             let ty = self.res.type_of(subject.id).cloned();
             self.scopes.push((var, ty));
-            self.block(&body.stmts);
+            self.visit_block(&body.stmts);
             self.scopes.pop();
             return;
         }
@@ -455,7 +454,7 @@ impl<'a> Walker<'a> {
         if let Some(local) = self.res.declared_at(param) {
             self.aliases.insert(local, var);
         }
-        self.block(&body.stmts);
+        self.visit_block(&body.stmts);
     }
 
     fn lambda(
@@ -473,7 +472,7 @@ impl<'a> Walker<'a> {
         });
         // Code that runs later sees no enclosing scope-function receiver.
         let scopes = std::mem::take(&mut self.scopes);
-        self.block(&body.stmts);
+        self.visit_block(&body.stmts);
         self.scopes = scopes;
     }
 
@@ -492,7 +491,7 @@ impl<'a> Walker<'a> {
                     class: fqn,
                 });
                 self.methods.push(&method.name);
-                self.block(&body.stmts);
+                self.visit_block(&body.stmts);
                 self.methods.pop();
             }
         }
@@ -501,5 +500,32 @@ impl<'a> Walker<'a> {
         }
         self.class_names.pop();
         self.scopes = scopes;
+    }
+}
+
+/// Places sees every expression; a declared local's initializer and a returned value are
+/// values that may outlive their name.
+impl<'a> Visitor<'a> for Walker<'a> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        self.expr(expr);
+    }
+
+    fn visit_local(&mut self, local: &'a Local) {
+        if let Some(init) = &local.init {
+            self.escaping_expr(init);
+        }
+    }
+
+    fn visit_return(&mut self, value: &'a Expr) {
+        self.escaping_expr(value);
+    }
+
+    fn visit_local_class(&mut self, class: &'a Class) {
+        let fqn = format!("{}${}", self.current_class(), class.span.start);
+        self.class(class, fqn);
+    }
+
+    fn visit_local_function(&mut self, method: &'a Method) {
+        self.method(method);
     }
 }

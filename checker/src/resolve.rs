@@ -18,9 +18,10 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::ir::{
-    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprId, ExprKind, Language, Method, Param,
+    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprId, ExprKind, Language, Local, Method, Param,
     SourceIr, Stmt, StmtKind, TypeRef,
 };
+use crate::visit::Visitor;
 
 /// What a resolver may assume about classes outside the file.
 ///
@@ -304,6 +305,22 @@ const KOTLIN_TOP_LEVEL_FUNCTIONS: &[&str] = &[
 pub(crate) const SELF_RETURNING_SCOPE_FUNCTIONS: &[&str] =
     &["apply", "also", "takeIf", "takeUnless"];
 
+/// The expression a body consisting of one `return` statement returns: a getter
+/// (`return player;`, `fun player() = player`, `get() = player`).
+pub(crate) fn returned_expr(body: &Body) -> Option<&Expr> {
+    match body.stmts.as_slice() {
+        [Stmt {
+            kind:
+                StmtKind::Return {
+                    value: Some(value),
+                    label: None,
+                },
+            ..
+        }] => Some(value),
+        _ => None,
+    }
+}
+
 /// Whether a static method named `name` is taken to be a factory returning its class.
 fn is_factory_name(name: &str) -> bool {
     name.starts_with("create") || matches!(name, "newInstance" | "getInstance" | "open" | "obtain")
@@ -415,6 +432,17 @@ impl Resolver<'_> {
         id
     }
 
+    /// Each parameter's name, declared type and declaration offset, for [`Resolver::body`].
+    fn typed_params(&self, params: &[Param]) -> Vec<(String, Option<ExprType>, usize)> {
+        params
+            .iter()
+            .map(|p| {
+                let ty = p.ty.as_ref().and_then(|ty| self.type_ref(ty));
+                (p.name.clone(), ty, p.span.start_byte)
+            })
+            .collect()
+    }
+
     fn declare_params(&mut self, params: &[Param]) {
         for param in params {
             let ty = param.ty.as_ref().and_then(|ty| self.type_ref(ty));
@@ -468,6 +496,22 @@ impl Resolver<'_> {
                 ctx.fields.insert(field.name.clone(), ty);
             }
         }
+        for field in &class.fields {
+            let Some(getter) = &field.getter else {
+                continue;
+            };
+            self.body(&[], getter, None);
+            let key = (fqn.clone(), field.name.clone());
+            if !self.res.field_types.contains_key(&key) {
+                if let Some(ty) = returned_expr(getter).and_then(|e| self.res.type_of(e.id)) {
+                    let ty = ty.clone();
+                    if let Some(ctx) = self.classes.last_mut() {
+                        ctx.fields.insert(field.name.clone(), Some(ty.clone()));
+                    }
+                    self.res.field_types.insert(key, ty);
+                }
+            }
+        }
         for init in &class.initializers {
             self.body(&[], init, None);
         }
@@ -502,7 +546,7 @@ impl Resolver<'_> {
         self.scopes.push(Scope::default());
         self.declare_params(&method.params);
         if let Some(body) = &method.body {
-            self.block(&body.stmts);
+            self.visit_block(&body.stmts);
         }
         self.scopes.pop();
     }
@@ -522,123 +566,8 @@ impl Resolver<'_> {
         for (name, ty, at) in params {
             self.declare(name, ty.clone(), *at);
         }
-        self.block(&body.stmts);
+        self.visit_block(&body.stmts);
         self.scopes.pop();
-    }
-
-    fn block(&mut self, stmts: &[Stmt]) {
-        self.scopes.push(Scope::default());
-        for stmt in stmts {
-            self.stmt(stmt);
-        }
-        self.scopes.pop();
-    }
-
-    fn stmt(&mut self, stmt: &Stmt) {
-        match &stmt.kind {
-            StmtKind::Local(local) => {
-                let init = local.init.as_ref().and_then(|init| self.expr(init));
-                let declared = local.ty.as_ref().and_then(|ty| self.type_ref(ty));
-                self.declare(&local.name, declared.or(init), local.name_span.start_byte);
-            }
-            StmtKind::Expr(expr) | StmtKind::Throw(expr) => {
-                self.expr(expr);
-            }
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                self.expr(cond);
-                self.block(then_branch);
-                if let Some(otherwise) = else_branch {
-                    self.block(otherwise);
-                }
-            }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                self.expr(cond);
-                self.block(body);
-            }
-            StmtKind::For {
-                init,
-                cond,
-                update,
-                body,
-            } => {
-                self.scopes.push(Scope::default());
-                for stmt in init {
-                    self.stmt(stmt);
-                }
-                cond.iter().for_each(|c| {
-                    self.expr(c);
-                });
-                update.iter().for_each(|u| {
-                    self.expr(u);
-                });
-                self.block(body);
-                self.scopes.pop();
-            }
-            StmtKind::ForEach {
-                var,
-                iterable,
-                body,
-            } => {
-                self.expr(iterable);
-                self.scopes.push(Scope::default());
-                let ty = var.ty.as_ref().and_then(|ty| self.type_ref(ty));
-                self.declare(&var.name, ty, var.name_span.start_byte);
-                self.block(body);
-                self.scopes.pop();
-            }
-            StmtKind::Switch {
-                scrutinee, arms, ..
-            } => {
-                scrutinee.iter().for_each(|s| {
-                    self.expr(s);
-                });
-                for arm in arms {
-                    arm.labels.iter().chain(&arm.guard).for_each(|e| {
-                        self.expr(e);
-                    });
-                    self.block(&arm.body);
-                }
-            }
-            StmtKind::Try {
-                resources,
-                body,
-                catches,
-                finally,
-            } => {
-                self.scopes.push(Scope::default());
-                for resource in resources {
-                    self.stmt(resource);
-                }
-                self.block(body);
-                self.scopes.pop();
-                for catch in catches {
-                    self.scopes.push(Scope::default());
-                    self.declare_params(std::slice::from_ref(&catch.param));
-                    self.block(&catch.body);
-                    self.scopes.pop();
-                }
-                if let Some(finally) = finally {
-                    self.block(finally);
-                }
-            }
-            StmtKind::Return { value, .. } => {
-                value.iter().for_each(|v| {
-                    self.expr(v);
-                });
-            }
-            StmtKind::Break(_) | StmtKind::Continue(_) => {}
-            StmtKind::Block(block) => self.block(block),
-            StmtKind::Labeled { body, .. } => self.stmt(body),
-            StmtKind::LocalClass(class) => {
-                let fqn = self.anonymous_fqn(class);
-                self.class(class, fqn);
-            }
-            StmtKind::LocalFunction(method) => self.method(method),
-        }
     }
 
     /// The name given to a class declared inside code: `Outer$line:col`.
@@ -806,16 +735,7 @@ impl Resolver<'_> {
                 ty
             }
             ExprKind::Lambda { params, body } => {
-                let params: Vec<_> = params
-                    .iter()
-                    .map(|p| {
-                        (
-                            p.name.clone(),
-                            p.ty.as_ref().and_then(|ty| self.type_ref(ty)),
-                            p.span.start_byte,
-                        )
-                    })
-                    .collect();
+                let params = self.typed_params(params);
                 self.body(&params, body, None);
                 None
             }
@@ -848,7 +768,7 @@ impl Resolver<'_> {
                 None
             }
             ExprKind::Control(stmt) => {
-                self.stmt(stmt);
+                self.visit_stmt(stmt);
                 None
             }
             ExprKind::Other(parts) => {
@@ -945,16 +865,7 @@ impl Resolver<'_> {
             || value_receiver
                 .as_ref()
                 .is_some_and(|r| self.known.registers_listener(r, name));
-        let mut resolved: Vec<(String, Option<ExprType>, usize)> = params
-            .iter()
-            .map(|p| {
-                (
-                    p.name.clone(),
-                    p.ty.as_ref().and_then(|ty| self.type_ref(ty)),
-                    p.span.start_byte,
-                )
-            })
-            .collect();
+        let mut resolved = self.typed_params(params);
         let implicit_it = body.span.start_byte;
         if binds_argument {
             match resolved.first_mut() {
@@ -970,5 +881,53 @@ impl Resolver<'_> {
         }
         let receiver = if binds_receiver { value_receiver } else { None };
         self.body(&resolved, body, receiver);
+    }
+}
+
+/// Resolution visits statements in lexical scopes: a block, a loop, a try-with-resources and a
+/// catch clause each open one, and declarations add their locals to the innermost.
+impl<'v> Visitor<'v> for Resolver<'_> {
+    fn visit_expr(&mut self, expr: &'v Expr) {
+        self.expr(expr);
+    }
+
+    fn visit_block(&mut self, stmts: &'v [Stmt]) {
+        self.scopes.push(Scope::default());
+        for stmt in stmts {
+            self.visit_stmt(stmt);
+        }
+        self.scopes.pop();
+    }
+
+    fn enter_scope(&mut self) {
+        self.scopes.push(Scope::default());
+    }
+
+    fn exit_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    fn visit_local(&mut self, local: &'v Local) {
+        let init = local.init.as_ref().and_then(|init| self.expr(init));
+        let declared = local.ty.as_ref().and_then(|ty| self.type_ref(ty));
+        self.declare(&local.name, declared.or(init), local.name_span.start_byte);
+    }
+
+    fn visit_loop_var(&mut self, var: &'v Local) {
+        let ty = var.ty.as_ref().and_then(|ty| self.type_ref(ty));
+        self.declare(&var.name, ty, var.name_span.start_byte);
+    }
+
+    fn visit_catch_param(&mut self, param: &'v Param) {
+        self.declare_params(std::slice::from_ref(param));
+    }
+
+    fn visit_local_class(&mut self, class: &'v Class) {
+        let fqn = self.anonymous_fqn(class);
+        self.class(class, fqn);
+    }
+
+    fn visit_local_function(&mut self, method: &'v Method) {
+        self.method(method);
     }
 }

@@ -12,11 +12,22 @@
 //! (`while (it.hasNext())` continues only with the states `hasNext() == true` leads to).
 //! No time passes inside a body: wait transitions are applied between handlers
 //! ([`Value::after_wait`]).
+//! A value also records, per state, which listeners are registered on the object on every
+//! path or on some paths only ([`Value::listeners`]), so the event model runs a listener only
+//! where its registering call ran.
 //! A copy `b = a` puts both names in one must-alias group ([`Value::alias`]): a call on
 //! either moves both, until one is reassigned or two paths that disagree meet (then each name
 //! keeps its own state, which can miss a violation but never invents one).
 //! Calls of private helper methods of the class apply the helper's effect, computed by
-//! analysing the helper from the caller's state (memoised per entry state).
+//! analysing the helper from the caller's state (memoised per entry state), and give the call
+//! the helper's return summary ([`Returned`]): the field or parameter every `return` returns,
+//! which the call then stands for (in one alias group), or the returned object in the states
+//! the helper left it in (`MediaRecorder r = newRecorder()`), kept as the call's
+//! [`Var::Temp`].
+//! A caller's copy of a field the helper moved moves with it; a copy of what an earlier run
+//! of the helper made does not.
+//! Containers are not modelled: what `list.get(0)` returns is an object of unknown origin,
+//! and an object put into a list is not followed there.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -25,7 +36,7 @@ use std::time::Instant;
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
-use crate::flow::{solve, Analysis, Lattice};
+use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
 use crate::places::{scope_receiver, Places, Var};
 use crate::protocols::{CreatorCall, ProtocolId, Protocols};
@@ -65,6 +76,63 @@ pub struct Value {
     /// both. Joining two paths that disagree drops the group: the names then evolve apart,
     /// as if they held different objects.
     pub alias: Option<ExprId>,
+    /// The listeners registered on the object, by their registering call
+    /// (`setOnPreparedListener(…)`), with the states in which they are.
+    pub listeners: BTreeMap<Listener, Registered>,
+}
+
+/// A key of [`Value::listeners`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Listener {
+    /// The listener one call registered, named by the call's expression.
+    Site(ExprId),
+    /// Whichever listener a registering method (`setOnPreparedListener`) registered: where it
+    /// is registered on every path, the callbacks it listens to run a listener.
+    Via(String),
+}
+
+/// In which states of its object a listener is registered, path by path: a state is reached
+/// with the listener registered on every path, on some paths, or on none.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Registered {
+    /// The states some path reaches with the listener registered.
+    pub with: BTreeSet<StateId>,
+    /// The states of `with` some other path reaches without it.
+    pub without: BTreeSet<StateId>,
+    /// Whether a path of unknown origin may reach any state without it.
+    pub without_any: bool,
+}
+
+impl Registered {
+    /// Registered in `states`, on every path.
+    fn in_states(states: impl IntoIterator<Item = StateId>) -> Registered {
+        Registered {
+            with: states.into_iter().collect(),
+            ..Registered::default()
+        }
+    }
+
+    /// Whether every path that reaches `state` registered the listener.
+    fn on_every_path(&self, state: StateId) -> bool {
+        self.with.contains(&state) && !self.without.contains(&state) && !self.without_any
+    }
+
+    /// Notes that a move from `source` (of this registration) reaches `target`.
+    fn follow(&self, source: StateId, target: StateId, into: &mut Registered) {
+        if self.with.contains(&source) {
+            into.with.insert(target);
+        }
+        if !self.on_every_path(source) {
+            into.without.insert(target);
+        }
+    }
+
+    /// Drops the states `without` holds that are not in `with` (they say nothing).
+    fn normalised(mut self) -> Registered {
+        let with = &self.with;
+        self.without.retain(|s| with.contains(s));
+        self
+    }
 }
 
 impl Value {
@@ -79,6 +147,7 @@ impl Value {
             null: false,
             unknown: false,
             alias: None,
+            listeners: BTreeMap::new(),
         }
     }
 
@@ -90,6 +159,7 @@ impl Value {
             null: true,
             unknown: false,
             alias: None,
+            listeners: BTreeMap::new(),
         }
     }
 
@@ -101,6 +171,7 @@ impl Value {
             null: false,
             unknown: false,
             alias: None,
+            listeners: BTreeMap::new(),
         }
     }
 
@@ -112,18 +183,20 @@ impl Value {
             null: false,
             unknown: true,
             alias: None,
+            listeners: BTreeMap::new(),
         }
     }
 
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
+        let mut changed = self.join_listeners(other);
         let before = (self.null, self.unknown, self.alias);
         self.null |= other.null;
         self.unknown |= other.unknown;
         if self.alias != other.alias {
             self.alias = None;
         }
-        let mut changed = before != (self.null, self.unknown, self.alias);
+        changed |= before != (self.null, self.unknown, self.alias);
         for (state, causes) in &other.states {
             let mine = self.states.entry(*state).or_default();
             for cause in causes {
@@ -139,38 +212,197 @@ impl Value {
         changed
     }
 
+    /// Joins the listener registrations of `other` into `self` (before their states are
+    /// joined); returns whether they changed.
+    fn join_listeners(&mut self, other: &Value) -> bool {
+        if self.listeners.is_empty() && other.listeners.is_empty() {
+            return false;
+        }
+        let sites: BTreeSet<Listener> = self
+            .listeners
+            .keys()
+            .chain(other.listeners.keys())
+            .cloned()
+            .collect();
+        let mut changed = false;
+        for site in sites {
+            let mut joined = Registered::default();
+            let none = Registered::default();
+            for side in [&*self, other] {
+                let entry = side.listeners.get(&site);
+                let registered = entry.unwrap_or(&none);
+                joined.with.extend(&registered.with);
+                joined.without.extend(
+                    side.states
+                        .keys()
+                        .filter(|s| !registered.on_every_path(**s)),
+                );
+                joined.without_any |= registered.without_any || (side.unknown && entry.is_none());
+            }
+            let joined = joined.normalised();
+            changed |= self.listeners.get(&site) != Some(&joined);
+            self.listeners.insert(site, joined);
+        }
+        changed
+    }
+
     /// The value after time passes: every state reachable by callbacks and quiet moves
     /// (including staying put), minus objects that fail.
     pub fn after_wait(&self, protocols: &Protocols<'_>) -> Value {
         self.after_wait_except(protocols, &[])
     }
 
-    /// [`Value::after_wait`], without following the callbacks in `handled`: those run a
-    /// listener, whose effect the caller applies instead.
-    pub fn after_wait_except(&self, protocols: &Protocols<'_>, handled: &[CallbackId]) -> Value {
+    /// [`Value::after_wait`], without following a callback from a state where the listener
+    /// registered by one of `handled` (the registering call and the callbacks it listens to)
+    /// is registered on every path: that runs the listener, whose effect the caller applies
+    /// instead. Where the listener is registered on some paths only, the callback is followed
+    /// too.
+    pub fn after_wait_except(
+        &self,
+        protocols: &Protocols<'_>,
+        handled: &[(Listener, &[CallbackId])],
+    ) -> Value {
         let ts = protocols.typestate(self.protocol);
+        let wait = |state: StateId| match &ts.state(state).on_wait {
+            WaitOutcome::Quiet { target, .. } => Some((*target, Cause::Quiet, None)),
+            WaitOutcome::Callback {
+                callback, target, ..
+            } => Some((*target, Cause::Callback(*callback), Some(*callback))),
+            WaitOutcome::Error { .. } | WaitOutcome::Restricted { .. } => None,
+        };
+        // The experiment never let time pass there: the object may be in any state.
+        let restricted =
+            |state: StateId| matches!(ts.state(state).on_wait, WaitOutcome::Restricted { .. });
         let mut out = self.clone();
-        let mut todo: Vec<StateId> = self.states.keys().copied().collect();
-        while let Some(state) = todo.pop() {
-            let (target, cause) = match &ts.state(state).on_wait {
-                WaitOutcome::Quiet { target, .. } => (*target, Cause::Quiet),
-                WaitOutcome::Callback { callback, .. } if handled.contains(callback) => continue,
-                WaitOutcome::Callback {
-                    callback, target, ..
-                } => (*target, Cause::Callback(*callback)),
-                WaitOutcome::Error { .. } => continue,
-                // The experiment never let time pass here: the object may be in any state.
-                WaitOutcome::Restricted { .. } => {
-                    out.unknown = true;
+        if self.listeners.is_empty() {
+            // No listener: every callback is followed.
+            let mut todo: Vec<StateId> = self.states.keys().copied().collect();
+            while let Some(state) = todo.pop() {
+                let Some((target, cause, _)) = wait(state) else {
+                    out.unknown |= restricted(state);
+                    continue;
+                };
+                if !out.states.contains_key(&target) {
+                    todo.push(target);
+                }
+                out.states.entry(target).or_default().insert(cause);
+            }
+            return out;
+        }
+        // Whether a state's callback is handled depends on the registrations reaching it, which
+        // grow as moves are found: repeat until nothing changes (a few rounds).
+        loop {
+            let mut next = out.clone();
+            for &state in out.states.keys() {
+                let Some((target, cause, callback)) = wait(state) else {
+                    next.unknown |= restricted(state);
+                    continue;
+                };
+                let runs_listener = callback.is_some_and(|callback| {
+                    handled.iter().any(|(listener, callbacks)| {
+                        callbacks.contains(&callback)
+                            && out
+                                .listeners
+                                .get(listener)
+                                .is_some_and(|r| r.on_every_path(state))
+                    })
+                });
+                if runs_listener {
                     continue;
                 }
-            };
-            if !out.states.contains_key(&target) {
-                todo.push(target);
+                next.states.entry(target).or_default().insert(cause);
+                for (listener, registered) in &out.listeners {
+                    if let Some(into) = next.listeners.get_mut(listener) {
+                        registered.follow(state, target, into);
+                    }
+                }
             }
-            out.states.entry(target).or_default().insert(cause);
+            for registered in next.listeners.values_mut() {
+                *registered = std::mem::take(registered).normalised();
+            }
+            if next == out {
+                return out;
+            }
+            out = next;
         }
-        out
+    }
+
+    /// The states one of `callbacks` leads to from the states of `self`, with the
+    /// registrations carried along; `None` if none does.
+    pub fn after_callbacks(
+        &self,
+        protocols: &Protocols<'_>,
+        callbacks: &[CallbackId],
+    ) -> Option<Value> {
+        let ts = protocols.typestate(self.protocol);
+        let moves: Vec<(StateId, StateId, CallbackId)> = self
+            .states
+            .keys()
+            .filter_map(|&state| match &ts.state(state).on_wait {
+                WaitOutcome::Callback {
+                    callback, target, ..
+                } if callbacks.contains(callback) => Some((state, *target, *callback)),
+                _ => None,
+            })
+            .collect();
+        if moves.is_empty() {
+            return None;
+        }
+        let mut out = Value {
+            states: BTreeMap::new(),
+            null: false,
+            listeners: BTreeMap::new(),
+            ..self.clone()
+        };
+        for (site, registered) in &self.listeners {
+            let mut into = Registered {
+                without_any: registered.without_any,
+                ..Registered::default()
+            };
+            for &(state, target, _) in &moves {
+                registered.follow(state, target, &mut into);
+            }
+            out.listeners.insert(site.clone(), into.normalised());
+        }
+        for (_, target, callback) in moves {
+            out.states
+                .entry(target)
+                .or_default()
+                .insert(Cause::Callback(callback));
+        }
+        Some(out)
+    }
+
+    /// Whether the listener registered by the call `site` may be registered while the object
+    /// is in `state`.
+    pub fn may_be_registered(&self, site: ExprId, state: StateId) -> bool {
+        self.listeners
+            .get(&Listener::Site(site))
+            .is_some_and(|r| r.with.contains(&state))
+    }
+
+    /// Notes that the call `site` of the registering method `via` registered a listener, on
+    /// this path, in whatever state the object is (any state of `protocols`, if its origin is
+    /// unknown).
+    fn register(&mut self, site: ExprId, via: &str, protocols: &Protocols<'_>) {
+        let registered = if self.unknown {
+            Registered::in_states(protocols.typestate(self.protocol).state_ids())
+        } else {
+            Registered::in_states(self.states.keys().copied())
+        };
+        self.listeners
+            .insert(Listener::Via(via.to_owned()), registered.clone());
+        self.listeners.insert(Listener::Site(site), registered);
+    }
+
+    /// Makes the value what one path of a join sees when the other path does not track the
+    /// name: any state, and no listener registered on every path; returns whether it changed.
+    fn untracked_elsewhere(&mut self) -> bool {
+        let mut changed = !std::mem::replace(&mut self.unknown, true);
+        for registered in self.listeners.values_mut() {
+            changed |= !std::mem::replace(&mut registered.without_any, true);
+        }
+        changed
     }
 
     /// Whether no path reaches the object in a state: only `null` (or nothing) is left.
@@ -205,16 +437,15 @@ impl Lattice for FlowState {
                 Some(current) => changed |= current.join(value),
                 None => {
                     let mut value = value.clone();
-                    value.unknown = true;
+                    value.untracked_elsewhere();
                     mine.insert(var.clone(), value);
                     changed = true;
                 }
             }
         }
         for (var, value) in mine.iter_mut() {
-            if !theirs.contains_key(var) && !value.unknown {
-                value.unknown = true;
-                changed = true;
+            if !theirs.contains_key(var) {
+                changed |= value.untracked_elsewhere();
             }
         }
         changed
@@ -259,7 +490,7 @@ pub struct Shared<'a, 'l> {
     pub language: Language,
     /// Private helpers by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
-    summaries: RefCell<HashMap<(usize, Env), Option<Env>>>,
+    summaries: RefCell<HashMap<(usize, Env), BodyResult>>,
     /// Locals of methods that create deferred code: the lambdas and listeners may capture
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
@@ -339,9 +570,28 @@ impl<'a, 'l> Shared<'a, 'l> {
 }
 
 /// The result of analysing one body.
+#[derive(Debug, Clone)]
 pub struct BodyResult {
     /// The state at normal or exceptional exit (`None` if no path gets there).
     pub exit: Option<Env>,
+    /// For a helper (analysed at `depth > 0`), the protocol object it returns, if any.
+    pub returned: Option<Returned>,
+    /// The alias groups the body (or a helper it calls) started: a caller's name still in
+    /// one of them holds what an earlier run made, not what this run made.
+    pub started_groups: BTreeSet<ExprId>,
+}
+
+/// What a helper returns, over every `return` that some path reaches: the return summary
+/// that lets `player().start()` act on the field `player()` returns, and
+/// `MediaRecorder r = newRecorder()` start from the states the helper left the new object in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Returned {
+    /// The tracked name every `return` returns (a field, `this`, a parameter), when they all
+    /// return the same one; the caller's value is then that name's (or its argument's).
+    pub place: Option<Var>,
+    /// The returned object, joined over every `return` (a `return` of something untracked
+    /// makes it of unknown origin).
+    pub value: Value,
 }
 
 /// Analyses `body` from `entry`; with `record`, adds an [`Observation`] per call on a
@@ -355,7 +605,11 @@ pub fn analyze_body(
     depth: u32,
 ) -> BodyResult {
     if shared.out_of_time() {
-        return BodyResult { exit: None };
+        return BodyResult {
+            exit: None,
+            returned: None,
+            started_groups: BTreeSet::new(),
+        };
     }
     let cfg = Cfg::build(body, shared.language);
     let analysis = BodyAnalysis {
@@ -363,6 +617,7 @@ pub fn analyze_body(
         class,
         entry,
         depth,
+        started_groups: RefCell::default(),
     };
     let solution = solve(&cfg, &analysis);
     if record && shared.report_unreleased {
@@ -398,6 +653,9 @@ pub fn analyze_body(
     let mut exit = FlowState::bottom();
     exit.join(solution.state_at(cfg.exit));
     exit.join(solution.state_at(cfg.exceptional_exit));
+    let returned = (depth > 0)
+        .then(|| analysis.returned(&cfg, &solution))
+        .flatten();
     if record {
         for (index, node) in cfg.nodes.iter().enumerate() {
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
@@ -407,7 +665,11 @@ pub fn analyze_body(
             }
         }
     }
-    BodyResult { exit: exit.0 }
+    BodyResult {
+        exit: exit.0,
+        returned,
+        started_groups: analysis.started_groups.take(),
+    }
 }
 
 struct BodyAnalysis<'s, 'a, 'l> {
@@ -415,6 +677,8 @@ struct BodyAnalysis<'s, 'a, 'l> {
     class: &'s str,
     entry: Env,
     depth: u32,
+    /// See [`BodyResult::started_groups`].
+    started_groups: RefCell<BTreeSet<ExprId>>,
 }
 
 /// The receiver of a call or close, as the analysis sees it.
@@ -494,10 +758,43 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
             | NodeKind::New(_)
             | NodeKind::Catch(_)
             | NodeKind::Throw(_)
+            | NodeKind::Return(_)
             | NodeKind::Join => true,
         };
         FlowState(reachable.then_some(env))
     }
+}
+
+/// `value`, a copy of what `var` holds made at `site`, in one alias group with `var` when
+/// `var` holds an object; a site that runs again starts a new group, taking its name back
+/// from the names of the previous run (and noting it in `started`).
+fn join_group(
+    var: &Var,
+    site: ExprId,
+    mut value: Value,
+    env: &mut Env,
+    started: &RefCell<BTreeSet<ExprId>>,
+) -> Value {
+    let Some(held) = env.get(var).filter(|v| !v.has_no_state()) else {
+        return value;
+    };
+    let group = match held.alias {
+        Some(group) => group,
+        None => {
+            for other in env.values_mut() {
+                if other.alias == Some(site) {
+                    other.alias = None;
+                }
+            }
+            if let Some(held) = env.get_mut(var) {
+                held.alias = Some(site);
+            }
+            started.borrow_mut().insert(site);
+            site
+        }
+    };
+    value.alias = Some(group);
+    value
 }
 
 /// Sets `var` to `value`, or stops tracking it.
@@ -522,6 +819,9 @@ impl BodyAnalysis<'_, '_, '_> {
                 .get(var)
                 .cloned()
                 .or_else(|| protocol.map(Value::unknown));
+        }
+        if let Some(returned) = env.get(&Var::Temp(expr.id)) {
+            return Some(returned.clone());
         }
         match &expr.kind {
             ExprKind::Null => expected.map(Value::null),
@@ -564,29 +864,11 @@ impl BodyAnalysis<'_, '_, '_> {
     /// is a tracked name holding an object (a copy `b = a`); a copy site that runs again
     /// starts a new group, taking its name back from the names of the previous run.
     fn copy(&self, source: &Expr, value: Option<Value>, env: &mut Env) -> Option<Value> {
-        let mut value = value?;
-        let Some(var) = self.shared.places.var(source) else {
-            return Some(value);
-        };
-        let Some(held) = env.get(var).filter(|v| !v.has_no_state()) else {
-            return Some(value);
-        };
-        let group = match held.alias {
-            Some(group) => group,
-            None => {
-                for other in env.values_mut() {
-                    if other.alias == Some(source.id) {
-                        other.alias = None;
-                    }
-                }
-                if let Some(held) = env.get_mut(var) {
-                    held.alias = Some(source.id);
-                }
-                source.id
-            }
-        };
-        value.alias = Some(group);
-        Some(value)
+        let value = value?;
+        match self.shared.places.var(source) {
+            Some(var) => Some(join_group(var, source.id, value, env, &self.started_groups)),
+            None => Some(value),
+        }
     }
 
     /// If `expr` creates a protocol object, its protocol and start states.
@@ -644,7 +926,10 @@ impl BodyAnalysis<'_, '_, '_> {
         let shared = self.shared;
         let (var, text) = match &call.receiver {
             Some(receiver) => (
-                shared.places.var(receiver).cloned(),
+                shared.places.var(receiver).cloned().or_else(|| {
+                    let returned = Var::Temp(receiver.id);
+                    env.contains_key(&returned).then_some(returned)
+                }),
                 receiver_text(receiver),
             ),
             None => (
@@ -668,16 +953,53 @@ impl BodyAnalysis<'_, '_, '_> {
             return true;
         };
         let Some(receiver) = self.receiver(expr, call, env) else {
-            return self.helper_call(call, env, false);
+            return self.helper_call(expr, call, env, false);
         };
+        self.register(expr, call, &receiver, env);
         let callins =
             self.shared
                 .protocols
                 .callins(receiver.value.protocol, &call.name, call.args.len());
         if callins.is_empty() {
-            return self.helper_call(call, env, false);
+            return self.helper_call(expr, call, env, false);
         }
         self.step(receiver, &callins, Cause::Call(expr.id), env)
+    }
+
+    /// If `call` registers a listener of the receiver's protocol (`setOnPreparedListener`),
+    /// notes it in the receiver's value (and its aliases') on this path: a `set…` call replaces
+    /// the listener an earlier call of the same name registered, and with a `null` argument
+    /// only removes it.
+    fn register(&self, expr: &Expr, call: &Call, receiver: &Receiver, env: &mut Env) {
+        let protocols = self.shared.protocols;
+        let Some(var) = &receiver.var else { return };
+        if protocols
+            .callbacks_registered_by(receiver.value.protocol, &call.name)
+            .is_empty()
+        {
+            return;
+        }
+        let sites = &self.shared.places.sites;
+        let replaces = call.name.starts_with("set");
+        let removes = call.args.iter().all(|a| a.kind == ExprKind::Null);
+        let update = |value: &mut Value| {
+            if replaces {
+                value.listeners.retain(|listener, _| match listener {
+                    Listener::Site(site) => sites.get(site).is_none_or(|s| s.name != call.name),
+                    Listener::Via(via) => *via != call.name,
+                });
+            }
+            if !removes {
+                value.register(expr.id, &call.name, protocols);
+            }
+        };
+        let value = env.entry(var.clone()).or_insert(receiver.value.clone());
+        update(value);
+        if let Some(group) = value.alias {
+            env.values_mut()
+                .filter(|v| v.alias == Some(group))
+                .for_each(update);
+        }
     }
 
     fn close(&self, target: CloseTarget<'_>, env: &mut Env) -> bool {
@@ -756,7 +1078,22 @@ impl BodyAnalysis<'_, '_, '_> {
             null: false,
             unknown: false,
             alias: value.alias,
+            listeners: BTreeMap::new(),
         };
+        for (site, registered) in &value.listeners {
+            let mut into = Registered {
+                without_any: registered.without_any,
+                ..Registered::default()
+            };
+            for &state in &sources {
+                for &callin in callins {
+                    if let Some(target) = ts.step(state, callin).target() {
+                        registered.follow(state, target, &mut into);
+                    }
+                }
+            }
+            next.listeners.insert(site.clone(), into.normalised());
+        }
         for state in sources {
             for &callin in callins {
                 match ts.step(state, callin) {
@@ -842,8 +1179,10 @@ impl BodyAnalysis<'_, '_, '_> {
         true
     }
 
-    /// Applies a call of a private helper of the class; returns whether the path goes on.
-    fn helper_call(&self, call: &Call, env: &mut Env, record: bool) -> bool {
+    /// Applies a call `expr` of a private helper of the class; returns whether the path goes
+    /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
+    fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, record: bool) -> bool {
+        env.remove(&Var::Temp(expr.id));
         let receiver_is_this = match &call.receiver {
             None => true,
             Some(receiver) => matches!(receiver.kind, ExprKind::This(None)),
@@ -890,29 +1229,117 @@ impl BodyAnalysis<'_, '_, '_> {
         let cached = (!record)
             .then(|| self.shared.summaries.borrow().get(&key).cloned())
             .flatten();
-        let exit = match cached {
-            Some(exit) => exit,
+        let result = match cached {
+            Some(result) => result,
             None => {
-                let exit =
-                    analyze_body(self.shared, self.class, body, entry, record, self.depth + 1).exit;
-                self.shared.summaries.borrow_mut().insert(key, exit.clone());
-                exit
+                let result =
+                    analyze_body(self.shared, self.class, body, entry, record, self.depth + 1);
+                self.shared
+                    .summaries
+                    .borrow_mut()
+                    .insert(key, result.clone());
+                result
             }
         };
-        let Some(exit) = exit else {
+        let Some(exit) = result.exit else {
             return false;
         };
+        // A name of the caller in a group the helper started holds what an earlier run made;
+        // one in a group a field of the exit still has holds the field's object, which the
+        // helper may have moved.
+        self.started_groups
+            .borrow_mut()
+            .extend(result.started_groups.iter().copied());
+        for (var, value) in env.iter_mut() {
+            let Some(group) = value.alias else { continue };
+            if result.started_groups.contains(&group) {
+                value.alias = None;
+            } else if !self.shared.survives(var) {
+                let moved = exit
+                    .iter()
+                    .find(|(v, held)| self.shared.survives(v) && held.alias == Some(group));
+                if let Some((_, held)) = moved {
+                    *value = held.clone();
+                }
+            }
+        }
         for (var, value) in &exit {
             if self.shared.survives(var) {
                 env.insert(var.clone(), value.clone());
             }
         }
-        for (param, arg) in bound {
-            if let Some(value) = exit.get(&param) {
-                env.insert(arg, value.clone());
+        for (param, arg) in &bound {
+            if let Some(value) = exit.get(param) {
+                env.insert(arg.clone(), value.clone());
             }
         }
+        if let Some(returned) = result.returned {
+            let place = returned.place.and_then(|place| {
+                if self.shared.survives(&place) {
+                    return Some(place);
+                }
+                bound
+                    .iter()
+                    .find(|(param, _)| *param == place)
+                    .map(|(_, arg)| arg.clone())
+            });
+            let value = match place {
+                Some(place) => {
+                    let held = env.get(&place).cloned().unwrap_or(returned.value);
+                    join_group(&place, expr.id, held, env, &self.started_groups)
+                }
+                None => {
+                    let mut value = returned.value;
+                    let shared_group = value.alias.is_some_and(|group| {
+                        exit.iter()
+                            .any(|(var, v)| self.shared.survives(var) && v.alias == Some(group))
+                    });
+                    if !shared_group {
+                        value.alias = None;
+                    }
+                    value
+                }
+            };
+            env.insert(Var::Temp(expr.id), value);
+        }
         true
+    }
+
+    /// The return summary of a helper's body, from the states entering its `return`s.
+    fn returned(&self, cfg: &Cfg<'_>, solution: &Solution<FlowState>) -> Option<Returned> {
+        let mut returns = Vec::new();
+        for (index, node) in cfg.nodes.iter().enumerate() {
+            let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
+            let (NodeKind::Return(value), FlowState(Some(env))) =
+                (node.kind, solution.state_at(id))
+            else {
+                continue;
+            };
+            let place = self.shared.places.var(value).cloned();
+            returns.push((value, place, self.eval(value, env, None)));
+        }
+        let protocol = returns.iter().find_map(|(_, _, v)| v.as_ref())?.protocol;
+        let first_place = returns.first().and_then(|(_, place, _)| place.clone());
+        let same_place = returns.iter().all(|(_, place, _)| *place == first_place);
+        let mut joined: Option<Value> = None;
+        for (expr, _, value) in returns {
+            let value = match value {
+                Some(value) if value.protocol == protocol => value,
+                Some(_) => Value::unknown(protocol),
+                None if expr.kind == ExprKind::Null => Value::null(protocol),
+                None => Value::unknown(protocol),
+            };
+            match &mut joined {
+                Some(joined) => {
+                    joined.join(&value);
+                }
+                None => joined = Some(value),
+            }
+        }
+        Some(Returned {
+            place: first_place.filter(|_| same_place),
+            value: joined?,
+        })
     }
 
     /// Records what the call or close at `node` sees, given the state entering it.
@@ -924,7 +1351,7 @@ impl BodyAnalysis<'_, '_, '_> {
                 };
                 let Some(receiver) = self.receiver(expr, call, env) else {
                     let mut env = env.clone();
-                    self.helper_call(call, &mut env, true);
+                    self.helper_call(expr, call, &mut env, true);
                     return;
                 };
                 let callins = self.shared.protocols.callins(
@@ -934,7 +1361,7 @@ impl BodyAnalysis<'_, '_, '_> {
                 );
                 if callins.is_empty() {
                     let mut env = env.clone();
-                    self.helper_call(call, &mut env, true);
+                    self.helper_call(expr, call, &mut env, true);
                 }
                 Observation {
                     span: call.name_span,
@@ -998,6 +1425,7 @@ pub fn eval_initializer(
         class,
         entry: Env::new(),
         depth: 0,
+        started_groups: RefCell::default(),
     };
     analysis.eval(expr, &Env::new(), expected)
 }

@@ -6,8 +6,9 @@ mod support;
 
 use std::path::Path;
 
-use checker::ir::{Block, Class, Expr, ExprKind, SourceIr, Stmt, StmtKind};
+use checker::ir::{Class, Expr, ExprKind, Method, SourceIr};
 use checker::resolve::Resolution;
+use checker::visit::Visitor;
 use support::{assert_annotations, language_of, Annotation};
 
 /// Classes the fixtures may assume exist outside the file, as the typestate library will.
@@ -56,140 +57,85 @@ fn kotlin_resolution() {
 }
 
 /// Every call expression in the file, in source order.
-pub fn calls(ir: &SourceIr) -> Vec<&Expr> {
-    let mut out = Vec::new();
+fn calls(ir: &SourceIr) -> Vec<&Expr> {
+    let mut calls = Calls(Vec::new());
     for class in &ir.classes {
-        class_calls(class, &mut out);
+        calls.class(class);
     }
+    let mut out = calls.0;
     out.sort_by_key(|e| (e.span.start_byte, e.span.end_byte));
     out
 }
 
-fn class_calls<'a>(class: &'a Class, out: &mut Vec<&'a Expr>) {
-    for field in &class.fields {
-        field
-            .init
+/// Collects the call expressions of what it visits.
+struct Calls<'a>(Vec<&'a Expr>);
+
+impl<'a> Calls<'a> {
+    fn class(&mut self, class: &'a Class) {
+        for field in &class.fields {
+            field
+                .init
+                .iter()
+                .chain(&field.delegate)
+                .for_each(|e| self.visit_expr(e));
+        }
+        for body in class
+            .initializers
             .iter()
-            .chain(&field.delegate)
-            .for_each(|e| expr_calls(e, out));
-    }
-    for body in class
-        .initializers
-        .iter()
-        .chain(class.methods.iter().filter_map(|m| m.body.as_ref()))
-    {
-        block_calls(&body.stmts, out);
-    }
-    for nested in &class.classes {
-        class_calls(nested, out);
+            .chain(class.methods.iter().filter_map(|m| m.body.as_ref()))
+        {
+            self.visit_block(&body.stmts);
+        }
+        for nested in &class.classes {
+            self.class(nested);
+        }
     }
 }
 
-fn block_calls<'a>(block: &'a Block, out: &mut Vec<&'a Expr>) {
-    for stmt in block {
-        stmt_calls(stmt, out);
-    }
-}
-
-fn stmt_calls<'a>(stmt: &'a Stmt, out: &mut Vec<&'a Expr>) {
-    match &stmt.kind {
-        StmtKind::Local(local) => local.init.iter().for_each(|e| expr_calls(e, out)),
-        StmtKind::Expr(e) | StmtKind::Throw(e) => expr_calls(e, out),
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => {
-            expr_calls(cond, out);
-            block_calls(then_branch, out);
-            else_branch.iter().for_each(|b| block_calls(b, out));
-        }
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            expr_calls(cond, out);
-            block_calls(body, out);
-        }
-        StmtKind::For {
-            init,
-            cond,
-            update,
-            body,
-        } => {
-            block_calls(init, out);
-            cond.iter().chain(update).for_each(|e| expr_calls(e, out));
-            block_calls(body, out);
-        }
-        StmtKind::ForEach { iterable, body, .. } => {
-            expr_calls(iterable, out);
-            block_calls(body, out);
-        }
-        StmtKind::Switch {
-            scrutinee, arms, ..
-        } => {
-            scrutinee.iter().for_each(|e| expr_calls(e, out));
-            for arm in arms {
-                arm.labels
-                    .iter()
-                    .chain(&arm.guard)
-                    .for_each(|e| expr_calls(e, out));
-                block_calls(&arm.body, out);
+impl<'a> Visitor<'a> for Calls<'a> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        match &expr.kind {
+            ExprKind::Call(call) => {
+                self.0.push(expr);
+                call.receiver.iter().for_each(|r| self.visit_expr(r));
+                call.args.iter().for_each(|a| self.visit_expr(a));
             }
-        }
-        StmtKind::Try {
-            resources,
-            body,
-            catches,
-            finally,
-        } => {
-            block_calls(resources, out);
-            block_calls(body, out);
-            catches.iter().for_each(|c| block_calls(&c.body, out));
-            finally.iter().for_each(|b| block_calls(b, out));
-        }
-        StmtKind::Return { value, .. } => value.iter().for_each(|e| expr_calls(e, out)),
-        StmtKind::Break(_) | StmtKind::Continue(_) => {}
-        StmtKind::Block(block) => block_calls(block, out),
-        StmtKind::Labeled { body, .. } => stmt_calls(body, out),
-        StmtKind::LocalClass(class) => class_calls(class, out),
-        StmtKind::LocalFunction(method) => {
-            method.body.iter().for_each(|b| block_calls(&b.stmts, out));
+            ExprKind::Field { receiver, .. } | ExprKind::MethodRef { receiver, .. } => {
+                self.visit_expr(receiver)
+            }
+            ExprKind::New { args, body, .. } => {
+                args.iter().for_each(|a| self.visit_expr(a));
+                body.iter().for_each(|c| self.class(c));
+            }
+            ExprKind::Lambda { body, .. } => self.visit_block(&body.stmts),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.visit_expr(lhs);
+                self.visit_expr(rhs);
+            }
+            ExprKind::Assign { target, value } => {
+                self.visit_expr(target);
+                self.visit_expr(value);
+            }
+            ExprKind::Not(e)
+            | ExprKind::Cast { expr: e, .. }
+            | ExprKind::TypeTest { expr: e, .. } => self.visit_expr(e),
+            ExprKind::Control(stmt) => self.visit_stmt(stmt),
+            ExprKind::Other(parts) => parts.iter().for_each(|p| self.visit_expr(p)),
+            ExprKind::Name(_)
+            | ExprKind::This(_)
+            | ExprKind::Super
+            | ExprKind::Null
+            | ExprKind::Bool(_)
+            | ExprKind::Literal => {}
         }
     }
-}
 
-fn expr_calls<'a>(expr: &'a Expr, out: &mut Vec<&'a Expr>) {
-    match &expr.kind {
-        ExprKind::Call(call) => {
-            out.push(expr);
-            call.receiver.iter().for_each(|r| expr_calls(r, out));
-            call.args.iter().for_each(|a| expr_calls(a, out));
-        }
-        ExprKind::Field { receiver, .. } | ExprKind::MethodRef { receiver, .. } => {
-            expr_calls(receiver, out)
-        }
-        ExprKind::New { args, body, .. } => {
-            args.iter().for_each(|a| expr_calls(a, out));
-            body.iter().for_each(|c| class_calls(c, out));
-        }
-        ExprKind::Lambda { body, .. } => block_calls(&body.stmts, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            expr_calls(lhs, out);
-            expr_calls(rhs, out);
-        }
-        ExprKind::Assign { target, value } => {
-            expr_calls(target, out);
-            expr_calls(value, out);
-        }
-        ExprKind::Not(e) | ExprKind::Cast { expr: e, .. } | ExprKind::TypeTest { expr: e, .. } => {
-            expr_calls(e, out)
-        }
-        ExprKind::Control(stmt) => stmt_calls(stmt, out),
-        ExprKind::Other(parts) => parts.iter().for_each(|p| expr_calls(p, out)),
-        ExprKind::Name(_)
-        | ExprKind::This(_)
-        | ExprKind::Super
-        | ExprKind::Null
-        | ExprKind::Bool(_)
-        | ExprKind::Literal => {}
+    fn visit_local_class(&mut self, class: &'a Class) {
+        self.class(class);
+    }
+
+    fn visit_local_function(&mut self, method: &'a Method) {
+        method.body.iter().for_each(|b| self.visit_block(&b.stmts));
     }
 }
 

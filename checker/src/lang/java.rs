@@ -86,6 +86,7 @@ fn lower_type_declaration(cx: &mut LowerCx<'_>, node: Node<'_>) -> Option<Class>
                     ty: param.ty,
                     init: None,
                     delegate: None,
+                    getter: None,
                     annotations: Vec::new(),
                     modifiers: Modifiers::default(),
                     span: param.span,
@@ -169,6 +170,7 @@ fn lower_enum_constant(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) 
         }),
         init: Some(init),
         delegate: None,
+        getter: None,
         annotations: Vec::new(),
         modifiers: Modifiers {
             is_static: true,
@@ -202,6 +204,7 @@ fn lower_field(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) {
             ty: local.ty,
             init: local.init,
             delegate: None,
+            getter: None,
             annotations: annotations.clone(),
             modifiers,
             span: cx.span(declarator),

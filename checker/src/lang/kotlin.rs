@@ -110,6 +110,13 @@ fn lower_member(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) -> bool
                 class.kind == ClassKind::Interface && method.body.is_none();
             class.methods.push(method);
         }
+        // A getter on the line after its property is the property's sibling in the tree.
+        "getter" => {
+            let getter = lower_getter(cx, node);
+            if let Some(field) = class.fields.last_mut().filter(|f| f.getter.is_none()) {
+                field.getter = getter;
+            }
+        }
         "secondary_constructor" => class.methods.push(lower_secondary_constructor(cx, node)),
         "anonymous_initializer" => class.initializers.push(Body {
             stmts: lower_block(cx, node),
@@ -190,6 +197,7 @@ fn lower_primary_constructor(cx: &mut LowerCx<'_>, ctor: Node<'_>, class: &mut C
                 ty: lowered.ty.clone(),
                 init: None,
                 delegate: None,
+                getter: None,
                 annotations,
                 modifiers,
                 span: lowered.span,
@@ -239,6 +247,7 @@ fn lower_enum_entry(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) {
         ty: Some(ty),
         init: Some(init),
         delegate: None,
+        getter: None,
         annotations: Vec::new(),
         modifiers: Modifiers {
             is_static: true,
@@ -259,6 +268,7 @@ fn lower_property(cx: &mut LowerCx<'_>, node: Node<'_>) -> Vec<Field> {
         StmtKind::Expr(expr) => Some(expr),
         _ => None,
     });
+    let getter = child_of_kind(node, "getter").and_then(|getter| lower_getter(cx, getter));
     let n_locals = locals.len();
     locals
         .into_iter()
@@ -269,6 +279,7 @@ fn lower_property(cx: &mut LowerCx<'_>, node: Node<'_>) -> Vec<Field> {
                 .init
                 .or_else(|| (n_locals == 1).then(|| destructured.clone()).flatten()),
             delegate: delegate.clone(),
+            getter: getter.clone(),
             annotations: annotations.clone(),
             modifiers,
             span: cx.span(node),
@@ -382,6 +393,11 @@ fn lower_function_body(cx: &mut LowerCx<'_>, body: Node<'_>) -> Body {
         stmts,
         span: cx.span(body),
     }
+}
+
+/// The body of a property's `get() = …` or `get() { … }`.
+fn lower_getter(cx: &mut LowerCx<'_>, getter: Node<'_>) -> Option<Body> {
+    child_of_kind(getter, "function_body").map(|body| lower_function_body(cx, body))
 }
 
 fn lower_params(cx: &mut LowerCx<'_>, params: Node<'_>) -> Vec<Param> {
