@@ -11,12 +11,22 @@
 //! candidates of a frontier node (R3, [`separation`]). Then the hypothesis is built, and
 //! counterexamples are processed by binary search on the tree (`process_counterexample`).
 //!
+//! With a state bound and fewer states than it, the learner searches for the missing states
+//! itself (widening): it extends frontier nodes by every input, those below the latest basis
+//! node first, each extension followed by the word that best tells the state the hypothesis
+//! predicts from the others; every node reached gets one more identifying query. As soon as
+//! the tree contradicts the hypothesis, the search stops and the equivalence oracle's free
+//! cache check returns the counterexample. The search is a heuristic: the equivalence oracle
+//! still proves the bound.
+//!
 //! A device pays per run (a reset), hardly per step, so every query carries as many
 //! observations as one run can: that is where L# beats L*'s table of short queries.
 
 mod separation;
 mod tree;
 
+use std::cmp::Reverse;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use typestates::mealy::Mealy;
@@ -25,7 +35,7 @@ use crate::closure::{Alphabet, Output};
 use crate::equivalence::Counterexample;
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
-use separation::best_split;
+use separation::{best_split, best_split_towards};
 use tree::{Node, ObservationTree, ROOT};
 
 /// The state of an L# run.
@@ -35,6 +45,7 @@ pub struct LSharp {
     basis: Vec<Node>,
     state_bound: Option<usize>,
     widened: Vec<Node>,
+    checked_below: HashSet<Node>,
 }
 
 impl LSharp {
@@ -47,6 +58,7 @@ impl LSharp {
             basis: vec![ROOT],
             state_bound: None,
             widened: Vec::new(),
+            checked_below: HashSet::new(),
         }
     }
 
@@ -166,8 +178,19 @@ impl LSharp {
                 self.basis.push(isolated);
                 continue;
             }
+            // Nodes below widened ones get one query each: enough to expose most missing
+            // states, without paying for a full identification of every node searched.
+            let below: Vec<Node> = self
+                .below_widened()
+                .into_iter()
+                .filter(|node| {
+                    !self.checked_below.contains(node) && self.candidates(*node).len() > 1
+                })
+                .collect();
+            self.checked_below.extend(below.iter().copied());
             let separations: Vec<Vec<usize>> = frontier
                 .iter()
+                .chain(&below)
                 .filter_map(|&node| {
                     let candidates = self.candidates(node);
                     let witness = best_split(&self.tree, &candidates)?;
@@ -178,13 +201,25 @@ impl LSharp {
                 self.ask(mq, separations).await?;
                 continue;
             }
+            if !self.widened.is_empty() && !self.tree_agrees_with(&self.hypothesis()) {
+                // The search found a missing state: the hypothesis contradicts the tree, and
+                // the equivalence oracle's free check returns the counterexample.
+                return Ok(());
+            }
             let Some(node) = self.next_to_widen(&frontier) else {
                 return Ok(());
             };
             self.widened.push(node);
+            let hypothesis = self.hypothesis();
             let queries = (0..self.tree.width())
                 .filter(|&column| self.tree.child(node, column).is_none())
-                .flat_map(|column| self.probed(node, column))
+                .flat_map(|column| {
+                    let word = self.tree.extend(node, &[column]);
+                    match self.basis_of(&hypothesis, &word) {
+                        Some(predicted) => vec![self.checked(node, column, predicted)],
+                        None => self.probed(node, column),
+                    }
+                })
                 .collect();
             self.ask(mq, queries).await?;
         }
@@ -208,10 +243,20 @@ impl LSharp {
             .collect()
     }
 
+    /// The query that observes `node`'s transition on `column`, which the hypothesis sends to
+    /// basis node `predicted`, followed by the word that best tells `predicted` from the other
+    /// basis nodes: the widening's check that the node reached is the state predicted.
+    fn checked(&self, node: Node, column: usize, predicted: Node) -> Vec<usize> {
+        let mut suffix = vec![column];
+        suffix.extend(best_split_towards(&self.tree, &self.basis, predicted).unwrap_or_default());
+        self.tree.extend(node, &suffix)
+    }
+
     /// The node to extend by every input while the basis (and the error sink, once seen) has
-    /// fewer states than the bound: the shallowest live node at most `bound - states` inputs
-    /// below the frontier that is not extended yet (frontier nodes first, then the children
-    /// of extended ones, breadth first). `None` once the bound is met or the depth is used up;
+    /// fewer states than the bound: a live node at most `bound - states` inputs below the
+    /// frontier that is not extended yet (frontier nodes first, then the children of extended
+    /// ones, breadth first; within a layer, the nodes below the latest basis node first, then
+    /// the shallowest). `None` once the bound is met or the depth is used up;
     /// then the equivalence oracle searches on.
     fn next_to_widen(&self, frontier: &[Node]) -> Option<Node> {
         let bound = self.state_bound?;
@@ -230,7 +275,10 @@ impl LSharp {
                 .iter()
                 .copied()
                 .filter(|node| !self.widened.contains(node))
-                .min_by_key(|&node| (self.tree.access(node).len(), node));
+                .min_by_key(|&node| {
+                    let from = self.basis_ancestor(node);
+                    (Reverse(from), self.tree.access(node).len(), node)
+                });
             if open.is_some() {
                 return open;
             }
@@ -244,6 +292,54 @@ impl LSharp {
                 .collect();
         }
         None
+    }
+
+    /// The position in the basis of the nearest basis node above `node`: states found later
+    /// come later, and their neighbourhood is where missing states hide most often.
+    fn basis_ancestor(&self, node: Node) -> usize {
+        let access = self.tree.access(node);
+        (0..access.len())
+            .rev()
+            .find_map(|length| {
+                let prefix = self.tree.node(&access[..length]).expect("in the tree");
+                self.basis.iter().position(|it| *it == prefix)
+            })
+            .unwrap_or(0)
+    }
+
+    /// The live children of widened nodes outside the basis: identified like frontier nodes
+    /// (rule R3), so that a missing state the widening reaches shows up as a node apart from
+    /// the state the hypothesis sends it to.
+    fn below_widened(&self) -> Vec<Node> {
+        self.widened
+            .iter()
+            .flat_map(|&node| {
+                (0..self.tree.width()).filter_map(move |column| self.tree.child(node, column))
+            })
+            .map(|(child, _)| child)
+            .filter(|child| !self.tree.is_dead(*child) && !self.basis.contains(child))
+            .collect()
+    }
+
+    /// Whether `hypothesis` gives every output the tree holds.
+    fn tree_agrees_with(&self, hypothesis: &Hypothesis) -> bool {
+        let mealy = &hypothesis.mealy;
+        let mut stack = vec![(ROOT, mealy.initial)];
+        while let Some((node, state)) = stack.pop() {
+            for column in 0..self.tree.width() {
+                let Some((child, output)) = self.tree.child(node, column) else {
+                    continue;
+                };
+                let (target, expected) = mealy.transition(state, column);
+                if expected != output {
+                    return false;
+                }
+                if output != Output::Err {
+                    stack.push((child, target));
+                }
+            }
+        }
+        true
     }
 
     /// The transitions of basis nodes not yet in the tree (rule R2).
