@@ -13,8 +13,9 @@
 //!
 //! With a state bound and fewer states than it, the learner searches for the missing states
 //! itself (widening): it extends frontier nodes by every input, those below the latest basis
-//! node first, each extension followed by the word that best tells the state the hypothesis
-//! predicts from the others; every node reached gets one more identifying query. As soon as
+//! node first, each extension (new, or seen but not yet told from other candidates) followed
+//! by the word that best tells the state the hypothesis predicts from the others; a node
+//! reached that may still be the predicted state gets one more identifying query. As soon as
 //! the tree contradicts the hypothesis, the search stops and the equivalence oracle's free
 //! cache check returns the counterexample. The search is a heuristic: the equivalence oracle
 //! still proves the bound.
@@ -178,51 +179,84 @@ impl LSharp {
                 self.basis.push(isolated);
                 continue;
             }
-            // Nodes below widened ones get one query each: enough to expose most missing
-            // states, without paying for a full identification of every node searched.
-            let below: Vec<Node> = self
-                .below_widened()
-                .into_iter()
-                .filter(|node| {
-                    !self.checked_below.contains(node) && self.candidates(*node).len() > 1
-                })
-                .collect();
-            self.checked_below.extend(below.iter().copied());
             let separations: Vec<Vec<usize>> = frontier
                 .iter()
-                .chain(&below)
-                .filter_map(|&node| {
-                    let candidates = self.candidates(node);
-                    let witness = best_split(&self.tree, &candidates)?;
-                    Some(self.tree.extend(node, &witness))
-                })
+                .filter_map(|&node| self.split(node))
                 .collect();
             if !separations.is_empty() {
                 self.ask(mq, separations).await?;
                 continue;
             }
-            if !self.widened.is_empty() && !self.tree_agrees_with(&self.hypothesis()) {
+            let hypothesis = self.hypothesis();
+            if !self.widened.is_empty() && !self.tree_agrees_with(&hypothesis) {
                 // The search found a missing state: the hypothesis contradicts the tree, and
                 // the equivalence oracle's free check returns the counterexample.
                 return Ok(());
             }
+            // Nodes below widened ones that may still be the state the hypothesis predicts
+            // get one query each: enough to expose most missing states, without paying for a
+            // full identification of every node searched.
+            let below: Vec<Node> = self
+                .below_widened()
+                .into_iter()
+                .filter(|&node| {
+                    let candidates = self.candidates(node);
+                    !self.checked_below.contains(&node)
+                        && candidates.len() > 1
+                        && self
+                            .basis_of(&hypothesis, &self.tree.access(node))
+                            .is_some_and(|it| candidates.contains(&it))
+                })
+                .collect();
+            self.checked_below.extend(below.iter().copied());
+            let separations: Vec<Vec<usize>> =
+                below.iter().filter_map(|&node| self.split(node)).collect();
+            if !separations.is_empty() {
+                self.ask(mq, separations).await?;
+                continue;
+            }
             let Some(node) = self.next_to_widen(&frontier) else {
                 return Ok(());
             };
-            self.widened.push(node);
-            let hypothesis = self.hypothesis();
-            let queries = (0..self.tree.width())
-                .filter(|&column| self.tree.child(node, column).is_none())
-                .flat_map(|column| {
-                    let word = self.tree.extend(node, &[column]);
-                    match self.basis_of(&hypothesis, &word) {
-                        Some(predicted) => vec![self.checked(node, column, predicted)],
-                        None => self.probed(node, column),
-                    }
-                })
-                .collect();
-            self.ask(mq, queries).await?;
+            self.widen(mq, node).await?;
         }
+    }
+
+    /// The query that splits the candidates of `node` best (rule R3), if they can be split.
+    fn split(&self, node: Node) -> Option<Vec<usize>> {
+        let witness = best_split(&self.tree, &self.candidates(node))?;
+        Some(self.tree.extend(node, &witness))
+    }
+
+    /// Extends `node` by every input: each transition not yet observed, or observed but not
+    /// yet told from the other candidates, is checked against the state the hypothesis
+    /// predicts for it.
+    async fn widen<M: MembershipOracle>(&mut self, mq: &M, node: Node) -> Result<(), QueryError> {
+        self.widened.push(node);
+        let hypothesis = self.hypothesis();
+        let queries = (0..self.tree.width())
+            .flat_map(|column| {
+                let word = self.tree.extend(node, &[column]);
+                match (
+                    self.basis_of(&hypothesis, &word),
+                    self.tree.child(node, column),
+                ) {
+                    (Some(predicted), None) => vec![self.checked(node, column, predicted)],
+                    // Seen before, but not yet told from the other candidates.
+                    (Some(predicted), Some((child, _)))
+                        if !self.tree.is_dead(child) && {
+                            let candidates = self.candidates(child);
+                            candidates.len() > 1 && candidates.contains(&predicted)
+                        } =>
+                    {
+                        vec![self.checked(node, column, predicted)]
+                    }
+                    (None, None) => self.probed(node, column),
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+        self.ask(mq, queries).await
     }
 
     /// The queries that observe `node`'s transition on `column` and, in the same runs,
