@@ -85,5 +85,10 @@ mod tests {
         let nodes: Vec<Node> = (0..3).map(|it| tree.node(&[it]).unwrap()).collect();
         assert_eq!(best_split(&tree, &nodes), Some(vec![1]));
         assert_eq!(best_split(&tree, &nodes[..1]), None);
+        // Towards the first state, only witnesses against it count: input 0 tells it from
+        // both others, and it is the shortest witness of both pairs.
+        assert_eq!(best_split_towards(&tree, &nodes, nodes[0]), Some(vec![0]));
+        // Towards the second, input 0 does not tell it from the third; input 1 does.
+        assert_eq!(best_split_towards(&tree, &nodes, nodes[1]), Some(vec![1]));
     }
 }
