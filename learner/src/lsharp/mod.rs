@@ -65,8 +65,9 @@ impl LSharp {
 
     /// The same learner, told that the system has at most `state_bound` states (error sink
     /// included). While its hypothesis has fewer, it looks for the missing ones itself,
-    /// extending frontier nodes by every input, shallowest first, before it asks an
-    /// equivalence query: far cheaper than the W-method's search for extra states.
+    /// extending frontier nodes by every input (those below the latest basis node first,
+    /// then the shallowest) before it asks an equivalence query: far cheaper than the
+    /// W-method's search for extra states.
     pub fn with_state_bound(self, state_bound: usize) -> LSharp {
         LSharp {
             state_bound: Some(state_bound),
