@@ -11,12 +11,23 @@
 //! candidates of a frontier node (R3, [`separation`]). Then the hypothesis is built, and
 //! counterexamples are processed by binary search on the tree (`process_counterexample`).
 //!
+//! With a state bound and fewer states than it, the learner searches for the missing states
+//! itself (widening): it extends frontier nodes by every input, those below the latest basis
+//! node first, each extension (new, or seen but not yet told from other candidates) followed
+//! by the word that best tells the state the hypothesis predicts from the others; a node
+//! reached that may still be the predicted state gets one more identifying query. As soon as
+//! the tree contradicts the hypothesis, the search stops and the equivalence oracle's free
+//! cache check returns the counterexample. The search is a heuristic: the equivalence oracle
+//! still proves the bound.
+//!
 //! A device pays per run (a reset), hardly per step, so every query carries as many
 //! observations as one run can: that is where L# beats L*'s table of short queries.
 
 mod separation;
 mod tree;
 
+use std::cmp::Reverse;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use typestates::mealy::Mealy;
@@ -25,7 +36,7 @@ use crate::closure::{Alphabet, Output};
 use crate::equivalence::Counterexample;
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
-use separation::best_split;
+use separation::{best_split, best_split_towards};
 use tree::{Node, ObservationTree, ROOT};
 
 /// The state of an L# run.
@@ -35,6 +46,7 @@ pub struct LSharp {
     basis: Vec<Node>,
     state_bound: Option<usize>,
     widened: Vec<Node>,
+    checked_below: HashSet<Node>,
 }
 
 impl LSharp {
@@ -47,13 +59,15 @@ impl LSharp {
             basis: vec![ROOT],
             state_bound: None,
             widened: Vec::new(),
+            checked_below: HashSet::new(),
         }
     }
 
     /// The same learner, told that the system has at most `state_bound` states (error sink
     /// included). While its hypothesis has fewer, it looks for the missing ones itself,
-    /// extending frontier nodes by every input, shallowest first, before it asks an
-    /// equivalence query: far cheaper than the W-method's search for extra states.
+    /// extending frontier nodes by every input (those below the latest basis node first,
+    /// then the shallowest) before it asks an equivalence query: far cheaper than the
+    /// W-method's search for extra states.
     pub fn with_state_bound(self, state_bound: usize) -> LSharp {
         LSharp {
             state_bound: Some(state_bound),
@@ -168,12 +182,36 @@ impl LSharp {
             }
             let separations: Vec<Vec<usize>> = frontier
                 .iter()
-                .filter_map(|&node| {
+                .filter_map(|&node| self.split(node))
+                .collect();
+            if !separations.is_empty() {
+                self.ask(mq, separations).await?;
+                continue;
+            }
+            let hypothesis = self.hypothesis();
+            if !self.widened.is_empty() && !self.tree_agrees_with(&hypothesis) {
+                // The search found a missing state: the hypothesis contradicts the tree, and
+                // the equivalence oracle's free check returns the counterexample.
+                return Ok(());
+            }
+            // Nodes below widened ones that may still be the state the hypothesis predicts
+            // get one query each: enough to expose most missing states, without paying for a
+            // full identification of every node searched.
+            let below: Vec<Node> = self
+                .below_widened()
+                .into_iter()
+                .filter(|&node| {
                     let candidates = self.candidates(node);
-                    let witness = best_split(&self.tree, &candidates)?;
-                    Some(self.tree.extend(node, &witness))
+                    !self.checked_below.contains(&node)
+                        && candidates.len() > 1
+                        && self
+                            .basis_of(&hypothesis, &self.tree.access(node))
+                            .is_some_and(|it| candidates.contains(&it))
                 })
                 .collect();
+            self.checked_below.extend(below.iter().copied());
+            let separations: Vec<Vec<usize>> =
+                below.iter().filter_map(|&node| self.split(node)).collect();
             if !separations.is_empty() {
                 self.ask(mq, separations).await?;
                 continue;
@@ -181,13 +219,45 @@ impl LSharp {
             let Some(node) = self.next_to_widen(&frontier) else {
                 return Ok(());
             };
-            self.widened.push(node);
-            let queries = (0..self.tree.width())
-                .filter(|&column| self.tree.child(node, column).is_none())
-                .flat_map(|column| self.probed(node, column))
-                .collect();
-            self.ask(mq, queries).await?;
+            self.widen(mq, node).await?;
         }
+    }
+
+    /// The query that splits the candidates of `node` best (rule R3), if they can be split.
+    fn split(&self, node: Node) -> Option<Vec<usize>> {
+        let witness = best_split(&self.tree, &self.candidates(node))?;
+        Some(self.tree.extend(node, &witness))
+    }
+
+    /// Extends `node` by every input: each transition not yet observed, or observed but not
+    /// yet told from the other candidates, is checked against the state the hypothesis
+    /// predicts for it.
+    async fn widen<M: MembershipOracle>(&mut self, mq: &M, node: Node) -> Result<(), QueryError> {
+        self.widened.push(node);
+        let hypothesis = self.hypothesis();
+        let queries = (0..self.tree.width())
+            .flat_map(|column| {
+                let word = self.tree.extend(node, &[column]);
+                match (
+                    self.basis_of(&hypothesis, &word),
+                    self.tree.child(node, column),
+                ) {
+                    (Some(predicted), None) => vec![self.checked(node, column, predicted)],
+                    // Seen before, but not yet told from the other candidates.
+                    (Some(predicted), Some((child, _)))
+                        if !self.tree.is_dead(child) && {
+                            let candidates = self.candidates(child);
+                            candidates.len() > 1 && candidates.contains(&predicted)
+                        } =>
+                    {
+                        vec![self.checked(node, column, predicted)]
+                    }
+                    (None, None) => self.probed(node, column),
+                    _ => Vec::new(),
+                }
+            })
+            .collect();
+        self.ask(mq, queries).await
     }
 
     /// The queries that observe `node`'s transition on `column` and, in the same runs,
@@ -208,10 +278,20 @@ impl LSharp {
             .collect()
     }
 
+    /// The query that observes `node`'s transition on `column`, which the hypothesis sends to
+    /// basis node `predicted`, followed by the word that best tells `predicted` from the other
+    /// basis nodes: the widening's check that the node reached is the state predicted.
+    fn checked(&self, node: Node, column: usize, predicted: Node) -> Vec<usize> {
+        let mut suffix = vec![column];
+        suffix.extend(best_split_towards(&self.tree, &self.basis, predicted).unwrap_or_default());
+        self.tree.extend(node, &suffix)
+    }
+
     /// The node to extend by every input while the basis (and the error sink, once seen) has
-    /// fewer states than the bound: the shallowest live node at most `bound - states` inputs
-    /// below the frontier that is not extended yet (frontier nodes first, then the children
-    /// of extended ones, breadth first). `None` once the bound is met or the depth is used up;
+    /// fewer states than the bound: a live node at most `bound - states` inputs below the
+    /// frontier that is not extended yet (frontier nodes first, then the children of extended
+    /// ones, breadth first; within a layer, the nodes below the latest basis node first, then
+    /// the shallowest). `None` once the bound is met or the depth is used up;
     /// then the equivalence oracle searches on.
     fn next_to_widen(&self, frontier: &[Node]) -> Option<Node> {
         let bound = self.state_bound?;
@@ -230,7 +310,10 @@ impl LSharp {
                 .iter()
                 .copied()
                 .filter(|node| !self.widened.contains(node))
-                .min_by_key(|&node| (self.tree.access(node).len(), node));
+                .min_by_key(|&node| {
+                    let from = self.basis_ancestor(node);
+                    (Reverse(from), self.tree.access(node).len(), node)
+                });
             if open.is_some() {
                 return open;
             }
@@ -244,6 +327,54 @@ impl LSharp {
                 .collect();
         }
         None
+    }
+
+    /// The position in the basis of the nearest basis node above `node`: states found later
+    /// come later, and their neighbourhood is where missing states hide most often.
+    fn basis_ancestor(&self, node: Node) -> usize {
+        let access = self.tree.access(node);
+        (0..access.len())
+            .rev()
+            .find_map(|length| {
+                let prefix = self.tree.node(&access[..length]).expect("in the tree");
+                self.basis.iter().position(|it| *it == prefix)
+            })
+            .unwrap_or(0)
+    }
+
+    /// The live children of widened nodes outside the basis: identified like frontier nodes
+    /// (rule R3), so that a missing state the widening reaches shows up as a node apart from
+    /// the state the hypothesis sends it to.
+    fn below_widened(&self) -> Vec<Node> {
+        self.widened
+            .iter()
+            .flat_map(|&node| {
+                (0..self.tree.width()).filter_map(move |column| self.tree.child(node, column))
+            })
+            .map(|(child, _)| child)
+            .filter(|child| !self.tree.is_dead(*child) && !self.basis.contains(child))
+            .collect()
+    }
+
+    /// Whether `hypothesis` gives every output the tree holds.
+    fn tree_agrees_with(&self, hypothesis: &Hypothesis) -> bool {
+        let mealy = &hypothesis.mealy;
+        let mut stack = vec![(ROOT, mealy.initial)];
+        while let Some((node, state)) = stack.pop() {
+            for column in 0..self.tree.width() {
+                let Some((child, output)) = self.tree.child(node, column) else {
+                    continue;
+                };
+                let (target, expected) = mealy.transition(state, column);
+                if expected != output {
+                    return false;
+                }
+                if output != Output::Err {
+                    stack.push((child, target));
+                }
+            }
+        }
+        true
     }
 
     /// The transitions of basis nodes not yet in the tree (rule R2).
