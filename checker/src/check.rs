@@ -25,7 +25,7 @@ use crate::typestate_flow::{
 };
 
 /// How to check.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CheckConfig {
     /// Direct supertypes of classes declared elsewhere in the project (see
     /// [`project_supertypes`]), so that `class DownloadTask extends AsyncTask` in one file
@@ -100,7 +100,7 @@ pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> Chec
 
 /// Whether `text` names something a protocol object can come from: a name of the library's
 /// [`crate::prefilter::NameFilter`], or a class of `supertypes` that extends a protocol class.
-fn related(library: &Library, text: &str, supertypes: &Supertypes) -> bool {
+pub(crate) fn related(library: &Library, text: &str, supertypes: &Supertypes) -> bool {
     let filter = crate::prefilter::NameFilter::new(library);
     if filter.matches(text) {
         return true;

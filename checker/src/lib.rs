@@ -15,6 +15,9 @@
 //! suppressed ones.
 //! A [`Project`] checks many files, lowering each at most once and skipping, by a
 //! [`prefilter`] on their text, the files that name nothing a protocol object can come from.
+//! An [`Incremental`] checks one document again after each edit (as the LSP server does),
+//! reparsing only around the edit and keeping the findings when the edit cannot change them
+//! ([`relocate`]); its results are those of [`check`].
 //!
 //! ```text
 //! let library = typestates::library::Library::bundled();
@@ -29,6 +32,7 @@ mod check;
 pub mod diagnostics;
 pub mod events;
 pub mod flow;
+mod incremental;
 pub mod ir;
 pub mod lang;
 pub mod places;
@@ -36,12 +40,14 @@ pub mod platform;
 pub mod prefilter;
 mod project;
 pub mod protocols;
+pub mod relocate;
 pub mod resolve;
 pub mod source;
 pub mod suppress;
 pub mod typestate_flow;
 
 pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
-pub use diagnostics::{Related, Unreleased, Violation, ViolationKind};
+pub use diagnostics::{Fix, FixEdit, Related, Unreleased, Violation, ViolationKind};
+pub use incremental::{Incremental, Reuse};
 pub use project::Project;
 pub use source::SourceFile;
