@@ -10,7 +10,8 @@
 //!    the largest part of a check: `bench/results/lsp-latency.md`);
 //! 3. lowers the new tree, and relocates the kept IR across the edit ([`crate::relocate`]);
 //!    if the two are equal, the edit touched only what the IR does not record (a comment,
-//!    blank space, a literal's contents), and the kept findings, relocated, are the answer;
+//!    blank space, a literal's contents), and the kept findings, relocated, are the answer
+//!    (with their fixes computed again, as those read the text: [`crate::fixes`]);
 //! 4. otherwise analyses the new IR as [`crate::check`] does.
 //!
 //! The result is always that of [`crate::check`] on the same text: `tests/incremental.rs`
@@ -99,7 +100,7 @@ impl Incremental {
         }
         let ir = crate::lang::lower_tree(parsed.language, &parsed.text, &parsed.tree);
         if let (Some(edit), Some(last)) = (edit, self.last.as_mut()) {
-            if let Some(result) = last.reuse(library, config, edit, &ir) {
+            if let Some(result) = last.reuse(library, config, edit, &ir, &parsed.text) {
                 return (result, Reuse::Findings);
             }
         }
@@ -161,6 +162,7 @@ impl Last {
         config: &CheckConfig,
         edit: TextEdit,
         ir: &SourceIr,
+        text: &str,
     ) -> Option<CheckResult> {
         if self.config != *config || self.library != *library {
             return None;
@@ -174,6 +176,7 @@ impl Last {
             return None;
         }
         self.result.syntax_errors.clone_from(&ir.syntax_errors);
+        crate::fixes::attach(ir, text, &mut self.result.violations);
         Some(self.result.clone())
     }
 }

@@ -11,8 +11,8 @@
 //! [`places`] finds the tracked objects, [`typestate_flow`] tracks their states through one
 //! body, and [`events`] orders the bodies of a class (Android lifecycles, event handlers,
 //! listener callbacks);
-//! [`diagnostics`] turns what the analysis saw into violations, and [`suppress`] drops the
-//! suppressed ones.
+//! [`diagnostics`] turns what the analysis saw into violations, [`suppress`] drops the
+//! suppressed ones, and [`fixes`] attaches the quick fixes the checker vouches for.
 //! A [`Project`] checks many files, lowering each at most once and skipping, by a
 //! [`prefilter`] on their text, the files that name nothing a protocol object can come from.
 //! An [`Incremental`] checks one document again after each edit (as the LSP server does),
@@ -31,6 +31,7 @@ pub mod cfg;
 mod check;
 pub mod diagnostics;
 pub mod events;
+pub mod fixes;
 pub mod flow;
 mod incremental;
 pub mod ir;

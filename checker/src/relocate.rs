@@ -13,7 +13,7 @@
 //! findings of the old text, relocated by [`result`], are those of the new one
 //! (`tests/incremental.rs` checks this against a check from scratch after many random edits).
 
-use crate::diagnostics::{Fix, Related, Unreleased, Violation};
+use crate::diagnostics::{Related, Unreleased, Violation};
 use crate::ir::{
     Annotation, Block, Body, Call, Catch, Class, Expr, ExprKind, Field, Import, LineCol, Local,
     Method, Param, SourceIr, Span, Stmt, StmtKind, SwitchArm, TypeRef,
@@ -177,7 +177,8 @@ pub fn ir(shift: &mut Shift, ir: &mut SourceIr) -> bool {
     shift.is_exact()
 }
 
-/// Relocates every span of a check's findings (the syntax errors come from the new IR).
+/// Relocates every span of a check's findings (the syntax errors come from the new IR, and
+/// the fixes are computed again from it: [`crate::fixes`]).
 pub fn result(shift: &mut Shift, result: &mut CheckResult) {
     for violation in &mut result.violations {
         self::violation(shift, violation);
@@ -191,11 +192,6 @@ fn violation(shift: &mut Shift, violation: &mut Violation) {
     shift.span(&mut violation.span);
     for Related { span, .. } in &mut violation.related {
         shift.span(span);
-    }
-    if let Some(Fix { edits, .. }) = &mut violation.fix {
-        for edit in edits {
-            shift.span(&mut edit.span);
-        }
     }
 }
 

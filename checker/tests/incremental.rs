@@ -1,7 +1,8 @@
 //! The incremental engine against a check from scratch: every fixture file is edited many
 //! times at random (typing and deleting in code and comments, pasting a piece of the file
 //! elsewhere, going back to an earlier text), and after each edit
-//! [`checker::Incremental::check`] must equal [`checker::check`] of the same text.
+//! [`checker::Incremental::check`] must equal [`checker::check`] of the same text, quick fixes
+//! included (`tests/fixes/` is edited too).
 
 mod support;
 
@@ -10,7 +11,7 @@ use std::path::{Path, PathBuf};
 use checker::{check, CheckConfig, Incremental, Reuse, SourceFile};
 use typestates::library::Library;
 
-const EDITS_PER_FILE: usize = 50;
+const EDITS_PER_FILE: usize = 30;
 
 /// A small deterministic generator (xorshift64*), so a failure replays.
 struct Random(u64);
@@ -101,7 +102,8 @@ fn edit_lines(random: &mut Random, text: &str) -> String {
 
 fn fixtures() -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("tests/fixtures"), root.join("tests/fixes")];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).expect("fixture folder is readable") {
             let path = entry.expect("fixture entry").path();
