@@ -8,7 +8,8 @@
 //! stays with the text before it, so spans never grow over inserted text.
 //!
 //! [`ir`] relocates a whole [`SourceIr`] in place and says whether every position had an image;
-//! when it had, and the result equals the IR lowered from the new text, the two texts differ
+//! [`ir_equals`] does the same class by class, comparing with the IR lowered from the new text
+//! as it goes; when every position had an image and the IRs are equal, the two texts differ
 //! only in what the IR does not record (comments, blank space, literal contents), and the
 //! findings of the old text, relocated by [`result`], are those of the new one
 //! (`tests/incremental.rs` checks this against a check from scratch after many random edits).
@@ -175,6 +176,42 @@ pub fn ir(shift: &mut Shift, ir: &mut SourceIr) -> bool {
         shift.span(span);
     }
     shift.is_exact()
+}
+
+/// Relocates the spans of `old` and compares it with `new` piece by piece, stopping at the
+/// first difference (`old` is then partly relocated); whether every span had an image and
+/// the two are equal.
+pub fn ir_equals(shift: &mut Shift, old: &mut SourceIr, new: &SourceIr) -> bool {
+    if old.classes.len() != new.classes.len() || old.n_exprs != new.n_exprs {
+        return false;
+    }
+    for (old, new) in old.classes.iter_mut().zip(&new.classes) {
+        class(shift, old);
+        if !shift.is_exact() || old != new {
+            return false;
+        }
+    }
+    let classes = std::mem::take(&mut old.classes);
+    let exact = ir(shift, old);
+    old.classes = classes;
+    // Every field but the classes, compared above; a new field fails to compile here.
+    let SourceIr {
+        language,
+        package,
+        imports,
+        classes: _,
+        file_annotations,
+        ignore_comments,
+        syntax_errors,
+        n_exprs: _,
+    } = &*old;
+    exact
+        && *language == new.language
+        && *package == new.package
+        && *imports == new.imports
+        && *file_annotations == new.file_annotations
+        && *ignore_comments == new.ignore_comments
+        && *syntax_errors == new.syntax_errors
 }
 
 /// Relocates every span of a check's findings (the syntax errors come from the new IR, and

@@ -58,11 +58,17 @@ fn boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-/// One random edit of `text`: half of them whole lines (which mostly keep the code valid),
-/// half typing, deleting or pasting anywhere.
+/// One random edit of `text`: a third of them whole lines (which mostly keep the code
+/// valid), a third typing into a comment, a third typing, deleting or pasting anywhere.
 fn edit(random: &mut Random, text: &str) -> String {
-    if random.below(2) == 0 {
-        return edit_lines(random, text);
+    match random.below(3) {
+        0 => return edit_lines(random, text),
+        1 => {
+            if let Some(edited) = edit_comment(random, text) {
+                return edited;
+            }
+        }
+        _ => {}
     }
     let start = boundary(text, random.below(text.len() + 1));
     let removed = match random.below(3) {
@@ -80,6 +86,19 @@ fn edit(random: &mut Random, text: &str) -> String {
         TYPED[random.below(TYPED.len())].to_owned()
     };
     format!("{}{inserted}{}", &text[..start], &text[end..])
+}
+
+/// Types into, or deletes from, a `//` comment, near its start.
+fn edit_comment(random: &mut Random, text: &str) -> Option<String> {
+    let comments: Vec<usize> = text.match_indices("//").map(|(at, _)| at).collect();
+    let at = *comments.get(random.below(comments.len()))?;
+    let start = boundary(text, at + random.below(12));
+    if random.below(3) == 0 {
+        let end = boundary(text, start + 1 + random.below(4)).max(start);
+        return Some(format!("{}{}", &text[..start], &text[end..]));
+    }
+    let typed = TYPED[random.below(TYPED.len())];
+    Some(format!("{}{typed}{}", &text[..start], &text[start..]))
 }
 
 /// Deletes a line, duplicates one elsewhere, or inserts a comment or blank line.
@@ -126,7 +145,7 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
     let library = Library::bundled();
     let config = CheckConfig::default();
     let mut random = Random(0x7e57_57a7);
-    let mut reused = [0usize; 3];
+    let mut reused = [0usize; 4];
     let files = fixtures();
     assert!(files.len() > 20, "the fixtures are found");
     for path in files {
@@ -166,12 +185,14 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
                 Reuse::Nothing => 0,
                 Reuse::Tree => 1,
                 Reuse::Findings => 2,
+                Reuse::Ir => 3,
             }] += 1;
         }
     }
     // Both ways of reusing work are exercised, not only the fallback.
-    assert!(reused[1] > 100, "reparsed edits: {reused:?}");
-    assert!(reused[2] > 100, "kept findings: {reused:?}");
+    assert!(reused[1] > 150, "reparsed edits: {reused:?}");
+    assert!(reused[2] > 100, "kept findings after lowering: {reused:?}");
+    assert!(reused[3] > 100, "kept findings without lowering: {reused:?}");
 }
 
 #[test]
@@ -198,7 +219,16 @@ fn a_comment_edit_keeps_the_findings_and_a_code_edit_does_not() {
         first.violations[0].span.start.line + 1
     );
 
-    let fixed = commented.replace("p.start();", "p.release();");
+    let typed = commented.replace("a longer", "a much longer");
+    let (after, reuse) = engine.check_reporting(&library, &file(&typed), &config);
+    assert_eq!(
+        reuse,
+        Reuse::Ir,
+        "typing inside one comment needs no lowering"
+    );
+    assert_eq!(after, check(&library, &file(&typed), &config));
+
+    let fixed = typed.replace("p.start();", "p.release();");
     let (after, reuse) = engine.check_reporting(&library, &file(&fixed), &config);
     assert_eq!(reuse, Reuse::Tree);
     assert!(after.violations.is_empty());
