@@ -87,9 +87,10 @@ impl Incremental {
         config: &CheckConfig,
     ) -> (CheckResult, Reuse) {
         let reparsed = self.reparse(file);
+        // Taken out while in use, so that a panic midway leaves nothing half relocated.
+        let last = self.last.take();
         let Some(parsed) = &self.parsed else {
             // tree-sitter refused the grammar, which the grammar tests rule out.
-            self.last = None;
             return (crate::check(library, file, config), Reuse::Nothing);
         };
         let reused_tree = if reparsed.reused_tree {
@@ -98,23 +99,24 @@ impl Incremental {
             Reuse::Nothing
         };
         if config.skip_unrelated && !related(library, &parsed.text, &config.supertypes) {
-            self.last = None;
             let result = CheckResult {
                 syntax_errors: crate::lang::tree_syntax_errors(&parsed.text, &parsed.tree),
                 ..CheckResult::default()
             };
             return (result, reused_tree);
         }
-        if let (Some(edit), Some(last)) = (reparsed.edit, self.last.as_mut()) {
-            if reparsed.same_ir {
-                if let Some(result) = last.reuse(library, config, edit, None, &parsed.text) {
-                    return (result, Reuse::Ir);
-                }
+        let mut last = last.zip(reparsed.edit);
+        if let Some((kept, edit)) = last.as_mut().filter(|_| reparsed.same_ir) {
+            if let Some(result) = kept.reuse(library, config, *edit, None, &parsed.text) {
+                self.last = last.map(|(kept, _)| kept);
+                return (result, Reuse::Ir);
             }
+            last = None;
         }
         let ir = crate::lang::lower_tree(parsed.language, &parsed.text, &parsed.tree);
-        if let (Some(edit), Some(last)) = (reparsed.edit, self.last.as_mut()) {
-            if let Some(result) = last.reuse(library, config, edit, Some(&ir), &parsed.text) {
+        if let Some((mut kept, edit)) = last {
+            if let Some(result) = kept.reuse(library, config, edit, Some(&ir), &parsed.text) {
+                self.last = Some(kept);
                 return (result, Reuse::Findings);
             }
         }
@@ -135,7 +137,6 @@ impl Incremental {
             .take()
             .filter(|parsed| parsed.language == file.language);
         let Some(mut parsed) = old else {
-            self.last = None;
             self.parsed = parse_new(file);
             return Reparsed::default();
         };
@@ -168,7 +169,6 @@ impl Incremental {
             reused_tree = false;
         }
         let Some(tree) = tree else {
-            self.last = None;
             return Reparsed::default();
         };
         // The edit stayed inside one comment: the same comment, moved by the edit's length, is
