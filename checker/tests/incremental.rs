@@ -192,7 +192,10 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
     // Both ways of reusing work are exercised, not only the fallback.
     assert!(reused[1] > 150, "reparsed edits: {reused:?}");
     assert!(reused[2] > 100, "kept findings after lowering: {reused:?}");
-    assert!(reused[3] > 100, "kept findings without lowering: {reused:?}");
+    assert!(
+        reused[3] > 100,
+        "kept findings without lowering: {reused:?}"
+    );
 }
 
 #[test]
