@@ -185,6 +185,14 @@ fn phases(
     table
 }
 
+/// The one-minute load average of the machine (other builds share it).
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| l.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
     sorted[rank.clamp(1, sorted.len()) - 1]
@@ -207,6 +215,7 @@ fn main() {
         language: checker::ir::Language::Java,
         text: text.clone(),
     };
+    let load_before = load();
     let config = checker::CheckConfig::default();
     let n_violations = checker::check(&library, &file, &config).violations.len();
     let phases = phases(&library, &file, &config);
@@ -297,17 +306,18 @@ fn main() {
         },
     ];
     let mut table = String::from(
-        "| scenario | samples | p50 ms | p99 ms | max ms | what it measures |\n|---|---:|---:|---:|---:|---|\n",
+        "| scenario | samples | p50 ms | p99 ms | max ms | load | what it measures |\n|---|---:|---:|---:|---:|---:|---|\n",
     );
     let mut n_diagnostics = 0;
     for scenario in &scenarios {
+        let load = load();
         let (mut latencies, n) = runtime.block_on(run(scenario, &text));
         if scenario.static_checker {
             n_diagnostics = n;
         }
         latencies.sort();
         let line = format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {load} | {} |\n",
             scenario.name,
             latencies.len(),
             ms(percentile(&latencies, 50.0)),
@@ -335,14 +345,12 @@ fn main() {
          The checker alone on the same {SAMPLES} edits ({n_violations} violations), in the same run:\n\n{checker_table}\n\
          Where a check from scratch of this file goes (each phase timed on its own, 30 runs; the rest is a whole \
          `checker::check` less the phases before it):\n\n{phases}\n\
-         Machine: {} logical CPUs shared with other builds (load average {} while this ran); a 2-worker tokio runtime.\n",
+         Machine: {} logical CPUs shared with other builds (one-minute load average {load_before} before the checker-alone \
+         runs, {} at the end; the `load` column is the one at the start of each scenario); a 2-worker tokio runtime.\n",
         text.len(),
         text.matches("    void play").count(),
         std::thread::available_parallelism().map_or(0, usize::from),
-        std::fs::read_to_string("/proc/loadavg")
-            .ok()
-            .and_then(|l| l.split_whitespace().next().map(str::to_string))
-            .unwrap_or_else(|| "unknown".to_string()),
+        load(),
     );
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/results/lsp-latency.md");
