@@ -1,5 +1,6 @@
 //! The production checker through the protocol: diagnostics, call hovers and suppressions on
-//! the example app's PlayerActivity (`player.start()` in onResume after `release()` in onStop).
+//! the example app's PlayerActivity (`player.start()` in onResume after `release()` in onStop),
+//! the start-after-prepareAsync quick fix, and a subclass declared in another file.
 
 use serde_json::{json, Value};
 
