@@ -25,7 +25,7 @@ use crate::typestate_flow::{
 };
 
 /// How to check.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CheckConfig {
     /// Direct supertypes of classes declared elsewhere in the project (see
     /// [`project_supertypes`]), so that `class DownloadTask extends AsyncTask` in one file
@@ -100,7 +100,7 @@ pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> Chec
 
 /// Whether `text` names something a protocol object can come from: a name of the library's
 /// [`crate::prefilter::NameFilter`], or a class of `supertypes` that extends a protocol class.
-fn related(library: &Library, text: &str, supertypes: &Supertypes) -> bool {
+pub(crate) fn related(library: &Library, text: &str, supertypes: &Supertypes) -> bool {
     let filter = crate::prefilter::NameFilter::new(library);
     if filter.matches(text) {
         return true;
@@ -132,10 +132,11 @@ pub(crate) fn check_lowered(
         let violations = diagnostics::violations(cx.protocols, cx.places, text, cx.observations);
         (violations, unreleased)
     });
-    let violations = violations
+    let mut violations: Vec<Violation> = violations
         .into_iter()
         .filter(|v| !suppress::is_suppressed(ir, v.span))
         .collect();
+    crate::fixes::attach(ir, text, &mut violations);
     unreleased.retain(|u| !suppress::is_suppressed(ir, u.span));
     CheckResult {
         violations,
@@ -146,11 +147,17 @@ pub(crate) fn check_lowered(
 }
 
 /// The states of the receiver of the call at byte `offset` (on the called name or on the
-/// receiver), if the call is on a tracked protocol object.
-pub fn states_at(library: &Library, file: &SourceFile, offset: usize) -> Option<StatesAt> {
+/// receiver), if the call is on a tracked protocol object; `config` as for [`check`] (its
+/// supertypes make objects of the project's protocol subclasses tracked).
+pub fn states_at(
+    library: &Library,
+    file: &SourceFile,
+    offset: usize,
+    config: &CheckConfig,
+) -> Option<StatesAt> {
     let ir = crate::lang::lower(file.language, &file.text);
     let within = |span: Span| span.start_byte <= offset && offset <= span.end_byte;
-    let (_, found) = analyze(library, &ir, &CheckConfig::default(), |cx| {
+    let (_, found) = analyze(library, &ir, config, |cx| {
         let merged = diagnostics::merge(cx.observations);
         let observation = merged
             .into_iter()

@@ -88,6 +88,26 @@ pub struct Violation {
     pub pending_callbacks: Vec<String>,
     /// The human-readable message.
     pub message: String,
+    /// A fix the checker vouches for, where one is unambiguous and safe.
+    pub fix: Option<Fix>,
+}
+
+/// A change of the source text that removes a violation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// What the fix does, as a menu title: "Start `player` in its `onPrepared` listener".
+    pub title: String,
+    /// The replacements, in source order, not overlapping.
+    pub edits: Vec<FixEdit>,
+}
+
+/// Replace the text of `span` by `new_text` (an insertion when `span` is empty).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixEdit {
+    /// The replaced text.
+    pub span: Span,
+    /// The replacement.
+    pub new_text: String,
 }
 
 /// An object that may be dropped before reaching a final state of its protocol
@@ -277,6 +297,7 @@ fn violation(
         allowed,
         pending_callbacks,
         message: String::new(),
+        fix: None,
     };
     violation.message = message(ts, places, value, &offending, &violation);
     Some(violation)

@@ -11,10 +11,13 @@
 //! [`places`] finds the tracked objects, [`typestate_flow`] tracks their states through one
 //! body, and [`events`] orders the bodies of a class (Android lifecycles, event handlers,
 //! listener callbacks);
-//! [`diagnostics`] turns what the analysis saw into violations, and [`suppress`] drops the
-//! suppressed ones.
+//! [`diagnostics`] turns what the analysis saw into violations, [`suppress`] drops the
+//! suppressed ones, and [`fixes`] attaches the quick fixes the checker vouches for.
 //! A [`Project`] checks many files, lowering each at most once and skipping, by a
 //! [`prefilter`] on their text, the files that name nothing a protocol object can come from.
+//! An [`Incremental`] checks one document again after each edit (as the LSP server does),
+//! reparsing only around the edit and keeping the findings when the edit cannot change them
+//! ([`relocate`]); its results are those of [`check`].
 //!
 //! ```text
 //! let library = typestates::library::Library::bundled();
@@ -28,7 +31,9 @@ pub mod cfg;
 mod check;
 pub mod diagnostics;
 pub mod events;
+pub mod fixes;
 pub mod flow;
+mod incremental;
 pub mod ir;
 pub mod lang;
 pub mod places;
@@ -36,6 +41,7 @@ pub mod platform;
 pub mod prefilter;
 mod project;
 pub mod protocols;
+pub mod relocate;
 pub mod resolve;
 pub mod source;
 pub mod suppress;
@@ -43,6 +49,7 @@ pub mod typestate_flow;
 pub mod visit;
 
 pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
-pub use diagnostics::{Related, Unreleased, Violation, ViolationKind};
+pub use diagnostics::{Fix, FixEdit, Related, Unreleased, Violation, ViolationKind};
+pub use incremental::{Incremental, Reuse};
 pub use project::Project;
 pub use source::SourceFile;

@@ -27,7 +27,7 @@ fn run_all(language: Language, text: &str) {
     let files = [file.clone()];
     let project = checker::Project::new(&library, &files, config.clone(), 1);
     let _ = project.check(0);
-    let _ = checker::states_at(&library, &file, text.len() / 2);
+    let _ = checker::states_at(&library, &file, text.len() / 2, &Default::default());
     let ir = checker::lang::lower(language, text);
     let _ = checker::resolve::resolve(&ir, &[].as_slice());
     fn bodies(class: &Class, language: Language) {

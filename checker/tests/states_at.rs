@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use checker::{states_at, SourceFile, StatesAt};
+use checker::{states_at, CheckConfig, SourceFile, StatesAt};
 use typestates::library::Library;
 
 const JAVA: &str = r#"import android.app.Activity;
@@ -46,7 +46,7 @@ class Hover {
 fn at(path: &str, text: &str, needle: &str, delta: usize) -> Option<StatesAt> {
     let file = SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec()).expect("ok");
     let offset = text.find(needle).expect("needle in text") + delta;
-    states_at(&Library::bundled(), &file, offset)
+    states_at(&Library::bundled(), &file, offset, &CheckConfig::default())
 }
 
 #[test]

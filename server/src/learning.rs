@@ -65,9 +65,16 @@ pub struct LearnRequest {
     pub reference: Option<Typestate>,
     /// The experiment file (`learner/EXPERIMENTS.md`), for the backends that need one.
     pub experiment: PathBuf,
+    /// How and where to learn (the `typestar.*` learning settings).
+    pub settings: LearnSettings,
+}
+
+/// How and where learning runs: the learning part of the server's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnSettings {
     /// Where queries run.
     pub backend: Backend,
-    /// Jars and folders holding the class.
+    /// Jars and folders holding the classes to learn.
     pub classpath: Vec<PathBuf>,
     /// The device, for the Android backend.
     pub device_serial: Option<String>,
@@ -132,9 +139,12 @@ pub struct Learners;
 
 impl Learner for Learners {
     fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError> {
-        match request.backend {
+        match request.settings.backend {
             Backend::Jvm => tokio::runtime::Handle::current()
-                .block_on(jvm::draft_experiment(&request.class, &request.classpath))
+                .block_on(jvm::draft_experiment(
+                    &request.class,
+                    &request.settings.classpath,
+                ))
                 .map_err(|err| LearnError::Failed(err.to_string())),
             Backend::Model => Err(LearnError::Failed(
                 "the model backend needs no experiment".to_string(),
@@ -149,7 +159,7 @@ impl Learner for Learners {
         report: &mut (dyn FnMut(LearnProgress) + Send),
         cancelled: &dyn Fn() -> bool,
     ) -> Result<Typestate, LearnError> {
-        match request.backend {
+        match request.settings.backend {
             Backend::Jvm => learn_on_jvm(request, report, cancelled),
             Backend::Model => learn_on_model(request, report, cancelled),
             Backend::Android | Backend::Robolectric => Err(unavailable(request)),
@@ -160,7 +170,7 @@ impl Learner for Learners {
 fn unavailable(request: &LearnRequest) -> LearnError {
     LearnError::Unavailable(format!(
         "the learner has no {} backend yet (it has `jvm` and `model`)",
-        request.backend.name()
+        request.settings.backend.name()
     ))
 }
 
@@ -172,8 +182,8 @@ fn learn_on_jvm(
     let experiment =
         Experiment::load(&request.experiment).map_err(|err| LearnError::Failed(err.to_string()))?;
     let config = JvmConfig {
-        classpath: request.classpath.clone(),
-        jobs: request.jobs,
+        classpath: request.settings.classpath.clone(),
+        jobs: request.settings.jobs,
         ..JvmConfig::default()
     };
     let mut progress = Reports(report);
@@ -204,7 +214,7 @@ fn learn_on_model(
         percentage: None,
     });
     let model = ModelConfig {
-        quiescence_timeout_ms: request.quiescence.as_millis() as u64,
+        quiescence_timeout_ms: request.settings.quiescence.as_millis() as u64,
         ..ModelConfig::default()
     };
     let run = until_cancelled(
@@ -214,7 +224,7 @@ fn learn_on_model(
             EquivalenceChoice::BoundOneThenWMethod(state_bound(reference)),
             &PipelineConfig::default(),
             model,
-            request.jobs,
+            request.settings.jobs,
         ),
         cancelled,
     )?

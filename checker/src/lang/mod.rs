@@ -23,15 +23,21 @@ pub const IGNORE_MARKER: &str = "typestar:ignore";
 
 /// Parses `text` as `language` and lowers it into the IR.
 pub fn lower(language: Language, text: &str) -> SourceIr {
-    let Some(tree) = parse(language, text) else {
-        return SourceIr::empty(language);
-    };
+    match parse(language, text) {
+        Some(tree) => lower_tree(language, text, &tree),
+        None => SourceIr::empty(language),
+    }
+}
+
+/// Lowers `tree`, the parse of `text` as `language`, into the IR (what [`lower`] does after
+/// parsing; the incremental engine keeps its tree between edits and calls this directly).
+pub fn lower_tree(language: Language, text: &str, tree: &Tree) -> SourceIr {
     let mut cx = LowerCx::new(text);
     let mut ir = match language {
         Language::Java => java::lower_file(&mut cx, tree.root_node()),
         Language::Kotlin => kotlin::lower_file(&mut cx, tree.root_node()),
     };
-    let (ignore_comments, syntax_errors) = scan_comments_and_errors(&cx, &tree);
+    let (ignore_comments, syntax_errors) = scan_comments_and_errors(&cx, tree);
     ir.ignore_comments = ignore_comments;
     ir.syntax_errors = syntax_errors;
     ir.n_exprs = cx.next_id;
@@ -44,20 +50,29 @@ pub fn syntax_errors(language: Language, text: &str) -> Vec<Span> {
     let Some(tree) = parse(language, text) else {
         return Vec::new();
     };
-    let cx = LowerCx::new(text);
-    scan_comments_and_errors(&cx, &tree).1
+    tree_syntax_errors(text, &tree)
+}
+
+/// The regions of `text` that `tree`, its parse, could not read (see [`syntax_errors`]).
+pub fn tree_syntax_errors(text: &str, tree: &Tree) -> Vec<Span> {
+    scan_comments_and_errors(&LowerCx::new(text), tree).1
 }
 
 /// Parses `text` with the grammar of `language`; `None` only if tree-sitter refuses the
 /// grammar, which the grammar tests rule out.
 pub fn parse(language: Language, text: &str) -> Option<Tree> {
+    parser(language)?.parse(text, None)
+}
+
+/// A parser for `language`; `None` only if tree-sitter refuses the grammar.
+pub fn parser(language: Language) -> Option<Parser> {
     let grammar: tree_sitter::Language = match language {
         Language::Java => tree_sitter_java::LANGUAGE.into(),
         Language::Kotlin => tree_sitter_kotlin_sg::LANGUAGE.into(),
     };
     let mut parser = Parser::new();
     parser.set_language(&grammar).ok()?;
-    parser.parse(text, None)
+    Some(parser)
 }
 
 impl SourceIr {

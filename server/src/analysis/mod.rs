@@ -12,7 +12,7 @@ pub mod suppress;
 pub mod text;
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 pub use static_checker::StaticChecker;
 pub use text::{Pos, Span};
@@ -50,6 +50,18 @@ pub struct SourceFile {
     pub language: Language,
     /// The whole text, shared with the document store.
     pub text: Arc<str>,
+}
+
+/// What a checker keeps of one document between two checks of it, so that the next check
+/// re-does only what the edit changed (`checker::Incremental`). The LSP layer keeps one per
+/// open document; a check of a file that is not open gets a fresh one.
+#[derive(Default)]
+pub struct DocumentCache(pub(crate) Mutex<checker::Incremental>);
+
+impl std::fmt::Debug for DocumentCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("DocumentCache")
+    }
 }
 
 /// Everything one check of one file found.
@@ -159,8 +171,9 @@ pub struct CallFact {
 /// The static checker, behind one boundary: the production one wraps `checker::check`, the
 /// protocol tests script one.
 pub trait Checker: Send + Sync + 'static {
-    /// Checks one file against the library.
-    fn check(&self, library: &Library, file: &SourceFile) -> FileAnalysis;
+    /// Checks one file against the library, reusing and updating what `cache` kept of the
+    /// document's earlier checks.
+    fn check(&self, library: &Library, file: &SourceFile, cache: &DocumentCache) -> FileAnalysis;
 
     /// What is known at the call under `pos`, if it is a call on a protocol object.
     fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact>;

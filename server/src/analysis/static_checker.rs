@@ -1,6 +1,7 @@
-//! The production [`Checker`]: `checker::check` for findings, `checker::states_at` for hovers,
-//! the checker's IR for the method enclosing a finding, and `checker::project_supertypes` so
-//! that a class extending a protocol class in one file is tracked in every other.
+//! The production [`Checker`]: a `checker::Incremental` per document for findings and fixes,
+//! `checker::states_at` for hovers, the checker's IR for the method enclosing a finding, and
+//! `checker::project_supertypes` so that a class extending a protocol class in one file is
+//! tracked in every other.
 
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -10,8 +11,8 @@ use checker::{CheckConfig, ViolationKind};
 
 use super::text::LineIndex;
 use super::{
-    CallFact, Certainty, Checker, FileAnalysis, Finding, FindingCode, Language, Library, Pos,
-    Related, SourceFile, Span,
+    CallFact, Certainty, Checker, DocumentCache, Edit, FileAnalysis, Finding, FindingCode, Fix,
+    Language, Library, Pos, Related, SourceFile, Span,
 };
 
 /// The static checker of the `checker` crate.
@@ -22,17 +23,13 @@ pub struct StaticChecker {
 }
 
 impl Checker for StaticChecker {
-    fn check(&self, library: &Library, file: &SourceFile) -> FileAnalysis {
-        let supertypes = self
-            .supertypes
-            .read()
+    fn check(&self, library: &Library, file: &SourceFile, cache: &DocumentCache) -> FileAnalysis {
+        let config = self.config();
+        let result = cache
+            .0
+            .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        let config = CheckConfig {
-            supertypes: Supertypes::clone(&supertypes),
-            ..CheckConfig::default()
-        };
-        let result = checker::check(library, &source(file), &config);
+            .check(library, &source(file), &config);
         if result.timed_out {
             tracing::warn!(
                 "checking {:?} hit the time limit; later code was skipped",
@@ -63,7 +60,17 @@ impl Checker for StaticChecker {
                         message: related.label,
                     })
                     .collect(),
-                fix: None,
+                fix: violation.fix.map(|fix| Fix {
+                    title: fix.title,
+                    edits: fix
+                        .edits
+                        .into_iter()
+                        .map(|edit| Edit {
+                            span: span(edit.span),
+                            new_text: edit.new_text,
+                        })
+                        .collect(),
+                }),
             })
             .collect();
         FileAnalysis { findings }
@@ -71,7 +78,7 @@ impl Checker for StaticChecker {
 
     fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact> {
         let offset = LineIndex::new(&file.text).offset(pos);
-        let states = checker::states_at(library, &source(file), offset)?;
+        let states = checker::states_at(library, &source(file), offset, &self.config())?;
         let span = span(states.span);
         Some(CallFact {
             method: file
@@ -101,6 +108,21 @@ impl Checker for StaticChecker {
             .supertypes
             .write()
             .unwrap_or_else(PoisonError::into_inner) = Arc::new(supertypes);
+    }
+}
+
+impl StaticChecker {
+    /// The checker's configuration: the defaults, with the workspace's supertypes.
+    fn config(&self) -> CheckConfig {
+        let supertypes = self
+            .supertypes
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        CheckConfig {
+            supertypes: Supertypes::clone(&supertypes),
+            ..CheckConfig::default()
+        }
     }
 }
 

@@ -66,8 +66,12 @@ pub async fn analyze(session: &Session, snapshot: &Snapshot) -> Option<FileAnaly
     let checker = session.engines.checker.clone();
     let library = session.library();
     let file = snapshot.file.clone();
+    let cache = snapshot.cache.clone();
     let what = format!("checking {}", snapshot.uri.as_str());
-    tasks::blocking(session, &what, move || checker.check(&library, &file)).await
+    tasks::blocking(session, &what, move || {
+        checker.check(&library, &file, &cache)
+    })
+    .await
 }
 
 /// The LSP diagnostics of an analysis of `text`, the contents of `uri`.

@@ -6,12 +6,13 @@
 //! Readers take an immutable [`Snapshot`]; the text is shared with `Arc`.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use dashmap::DashMap;
 use tower_lsp_server::ls_types::Uri;
 
-use crate::analysis::SourceFile;
+use crate::analysis::{DocumentCache, SourceFile};
 
 /// The open documents.
 #[derive(Debug, Default)]
@@ -23,6 +24,7 @@ pub struct Documents {
 #[derive(Debug)]
 struct Document {
     file: SourceFile,
+    cache: Arc<DocumentCache>,
     version: i32,
     generation: u64,
     edited: Instant,
@@ -39,6 +41,9 @@ pub struct Snapshot {
     pub generation: u64,
     /// The text and what it is.
     pub file: SourceFile,
+    /// What the checker kept of the document's earlier checks; shared by every snapshot of
+    /// one opening of the document.
+    pub cache: Arc<DocumentCache>,
 }
 
 /// What an edit did.
@@ -63,6 +68,7 @@ impl Documents {
     pub fn open(&self, uri: Uri, version: i32, file: SourceFile) {
         let document = Document {
             file,
+            cache: Arc::default(),
             version,
             generation: self.next_generation(),
             edited: Instant::now(),
@@ -99,6 +105,7 @@ impl Documents {
             version: document.version,
             generation: document.generation,
             file: document.file.clone(),
+            cache: document.cache.clone(),
         })
     }
 

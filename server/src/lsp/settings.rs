@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-pub use crate::learning::Backend;
+pub use crate::learning::{Backend, LearnSettings};
 
 /// The configuration section the server asks the client for.
 pub const SECTION: &str = "typestar";
@@ -53,20 +53,8 @@ pub struct DiagnosticOptions {
 /// The resolved settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
-    /// Where learning runs.
-    pub backend: Backend,
-    /// The classpath of the classes to learn.
-    pub classpath: Vec<PathBuf>,
-    /// The device to learn on (`android` backend).
-    pub device_serial: Option<String>,
-    /// Quiescence timeout of one wait.
-    pub quiescence: Duration,
-    /// Timeout of one membership query.
-    pub query_timeout: Duration,
-    /// Timeout of a learning run.
-    pub learn_timeout: Duration,
-    /// Parallel membership queries.
-    pub jobs: usize,
+    /// How and where `typestar.learnClass` learns.
+    pub learning: LearnSettings,
     /// Edits closer together than this are checked once, after the last.
     pub debounce: Duration,
 }
@@ -82,13 +70,15 @@ impl Settings {
     pub fn resolve(options: Options) -> Settings {
         let timeouts = options.timeouts.unwrap_or_default();
         Settings {
-            backend: options.backend.unwrap_or_default(),
-            classpath: options.classpath.unwrap_or_default(),
-            device_serial: options.device_serial,
-            quiescence: Duration::from_millis(timeouts.quiescence_ms.unwrap_or(1_000)),
-            query_timeout: Duration::from_millis(timeouts.query_ms.unwrap_or(30_000)),
-            learn_timeout: Duration::from_millis(timeouts.learn_ms.unwrap_or(30 * 60_000)),
-            jobs: options.jobs.unwrap_or(1).max(1),
+            learning: LearnSettings {
+                backend: options.backend.unwrap_or_default(),
+                classpath: options.classpath.unwrap_or_default(),
+                device_serial: options.device_serial,
+                quiescence: Duration::from_millis(timeouts.quiescence_ms.unwrap_or(1_000)),
+                query_timeout: Duration::from_millis(timeouts.query_ms.unwrap_or(30_000)),
+                learn_timeout: Duration::from_millis(timeouts.learn_ms.unwrap_or(30 * 60_000)),
+                jobs: options.jobs.unwrap_or(1).max(1),
+            },
             debounce: Duration::from_millis(
                 options
                     .diagnostics
@@ -131,11 +121,14 @@ mod tests {
             "diagnostics": { "debounceMs": 0 }
         }));
         assert_eq!(error, None);
-        assert_eq!(settings.backend, Backend::Android);
-        assert_eq!(settings.device_serial.as_deref(), Some("emulator-5554"));
-        assert_eq!(settings.query_timeout, Duration::from_secs(5));
-        assert_eq!(settings.quiescence, Duration::from_secs(1));
-        assert_eq!(settings.jobs, 4);
+        assert_eq!(settings.learning.backend, Backend::Android);
+        assert_eq!(
+            settings.learning.device_serial.as_deref(),
+            Some("emulator-5554")
+        );
+        assert_eq!(settings.learning.query_timeout, Duration::from_secs(5));
+        assert_eq!(settings.learning.quiescence, Duration::from_secs(1));
+        assert_eq!(settings.learning.jobs, 4);
         assert_eq!(settings.debounce, Duration::ZERO);
     }
 

@@ -16,7 +16,7 @@ use super::session::Session;
 use super::{diagnostics, tasks, to_proto};
 use typestates::library::LibraryError;
 
-use crate::analysis::{Language, Library, SourceFile, WORKSPACE_DIR};
+use crate::analysis::{DocumentCache, Language, Library, SourceFile, WORKSPACE_DIR};
 
 /// The most source files one workspace check reads.
 const MAX_FILES: usize = 20_000;
@@ -105,7 +105,10 @@ async fn check_file(session: &Session, uri: &Uri, file: SourceFile) -> Vec<Diagn
     let library = session.library();
     let what = format!("checking {}", uri.as_str());
     let text = file.text.clone();
-    let analysis = tasks::blocking(session, &what, move || checker.check(&library, &file)).await;
+    let analysis = tasks::blocking(session, &what, move || {
+        checker.check(&library, &file, &DocumentCache::default())
+    })
+    .await;
     analysis.map_or_else(Vec::new, |analysis| {
         diagnostics::to_diagnostics(session, uri, &text, &analysis)
     })

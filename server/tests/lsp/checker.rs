@@ -1,5 +1,6 @@
 //! The production checker through the protocol: diagnostics, call hovers and suppressions on
-//! the example app's PlayerActivity (`player.start()` in onResume after `release()` in onStop).
+//! the example app's PlayerActivity (`player.start()` in onResume after `release()` in onStop),
+//! the start-after-prepareAsync quick fix, and a subclass declared in another file.
 
 use serde_json::{json, Value};
 
@@ -112,6 +113,82 @@ async fn line_and_method_suppressions_silence_the_checker() {
     assert!(server.await_diagnostics(&uri, Some(3)).await.is_empty());
 }
 
+const RADIO: &str = "import android.media.MediaPlayer;
+
+class Radio {
+    void play(String url) throws Exception {
+        MediaPlayer player = new MediaPlayer();
+        player.setDataSource(url);
+        player.prepareAsync();
+        player.start();
+    }
+}
+";
+
+/// `text` with every edit of `action` applied (ASCII text: characters are bytes).
+fn apply_all(text: &str, action: &Value, uri: &str) -> String {
+    let offset = |at: &Value| {
+        let line = at["line"].as_u64().unwrap() as usize;
+        let character = at["character"].as_u64().unwrap() as usize;
+        text.split_inclusive('\n')
+            .take(line)
+            .map(str::len)
+            .sum::<usize>()
+            + character
+    };
+    let mut edits: Vec<(usize, usize, &str)> = action["edit"]["changes"][uri]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|edit| {
+            let range = &edit["range"];
+            let new_text = edit["newText"].as_str().unwrap();
+            (offset(&range["start"]), offset(&range["end"]), new_text)
+        })
+        .collect();
+    edits.sort_by_key(|&(start, _, _)| std::cmp::Reverse(start));
+    let mut out = text.to_string();
+    for (start, end, new_text) in edits {
+        out.replace_range(start..end, new_text);
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_start_after_prepare_async_quick_fix_removes_the_violation() {
+    let mut server = TestServer::builder().static_checker().build().await;
+    let uri = server.open("Radio.java", RADIO).await;
+    let diagnostics = server.await_diagnostics(&uri, Some(1)).await;
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
+    let at = json!({ "line": 7, "character": 16 });
+    let reply = server
+        .request(
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri }, "range": { "start": at, "end": at }, "context": { "diagnostics": [] } }),
+        )
+        .await;
+    let actions = reply["result"].as_array().unwrap();
+    let fix = &actions[0];
+    assert_eq!(
+        fix["isPreferred"], true,
+        "the fix comes first: {actions:#?}"
+    );
+    assert_eq!(
+        fix["title"],
+        "Start `player` in an `onPrepared` listener, once it is prepared"
+    );
+    let fixed = apply_all(RADIO, fix, &uri);
+    assert!(
+        fixed.contains(
+            "        player.setOnPreparedListener(mp -> mp.start());\n        player.prepareAsync();\n    }"
+        ),
+        "{fixed}"
+    );
+    server.change(&uri, 2, &fixed).await;
+    let after = server.await_diagnostics(&uri, Some(2)).await;
+    assert!(after.is_empty(), "{after:#?}");
+}
+
 const TASK: &str = include_str!(
     "../../../examples/android-app/app/src/main/java/com/example/typestar/DownloadTask.java"
 );
@@ -137,4 +214,11 @@ async fn a_subclass_declared_in_another_file_is_tracked() {
     assert_eq!(diagnostics[0]["severity"], 1);
     let uri = server.open("src/DownloadScreen.java", SCREEN).await;
     assert_eq!(server.await_diagnostics(&uri, Some(1)).await.len(), 1);
+    let hover = server.hover(&uri, 17, 14).await;
+    let markdown = hover["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        markdown.contains("**`task.execute()`**")
+            && markdown.contains("Possible states before the call: "),
+        "the call hover knows the subclass too: {hover}"
+    );
 }

@@ -9,8 +9,8 @@ use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use server::analysis::{
-    CallFact, Certainty, Checker, Edit, FileAnalysis, Finding, FindingCode, Fix, Library, Pos,
-    Related, SourceFile, Span,
+    CallFact, Certainty, Checker, DocumentCache, Edit, FileAnalysis, Finding, FindingCode, Fix,
+    Library, Pos, Related, SourceFile, Span,
 };
 use server::learning::{Draft, LearnError, LearnProgress, LearnRequest, Learner};
 use tokio::sync::Notify;
@@ -44,7 +44,7 @@ impl FakeChecker {
 }
 
 impl Checker for FakeChecker {
-    fn check(&self, library: &Library, file: &SourceFile) -> FileAnalysis {
+    fn check(&self, library: &Library, file: &SourceFile, _cache: &DocumentCache) -> FileAnalysis {
         self.checks.fetch_add(1, Ordering::SeqCst);
         assert!(!file.text.contains("PANIC"), "scripted panic");
         if file.text.contains("SLOW") {
@@ -157,6 +157,7 @@ pub struct FakeLearner {
 impl Learner for FakeLearner {
     fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError> {
         let classpath: Vec<String> = request
+            .settings
             .classpath
             .iter()
             .map(|path| format!("{:?}", path.display().to_string()))

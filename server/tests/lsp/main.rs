@@ -10,7 +10,8 @@
 //!
 //! Most tests use [`fake::FakeChecker`], which replays `timer.<callin>();` lines against the
 //! CountDownTimer protocol, so they exercise the server and can gate or crash a check at will;
-//! `checker.rs` runs the production checker (`checker::check`) through the same protocol.
+//! `checker.rs` runs the production checker (a `checker::Incremental` per document) through the
+//! same protocol.
 
 mod bad_traffic;
 mod checker;

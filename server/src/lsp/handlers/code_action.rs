@@ -32,7 +32,7 @@ pub async fn handle(
             from_proto::pos(&index, encoding, params.range.start),
             from_proto::pos(&index, encoding, params.range.end),
         );
-        let analysis = checker.check(&library, file);
+        let analysis = checker.check(&library, file, &snapshot.cache);
         let method_at = |pos| checker.method_at(file, pos);
         let response: CodeActionResponse = actions::actions(file, &analysis, range, method_at)
             .into_iter()

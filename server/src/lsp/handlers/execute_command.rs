@@ -75,15 +75,9 @@ async fn learn_class(
         experiment: folder.join("experiments").join(format!("{class}.toml")),
         class: class.clone(),
         reference: library.get(&class).map(|entry| entry.typestate.clone()),
-        backend: settings.backend,
-        classpath: settings.classpath.clone(),
-        device_serial: settings.device_serial.clone(),
-        quiescence: settings.quiescence,
-        query_timeout: settings.query_timeout,
-        learn_timeout: settings.learn_timeout,
-        jobs: settings.jobs,
+        settings: settings.learning.clone(),
     };
-    if request.backend.needs_experiment() && !request.experiment.exists() {
+    if request.settings.backend.needs_experiment() && !request.experiment.exists() {
         let learner = session.engines.learner.clone();
         let drafting = request.clone();
         let draft = tasks::request(session, "drafting the experiment", move || {
@@ -181,7 +175,8 @@ async fn run_learner(
         let mut report = |progress| {
             let _ = reports.send(progress);
         };
-        let stop = || flag.load(Ordering::Relaxed) || started.elapsed() > request.learn_timeout;
+        let stop =
+            || flag.load(Ordering::Relaxed) || started.elapsed() > request.settings.learn_timeout;
         learner.learn(&request, &mut report, &stop)
     });
     tokio::pin!(run);

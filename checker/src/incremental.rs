@@ -1,0 +1,273 @@
+//! Checking one file again and again as it is edited, re-doing only what an edit can change.
+//!
+//! An [`Incremental`] keeps, for one document, the last text, its tree-sitter tree, the IR
+//! lowered from it and the findings of the last check with the library and configuration
+//! they were computed with. Each [`Incremental::check`] of a new text:
+//!
+//! 1. finds the one [`TextEdit`] between the old and the new text (their common prefix and
+//!    suffix), so the caller only hands over whole texts, in any order;
+//! 2. edits the kept tree and lets tree-sitter reparse only around the edit (parsing was
+//!    the largest part of a check: `bench/results/lsp-latency.md`);
+//! 3. if the edit stayed inside one comment (the same comment, moved, is there afterwards,
+//!    on the same line, without the suppression marker), the IR is the kept one moved across
+//!    the edit, and the kept findings, relocated, are the answer (with their fixes computed
+//!    again, as those read the text: [`crate::fixes`]);
+//! 4. otherwise lowers the new tree and compares it with the kept IR relocated across the
+//!    edit ([`crate::relocate`]), class by class; if the two are equal, the edit touched only
+//!    what the IR does not record (blank space, a literal's contents), and again the kept
+//!    findings, relocated, are the answer;
+//! 5. otherwise analyses the new IR as [`crate::check`] does.
+//!
+//! The result is always that of [`crate::check`] on the same text: `tests/incremental.rs`
+//! applies many random edits to fixture files and compares after each one.
+
+use tree_sitter::{Parser, Tree};
+use typestates::library::Library;
+
+use crate::check::{check_lowered, related};
+use crate::ir::{Language, SourceIr};
+use crate::relocate::{self, Shift, TextEdit};
+use crate::source::SourceFile;
+use crate::{CheckConfig, CheckResult};
+
+/// The incremental state of one document; see the module documentation.
+#[derive(Default)]
+pub struct Incremental {
+    parsed: Option<Parsed>,
+    last: Option<Last>,
+}
+
+/// The last text and its tree.
+struct Parsed {
+    language: Language,
+    parser: Parser,
+    text: String,
+    tree: Tree,
+}
+
+/// The last analysis and what it depended on.
+struct Last {
+    library: Library,
+    config: CheckConfig,
+    ir: SourceIr,
+    result: CheckResult,
+}
+
+/// What the last [`Incremental::check`] reused, for tests and benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reuse {
+    /// Parsed and analysed from scratch.
+    Nothing,
+    /// Reparsed the edited region of the kept tree, then analysed.
+    Tree,
+    /// Kept the findings, relocated (the tree was reparsed around the edit, or afresh if it
+    /// has syntax errors), after lowering the new tree and finding the kept IR equal to it.
+    Findings,
+    /// Kept the IR and the findings, relocated, without lowering: the text is the same, or
+    /// the edit stayed inside one comment.
+    Ir,
+}
+
+impl Incremental {
+    /// Checks `file` against `library`; the same result as [`crate::check`].
+    pub fn check(
+        &mut self,
+        library: &Library,
+        file: &SourceFile,
+        config: &CheckConfig,
+    ) -> CheckResult {
+        self.check_reporting(library, file, config).0
+    }
+
+    /// [`Incremental::check`], also telling what was reused.
+    pub fn check_reporting(
+        &mut self,
+        library: &Library,
+        file: &SourceFile,
+        config: &CheckConfig,
+    ) -> (CheckResult, Reuse) {
+        let reparsed = self.reparse(file);
+        // Taken out while in use, so that a panic midway leaves nothing half relocated.
+        let last = self.last.take();
+        let Some(parsed) = &self.parsed else {
+            // tree-sitter refused the grammar, which the grammar tests rule out.
+            return (crate::check(library, file, config), Reuse::Nothing);
+        };
+        let reused_tree = if reparsed.reused_tree {
+            Reuse::Tree
+        } else {
+            Reuse::Nothing
+        };
+        if config.skip_unrelated && !related(library, &parsed.text, &config.supertypes) {
+            let result = CheckResult {
+                syntax_errors: crate::lang::tree_syntax_errors(&parsed.text, &parsed.tree),
+                ..CheckResult::default()
+            };
+            return (result, reused_tree);
+        }
+        let mut last = last.zip(reparsed.edit);
+        if let Some((kept, edit)) = last.as_mut().filter(|_| reparsed.same_ir) {
+            if let Some(result) = kept.reuse(library, config, *edit, None, &parsed.text) {
+                self.last = last.map(|(kept, _)| kept);
+                return (result, Reuse::Ir);
+            }
+            last = None;
+        }
+        let ir = crate::lang::lower_tree(parsed.language, &parsed.text, &parsed.tree);
+        if let Some((mut kept, edit)) = last {
+            if let Some(result) = kept.reuse(library, config, edit, Some(&ir), &parsed.text) {
+                self.last = Some(kept);
+                return (result, Reuse::Findings);
+            }
+        }
+        let result = check_lowered(library, &parsed.text, &ir, config);
+        self.last = (!result.timed_out).then(|| Last {
+            library: library.clone(),
+            config: config.clone(),
+            ir,
+            result: result.clone(),
+        });
+        (result, reused_tree)
+    }
+
+    /// Brings the kept tree up to `file`.
+    fn reparse(&mut self, file: &SourceFile) -> Reparsed {
+        let old = self
+            .parsed
+            .take()
+            .filter(|parsed| parsed.language == file.language);
+        let Some(mut parsed) = old else {
+            self.parsed = parse_new(file);
+            return Reparsed::default();
+        };
+        let edit = TextEdit::between(&parsed.text, &file.text);
+        if edit.is_empty() {
+            self.parsed = Some(parsed);
+            return Reparsed {
+                edit: Some(edit),
+                reused_tree: true,
+                same_ir: true,
+            };
+        }
+        let old_comment = comment_around(
+            &parsed.tree,
+            &parsed.text,
+            edit.start_byte,
+            edit.old_end_byte,
+        );
+        parsed.tree.edit(&edit.to_tree_sitter());
+        let mut tree = parsed.parser.parse(&file.text, Some(&parsed.tree));
+        let mut reused_tree = true;
+        // Around syntax errors tree-sitter's recovery may take another path when it reuses old
+        // subtrees than when it starts afresh; only a fresh parse is sure to give what `check`
+        // sees.
+        if tree
+            .as_ref()
+            .is_some_and(|tree| tree.root_node().has_error())
+        {
+            tree = parsed.parser.parse(&file.text, None);
+            reused_tree = false;
+        }
+        let Some(tree) = tree else {
+            return Reparsed::default();
+        };
+        // The edit stayed inside one comment: the same comment, moved by the edit's length, is
+        // there afterwards, no line was added or removed (Kotlin's statement ends depend on
+        // line breaks), and neither text holds the suppression marker. The tokens outside the
+        // comment are the old ones, so the IR is the old one, relocated.
+        let new_comment = comment_around(&tree, &file.text, edit.start_byte, edit.new_end_byte);
+        let same_ir = reused_tree
+            && edit.start.line == edit.old_end.line
+            && edit.start.line == edit.new_end.line
+            && match (old_comment, new_comment) {
+                (Some(old), Some(new)) => {
+                    new.start == old.start
+                        && new.end + edit.old_end_byte == old.end + edit.new_end_byte
+                }
+                _ => false,
+            };
+        parsed.tree = tree;
+        parsed.text.clone_from(&file.text);
+        self.parsed = Some(parsed);
+        Reparsed {
+            edit: Some(edit),
+            reused_tree,
+            same_ir,
+        }
+    }
+}
+
+/// What [`Incremental::reparse`] did.
+#[derive(Default)]
+struct Reparsed {
+    /// The edit from the kept text (`None` when there was no kept text in this language).
+    edit: Option<TextEdit>,
+    /// Whether the kept tree was reused.
+    reused_tree: bool,
+    /// Whether the IR is certainly the kept one moved across `edit` (the text is the same, or
+    /// the edit stayed inside one comment).
+    same_ir: bool,
+}
+
+/// The byte range of the comment of `tree` that holds `start..end`, if one does and its text
+/// does not hold the suppression marker.
+fn comment_around(
+    tree: &Tree,
+    text: &str,
+    start: usize,
+    end: usize,
+) -> Option<std::ops::Range<usize>> {
+    let node = tree.root_node().descendant_for_byte_range(start, end)?;
+    let range = node.byte_range();
+    let is_comment = node.kind().contains("comment")
+        && range.start <= start
+        && end <= range.end
+        && text
+            .get(range.clone())
+            .is_some_and(|comment| !comment.contains(crate::lang::IGNORE_MARKER));
+    is_comment.then_some(range)
+}
+
+impl Last {
+    /// The kept findings moved across `edit`, if they are those of the new text: `ir` is the
+    /// new text's IR, or `None` when it is known to be the kept IR moved across `edit`; the
+    /// library and configuration must be the same. The kept state follows the edit.
+    fn reuse(
+        &mut self,
+        library: &Library,
+        config: &CheckConfig,
+        edit: TextEdit,
+        ir: Option<&SourceIr>,
+        text: &str,
+    ) -> Option<CheckResult> {
+        if self.config != *config || self.library != *library {
+            return None;
+        }
+        let mut shift = Shift::new(edit);
+        let same = match ir {
+            Some(ir) => relocate::ir_equals(&mut shift, &mut self.ir, ir),
+            None => relocate::ir(&mut shift, &mut self.ir),
+        };
+        if !same {
+            return None;
+        }
+        relocate::result(&mut shift, &mut self.result);
+        if !shift.is_exact() {
+            return None;
+        }
+        self.result.syntax_errors.clone_from(&self.ir.syntax_errors);
+        crate::fixes::attach(&self.ir, text, &mut self.result.violations);
+        Some(self.result.clone())
+    }
+}
+
+fn parse_new(file: &SourceFile) -> Option<Parsed> {
+    let mut parser = crate::lang::parser(file.language)?;
+    let tree = parser.parse(&file.text, None)?;
+    Some(Parsed {
+        language: file.language,
+        parser,
+        text: file.text.clone(),
+        tree,
+    })
+}

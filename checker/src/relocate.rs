@@ -1,0 +1,486 @@
+//! Moving the positions of a lowered file, and of its findings, across one text edit.
+//!
+//! A [`TextEdit`] replaces the bytes `start..old_end` of the old text by the bytes
+//! `start..new_end` of the new one. [`Shift`] maps an old position to the new text: positions
+//! before the edit stay, positions after it move by the edit's length (and by its lines), and
+//! positions inside the replaced bytes have no image.
+//! The start of a span at a pure insertion point moves with the text after it and its end
+//! stays with the text before it, so spans never grow over inserted text.
+//!
+//! [`ir`] relocates a whole [`SourceIr`] in place and says whether every position had an image;
+//! [`ir_equals`] does the same class by class, comparing with the IR lowered from the new text
+//! as it goes; when every position had an image and the IRs are equal, the two texts differ
+//! only in what the IR does not record (comments, blank space, literal contents), and the
+//! findings of the old text, relocated by [`result`], are those of the new one
+//! (`tests/incremental.rs` checks this against a check from scratch after many random edits).
+
+use crate::diagnostics::{Related, Unreleased, Violation};
+use crate::ir::{
+    Annotation, Block, Body, Call, Catch, Class, Expr, ExprKind, Field, Import, LineCol, Local,
+    Method, Param, SourceIr, Span, Stmt, StmtKind, SwitchArm, TypeRef,
+};
+use crate::CheckResult;
+
+/// One replacement of a range of bytes: `old[start..old_end]` became `new[start..new_end]`,
+/// with the 1-based line and byte column of each end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextEdit {
+    /// Where the replaced bytes start (in both texts).
+    pub start_byte: usize,
+    /// Where they ended in the old text.
+    pub old_end_byte: usize,
+    /// Where the replacement ends in the new text.
+    pub new_end_byte: usize,
+    /// The position of `start_byte`.
+    pub start: LineCol,
+    /// The position of `old_end_byte` in the old text.
+    pub old_end: LineCol,
+    /// The position of `new_end_byte` in the new text.
+    pub new_end: LineCol,
+}
+
+impl TextEdit {
+    /// The one edit that turns `old` into `new`: their common prefix and suffix stay (an
+    /// empty edit at the end if they are equal).
+    pub fn between(old: &str, new: &str) -> TextEdit {
+        let (old_bytes, new_bytes) = (old.as_bytes(), new.as_bytes());
+        let prefix = old_bytes
+            .iter()
+            .zip(new_bytes)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let room = old.len().min(new.len()) - prefix;
+        let suffix = old_bytes
+            .iter()
+            .rev()
+            .zip(new_bytes.iter().rev())
+            .take(room)
+            .take_while(|(a, b)| a == b)
+            .count();
+        let start = position_after(LineCol { line: 1, col: 1 }, &old_bytes[..prefix]);
+        TextEdit {
+            start_byte: prefix,
+            old_end_byte: old.len() - suffix,
+            new_end_byte: new.len() - suffix,
+            start,
+            old_end: position_after(start, &old_bytes[prefix..old.len() - suffix]),
+            new_end: position_after(start, &new_bytes[prefix..new.len() - suffix]),
+        }
+    }
+
+    /// Whether the edit changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.start_byte == self.old_end_byte && self.start_byte == self.new_end_byte
+    }
+
+    /// The edit as tree-sitter takes it (0-based rows and columns).
+    pub(crate) fn to_tree_sitter(self) -> tree_sitter::InputEdit {
+        let point = |at: LineCol| tree_sitter::Point {
+            row: at.line as usize - 1,
+            column: at.col as usize - 1,
+        };
+        tree_sitter::InputEdit {
+            start_byte: self.start_byte,
+            old_end_byte: self.old_end_byte,
+            new_end_byte: self.new_end_byte,
+            start_position: point(self.start),
+            old_end_position: point(self.old_end),
+            new_end_position: point(self.new_end),
+        }
+    }
+}
+
+/// The position reached from `at` by reading `bytes`.
+fn position_after(at: LineCol, bytes: &[u8]) -> LineCol {
+    match bytes.iter().rposition(|&b| b == b'\n') {
+        None => LineCol {
+            line: at.line,
+            col: at.col + bytes.len() as u32,
+        },
+        Some(last) => LineCol {
+            line: at.line + bytes.iter().filter(|&&b| b == b'\n').count() as u32,
+            col: (bytes.len() - last) as u32,
+        },
+    }
+}
+
+/// Maps the positions of the old text to the new one, remembering whether one had no image.
+pub struct Shift {
+    edit: TextEdit,
+    lost: bool,
+}
+
+impl Shift {
+    /// A mapping across `edit`.
+    pub fn new(edit: TextEdit) -> Shift {
+        Shift { edit, lost: false }
+    }
+
+    /// Whether every position mapped so far had an image.
+    pub fn is_exact(&self) -> bool {
+        !self.lost
+    }
+
+    /// Moves `span` to the new text (leaving it as it is, and noting the loss, when one of its
+    /// ends lies inside the replaced bytes).
+    pub fn span(&mut self, span: &mut Span) {
+        let e = self.edit;
+        // A start at a pure insertion point belongs to the text after it; an end to the text
+        // before it.
+        let start_stays = span.start_byte < e.start_byte;
+        let start_moves = span.start_byte >= e.old_end_byte && !start_stays;
+        let end_stays = span.end_byte <= e.start_byte;
+        let end_moves = span.end_byte >= e.old_end_byte && !end_stays;
+        if !(start_stays || start_moves) || !(end_stays || end_moves) {
+            self.lost = true;
+            return;
+        }
+        if start_moves {
+            (span.start_byte, span.start) = self.moved(span.start_byte, span.start);
+        }
+        if end_moves {
+            (span.end_byte, span.end) = self.moved(span.end_byte, span.end);
+        }
+    }
+
+    fn moved(&self, byte: usize, at: LineCol) -> (usize, LineCol) {
+        let e = self.edit;
+        let byte = byte - e.old_end_byte + e.new_end_byte;
+        let at = if at.line == e.old_end.line {
+            LineCol {
+                line: e.new_end.line,
+                col: at.col - e.old_end.col + e.new_end.col,
+            }
+        } else {
+            LineCol {
+                line: at.line - e.old_end.line + e.new_end.line,
+                col: at.col,
+            }
+        };
+        (byte, at)
+    }
+}
+
+/// Relocates every span of `ir`; whether every one had an image.
+pub fn ir(shift: &mut Shift, ir: &mut SourceIr) -> bool {
+    for import in &mut ir.imports {
+        self::import(shift, import);
+    }
+    for class in &mut ir.classes {
+        self::class(shift, class);
+    }
+    for annotation in &mut ir.file_annotations {
+        self::annotation(shift, annotation);
+    }
+    for span in ir.ignore_comments.iter_mut().chain(&mut ir.syntax_errors) {
+        shift.span(span);
+    }
+    shift.is_exact()
+}
+
+/// Relocates the spans of `old` and compares it with `new` piece by piece, stopping at the
+/// first difference (`old` is then partly relocated); whether every span had an image and
+/// the two are equal.
+pub fn ir_equals(shift: &mut Shift, old: &mut SourceIr, new: &SourceIr) -> bool {
+    if old.classes.len() != new.classes.len() || old.n_exprs != new.n_exprs {
+        return false;
+    }
+    for (old, new) in old.classes.iter_mut().zip(&new.classes) {
+        class(shift, old);
+        if !shift.is_exact() || old != new {
+            return false;
+        }
+    }
+    let classes = std::mem::take(&mut old.classes);
+    let exact = ir(shift, old);
+    old.classes = classes;
+    // Every field but the classes, compared above; a new field fails to compile here.
+    let SourceIr {
+        language,
+        package,
+        imports,
+        classes: _,
+        file_annotations,
+        ignore_comments,
+        syntax_errors,
+        n_exprs: _,
+    } = &*old;
+    exact
+        && *language == new.language
+        && *package == new.package
+        && *imports == new.imports
+        && *file_annotations == new.file_annotations
+        && *ignore_comments == new.ignore_comments
+        && *syntax_errors == new.syntax_errors
+}
+
+/// Relocates every span of a check's findings (the syntax errors come from the new IR, and
+/// the fixes are computed again from it: [`crate::fixes`]).
+pub fn result(shift: &mut Shift, result: &mut CheckResult) {
+    for violation in &mut result.violations {
+        self::violation(shift, violation);
+    }
+    for Unreleased { span, .. } in &mut result.unreleased {
+        shift.span(span);
+    }
+}
+
+fn violation(shift: &mut Shift, violation: &mut Violation) {
+    shift.span(&mut violation.span);
+    for Related { span, .. } in &mut violation.related {
+        shift.span(span);
+    }
+}
+
+fn import(shift: &mut Shift, import: &mut Import) {
+    shift.span(&mut import.span);
+}
+
+fn annotation(shift: &mut Shift, annotation: &mut Annotation) {
+    shift.span(&mut annotation.span);
+}
+
+fn type_ref(shift: &mut Shift, ty: &mut TypeRef) {
+    shift.span(&mut ty.span);
+}
+
+fn class(shift: &mut Shift, class: &mut Class) {
+    let Class {
+        name: _,
+        kind: _,
+        superclass,
+        interfaces,
+        annotations,
+        modifiers: _,
+        fields,
+        methods,
+        initializers,
+        classes,
+        span,
+    } = class;
+    superclass.iter_mut().for_each(|ty| type_ref(shift, ty));
+    interfaces.iter_mut().for_each(|ty| type_ref(shift, ty));
+    annotations.iter_mut().for_each(|a| annotation(shift, a));
+    fields.iter_mut().for_each(|f| field(shift, f));
+    methods.iter_mut().for_each(|m| method(shift, m));
+    initializers.iter_mut().for_each(|b| body(shift, b));
+    classes.iter_mut().for_each(|c| self::class(shift, c));
+    shift.span(span);
+}
+
+fn field(shift: &mut Shift, field: &mut Field) {
+    let Field {
+        name: _,
+        ty,
+        init,
+        delegate,
+        getter,
+        annotations,
+        modifiers: _,
+        span,
+    } = field;
+    ty.iter_mut().for_each(|ty| type_ref(shift, ty));
+    init.iter_mut().for_each(|e| expr(shift, e));
+    delegate.iter_mut().for_each(|e| expr(shift, e));
+    getter.iter_mut().for_each(|b| body(shift, b));
+    annotations.iter_mut().for_each(|a| annotation(shift, a));
+    shift.span(span);
+}
+
+fn method(shift: &mut Shift, method: &mut Method) {
+    let Method {
+        name: _,
+        kind: _,
+        return_type,
+        annotations,
+        modifiers: _,
+        params,
+        body,
+        span,
+    } = method;
+    return_type.iter_mut().for_each(|ty| type_ref(shift, ty));
+    annotations.iter_mut().for_each(|a| annotation(shift, a));
+    params.iter_mut().for_each(|p| param(shift, p));
+    body.iter_mut().for_each(|b| self::body(shift, b));
+    shift.span(span);
+}
+
+fn param(shift: &mut Shift, param: &mut Param) {
+    param.ty.iter_mut().for_each(|ty| type_ref(shift, ty));
+    shift.span(&mut param.span);
+}
+
+fn body(shift: &mut Shift, body: &mut Body) {
+    block(shift, &mut body.stmts);
+    shift.span(&mut body.span);
+}
+
+fn block(shift: &mut Shift, block: &mut Block) {
+    block.iter_mut().for_each(|s| stmt(shift, s));
+}
+
+fn local(shift: &mut Shift, local: &mut Local) {
+    let Local {
+        name: _,
+        ty,
+        init,
+        name_span,
+    } = local;
+    ty.iter_mut().for_each(|ty| type_ref(shift, ty));
+    init.iter_mut().for_each(|e| expr(shift, e));
+    shift.span(name_span);
+}
+
+fn stmt(shift: &mut Shift, stmt: &mut Stmt) {
+    match &mut stmt.kind {
+        StmtKind::Local(l) => local(shift, l),
+        StmtKind::Expr(e) | StmtKind::Throw(e) => expr(shift, e),
+        StmtKind::If {
+            cond,
+            then_branch,
+            else_branch,
+        } => {
+            expr(shift, cond);
+            block(shift, then_branch);
+            else_branch.iter_mut().for_each(|b| block(shift, b));
+        }
+        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+            expr(shift, cond);
+            block(shift, body);
+        }
+        StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        } => {
+            block(shift, init);
+            cond.iter_mut().for_each(|e| expr(shift, e));
+            update.iter_mut().for_each(|e| expr(shift, e));
+            block(shift, body);
+        }
+        StmtKind::ForEach {
+            var,
+            iterable,
+            body,
+        } => {
+            local(shift, var);
+            expr(shift, iterable);
+            block(shift, body);
+        }
+        StmtKind::Switch {
+            scrutinee,
+            arms,
+            fallthrough: _,
+        } => {
+            scrutinee.iter_mut().for_each(|e| expr(shift, e));
+            arms.iter_mut().for_each(|a| arm(shift, a));
+        }
+        StmtKind::Try {
+            resources,
+            body,
+            catches,
+            finally,
+        } => {
+            block(shift, resources);
+            block(shift, body);
+            catches.iter_mut().for_each(|c| catch(shift, c));
+            finally.iter_mut().for_each(|b| block(shift, b));
+        }
+        StmtKind::Return { value, label: _ } => value.iter_mut().for_each(|e| expr(shift, e)),
+        StmtKind::Break(_) | StmtKind::Continue(_) => {}
+        StmtKind::Block(b) => block(shift, b),
+        StmtKind::Labeled { label: _, body } => self::stmt(shift, body),
+        StmtKind::LocalClass(c) => class(shift, c),
+        StmtKind::LocalFunction(m) => method(shift, m),
+    }
+    shift.span(&mut stmt.span);
+}
+
+fn arm(shift: &mut Shift, arm: &mut SwitchArm) {
+    let SwitchArm {
+        labels,
+        guard,
+        is_default: _,
+        body,
+        span,
+    } = arm;
+    labels.iter_mut().for_each(|e| expr(shift, e));
+    guard.iter_mut().for_each(|e| expr(shift, e));
+    block(shift, body);
+    shift.span(span);
+}
+
+fn catch(shift: &mut Shift, catch: &mut Catch) {
+    let Catch {
+        param,
+        types,
+        body,
+        span,
+    } = catch;
+    self::param(shift, param);
+    types.iter_mut().for_each(|ty| type_ref(shift, ty));
+    block(shift, body);
+    shift.span(span);
+}
+
+fn expr(shift: &mut Shift, expr: &mut Expr) {
+    match &mut expr.kind {
+        ExprKind::Name(_)
+        | ExprKind::This(_)
+        | ExprKind::Super
+        | ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Literal => {}
+        ExprKind::Field { receiver, name: _ } | ExprKind::MethodRef { receiver, name: _ } => {
+            self::expr(shift, receiver)
+        }
+        ExprKind::Call(c) => call(shift, c),
+        ExprKind::New { ty, args, body } => {
+            type_ref(shift, ty);
+            args.iter_mut().for_each(|e| self::expr(shift, e));
+            body.iter_mut().for_each(|c| class(shift, c));
+        }
+        ExprKind::Lambda { params, body } => {
+            params.iter_mut().for_each(|p| param(shift, p));
+            self::body(shift, body);
+        }
+        ExprKind::Binary { op: _, lhs, rhs } => {
+            self::expr(shift, lhs);
+            self::expr(shift, rhs);
+        }
+        ExprKind::Not(e) => self::expr(shift, e),
+        ExprKind::Assign { target, value } => {
+            self::expr(shift, target);
+            self::expr(shift, value);
+        }
+        ExprKind::Cast { expr: e, ty } => {
+            self::expr(shift, e);
+            type_ref(shift, ty);
+        }
+        ExprKind::TypeTest {
+            expr: e,
+            ty,
+            negated: _,
+        } => {
+            self::expr(shift, e);
+            type_ref(shift, ty);
+        }
+        ExprKind::Control(s) => stmt(shift, s),
+        ExprKind::Other(es) => es.iter_mut().for_each(|e| self::expr(shift, e)),
+    }
+    shift.span(&mut expr.span);
+}
+
+fn call(shift: &mut Shift, call: &mut Call) {
+    let Call {
+        receiver,
+        name: _,
+        name_span,
+        args,
+        is_safe: _,
+    } = call;
+    receiver.iter_mut().for_each(|e| expr(shift, e));
+    args.iter_mut().for_each(|e| expr(shift, e));
+    shift.span(name_span);
+}

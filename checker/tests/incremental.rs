@@ -1,0 +1,238 @@
+//! The incremental engine against a check from scratch: every fixture file is edited many
+//! times at random (typing and deleting in code and comments, pasting a piece of the file
+//! elsewhere, going back to an earlier text), and after each edit
+//! [`checker::Incremental::check`] must equal [`checker::check`] of the same text, quick fixes
+//! included (`tests/fixes/` is edited too).
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use checker::{check, CheckConfig, Incremental, Reuse, SourceFile};
+use typestates::library::Library;
+
+const EDITS_PER_FILE: usize = 30;
+
+/// A small deterministic generator (xorshift64*), so a failure replays.
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Texts typed into the file: blank space, comment markers, code of the checked protocols.
+const TYPED: &[&str] = &[
+    " ",
+    "\n",
+    "x",
+    "// ",
+    "/* ",
+    " */",
+    "\"",
+    "{",
+    "}",
+    ";",
+    "player.start();\n",
+    "mp.prepareAsync();\n",
+    "release()",
+    ".",
+    "(",
+    ")",
+];
+
+/// The byte offset of a char boundary near `at`.
+fn boundary(text: &str, mut at: usize) -> usize {
+    at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
+}
+
+/// One random edit of `text`: a third of them whole lines (which mostly keep the code
+/// valid), a third typing into a comment, a third typing, deleting or pasting anywhere.
+fn edit(random: &mut Random, text: &str) -> String {
+    match random.below(3) {
+        0 => return edit_lines(random, text),
+        1 => {
+            if let Some(edited) = edit_comment(random, text) {
+                return edited;
+            }
+        }
+        _ => {}
+    }
+    let start = boundary(text, random.below(text.len() + 1));
+    let removed = match random.below(3) {
+        0 => 0,
+        1 => 1 + random.below(3),
+        _ => 1 + random.below(40),
+    };
+    let end = boundary(text, start + removed).max(start);
+    let inserted = if random.below(4) == 0 {
+        // A piece of the file itself: real code, moved or duplicated.
+        let from = boundary(text, random.below(text.len() + 1));
+        let to = boundary(text, from + 1 + random.below(60)).max(from);
+        text[from..to].to_owned()
+    } else {
+        TYPED[random.below(TYPED.len())].to_owned()
+    };
+    format!("{}{inserted}{}", &text[..start], &text[end..])
+}
+
+/// Types into, or deletes from, a `//` comment, near its start.
+fn edit_comment(random: &mut Random, text: &str) -> Option<String> {
+    let comments: Vec<usize> = text.match_indices("//").map(|(at, _)| at).collect();
+    let at = *comments.get(random.below(comments.len()))?;
+    let start = boundary(text, at + random.below(12));
+    if random.below(3) == 0 {
+        let end = boundary(text, start + 1 + random.below(4)).max(start);
+        return Some(format!("{}{}", &text[..start], &text[end..]));
+    }
+    let typed = TYPED[random.below(TYPED.len())];
+    Some(format!("{}{typed}{}", &text[..start], &text[start..]))
+}
+
+/// Deletes a line, duplicates one elsewhere, or inserts a comment or blank line.
+fn edit_lines(random: &mut Random, text: &str) -> String {
+    let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let at = random.below(lines.len() + 1);
+    match random.below(4) {
+        0 if at < lines.len() => {
+            lines.remove(at);
+        }
+        1 => {
+            let copied = lines[random.below(lines.len())];
+            lines.insert(at, copied);
+        }
+        2 => lines.insert(at, "    // typed a comment\n"),
+        _ => lines.insert(at, "\n"),
+    }
+    lines.concat()
+}
+
+fn fixtures() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = vec![root.join("tests/fixtures"), root.join("tests/fixes")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("fixture folder is readable") {
+            let path = entry.expect("fixture entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("java" | "kt")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
+    let library = Library::bundled();
+    let config = CheckConfig::default();
+    let mut random = Random(0x7e57_57a7);
+    let mut reused = [0usize; 4];
+    let files = fixtures();
+    assert!(files.len() > 20, "the fixtures are found");
+    for path in files {
+        let language = support::language_of(&path);
+        let original = std::fs::read_to_string(&path).expect("fixture is readable");
+        let mut engine = Incremental::default();
+        let mut history = vec![original.clone()];
+        // The last text without syntax errors: most edits start from it, so that the walk
+        // does not drift into text that is broken everywhere.
+        let mut clean = original.clone();
+        let mut text = original;
+        for step in 0..EDITS_PER_FILE {
+            text = match random.below(10) {
+                // Back to an earlier text, as an undo or a stale snapshot would.
+                0 => history[random.below(history.len())].clone(),
+                1..=6 => edit(&mut random, &clean),
+                _ => edit(&mut random, &text),
+            };
+            history.push(text.clone());
+            let file = SourceFile {
+                path: path.clone(),
+                language,
+                text: text.clone(),
+            };
+            let (incremental, reuse) = engine.check_reporting(&library, &file, &config);
+            let scratch = check(&library, &file, &config);
+            assert_eq!(
+                incremental,
+                scratch,
+                "{} after edit {step}; the text was:\n{text}",
+                path.display()
+            );
+            if scratch.syntax_errors.is_empty() {
+                clean.clone_from(&text);
+            }
+            reused[match reuse {
+                Reuse::Nothing => 0,
+                Reuse::Tree => 1,
+                Reuse::Findings => 2,
+                Reuse::Ir => 3,
+            }] += 1;
+        }
+    }
+    // Both ways of reusing work are exercised, not only the fallback.
+    assert!(reused[1] > 150, "reparsed edits: {reused:?}");
+    assert!(reused[2] > 100, "kept findings after lowering: {reused:?}");
+    assert!(
+        reused[3] > 100,
+        "kept findings without lowering: {reused:?}"
+    );
+}
+
+#[test]
+fn a_comment_edit_keeps_the_findings_and_a_code_edit_does_not() {
+    let library = Library::bundled();
+    let config = CheckConfig::default();
+    let text = "import android.media.MediaPlayer;\n\nclass A {\n    // a comment\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n}\n";
+    let file = |text: &str| SourceFile {
+        path: "A.java".into(),
+        language: checker::ir::Language::Java,
+        text: text.to_owned(),
+    };
+    let mut engine = Incremental::default();
+    let (first, reuse) = engine.check_reporting(&library, &file(text), &config);
+    assert_eq!(reuse, Reuse::Nothing);
+    assert_eq!(first.violations.len(), 1);
+
+    let commented = text.replace("a comment", "a longer\n    // comment");
+    let (after, reuse) = engine.check_reporting(&library, &file(&commented), &config);
+    assert_eq!(reuse, Reuse::Findings);
+    assert_eq!(after, check(&library, &file(&commented), &config));
+    assert_eq!(
+        after.violations[0].span.start.line,
+        first.violations[0].span.start.line + 1
+    );
+
+    let typed = commented.replace("a longer", "a much longer");
+    let (after, reuse) = engine.check_reporting(&library, &file(&typed), &config);
+    assert_eq!(
+        reuse,
+        Reuse::Ir,
+        "typing inside one comment needs no lowering"
+    );
+    assert_eq!(after, check(&library, &file(&typed), &config));
+
+    let fixed = typed.replace("p.start();", "p.release();");
+    let (after, reuse) = engine.check_reporting(&library, &file(&fixed), &config);
+    assert_eq!(reuse, Reuse::Tree);
+    assert!(after.violations.is_empty());
+}
