@@ -183,13 +183,20 @@ async fn a_filtered_wait_is_restricted_too() {
 
 /// A model whose second callback arrives too late, once, as on a loaded machine: the first
 /// observation is right, so the late one contradicts it and the rerun does not confirm it.
+/// A system whose callback comes late once: the first time a run repeats a prefix that
+/// earlier ended in a callback, that callback misses the quiescence timeout. The fault thus
+/// lands on a later observation contradicting an earlier one, whatever the query order.
 struct OneLateCallback {
     inner: ModelSul,
-    callbacks_seen: u32,
+    run: Vec<learner::Input>,
+    called_back: std::collections::HashSet<Vec<learner::Input>>,
+    /// Set once the late callback has happened.
+    late_once: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl learner::oracle::sul::Sul for OneLateCallback {
     async fn reset(&mut self) -> Result<(), learner::oracle::sul::SulError> {
+        self.run.clear();
         self.inner.reset().await
     }
 
@@ -198,11 +205,14 @@ impl learner::oracle::sul::Sul for OneLateCallback {
         input: learner::Input,
     ) -> Result<learner::Output, learner::oracle::sul::SulError> {
         let output = self.inner.step(input).await?;
-        if matches!(output, learner::Output::Callback(_)) {
-            self.callbacks_seen += 1;
-            if self.callbacks_seen == 2 {
-                return Ok(learner::Output::Quiet);
-            }
+        self.run.push(input);
+        if matches!(output, learner::Output::Callback(_))
+            && !self.called_back.insert(self.run.clone())
+            && !self
+                .late_once
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+        {
+            return Ok(learner::Output::Quiet);
         }
         Ok(output)
     }
@@ -213,9 +223,12 @@ async fn a_contradiction_the_rerun_does_not_confirm_is_a_one_off_and_learning_go
     let model = reference("CountDownTimer");
     let alphabet = Arc::new(Alphabet::of(model.signature()));
     let clock = Arc::new(SimClock::default());
+    let late_once = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let sul = OneLateCallback {
         inner: ModelSul::new(&model, ModelConfig::default(), 0, Arc::clone(&clock)),
-        callbacks_seen: 0,
+        run: Vec::new(),
+        called_back: Default::default(),
+        late_once: Arc::clone(&late_once),
     };
     let run = learner::learn_system(
         Arc::clone(&alphabet),
@@ -231,6 +244,10 @@ async fn a_contradiction_the_rerun_does_not_confirm_is_a_one_off_and_learning_go
         matches!(run.outcome.end, End::Learned),
         "{:?}",
         run.outcome.end
+    );
+    assert!(
+        late_once.load(std::sync::atomic::Ordering::Relaxed),
+        "the late callback happened"
     );
     let learned = run.outcome.hypothesis.expect("a hypothesis");
     let expected = typestates::mealy::to_mealy(&model).minimize();

@@ -6,7 +6,9 @@
 //! hypothesis, and nothing below it is ever asked, identified or promoted.
 //!
 //! Rules, applied until none fires: extend every basis node by every input (R2), each
-//! extension followed in the same run by the word that best splits the basis; promote a
+//! extension followed in the same run by the word that best splits the basis (while the
+//! basis is the root alone, by one input at a time until the node reached is apart from the
+//! root: the inputs it differs on come early, and every run after that is saved); promote a
 //! frontier node apart from the whole basis (R1); ask the word that best splits the
 //! candidates of a frontier node (R3, [`separation`]). Then the hypothesis is built, and
 //! counterexamples are processed by binary search on the tree (`process_counterexample`).
@@ -159,11 +161,16 @@ impl LSharp {
     ///
     /// Every query is one run on the system, so each asks as much as it can: a missing
     /// transition of a basis node (R2) is asked followed by the word that best splits the
-    /// basis, which identifies the new frontier node in the same run; a frontier node with
+    /// basis, which identifies the new frontier node in the same run (while the basis is the
+    /// root alone, by one input after another until the node is apart); a frontier node with
     /// several candidates (R3) is asked the word that splits its candidates best.
     async fn stabilise<M: MembershipOracle>(&mut self, mq: &M) -> Result<(), QueryError> {
         loop {
             let missing = self.missing_transitions();
+            if !missing.is_empty() && self.basis.len() == 1 {
+                self.probe_root(mq, missing).await?;
+                continue;
+            }
             if !missing.is_empty() {
                 let queries = missing
                     .into_iter()
@@ -202,7 +209,8 @@ impl LSharp {
                 .into_iter()
                 .filter(|&node| {
                     let candidates = self.candidates(node);
-                    !self.checked_below.contains(&node)
+                    self.states_missing().is_some()
+                        && !self.checked_below.contains(&node)
                         && candidates.len() > 1
                         && self
                             .basis_of(&hypothesis, &self.tree.access(node))
@@ -260,6 +268,29 @@ impl LSharp {
         self.ask(mq, queries).await
     }
 
+    /// R2 while the basis is the root alone (no word splits it): each missing transition
+    /// followed by one input after another, until the node reached is apart from the root
+    /// or every input has been tried.
+    async fn probe_root<M: MembershipOracle>(
+        &mut self,
+        mq: &M,
+        missing: Vec<(Node, usize)>,
+    ) -> Result<(), QueryError> {
+        for probe in 0..self.tree.width() {
+            let queries: Vec<Vec<usize>> = missing
+                .iter()
+                .filter(|&&(node, column)| {
+                    self.tree.child(node, column).is_none_or(|(child, _)| {
+                        !self.tree.is_dead(child) && !self.tree.apart(child, node)
+                    })
+                })
+                .map(|&(node, column)| self.tree.extend(node, &[column, probe]))
+                .collect();
+            self.ask(mq, queries).await?;
+        }
+        Ok(())
+    }
+
     /// The queries that observe `node`'s transition on `column` and, in the same runs,
     /// start identifying the node it reaches: followed by the word that best splits the
     /// basis, or while the basis is one node (nothing to split), by every single input.
@@ -294,16 +325,7 @@ impl LSharp {
     /// the shallowest). `None` once the bound is met or the depth is used up;
     /// then the equivalence oracle searches on.
     fn next_to_widen(&self, frontier: &[Node]) -> Option<Node> {
-        let bound = self.state_bound?;
-        let sink_seen = self.basis.iter().any(|&node| {
-            (0..self.tree.width()).any(|column| {
-                self.tree
-                    .child(node, column)
-                    .is_some_and(|it| it.1 == Output::Err)
-            })
-        });
-        let states = self.basis.len() + usize::from(sink_seen);
-        let depth = bound.checked_sub(states).filter(|it| *it > 0)?;
+        let depth = self.states_missing()?;
         let mut layer: Vec<Node> = frontier.to_vec();
         for _ in 0..depth {
             let open = layer
@@ -327,6 +349,21 @@ impl LSharp {
                 .collect();
         }
         None
+    }
+
+    /// How many states the hypothesis (the basis, and the error sink once seen) lacks to
+    /// reach the state bound; `None` without a bound or once it is met.
+    fn states_missing(&self) -> Option<usize> {
+        let bound = self.state_bound?;
+        let sink_seen = self.basis.iter().any(|&node| {
+            (0..self.tree.width()).any(|column| {
+                self.tree
+                    .child(node, column)
+                    .is_some_and(|it| it.1 == Output::Err)
+            })
+        });
+        let states = self.basis.len() + usize::from(sink_seen);
+        bound.checked_sub(states).filter(|it| *it > 0)
     }
 
     /// The position in the basis of the nearest basis node above `node`: states found later
