@@ -351,7 +351,7 @@ fn collect_helpers<'a>(
 }
 
 /// Analyses one class: construction, the event fixpoint, then a recording pass.
-fn check_class(shared: &Shared<'_, '_>, class: &Class, fqn: &str) {
+fn check_class<'a>(shared: &Shared<'a, '_>, class: &'a Class, fqn: &str) {
     let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
         return;
     };

@@ -31,6 +31,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 use std::time::Instant;
 
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
@@ -491,6 +492,9 @@ pub struct Shared<'a, 'l> {
     /// Private helpers by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
     summaries: RefCell<HashMap<(usize, Env), BodyResult>>,
+    /// The control-flow graph of each body analysed so far, by the body's address: the event
+    /// fixpoint and the recording pass analyse most bodies more than once.
+    cfgs: RefCell<HashMap<*const Body, Rc<Cfg<'a>>>>,
     /// Locals of methods that create deferred code: the lambdas and listeners may capture
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
@@ -524,6 +528,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             language,
             helpers,
             summaries: RefCell::new(HashMap::new()),
+            cfgs: RefCell::default(),
             captured: HashMap::new(),
             report_unreleased: false,
             owned: RefCell::default(),
@@ -532,6 +537,15 @@ impl<'a, 'l> Shared<'a, 'l> {
             deadline,
             timed_out: Cell::new(false),
         }
+    }
+
+    /// The control-flow graph of `body`, built on first use.
+    fn cfg(&self, body: &'a Body) -> Rc<Cfg<'a>> {
+        let mut cfgs = self.cfgs.borrow_mut();
+        let cfg = cfgs
+            .entry(std::ptr::from_ref(body))
+            .or_insert_with(|| Rc::new(Cfg::build(body, self.language)));
+        Rc::clone(cfg)
     }
 
     /// Whether the time bound has passed; once it has, bodies are no longer analysed.
@@ -596,10 +610,10 @@ pub struct Returned {
 
 /// Analyses `body` from `entry`; with `record`, adds an [`Observation`] per call on a
 /// tracked object to `shared.observations`.
-pub fn analyze_body(
-    shared: &Shared<'_, '_>,
+pub fn analyze_body<'a>(
+    shared: &Shared<'a, '_>,
     class: &str,
-    body: &Body,
+    body: &'a Body,
     entry: Env,
     record: bool,
     depth: u32,
@@ -611,7 +625,7 @@ pub fn analyze_body(
             started_groups: BTreeSet::new(),
         };
     }
-    let cfg = Cfg::build(body, shared.language);
+    let cfg = shared.cfg(body);
     let analysis = BodyAnalysis {
         shared,
         class,
