@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
+use crate::body_memo::{Analyses, BodyMemo};
 use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode};
 use crate::ir::{Class, ClassKind, MethodKind, SourceIr, Span};
@@ -95,7 +96,7 @@ pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> Chec
         };
     }
     let ir = crate::lang::lower(file.language, &file.text);
-    check_lowered(library, &file.text, &ir, config)
+    check_lowered(library, &file.text, &ir, config, None).0
 }
 
 /// Whether `text` names something a protocol object can come from: a name of the library's
@@ -120,30 +121,36 @@ pub(crate) fn related(library: &Library, text: &str, supertypes: &Supertypes) ->
     project.matches(text)
 }
 
-/// Checks a file already lowered into `ir` from `text`.
+/// Checks a file already lowered into `ir` from `text`; with `kept` (the analyses of the
+/// last check, relocated), reuses them where [`crate::body_memo`] may, and returns how many
+/// it reused with the analyses of this check (`None` without `kept`).
 pub(crate) fn check_lowered(
     library: &Library,
     text: &str,
     ir: &SourceIr,
     config: &CheckConfig,
-) -> CheckResult {
-    let (timed_out, (violations, mut unreleased)) = analyze(library, ir, config, |cx| {
-        let unreleased = unreleased_objects(cx.protocols, cx.leaks, &cx.owned);
-        let violations = diagnostics::violations(cx.protocols, cx.places, text, cx.observations);
-        (violations, unreleased)
-    });
+    kept: Option<Analyses>,
+) -> (CheckResult, Option<(usize, Analyses)>) {
+    let (timed_out, memo, (violations, mut unreleased)) =
+        analyze(library, ir, config, kept, |cx| {
+            let unreleased = unreleased_objects(cx.protocols, cx.leaks, &cx.owned);
+            let violations =
+                diagnostics::violations(cx.protocols, cx.places, text, cx.observations);
+            (violations, unreleased)
+        });
     let mut violations: Vec<Violation> = violations
         .into_iter()
         .filter(|v| !suppress::is_suppressed(ir, v.span))
         .collect();
     crate::fixes::attach(ir, text, &mut violations);
     unreleased.retain(|u| !suppress::is_suppressed(ir, u.span));
-    CheckResult {
+    let result = CheckResult {
         violations,
         syntax_errors: ir.syntax_errors.clone(),
         timed_out,
         unreleased,
-    }
+    };
+    (result, memo)
 }
 
 /// The states of the receiver of the call at byte `offset` (on the called name or on the
@@ -157,7 +164,7 @@ pub fn states_at(
 ) -> Option<StatesAt> {
     let ir = crate::lang::lower(file.language, &file.text);
     let within = |span: Span| span.start_byte <= offset && offset <= span.end_byte;
-    let (_, found) = analyze(library, &ir, config, |cx| {
+    let (_, _, found) = analyze(library, &ir, config, None, |cx| {
         let merged = diagnostics::merge(cx.observations);
         let observation = merged
             .into_iter()
@@ -238,13 +245,15 @@ fn unreleased_objects(
     out
 }
 
-/// Runs the analysis of `ir` and hands the observations to `finish`.
+/// Runs the analysis of `ir` and hands the observations to `finish`; with `kept`, through a
+/// [`BodyMemo`], whose count of reused analyses and notes are returned.
 fn analyze<R>(
     library: &Library,
     ir: &SourceIr,
     config: &CheckConfig,
+    kept: Option<Analyses>,
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
-) -> (bool, R) {
+) -> (bool, Option<(usize, Analyses)>, R) {
     let deadline = Instant::now().checked_add(config.time_limit);
     let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
@@ -265,9 +274,21 @@ fn analyze<R>(
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
     shared.report_unreleased = config.report_unreleased;
+    // A body's analysis depends on nothing but its code, its entry state and what the file
+    // declares only when it adds to no shared table (the unreleased-object report does) and
+    // no local outlives its method (captured locals would be in entry states).
+    let reusable = !config.report_unreleased && shared.captured.is_empty();
+    shared.memo = kept.filter(|_| reusable).map(|kept| {
+        BodyMemo::new(
+            &crate::relocate::methods(ir),
+            res.declarations().collect(),
+            kept,
+        )
+    });
     for (class, fqn) in &classes {
         check_class(&shared, class, fqn);
     }
+    let memo = shared.memo.take().map(BodyMemo::finish);
     let observations = shared.observations.take();
     let leaks = shared.leaks.take();
     let owned = shared.owned.take();
@@ -279,7 +300,7 @@ fn analyze<R>(
         leaks,
         owned,
     });
-    (timed_out, res)
+    (timed_out, memo, res)
 }
 
 /// The locals declared in method bodies that contain deferred code (lambdas, anonymous
@@ -351,7 +372,7 @@ fn collect_helpers<'a>(
 }
 
 /// Analyses one class: construction, the event fixpoint, then a recording pass.
-fn check_class(shared: &Shared<'_, '_>, class: &Class, fqn: &str) {
+fn check_class<'a>(shared: &Shared<'a, '_>, class: &'a Class, fqn: &str) {
     let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
         return;
     };

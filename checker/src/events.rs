@@ -209,15 +209,23 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
             let Some(entry) = input.0.clone() else {
                 continue;
             };
+            // A node runs the same from the same input (the waits' listener states it joins
+            // into are joined again to no effect), and its last output is already part of
+            // `outputs`: run it again only when its input grew.
+            if inputs.get(node) == Some(&input) {
+                continue;
+            }
             let out = if node == HANDLERS {
                 run_handlers(shared, model, &handlers, &after_wait, entry)
             } else {
                 run_method(shared, model, node, entry)
             };
-            changed |= inputs.insert(node, input.clone()).as_ref() != Some(&input);
-            let mut joined = outputs.remove(node).unwrap_or(FlowState::bottom());
-            changed |= joined.join(&FlowState(Some(out)));
-            outputs.insert(node, joined);
+            inputs.insert(node, input);
+            changed = true;
+            outputs
+                .entry(node)
+                .or_insert_with(FlowState::bottom)
+                .join(&FlowState(Some(out)));
         }
         if !changed {
             break;
@@ -286,10 +294,10 @@ struct Waits<'a> {
     fired: RefCell<Vec<FlowState>>,
 }
 
-impl Waits<'_> {
+impl<'a> Waits<'a> {
     /// `env` after time passes: callbacks and quiet moves, and the listeners of the callbacks
     /// that arrive on fields, to a fixpoint.
-    fn settle(&self, shared: &Shared<'_, '_>, model: &ClassModel<'_>, env: &Env) -> Env {
+    fn settle(&self, shared: &Shared<'a, '_>, model: &ClassModel<'_>, env: &Env) -> Env {
         if self.listeners.is_empty() {
             return after_wait(shared, env);
         }
@@ -432,7 +440,7 @@ fn lifecycle_method<'a>(class: &'a Class, name: &str) -> Option<&'a Method> {
 }
 
 /// Runs the lifecycle method `name` (or nothing, if the class does not declare it).
-fn run_method(shared: &Shared<'_, '_>, model: &ClassModel<'_>, name: &str, entry: Env) -> Env {
+fn run_method<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>, name: &str, entry: Env) -> Env {
     match lifecycle_method(model.class, name).and_then(|m| m.body.as_ref()) {
         Some(body) => {
             let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
@@ -444,10 +452,10 @@ fn run_method(shared: &Shared<'_, '_>, model: &ClassModel<'_>, name: &str, entry
 }
 
 /// Runs the handlers any number of times from `entry`; returns the hub state.
-fn run_handlers(
-    shared: &Shared<'_, '_>,
+fn run_handlers<'a>(
+    shared: &Shared<'a, '_>,
     model: &ClassModel<'_>,
-    handlers: &[EventCode<'_>],
+    handlers: &[EventCode<'a>],
     after_wait: &dyn Fn(&Env) -> Env,
     entry: Env,
 ) -> Env {

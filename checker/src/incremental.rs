@@ -16,7 +16,9 @@
 //!    edit ([`crate::relocate`]), class by class; if the two are equal, the edit touched only
 //!    what the IR does not record (blank space, a literal's contents), and again the kept
 //!    findings, relocated, are the answer;
-//! 5. otherwise analyses the new IR as [`crate::check`] does.
+//! 5. otherwise analyses the new IR as [`crate::check`] does; if only some methods differ
+//!    (and [`Last::reusable`] allows it), the analyses of the others' bodies from the same
+//!    entry states are taken from the last check ([`crate::body_memo`]).
 //!
 //! The result is always that of [`crate::check`] on the same text: `tests/incremental.rs`
 //! applies many random edits to fixture files and compares after each one.
@@ -24,9 +26,10 @@
 use tree_sitter::{Parser, Tree};
 use typestates::library::Library;
 
+use crate::body_memo::Analyses;
 use crate::check::{check_lowered, related};
-use crate::ir::{Language, SourceIr};
-use crate::relocate::{self, Shift, TextEdit};
+use crate::ir::{Language, MethodKind, SourceIr};
+use crate::relocate::{self, Comparison, Shift, TextEdit};
 use crate::source::SourceFile;
 use crate::{CheckConfig, CheckResult};
 
@@ -49,7 +52,10 @@ struct Parsed {
 struct Last {
     library: Library,
     config: CheckConfig,
+    text: String,
     ir: SourceIr,
+    /// The analyses of its method bodies, for [`crate::body_memo`].
+    analyses: Analyses,
     result: CheckResult,
 }
 
@@ -60,6 +66,10 @@ pub enum Reuse {
     Nothing,
     /// Reparsed the edited region of the kept tree, then analysed.
     Tree,
+    /// Reparsed the edited region of the kept tree, lowered it, and analysed it again
+    /// reusing the analyses of some method bodies the edit did not touch
+    /// ([`crate::body_memo`]).
+    Bodies,
     /// Kept the findings, relocated (the tree was reparsed around the edit, or afresh if it
     /// has syntax errors), after lowering the new tree and finding the kept IR equal to it.
     Findings,
@@ -107,27 +117,39 @@ impl Incremental {
         }
         let mut last = last.zip(reparsed.edit);
         if let Some((kept, edit)) = last.as_mut().filter(|_| reparsed.same_ir) {
-            if let Some(result) = kept.reuse(library, config, *edit, None, &parsed.text) {
+            if let Ok(result) = kept.reuse(library, config, *edit, None, &parsed.text) {
                 self.last = last.map(|(kept, _)| kept);
                 return (result, Reuse::Ir);
             }
             last = None;
         }
         let ir = crate::lang::lower_tree(parsed.language, &parsed.text, &parsed.tree);
+        let mut analyses = Analyses::default();
         if let Some((mut kept, edit)) = last {
-            if let Some(result) = kept.reuse(library, config, edit, Some(&ir), &parsed.text) {
-                self.last = Some(kept);
-                return (result, Reuse::Findings);
+            match kept.reuse(library, config, edit, Some(&ir), &parsed.text) {
+                Ok(result) => {
+                    self.last = Some(kept);
+                    return (result, Reuse::Findings);
+                }
+                Err(kept) => analyses = kept,
             }
         }
-        let result = check_lowered(library, &parsed.text, &ir, config);
+        let (result, memo) = check_lowered(library, &parsed.text, &ir, config, Some(analyses));
+        let (reused, analyses) = memo.unwrap_or_default();
         self.last = (!result.timed_out).then(|| Last {
             library: library.clone(),
             config: config.clone(),
+            text: parsed.text.clone(),
             ir,
+            analyses,
             result: result.clone(),
         });
-        (result, reused_tree)
+        let reuse = if reused > 0 {
+            Reuse::Bodies
+        } else {
+            reused_tree
+        };
+        (result, reuse)
     }
 
     /// Brings the kept tree up to `file`.
@@ -232,6 +254,8 @@ impl Last {
     /// The kept findings moved across `edit`, if they are those of the new text: `ir` is the
     /// new text's IR, or `None` when it is known to be the kept IR moved across `edit`; the
     /// library and configuration must be the same. The kept state follows the edit.
+    /// Otherwise the kept analyses of the method bodies that may be reused (see
+    /// [`Last::reusable`]), relocated.
     fn reuse(
         &mut self,
         library: &Library,
@@ -239,26 +263,74 @@ impl Last {
         edit: TextEdit,
         ir: Option<&SourceIr>,
         text: &str,
-    ) -> Option<CheckResult> {
+    ) -> Result<CheckResult, Analyses> {
         if self.config != *config || self.library != *library {
-            return None;
+            return Err(Analyses::default());
         }
-        let mut shift = Shift::new(edit);
-        let same = match ir {
-            Some(ir) => relocate::ir_equals(&mut shift, &mut self.ir, ir),
-            None => relocate::ir(&mut shift, &mut self.ir),
+        let old_text = std::mem::replace(&mut self.text, text.to_owned());
+        let analyses = std::mem::take(&mut self.analyses);
+        let comparison = match ir {
+            Some(ir) => relocate::compare(edit, &mut self.ir, ir),
+            None if relocate::ir(&mut Shift::new(edit), &mut self.ir) => Comparison::Same,
+            None => Comparison::Different,
         };
-        if !same {
-            return None;
+        match (comparison, ir) {
+            (Comparison::Same, _) => {
+                let mut shift = Shift::new(edit);
+                relocate::result(&mut shift, &mut self.result);
+                if !shift.is_exact() {
+                    return Err(Analyses::default());
+                }
+                self.analyses = analyses.relocated(edit, |_| true);
+                self.result.syntax_errors.clone_from(&self.ir.syntax_errors);
+                crate::fixes::attach(&self.ir, text, &mut self.result.violations);
+                Ok(self.result.clone())
+            }
+            (Comparison::Methods(same), Some(ir)) if self.reusable(&same, ir, &old_text, text) => {
+                Err(analyses.relocated(edit, |ordinal| same.get(ordinal) == Some(&true)))
+            }
+            _ => Err(Analyses::default()),
         }
-        relocate::result(&mut shift, &mut self.result);
-        if !shift.is_exact() {
-            return None;
-        }
-        self.result.syntax_errors.clone_from(&self.ir.syntax_errors);
-        crate::fixes::attach(&self.ir, text, &mut self.result.violations);
-        Some(self.result.clone())
     }
+
+    /// Whether the analyses of the unchanged methods of the relocated kept IR may be reused
+    /// for `ir`, which differs in the methods `same` does not mark: each of those is a
+    /// non-private method, the same but for its name and body, whose name (old and new) is
+    /// written nowhere else in its text, so no other code calls it or names it, and the
+    /// class-level facts other bodies read (fields, helpers, signatures) are the same.
+    fn reusable(&self, same: &[bool], ir: &SourceIr, old_text: &str, text: &str) -> bool {
+        let (old_methods, new_methods) = (relocate::methods(&self.ir), relocate::methods(ir));
+        old_methods
+            .iter()
+            .zip(&new_methods)
+            .zip(same)
+            .filter(|(_, &same)| !same)
+            .all(|((old, new), _)| {
+                old.kind == MethodKind::Method
+                    && new.kind == MethodKind::Method
+                    && !old.modifiers.is_private
+                    && old.modifiers == new.modifiers
+                    && old.return_type == new.return_type
+                    && old.annotations == new.annotations
+                    && old.params == new.params
+                    && written_once(old_text, &old.name)
+                    && written_once(text, &new.name)
+            })
+    }
+}
+
+/// Whether `name` occurs exactly once in `text` as a whole word.
+fn written_once(text: &str, name: &str) -> bool {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut found = 0;
+    for (at, _) in text.match_indices(name) {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        if !before.is_some_and(is_word) && !after.is_some_and(is_word) {
+            found += 1;
+        }
+    }
+    !name.is_empty() && found == 1
 }
 
 fn parse_new(file: &SourceFile) -> Option<Parsed> {

@@ -27,6 +27,7 @@
 //! }
 //! ```
 
+mod body_memo;
 pub mod cfg;
 mod check;
 pub mod diagnostics;

@@ -177,11 +177,11 @@ impl<'a> Project<'a> {
     pub fn check(&self, index: usize) -> CheckResult {
         match (self.files.get(index), self.slots.get(index)) {
             (Some(file), Some(Slot::Kept(ir))) => {
-                check_lowered(self.library, &file.text, ir, &self.config)
+                check_lowered(self.library, &file.text, ir, &self.config, None).0
             }
             (Some(file), Some(Slot::Relower)) => {
                 let ir = crate::lang::lower(file.language, &file.text);
-                check_lowered(self.library, &file.text, &ir, &self.config)
+                check_lowered(self.library, &file.text, &ir, &self.config, None).0
             }
             _ => CheckResult::default(),
         }

@@ -8,11 +8,13 @@
 //! stays with the text before it, so spans never grow over inserted text.
 //!
 //! [`ir`] relocates a whole [`SourceIr`] in place and says whether every position had an image;
-//! [`ir_equals`] does the same class by class, comparing with the IR lowered from the new text
-//! as it goes; when every position had an image and the IRs are equal, the two texts differ
+//! [`compare`] does the same and compares with the IR lowered from the new text, method by
+//! method; when every position had an image and the IRs are equal, the two texts differ
 //! only in what the IR does not record (comments, blank space, literal contents), and the
 //! findings of the old text, relocated by [`result`], are those of the new one
 //! (`tests/incremental.rs` checks this against a check from scratch after many random edits).
+//! When they differ only in some methods, the analyses of the others may be reused
+//! ([`crate::body_memo`]).
 
 use crate::diagnostics::{Related, Unreleased, Violation};
 use crate::ir::{
@@ -124,23 +126,45 @@ impl Shift {
     /// Moves `span` to the new text (leaving it as it is, and noting the loss, when one of its
     /// ends lies inside the replaced bytes).
     pub fn span(&mut self, span: &mut Span) {
-        let e = self.edit;
-        // A start at a pure insertion point belongs to the text after it; an end to the text
-        // before it.
-        let start_stays = span.start_byte < e.start_byte;
-        let start_moves = span.start_byte >= e.old_end_byte && !start_stays;
-        let end_stays = span.end_byte <= e.start_byte;
-        let end_moves = span.end_byte >= e.old_end_byte && !end_stays;
-        if !(start_stays || start_moves) || !(end_stays || end_moves) {
-            self.lost = true;
+        let Some((start_moves, end_moves)) = self.moves(span.start_byte, span.end_byte) else {
             return;
-        }
+        };
         if start_moves {
             (span.start_byte, span.start) = self.moved(span.start_byte, span.start);
         }
         if end_moves {
             (span.end_byte, span.end) = self.moved(span.end_byte, span.end);
         }
+    }
+
+    /// Moves the byte range `start..end` as [`Shift::span`] moves a span.
+    pub fn bytes(&mut self, start: usize, end: usize) -> (usize, usize) {
+        let e = self.edit;
+        let by = |at: usize| at - e.old_end_byte + e.new_end_byte;
+        match self.moves(start, end) {
+            Some((start_moves, end_moves)) => (
+                if start_moves { by(start) } else { start },
+                if end_moves { by(end) } else { end },
+            ),
+            None => (start, end),
+        }
+    }
+
+    /// Whether the start and the end of `start..end` move (or stay); `None`, noting the
+    /// loss, when one lies inside the replaced bytes.
+    fn moves(&mut self, start: usize, end: usize) -> Option<(bool, bool)> {
+        let e = self.edit;
+        // A start at a pure insertion point belongs to the text after it; an end to the text
+        // before it.
+        let start_stays = start < e.start_byte;
+        let start_moves = start >= e.old_end_byte && !start_stays;
+        let end_stays = end <= e.start_byte;
+        let end_moves = end >= e.old_end_byte && !end_stays;
+        if !(start_stays || start_moves) || !(end_stays || end_moves) {
+            self.lost = true;
+            return None;
+        }
+        Some((start_moves, end_moves))
     }
 
     fn moved(&self, byte: usize, at: LineCol) -> (usize, LineCol) {
@@ -178,23 +202,26 @@ pub fn ir(shift: &mut Shift, ir: &mut SourceIr) -> bool {
     shift.is_exact()
 }
 
-/// Relocates the spans of `old` and compares it with `new` piece by piece, stopping at the
-/// first difference (`old` is then partly relocated); whether every span had an image and
-/// the two are equal.
-pub fn ir_equals(shift: &mut Shift, old: &mut SourceIr, new: &SourceIr) -> bool {
-    if old.classes.len() != new.classes.len() || old.n_exprs != new.n_exprs {
-        return false;
-    }
-    for (old, new) in old.classes.iter_mut().zip(&new.classes) {
-        class(shift, old);
-        if !shift.is_exact() || old != new {
-            return false;
-        }
-    }
-    let classes = std::mem::take(&mut old.classes);
-    let exact = ir(shift, old);
-    old.classes = classes;
-    // Every field but the classes, compared above; a new field fails to compile here.
+/// How a kept IR, relocated, compares with the IR lowered from the new text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Comparison {
+    /// Equal, and every position had an image.
+    Same,
+    /// Equal but for some methods (at least one, or only in how many expressions there
+    /// are), each with the same number of them in each class: per method in [`methods`]
+    /// order, whether it is equal (its expressions numbered the same) with every position of
+    /// it having an image.
+    Methods(Vec<bool>),
+    /// Anything else differs (or some position outside the methods had no image).
+    Different,
+}
+
+/// Relocates every span of `old` across `edit` and compares it with `new`, method by method.
+pub fn compare(edit: TextEdit, old: &mut SourceIr, new: &SourceIr) -> Comparison {
+    let mut outer = Shift::new(edit);
+    let mut classes = std::mem::take(&mut old.classes);
+    ir(&mut outer, old);
+    // Every field but the classes, compared below; a new field fails to compile here.
     let SourceIr {
         language,
         package,
@@ -203,15 +230,96 @@ pub fn ir_equals(shift: &mut Shift, old: &mut SourceIr, new: &SourceIr) -> bool 
         file_annotations,
         ignore_comments,
         syntax_errors,
-        n_exprs: _,
+        n_exprs,
     } = &*old;
-    exact
-        && *language == new.language
+    let mut same_methods = Vec::new();
+    let mut same = *language == new.language
         && *package == new.package
         && *imports == new.imports
         && *file_annotations == new.file_annotations
         && *ignore_comments == new.ignore_comments
         && *syntax_errors == new.syntax_errors
+        && classes.len() == new.classes.len();
+    let same_numbering = *n_exprs == new.n_exprs;
+    for (old, new) in classes.iter_mut().zip(&new.classes) {
+        same = same && class_but_methods(edit, &mut outer, old, new, &mut same_methods);
+    }
+    old.classes = classes;
+    if !same || !outer.is_exact() {
+        Comparison::Different
+    } else if same_numbering && same_methods.iter().all(|&same| same) {
+        Comparison::Same
+    } else {
+        Comparison::Methods(same_methods)
+    }
+}
+
+/// Every method of `ir`, class by class (a class's own methods, then those of its nested
+/// classes), as [`Comparison::Methods`] lists them.
+pub fn methods(ir: &SourceIr) -> Vec<&Method> {
+    fn visit<'a>(classes: &'a [Class], out: &mut Vec<&'a Method>) {
+        for class in classes {
+            out.extend(&class.methods);
+            visit(&class.classes, out);
+        }
+    }
+    let mut out = Vec::new();
+    visit(&ir.classes, &mut out);
+    out
+}
+
+/// Relocates `old` and compares it with `new`: all but the methods through `outer`, which
+/// must stay exact, and each method on its own, noting in `same_methods` whether it is equal;
+/// whether everything but the methods is equal.
+fn class_but_methods(
+    edit: TextEdit,
+    outer: &mut Shift,
+    old: &mut Class,
+    new: &Class,
+    same_methods: &mut Vec<bool>,
+) -> bool {
+    let Class {
+        name,
+        kind,
+        superclass,
+        interfaces,
+        annotations,
+        modifiers,
+        fields,
+        methods,
+        initializers,
+        classes,
+        span,
+    } = old;
+    superclass.iter_mut().for_each(|ty| type_ref(outer, ty));
+    interfaces.iter_mut().for_each(|ty| type_ref(outer, ty));
+    annotations.iter_mut().for_each(|a| annotation(outer, a));
+    fields.iter_mut().for_each(|f| field(outer, f));
+    initializers.iter_mut().for_each(|b| body(outer, b));
+    outer.span(span);
+    let same = *name == new.name
+        && *kind == new.kind
+        && *superclass == new.superclass
+        && *interfaces == new.interfaces
+        && *annotations == new.annotations
+        && *modifiers == new.modifiers
+        && *fields == new.fields
+        && *initializers == new.initializers
+        && *span == new.span
+        && methods.len() == new.methods.len()
+        && classes.len() == new.classes.len();
+    if !same {
+        return false;
+    }
+    for (old, new) in methods.iter_mut().zip(&new.methods) {
+        let mut shift = Shift::new(edit);
+        method(&mut shift, old);
+        same_methods.push(shift.is_exact() && *old == *new);
+    }
+    classes
+        .iter_mut()
+        .zip(&new.classes)
+        .all(|(old, new)| class_but_methods(edit, outer, old, new, same_methods))
 }
 
 /// Relocates every span of a check's findings (the syntax errors come from the new IR, and

@@ -31,10 +31,12 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 use std::time::Instant;
 
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 
+use crate::body_memo::BodyMemo;
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
@@ -491,6 +493,11 @@ pub struct Shared<'a, 'l> {
     /// Private helpers by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
     summaries: RefCell<HashMap<(usize, Env), BodyResult>>,
+    /// The control-flow graph of each body analysed so far, by the body's address: the event
+    /// fixpoint and the recording pass analyse most bodies more than once.
+    cfgs: RefCell<HashMap<*const Body, Rc<Cfg<'a>>>>,
+    /// The analyses of method bodies an incremental check may reuse, and notes.
+    pub(crate) memo: Option<BodyMemo>,
     /// Locals of methods that create deferred code: the lambdas and listeners may capture
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
@@ -524,6 +531,8 @@ impl<'a, 'l> Shared<'a, 'l> {
             language,
             helpers,
             summaries: RefCell::new(HashMap::new()),
+            cfgs: RefCell::default(),
+            memo: None,
             captured: HashMap::new(),
             report_unreleased: false,
             owned: RefCell::default(),
@@ -532,6 +541,15 @@ impl<'a, 'l> Shared<'a, 'l> {
             deadline,
             timed_out: Cell::new(false),
         }
+    }
+
+    /// The control-flow graph of `body`, built on first use.
+    fn cfg(&self, body: &'a Body) -> Rc<Cfg<'a>> {
+        let mut cfgs = self.cfgs.borrow_mut();
+        let cfg = cfgs
+            .entry(std::ptr::from_ref(body))
+            .or_insert_with(|| Rc::new(Cfg::build(body, self.language)));
+        Rc::clone(cfg)
     }
 
     /// Whether the time bound has passed; once it has, bodies are no longer analysed.
@@ -595,11 +613,42 @@ pub struct Returned {
 }
 
 /// Analyses `body` from `entry`; with `record`, adds an [`Observation`] per call on a
-/// tracked object to `shared.observations`.
-pub fn analyze_body(
-    shared: &Shared<'_, '_>,
+/// tracked object to `shared.observations`. A method body run as an event (`depth` 0) may
+/// reuse the analysis of the last check ([`crate::body_memo`]).
+pub fn analyze_body<'a>(
+    shared: &Shared<'a, '_>,
     class: &str,
-    body: &Body,
+    body: &'a Body,
+    entry: Env,
+    record: bool,
+    depth: u32,
+) -> BodyResult {
+    let memo = shared
+        .memo
+        .as_ref()
+        .filter(|_| depth == 0)
+        .and_then(|memo| Some((memo, memo.ordinal(body)?)));
+    let Some((memo, ordinal)) = memo else {
+        return analyze_fresh(shared, class, body, entry, record, depth);
+    };
+    if let Some((result, observations)) = memo.reuse(ordinal, &entry, record) {
+        shared.observations.borrow_mut().extend(observations);
+        return result;
+    }
+    let before = shared.observations.borrow().len();
+    let result = analyze_fresh(shared, class, body, entry.clone(), record, depth);
+    if !shared.out_of_time() {
+        let observations = shared.observations.borrow();
+        memo.made(ordinal, entry, record, &result, &observations[before..]);
+    }
+    result
+}
+
+/// [`analyze_body`] without the memo.
+fn analyze_fresh<'a>(
+    shared: &Shared<'a, '_>,
+    class: &str,
+    body: &'a Body,
     entry: Env,
     record: bool,
     depth: u32,
@@ -611,7 +660,7 @@ pub fn analyze_body(
             started_groups: BTreeSet::new(),
         };
     }
-    let cfg = Cfg::build(body, shared.language);
+    let cfg = shared.cfg(body);
     let analysis = BodyAnalysis {
         shared,
         class,

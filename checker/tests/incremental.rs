@@ -1,5 +1,5 @@
 //! The incremental engine against a check from scratch: every fixture file is edited many
-//! times at random (typing and deleting in code and comments, pasting a piece of the file
+//! times at random (typing and deleting in code, comments and method names, pasting a piece of the file
 //! elsewhere, going back to an earlier text), and after each edit
 //! [`checker::Incremental::check`] must equal [`checker::check`] of the same text, quick fixes
 //! included (`tests/fixes/` is edited too).
@@ -58,11 +58,17 @@ fn boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-/// One random edit of `text`: a third of them whole lines (which mostly keep the code
-/// valid), a third typing into a comment, a third typing, deleting or pasting anywhere.
+/// One random edit of `text`: a quarter of them whole lines (which mostly keep the code
+/// valid), a quarter typing into a comment, a quarter into a method's name, a quarter typing,
+/// deleting or pasting anywhere.
 fn edit(random: &mut Random, text: &str) -> String {
-    match random.below(3) {
+    match random.below(4) {
         0 => return edit_lines(random, text),
+        3 => {
+            if let Some(edited) = edit_method_name(random, text) {
+                return edited;
+            }
+        }
         1 => {
             if let Some(edited) = edit_comment(random, text) {
                 return edited;
@@ -99,6 +105,26 @@ fn edit_comment(random: &mut Random, text: &str) -> Option<String> {
     }
     let typed = TYPED[random.below(TYPED.len())];
     Some(format!("{}{typed}{}", &text[..start], &text[start..]))
+}
+
+/// Types a letter into, or deletes the last letter of, the name of a method declaration
+/// (a name before `(` on a line that declares it with `void` or `fun`).
+fn edit_method_name(random: &mut Random, text: &str) -> Option<String> {
+    let names: Vec<usize> = text
+        .match_indices('(')
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let line = text[..at].rsplit('\n').next().unwrap_or("");
+            let name_ends = line.ends_with(|c: char| c.is_ascii_alphanumeric());
+            name_ends && (line.contains("void ") || line.contains("fun "))
+        })
+        .collect();
+    let at = *names.get(random.below(names.len()))?;
+    Some(if random.below(2) == 0 {
+        format!("{}x{}", &text[..at], &text[at..])
+    } else {
+        format!("{}{}", &text[..at - 1], &text[at..])
+    })
 }
 
 /// Deletes a line, duplicates one elsewhere, or inserts a comment or blank line.
@@ -145,7 +171,7 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
     let library = Library::bundled();
     let config = CheckConfig::default();
     let mut random = Random(0x7e57_57a7);
-    let mut reused = [0usize; 4];
+    let mut reused = [0usize; 5];
     let files = fixtures();
     assert!(files.len() > 20, "the fixtures are found");
     for path in files {
@@ -186,16 +212,46 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
                 Reuse::Tree => 1,
                 Reuse::Findings => 2,
                 Reuse::Ir => 3,
+                Reuse::Bodies => 4,
             }] += 1;
         }
     }
-    // Both ways of reusing work are exercised, not only the fallback.
+    // Every way of reusing work is exercised, not only the fallback.
     assert!(reused[1] > 150, "reparsed edits: {reused:?}");
     assert!(reused[2] > 100, "kept findings after lowering: {reused:?}");
     assert!(
         reused[3] > 100,
         "kept findings without lowering: {reused:?}"
     );
+    assert!(reused[4] > 50, "kept analyses of method bodies: {reused:?}");
+}
+
+#[test]
+fn renaming_a_method_nothing_names_reuses_the_analyses_of_the_others() {
+    let library = Library::bundled();
+    let config = CheckConfig::default();
+    let text = "import android.media.MediaPlayer;\n\nclass A {\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n\n    void g() {\n        MediaPlayer q = new MediaPlayer();\n        q.start();\n    }\n}\n";
+    let file = |text: &str| SourceFile {
+        path: "A.java".into(),
+        language: checker::ir::Language::Java,
+        text: text.to_owned(),
+    };
+    let mut engine = Incremental::default();
+    engine.check_reporting(&library, &file(text), &config);
+
+    let renamed = text.replace("void f()", "void fx()");
+    let (after, reuse) = engine.check_reporting(&library, &file(&renamed), &config);
+    assert_eq!(reuse, Reuse::Bodies);
+    assert_eq!(after, check(&library, &file(&renamed), &config));
+    assert_eq!(after.violations.len(), 2);
+
+    // Once `g` calls it, the name is a fact other code reads: the whole file is analysed.
+    let called = renamed.replace("q.start();", "q.start();\n        fx();");
+    engine.check_reporting(&library, &file(&called), &config);
+    let renamed_again = called.replace("void fx()", "void fy()");
+    let (after, reuse) = engine.check_reporting(&library, &file(&renamed_again), &config);
+    assert_eq!(reuse, Reuse::Tree);
+    assert_eq!(after, check(&library, &file(&renamed_again), &config));
 }
 
 #[test]

@@ -26,6 +26,8 @@ use harness::TestServer;
 const LINES: usize = 5_000;
 const WARMUP: usize = 10;
 const SAMPLES: usize = 200;
+/// Issue 6's latency target for an edit after a pause.
+const TARGET_P99: Duration = Duration::from_millis(50);
 
 /// A class of small methods driving MediaPlayer, one in ten with a protocol bug.
 fn java_file() -> String {
@@ -275,7 +277,7 @@ fn main() {
         Scenario {
             name: "edit in code after a pause",
             site: Site::Code,
-            what: "as above, typing into a method's name: the IR changes, so the file is analysed again",
+            what: "as above, typing into a method's name: the IR changes, so the file is analysed again, reusing the analyses of the other methods' bodies",
             static_checker: true,
             debounce_ms: 150,
             pause: Duration::from_millis(200),
@@ -309,6 +311,7 @@ fn main() {
         "| scenario | samples | p50 ms | p99 ms | max ms | load | what it measures |\n|---|---:|---:|---:|---:|---:|---|\n",
     );
     let mut n_diagnostics = 0;
+    let mut verdicts = Vec::new();
     for scenario in &scenarios {
         let load = load();
         let (mut latencies, n) = runtime.block_on(run(scenario, &text));
@@ -327,7 +330,14 @@ fn main() {
         );
         print!("{line}");
         table.push_str(&line);
+        if scenario.static_checker && scenario.pause > Duration::ZERO {
+            let p99 = percentile(&latencies, 99.0);
+            let met = if p99 <= TARGET_P99 { "met" } else { "not met" };
+            verdicts.push(format!("{}: {met} (p99 {} ms)", scenario.name, ms(p99)));
+        }
     }
+    let verdicts = verdicts.join("; ");
+    let target_ms = TARGET_P99.as_millis();
     let report = format!(
         "# `typestar lsp` latency: didChange to publishDiagnostics\n\n\
          Produced by `cargo bench -p server --bench lsp_latency` (release build) on a generated {LINES}-line Java file \
@@ -336,12 +346,14 @@ fn main() {
          typed and deleted again, in a comment or in code.\n\
          Each sample is the time from sending `didChange` to receiving the `publishDiagnostics` of that version; \
          {WARMUP} warm-up edits are discarded.\n\n\
-         Target: p99 at most 50 ms for an edit after a pause.\n\n{table}\n\
+         Target: p99 at most {target_ms} ms for an edit after a pause. {verdicts}.\n\n{table}\n\
          The server's own share is the last row; the rest of every other row is the checker.\n\
          The server keeps one `checker::Incremental` per open document: after an edit it reparses only around \
          the edit; an edit inside one comment keeps the IR and the findings, relocated, without lowering; an edit \
          whose lowered IR is the old one moved across it (blank space, a literal) keeps the findings; any other \
-         edit, such as the one in code here, has the whole file analysed again (no per-method reuse yet).\n\n\
+         edit, such as the one in code here, has the whole file lowered, resolved and its event model solved again, \
+         and where only some non-private methods that no other code names changed (as here), the analyses of the \
+         other methods' bodies from unchanged entry states are reused (`checker/src/body_memo.rs`).\n\n\
          The checker alone on the same {SAMPLES} edits ({n_violations} violations), in the same run:\n\n{checker_table}\n\
          Where a check from scratch of this file goes (each phase timed on its own, 30 runs; the rest is a whole \
          `checker::check` less the phases before it):\n\n{phases}\n\

@@ -1,0 +1,205 @@
+//! Reusing, from one check of an edited file to the next, the analyses of the method bodies
+//! the edit did not touch.
+//!
+//! A check run by [`crate::Incremental`] notes every analysis of a method body from the
+//! event model (not of a helper at its call site): the entry state, whether observations
+//! were recorded, the result and the observations it recorded. The next check, if the
+//! edit changed only some methods' bodies and names ([`crate::relocate::compare`]), gets the
+//! notes of the unchanged methods relocated across the edit, and an analysis of one of them
+//! from the same entry state is the noted one. The conditions that make this sound are in
+//! ARCHITECTURE.md (checker: per-method reuse) and checked in [`crate::incremental`] and
+//! [`crate::check`].
+
+use std::cell::{Cell, RefCell};
+use std::collections::{BTreeSet, HashMap};
+
+use crate::ir::{Body, Method};
+use crate::relocate::Shift;
+use crate::resolve::LocalId;
+use crate::typestate_flow::{BodyResult, Cause, Env, Observation, Value};
+
+/// One analysis of a method body.
+#[derive(Debug, Clone)]
+pub(crate) struct Analysis {
+    entry: Env,
+    record: bool,
+    result: BodyResult,
+    observations: Vec<Observation>,
+}
+
+/// The analyses of one check, by the method's place in [`crate::relocate::methods`] order,
+/// with the locals of the file it numbered, by declaring offset.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Analyses {
+    bodies: HashMap<usize, Vec<Analysis>>,
+    declarations: Vec<(usize, LocalId)>,
+}
+
+impl Analyses {
+    /// The analyses of the methods `keep` accepts (by place), moved across `edit`; an
+    /// analysis with a position that has no image is dropped.
+    pub(crate) fn relocated(
+        mut self,
+        edit: crate::relocate::TextEdit,
+        keep: impl Fn(usize) -> bool,
+    ) -> Analyses {
+        self.bodies.retain(|ordinal, _| keep(*ordinal));
+        for analyses in self.bodies.values_mut() {
+            analyses.retain_mut(|analysis| {
+                let mut shift = Shift::new(edit);
+                analysis.relocate(&mut shift);
+                shift.is_exact()
+            });
+        }
+        let mut shift = Shift::new(edit);
+        for (at, _) in &mut self.declarations {
+            *at = shift.bytes(*at, *at).0;
+        }
+        if !shift.is_exact() {
+            self.declarations.clear();
+            self.bodies.clear();
+        }
+        self
+    }
+}
+
+impl Analysis {
+    fn relocate(&mut self, shift: &mut Shift) {
+        for env in std::iter::once(&mut self.entry).chain(&mut self.result.exit) {
+            env.values_mut()
+                .for_each(|value| relocate_value(shift, value));
+        }
+        if let Some(returned) = &mut self.result.returned {
+            relocate_value(shift, &mut returned.value);
+        }
+        for observation in &mut self.observations {
+            shift.span(&mut observation.span);
+            if let Some(span) = &mut observation.receiver_span {
+                shift.span(span);
+            }
+            relocate_value(shift, &mut observation.value);
+        }
+    }
+}
+
+/// Moves the byte ranges a value's causes name (the closing of a resource).
+fn relocate_value(shift: &mut Shift, value: &mut Value) {
+    for causes in value.states.values_mut() {
+        let moved: BTreeSet<Cause> = causes
+            .iter()
+            .map(|cause| match *cause {
+                Cause::Closed(start, end) => {
+                    let (start, end) = shift.bytes(start, end);
+                    Cause::Closed(start, end)
+                }
+                other => other,
+            })
+            .collect();
+        *causes = moved;
+    }
+}
+
+/// The analyses one check may reuse and those it makes, for [`crate::typestate_flow::Shared`].
+#[derive(Debug, Default)]
+pub(crate) struct BodyMemo {
+    /// The place of each method body of the checked IR, by address.
+    ordinals: HashMap<*const Body, usize>,
+    kept: Analyses,
+    made: RefCell<Analyses>,
+    reused: Cell<usize>,
+}
+
+impl BodyMemo {
+    /// A memo for the check of the file with `methods` (in [`crate::relocate::methods`]
+    /// order) whose resolution numbered its locals `declarations`; `kept` holds the
+    /// relocated analyses of the last check, reused only if that check numbered the locals
+    /// the same way.
+    pub(crate) fn new(
+        methods: &[&Method],
+        mut declarations: Vec<(usize, LocalId)>,
+        mut kept: Analyses,
+    ) -> BodyMemo {
+        declarations.sort_unstable();
+        if kept.declarations != declarations {
+            kept.bodies.clear();
+        }
+        let ordinals = methods
+            .iter()
+            .enumerate()
+            .filter_map(|(ordinal, method)| {
+                Some((std::ptr::from_ref(method.body.as_ref()?), ordinal))
+            })
+            .collect();
+        BodyMemo {
+            ordinals,
+            kept,
+            made: RefCell::new(Analyses {
+                bodies: HashMap::new(),
+                declarations,
+            }),
+            reused: Cell::new(0),
+        }
+    }
+
+    /// The place of `body` if it is a method's body.
+    pub(crate) fn ordinal(&self, body: &Body) -> Option<usize> {
+        self.ordinals.get(&std::ptr::from_ref(body)).copied()
+    }
+
+    /// The kept analysis of the method at `ordinal` from `entry`, recording or not, with its
+    /// result and observations; noted as made by this check too.
+    pub(crate) fn reuse(
+        &self,
+        ordinal: usize,
+        entry: &Env,
+        record: bool,
+    ) -> Option<(BodyResult, Vec<Observation>)> {
+        let kept = self
+            .kept
+            .bodies
+            .get(&ordinal)?
+            .iter()
+            .find(|a| a.record == record && a.entry == *entry)?
+            .clone();
+        self.reused.set(self.reused.get() + 1);
+        let found = (kept.result.clone(), kept.observations.clone());
+        self.note(ordinal, kept);
+        Some(found)
+    }
+
+    /// Notes an analysis this check made.
+    pub(crate) fn made(
+        &self,
+        ordinal: usize,
+        entry: Env,
+        record: bool,
+        result: &BodyResult,
+        observations: &[Observation],
+    ) {
+        self.note(
+            ordinal,
+            Analysis {
+                entry,
+                record,
+                result: result.clone(),
+                observations: observations.to_vec(),
+            },
+        );
+    }
+
+    fn note(&self, ordinal: usize, analysis: Analysis) {
+        let mut made = self.made.borrow_mut();
+        let noted = made.bodies.entry(ordinal).or_default();
+        if !noted
+            .iter()
+            .any(|a| a.record == analysis.record && a.entry == analysis.entry)
+        {
+            noted.push(analysis);
+        }
+    }
+
+    /// How many analyses were reused, and the analyses of this check.
+    pub(crate) fn finish(self) -> (usize, Analyses) {
+        (self.reused.get(), self.made.into_inner())
+    }
+}
