@@ -185,6 +185,28 @@ struct PlannedHarness<'d> {
     symbols: Vec<String>,
 }
 
+/// The name the build binds the object under study to.
+const SUBJECT: &str = "subject";
+
+impl PlannedHarness<'_> {
+    fn is_subject(&self) -> bool {
+        self.bound_as == SUBJECT
+    }
+
+    /// The ways to build this harness: one per constructor of the class it extends, the
+    /// argument-less one first.
+    fn builds(&self) -> Vec<String> {
+        let mut candidates: Vec<String> = self
+            .of
+            .subclass_constructors
+            .iter()
+            .map(|it| new_step(&self.source.class, &it.params, &self.bound_as))
+            .collect();
+        candidates.sort_by_key(|it| !it.contains("params = []"));
+        candidates
+    }
+}
+
 impl Description {
     /// The types of the parameters of the draft's callins that may need a harness; the caller
     /// describes them and passes back those that do to [`Description::to_draft`].
@@ -263,7 +285,7 @@ impl Description {
         let mut used = BTreeSet::new();
         let mut harnesses: Vec<PlannedHarness> = Vec::new();
         if self.wants_subject_harness() {
-            harnesses.push(self.plan_harness("subject".to_owned(), &mut used));
+            harnesses.push(self.plan_harness(SUBJECT.to_owned(), &mut used));
         }
         let mut harness_names = BTreeMap::new();
         for (wire, description) in parameter_classes {
@@ -308,7 +330,7 @@ impl Description {
         let _ = writeln!(out, "[errors]\n# Exceptions that mean \"not allowed in this state\" (err); any other is a failure of the run.\nexceptions = {}\n", string_list(&exceptions));
         self.write_listeners(&mut out);
         self.write_build(&mut out, &harnesses);
-        let subject_harness = harnesses.iter().any(|it| it.bound_as == "subject");
+        let subject_harness = harnesses.iter().any(PlannedHarness::is_subject);
         self.write_callins(&mut out, &mut used, &harness_names, subject_harness);
         self.write_callbacks(&mut out, &mut used, &harnesses);
         Draft {
@@ -335,17 +357,17 @@ impl Description {
 
     fn write_build(&self, out: &mut String, harnesses: &[PlannedHarness]) {
         out.push_str("# The build: how each query makes a fresh object (bound as \"subject\").\n");
-        for harness in harnesses.iter().filter(|it| it.bound_as != "subject") {
+        for harness in harnesses.iter().filter(|it| !it.is_subject()) {
             let _ = writeln!(
                 out,
                 "# A fresh {} for every query, reporting its callbacks.",
                 harness.of.class.name
             );
-            write_candidates(out, &harness.of.harness_builds(harness));
+            write_candidates(out, &harness.builds());
         }
-        let subject = harnesses.iter().find(|it| it.bound_as == "subject");
+        let subject = harnesses.iter().find(|it| it.is_subject());
         let candidates = match subject {
-            Some(harness) => harness.of.harness_builds(harness),
+            Some(harness) => harness.builds(),
             None => self.subject_builds(),
         };
         if candidates.is_empty() {
@@ -375,7 +397,7 @@ impl Description {
         let mut candidates: Vec<String> = self
             .constructors
             .iter()
-            .map(|it| new_step(class, &it.params, "subject"))
+            .map(|it| new_step(class, &it.params, SUBJECT))
             .collect();
         candidates.sort_by_key(|it| !it.contains("params = []"));
         candidates.extend(self.factories.iter().map(|it| {
@@ -387,17 +409,6 @@ impl Description {
                 placeholders(&it.params)
             )
         }));
-        candidates
-    }
-
-    /// The ways to build `harness`: one per constructor of the class it extends.
-    fn harness_builds(&self, harness: &PlannedHarness) -> Vec<String> {
-        let mut candidates: Vec<String> = self
-            .subclass_constructors
-            .iter()
-            .map(|it| new_step(&harness.source.class, &it.params, &harness.bound_as))
-            .collect();
-        candidates.sort_by_key(|it| !it.contains("params = []"));
         candidates
     }
 
