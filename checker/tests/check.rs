@@ -145,11 +145,6 @@ const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[
         "a second add() was only the experiment's onlyOneOf restriction; cancelAll() is allowed \
          everywhere",
     ),
-    (
-        "com.nostra13.universalimageloader.core.ImageLoader",
-        "a second load was only the experiment's onlyOneOf restriction; stop() is allowed \
-         everywhere",
-    ),
 ];
 
 #[test]

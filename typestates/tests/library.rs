@@ -247,8 +247,9 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     ("android.os.FileObserver", 6, 6),
     // +2: written from UIL's code, not learned. A failed load is an ordinary callback here
     // (DroidStar counted onError as an error of the query), so it has its own two states
-    // (RequestedBad, LoadingBad) beside the good load's; see the file's notes.
-    ("com.nostra13.universalimageloader.core.ImageLoader", 5, 7),
+    // (RequestedBad, LoadingBad) beside the good load's; see the file's notes. +2 more from
+    // init() and destroy(), added from UIL's source (Destroyed, DestroyedCancelling).
+    ("com.nostra13.universalimageloader.core.ImageLoader", 5, 9),
     ("android.media.MediaCodec", 8, 8),
     ("android.media.MediaPlayer", 10, 10),
     ("android.media.MediaRecorder", 8, 8),
