@@ -140,16 +140,6 @@ const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[
         "a second enqueue was only the experiment's onlyOneOf restriction, and remove() without \
          an id only its learning purpose's",
     ),
-    (
-        "com.android.volley.RequestQueue",
-        "a second add() was only the experiment's onlyOneOf restriction; cancelAll() is allowed \
-         everywhere",
-    ),
-    (
-        "com.nostra13.universalimageloader.core.ImageLoader",
-        "a second load was only the experiment's onlyOneOf restriction; stop() is allowed \
-         everywhere",
-    ),
 ];
 
 #[test]

@@ -6,6 +6,7 @@
 //! - the model ([`Typestate`]) and its bindings to Java code ([`binding`]);
 //! - the Mealy machine of the synchronous closure ([`mealy`]) with minimisation and
 //!   equivalence, and a behavioural [`diff`];
+//! - a typestate projected onto some of its inputs ([`projection`]);
 //! - the text format people write by hand and its JSON twin ([`format`]);
 //! - renderings for people: DOT, Mermaid and the protocol table ([`render`]).
 //!
@@ -20,6 +21,7 @@ pub mod format;
 pub mod library;
 pub mod mealy;
 pub mod model;
+pub mod projection;
 pub mod provenance;
 pub mod render;
 

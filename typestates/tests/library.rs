@@ -247,8 +247,9 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     ("android.os.FileObserver", 6, 6),
     // +2: written from UIL's code, not learned. A failed load is an ordinary callback here
     // (DroidStar counted onError as an error of the query), so it has its own two states
-    // (RequestedBad, LoadingBad) beside the good load's; see the file's notes.
-    ("com.nostra13.universalimageloader.core.ImageLoader", 5, 7),
+    // (RequestedBad, LoadingBad) beside the good load's; see the file's notes. +2 more from
+    // init() and destroy(), added from UIL's source (Destroyed, DestroyedCancelling).
+    ("com.nostra13.universalimageloader.core.ImageLoader", 5, 9),
     ("android.media.MediaCodec", 8, 8),
     ("android.media.MediaPlayer", 10, 10),
     ("android.media.MediaRecorder", 8, 8),
@@ -258,7 +259,9 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     // is an ordinary callback, which keeps the canceled-call states (+2); the DroidStar-style
     // experiment (okhttp3.Call.toml) learns Table 1's 6 on the same code. See the file's notes.
     ("okhttp3.Call", 6, 7),
-    ("com.android.volley.RequestQueue", 4, 4),
+    // +3: start() and stop(), added from Volley's source, reach three stopped states
+    // (Stopped, Queued, QueuedNotFound); see the file's notes.
+    ("com.android.volley.RequestQueue", 4, 7),
     ("android.speech.SpeechRecognizer", 7, 7),
     // -2: the automaton in the DroidStar repository (all.txt: 4 states, 2 EQ) has 4 states;
     // Table 1 reports 6 states and 4 EQ for the same time and query counts.

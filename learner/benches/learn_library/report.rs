@@ -147,7 +147,9 @@ const HEADER: &str = "# Learner benchmark
 
 Produced by `bench/learner/run.sh` (which runs `cargo bench -p learner --bench learn_library`).
 Every typestate of the bundled library (`typestates::library::Library::bundled()`) is learned as a
-black box through the model backend (`ModelConfig::default()`: reset 1.5 s, callin 20 ms,
+black box (a Table 1 class projected onto DroidStar's inputs, its row's `inputs` in
+`learner/benches/learn_library/table1.rs`, so callins a library file adds from the class's source
+are left out) through the model backend (`ModelConfig::default()`: reset 1.5 s, callin 20 ms,
 callback latency 50–450 ms, quiescence timeout 1 s; one instance) and checked equivalent to its
 model. Everything is deterministic: a rerun gives the same table.
 
@@ -164,7 +166,7 @@ model. Everything is deterministic: a rerun gives the same table.
   `bench/work/learner-models`, behind the same two filters (prefix tree with lazy reset, err
   sink). \"Best AALpy\" is the exact run with the fewest resets, then symbols, over L*, L*-RS,
   KV-RS, L# (ADS) and L# (SepSeq) × {W-method, distinguisher bound}.
-- The library models are the library's typestates, not DroidStar's learned automata: where the
+- The library models are the library's typestates (projected), not DroidStar's learned automata: where the
   two differ (states column), the DroidStar ratio compares different machines.
 ";
 
