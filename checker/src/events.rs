@@ -30,6 +30,9 @@
 //! Listeners registered on locals, and methods of the class that receive a callback
 //! (`onPrepared` of an Activity that implements the listener), are handlers that may run at
 //! any time, whatever the paths.
+//! An override of one of the object's own callbacks (`onPostExecute` of an AsyncTask subclass,
+//! `onEvent` of a FileObserver) runs with `this` in the callback's target states, although
+//! where the object was made, and so its state elsewhere, is unknown to the class.
 //!
 //! [`solve`] computes the entry state of every event by a fixpoint over this graph.
 
@@ -537,10 +540,17 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
     match handler {
         EventCode::Method(method) => {
             // A method of the class that receives a callback of a field's protocol
-            // (`onMediaScannerConnected` of a client passed to the connection).
-            for value in entry.values_mut() {
+            // (`onMediaScannerConnected` of a client passed to the connection), or an override
+            // of one of the object's own callbacks (`onCreate` of an SQLiteOpenHelper): the
+            // framework runs it only when the callback arrives, so `this`, whose origin is
+            // unknown, is in the callback's target states.
+            for (var, value) in &mut entry {
                 let callbacks = protocols.callbacks_for_method(value.protocol, &method.name);
-                if let Some(narrowed) = value.after_callbacks(protocols, &callbacks) {
+                let from = match var {
+                    Var::This(_) if value.unknown => &value.in_every_state(protocols),
+                    _ => &*value,
+                };
+                if let Some(narrowed) = from.after_callbacks(protocols, &callbacks) {
                     *value = narrowed;
                 }
             }
