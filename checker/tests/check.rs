@@ -123,13 +123,6 @@ fn restricted_calls_are_unknown_not_forbidden() {
 /// fails when a listed class can go wrong, so the list stays honest.
 const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[
     (
-        "android.os.FileObserver",
-        "its errors were all restrictions of DroidStar's validQuery (a write or delete of the \
-         watched file must be followed by a wait), the writes are calls on a java.io stream, not \
-         on the observer, and stopWatching() is allowed wherever its own calls lead; nothing is \
-         ignored, and no state is a released one for the never-released report",
-    ),
-    (
         "android.database.sqlite.SQLiteOpenHelper",
         "its one error of the API, openHV (a downgrade without onDowngrade()), is \
          getWritableDatabase() like the three opens that work; a second open, and close or wait \
