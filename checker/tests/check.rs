@@ -123,12 +123,6 @@ fn restricted_calls_are_unknown_not_forbidden() {
 /// fails when a listed class can go wrong, so the list stays honest.
 const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[
     (
-        "android.database.sqlite.SQLiteOpenHelper",
-        "its one error of the API, openHV (a downgrade without onDowngrade()), is \
-         getWritableDatabase() like the three opens that work; a second open, and close or wait \
-         before the first, were only the experiment's restrictions",
-    ),
-    (
         "android.app.DownloadManager",
         "a second enqueue was only the experiment's onlyOneOf restriction, and remove() without \
          an id only its learning purpose's",

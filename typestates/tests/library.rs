@@ -269,7 +269,10 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     // -2: the automaton in the DroidStar repository (all.txt: 4 states, 2 EQ) has 4 states;
     // Table 1 reports 6 states and 4 EQ for the same time and query counts.
     ("android.view.textservice.SpellCheckerSession", 6, 4),
-    ("android.database.sqlite.SQLiteOpenHelper", 8, 8),
+    // +2: transcribed from DroidStar's run, plus the two states a client's helper is in
+    // (Unopened, Open), where getWritableDatabase() runs its callbacks before it returns;
+    // DroidStar's transducer queued them. See the file's notes and ADDED_TO_THE_LEARNED_RUN.
+    ("android.database.sqlite.SQLiteOpenHelper", 8, 10),
     ("android.view.VelocityTracker", 2, 2),
 ];
 
@@ -306,9 +309,13 @@ fn table_1_classes_and_state_counts() {
 }
 
 /// The DroidStar transcriptions extended from the class's source with states the learned run
-/// could not see (its alphabet lacked the input that tells them apart), and how many: their
-/// statistics stay those of the learned run.
-const ADDED_TO_THE_LEARNED_RUN: &[(&str, usize)] = &[("android.os.FileObserver", 2)];
+/// could not see (its alphabet lacked the input that tells them apart, or its transducer
+/// queued callbacks that run inside a call), and how many: their statistics stay those of the
+/// learned run.
+const ADDED_TO_THE_LEARNED_RUN: &[(&str, usize)] = &[
+    ("android.os.FileObserver", 2),
+    ("android.database.sqlite.SQLiteOpenHelper", 2),
+];
 
 #[test]
 fn droidstar_transcriptions_carry_their_statistics() {
