@@ -121,13 +121,7 @@ fn restricted_calls_are_unknown_not_forbidden() {
 /// The library protocols with no true positive, each with the reason: a client calling only
 /// the class's own methods reaches no error and no ignored call ([`can_go_wrong`]). The test
 /// fails when a listed class can go wrong, so the list stays honest.
-const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[
-    (
-        "android.app.DownloadManager",
-        "a second enqueue was only the experiment's onlyOneOf restriction, and remove() without \
-         an id only its learning purpose's",
-    ),
-];
+const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[];
 
 #[test]
 fn every_protocol_has_a_true_positive_and_a_near_miss() {
