@@ -29,7 +29,14 @@
 //! and a new object assigned to the field has none.
 //! Listeners registered on locals, and methods of the class that receive a callback
 //! (`onPrepared` of an Activity that implements the listener), are handlers that may run at
-//! any time, whatever the paths.
+//! any time, whatever the paths; so are listeners registered through an object that follows no
+//! protocol (a BroadcastReceiver passed to the Context's `registerReceiver`, which DownloadManager
+//! names for ACTION_DOWNLOAD_COMPLETE) and anonymous listeners registered elsewhere (a receiver
+//! kept in a field): each starts with the fields that may have its callback pending in the
+//! callback's target states.
+//! An override of one of the object's own callbacks (`onPostExecute` of an AsyncTask subclass,
+//! `onEvent` of a FileObserver) runs with `this` in the callback's target states, although
+//! where the object was made, and so its state elsewhere, is unknown to the class.
 //!
 //! [`solve`] computes the entry state of every event by a fixpoint over this graph.
 
@@ -529,6 +536,21 @@ fn handlers<'a>(
         .collect()
 }
 
+/// Narrows every value of `entry` that may have one of `callbacks_of(its protocol)` pending to
+/// the callbacks' target states: the code runs because the callback arrived.
+fn narrow_to_callbacks(
+    protocols: &Protocols<'_>,
+    entry: &mut Env,
+    callbacks_of: impl Fn(ProtocolId) -> Vec<CallbackId>,
+) {
+    for value in entry.values_mut() {
+        let callbacks = callbacks_of(value.protocol);
+        if let Some(narrowed) = value.after_callbacks(protocols, &callbacks) {
+            *value = narrowed;
+        }
+    }
+}
+
 /// The entry state of a handler: the waited hub state, narrowed to the callback's target
 /// states when the handler receives a protocol callback.
 fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) -> Env {
@@ -537,16 +559,30 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
     match handler {
         EventCode::Method(method) => {
             // A method of the class that receives a callback of a field's protocol
-            // (`onMediaScannerConnected` of a client passed to the connection).
-            for value in entry.values_mut() {
+            // (`onMediaScannerConnected` of a client passed to the connection), or an override
+            // of one of the object's own callbacks (`onCreate` of an SQLiteOpenHelper): the
+            // framework runs it only when the callback arrives, so `this`, whose origin is
+            // unknown, is in the callback's target states.
+            for (var, value) in &mut entry {
                 let callbacks = protocols.callbacks_for_method(value.protocol, &method.name);
-                if let Some(narrowed) = value.after_callbacks(protocols, &callbacks) {
+                let from = match var {
+                    Var::This(_) if value.unknown => &value.in_every_state(protocols),
+                    _ => &*value,
+                };
+                if let Some(narrowed) = from.after_callbacks(protocols, &callbacks) {
                     *value = narrowed;
                 }
             }
         }
         EventCode::Deferred(deferred) => {
             let Some(registration) = deferred.registration else {
+                // An anonymous class registered elsewhere (a BroadcastReceiver kept in a field):
+                // like a method of the class, it receives the callbacks its method is named for.
+                if let Some(method) = deferred.method {
+                    narrow_to_callbacks(protocols, &mut entry, |protocol| {
+                        protocols.callbacks_for_method(protocol, method)
+                    });
+                }
                 return entry;
             };
             let receiver_var = registration.receiver.and_then(|r| shared.places.var(r));
@@ -560,6 +596,12 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
                     .and_then(|r| shared.protocol_of_type(shared.res.type_of(r.id))),
             };
             let Some(protocol) = protocol else {
+                // Registered through an object that follows no protocol (`registerReceiver` of the
+                // Context, for DownloadManager's ACTION_DOWNLOAD_COMPLETE): it receives the
+                // callbacks that protocols of the fields register through that method.
+                narrow_to_callbacks(protocols, &mut entry, |protocol| {
+                    listened_callbacks(protocols, protocol, deferred, registration)
+                });
                 return entry;
             };
             let callbacks = listened_callbacks(protocols, protocol, deferred, registration);

@@ -189,6 +189,20 @@ impl Value {
         }
     }
 
+    /// An object of unknown origin seen as one that may be in any state of its protocol, so
+    /// that a callback can narrow it ([`Value::after_callbacks`]).
+    pub fn in_every_state(&self, protocols: &Protocols<'_>) -> Value {
+        let ts = protocols.typestate(self.protocol);
+        Value {
+            states: ts
+                .state_ids()
+                .map(|state| (state, BTreeSet::new()))
+                .collect(),
+            unknown: false,
+            ..self.clone()
+        }
+    }
+
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
         let mut changed = self.join_listeners(other);

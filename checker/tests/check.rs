@@ -121,26 +121,7 @@ fn restricted_calls_are_unknown_not_forbidden() {
 /// The library protocols with no true positive, each with the reason: a client calling only
 /// the class's own methods reaches no error and no ignored call ([`can_go_wrong`]). The test
 /// fails when a listed class can go wrong, so the list stays honest.
-const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[
-    (
-        "android.os.FileObserver",
-        "its errors were all restrictions of DroidStar's validQuery (a write or delete of the \
-         watched file must be followed by a wait), the writes are calls on a java.io stream, not \
-         on the observer, and stopWatching() is allowed wherever its own calls lead; nothing is \
-         ignored, and no state is a released one for the never-released report",
-    ),
-    (
-        "android.database.sqlite.SQLiteOpenHelper",
-        "its one error of the API, openHV (a downgrade without onDowngrade()), is \
-         getWritableDatabase() like the three opens that work; a second open, and close or wait \
-         before the first, were only the experiment's restrictions",
-    ),
-    (
-        "android.app.DownloadManager",
-        "a second enqueue was only the experiment's onlyOneOf restriction, and remove() without \
-         an id only its learning purpose's",
-    ),
-];
+const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[];
 
 #[test]
 fn every_protocol_has_a_true_positive_and_a_near_miss() {

@@ -244,7 +244,10 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     ("android.bluetooth.BluetoothAdapter", 12, 12),
     ("android.os.CountDownTimer", 3, 3),
     ("android.app.DownloadManager", 4, 4),
-    ("android.os.FileObserver", 6, 6),
+    // +2: transcribed from DroidStar's run, then extended from FileObserver's source with
+    // startWatching(), which tells the state after DELETE_SELF (m_descriptor still set) from the
+    // state after stopWatching(); see the file's notes and ADDED_TO_THE_LEARNED_RUN.
+    ("android.os.FileObserver", 6, 8),
     // +2: written from UIL's code, not learned. A failed load is an ordinary callback here
     // (DroidStar counted onError as an error of the query), so it has its own two states
     // (RequestedBad, LoadingBad) beside the good load's; see the file's notes. +2 more from
@@ -266,7 +269,10 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     // -2: the automaton in the DroidStar repository (all.txt: 4 states, 2 EQ) has 4 states;
     // Table 1 reports 6 states and 4 EQ for the same time and query counts.
     ("android.view.textservice.SpellCheckerSession", 6, 4),
-    ("android.database.sqlite.SQLiteOpenHelper", 8, 8),
+    // +2: transcribed from DroidStar's run, plus the two states a client's helper is in
+    // (Unopened, Open), where getWritableDatabase() runs its callbacks before it returns;
+    // DroidStar's transducer queued them. See the file's notes and ADDED_TO_THE_LEARNED_RUN.
+    ("android.database.sqlite.SQLiteOpenHelper", 8, 10),
     ("android.view.VelocityTracker", 2, 2),
 ];
 
@@ -302,6 +308,15 @@ fn table_1_classes_and_state_counts() {
     assert_eq!(library.len(), TABLE_1.len() + DAILY.len());
 }
 
+/// The DroidStar transcriptions extended from the class's source with states the learned run
+/// could not see (its alphabet lacked the input that tells them apart, or its transducer
+/// queued callbacks that run inside a call), and how many: their statistics stay those of the
+/// learned run.
+const ADDED_TO_THE_LEARNED_RUN: &[(&str, usize)] = &[
+    ("android.os.FileObserver", 2),
+    ("android.database.sqlite.SQLiteOpenHelper", 2),
+];
+
 #[test]
 fn droidstar_transcriptions_carry_their_statistics() {
     let library = Library::bundled();
@@ -321,7 +336,15 @@ fn droidstar_transcriptions_carry_their_statistics() {
             "{class}"
         );
         let stats = typestate.provenance.stats.as_ref().expect(class);
-        assert_eq!(stats.states as usize, typestate.states.len(), "{class}");
+        let added = ADDED_TO_THE_LEARNED_RUN
+            .iter()
+            .find(|(c, _)| *c == class)
+            .map_or(0, |(_, n)| *n);
+        assert_eq!(
+            stats.states as usize + added,
+            typestate.states.len(),
+            "{class}"
+        );
     }
 }
 

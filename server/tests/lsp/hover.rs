@@ -18,8 +18,8 @@ async fn a_class_name_shows_the_protocol_table_diagram_and_provenance() {
         "{markdown}"
     );
     for expected in [
-        "| state             | start     | cancel    | when time passes   |",
-        "| Running           | ✗         | → Done    | on finished → Done |",
+        "| state             | start      | cancel    | when time passes   |",
+        "| Running           | ✗          | → Done    | on finished → Done |",
         "```mermaid\nstateDiagram-v2\n",
         "    s1 --> s2 : on finished\n    s2 --> s2 : cancel\n```\n",
         "**Provenance:** droidstar on Android 23 (LG Nexus 5), from `",
