@@ -5,19 +5,17 @@
 //! `protocols/<Class>.{java,kt}` holds the cases of one library protocol: true positives
 //! first, then, after a `// near misses` line, code that must stay silent.
 //! [`every_protocol_has_a_true_positive_and_a_near_miss`] enumerates the library and fails
-//! for a class without both, unless [`WITHOUT_TRUE_POSITIVE`] says why it has none.
+//! for a class without both.
 //! `restricted/` holds a made-up protocol, loaded as a project's `.typestar/` folder, beside its
 //! client: restrictions of the experiment are unknown, not forbidden.
 
 mod support;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use checker::{check, CheckConfig, SourceFile, Violation};
 use support::{annotations, assert_annotations, Annotation};
 use typestates::library::Library;
-use typestates::model::{CallinId, StateId, Step, Typestate};
 
 /// The marker that starts the near misses of a protocol fixture.
 const NEAR_MISSES: &str = "// near misses";
@@ -118,11 +116,6 @@ fn restricted_calls_are_unknown_not_forbidden() {
     check_fixture_with(&library, &dir.join("Gate.java"));
 }
 
-/// The library protocols with no true positive, each with the reason: a client calling only
-/// the class's own methods reaches no error and no ignored call ([`can_go_wrong`]). The test
-/// fails when a listed class can go wrong, so the list stays honest.
-const WITHOUT_TRUE_POSITIVE: &[(&str, &str)] = &[];
-
 #[test]
 fn every_protocol_has_a_true_positive_and_a_near_miss() {
     let files = fixtures("protocols");
@@ -146,22 +139,8 @@ fn every_protocol_has_a_true_positive_and_a_near_miss() {
         };
         let tag = format!("{simple}.");
         let has_positive = annotations(positives).iter().any(|a| a.text.contains(&tag));
-        let exempt = WITHOUT_TRUE_POSITIVE
-            .iter()
-            .any(|(class, _)| *class == entry.class());
-        match (can_go_wrong(&entry.typestate), exempt) {
-            (true, false) if !has_positive => {
-                missing.push(format!("{}: no true positive on {simple}", path.display()));
-            }
-            (true, true) => missing.push(format!(
-                "{}: can go wrong, so it needs a true positive, not a place in WITHOUT_TRUE_POSITIVE",
-                entry.class()
-            )),
-            (false, false) => missing.push(format!(
-                "{}: a client of its own methods reaches no error: list it in WITHOUT_TRUE_POSITIVE with the reason",
-                entry.class()
-            )),
-            _ => {}
+        if !has_positive {
+            missing.push(format!("{}: no true positive on {simple}", path.display()));
         }
         if !annotations(near_misses).is_empty() || !near_misses.contains("(") {
             missing.push(format!(
@@ -173,39 +152,3 @@ fn every_protocol_has_a_true_positive_and_a_near_miss() {
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
 
-/// Whether a client calling only the class's own methods can reach an error or an ignored
-/// call: from the creators' states, through callins bound to methods of the class itself
-/// and wait outcomes. A call is a method, which may be several callins (SQLiteOpenHelper's
-/// four opens are `getWritableDatabase()`): it goes wrong where every one of them is an error
-/// or ignored, as the checker reports it, and never at a restriction of the experiment.
-fn can_go_wrong(ts: &Typestate) -> bool {
-    let mut methods: BTreeMap<&str, Vec<CallinId>> = BTreeMap::new();
-    for callin in ts.input_callins() {
-        let binding = &ts.callin(callin).binding;
-        if binding.methods.iter().all(|m| m.class.is_none()) {
-            for method in &binding.methods {
-                methods.entry(&method.name).or_default().push(callin);
-            }
-        }
-    }
-    let mut seen = vec![false; ts.states.len()];
-    let mut todo: Vec<StateId> = ts.callins.iter().filter_map(|c| c.creates).collect();
-    todo.push(ts.initial);
-    while let Some(state) = todo.pop() {
-        if std::mem::replace(&mut seen[state.index()], true) {
-            continue;
-        }
-        for callins in methods.values() {
-            let steps: Vec<&Step> = callins.iter().map(|&c| ts.step(state, c)).collect();
-            if steps
-                .iter()
-                .all(|s| matches!(s, Step::Error { .. } | Step::Enabled { ignored: true, .. }))
-            {
-                return true;
-            }
-            todo.extend(steps.iter().filter_map(|s| s.target()));
-        }
-        todo.extend(ts.state(state).on_wait.target());
-    }
-    false
-}
