@@ -151,4 +151,3 @@ fn every_protocol_has_a_true_positive_and_a_near_miss() {
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
-
