@@ -102,6 +102,7 @@ pub struct ClassInfo {
 pub struct Resolution {
     expr_types: HashMap<ExprId, ExprType>,
     receivers: HashMap<ExprId, ExprType>,
+    properties: HashMap<ExprId, ExprType>,
     bindings: HashMap<ExprId, Binding>,
     declarations: HashMap<usize, LocalId>,
     local_types: HashMap<LocalId, ExprType>,
@@ -115,9 +116,26 @@ impl Resolution {
         self.expr_types.get(&id)
     }
 
-    /// The type of the receiver of the call expression `id`, explicit or implicit, if known.
+    /// The type of the receiver of the call expression `id`, explicit or implicit, if known;
+    /// also of a Kotlin property read (`player.duration`, `duration` on `this`) that is no
+    /// local or field declared in the file, which may stand for a Java getter call
+    /// ([`crate::accessors`]).
     pub fn receiver_of(&self, call: ExprId) -> Option<&ExprType> {
-        self.receivers.get(&call)
+        self.receivers
+            .get(&call)
+            .or_else(|| self.properties.get(&call))
+    }
+
+    /// The Kotlin property reads (and assignment targets) that are no local or field declared
+    /// in the file, with the types of their receivers.
+    pub fn properties(&self) -> impl Iterator<Item = (ExprId, &ExprType)> {
+        self.properties.iter().map(|(id, ty)| (*id, ty))
+    }
+
+    /// The type of the receiver of the Kotlin property read `id`, if it is one of
+    /// [`Resolution::properties`].
+    pub fn property_receiver(&self, id: ExprId) -> Option<&ExprType> {
+        self.properties.get(&id)
     }
 
     /// What the name (or field access) expression `id` refers to, if it is a tracked variable.
@@ -691,6 +709,11 @@ impl Resolver<'_> {
                 if name.starts_with(char::is_uppercase) {
                     return self.type_name(name).map(Self::class_ref);
                 }
+                if self.ir.language == Language::Kotlin {
+                    if let Some(receiver) = self.implicit_this() {
+                        self.res.properties.insert(expr.id, receiver);
+                    }
+                }
                 None
             }
             ExprKind::This(label) => match label {
@@ -702,7 +725,7 @@ impl Resolver<'_> {
                 let info = self.res.classes.get(&class.fqn)?;
                 info.supertypes.first().cloned().map(Self::instance)
             }
-            ExprKind::Field { receiver, name } => {
+            ExprKind::Field { receiver, name, .. } => {
                 if let Some(fqn) = self.qualified_class_name(expr) {
                     return Some(Self::class_ref(fqn));
                 }
@@ -717,8 +740,13 @@ impl Resolver<'_> {
                     }
                 }
                 let receiver_ty = receiver_ty?;
-                if receiver_ty.is_class_ref && name.starts_with(char::is_uppercase) {
-                    return Some(Self::class_ref(format!("{}.{name}", receiver_ty.fqn)));
+                if receiver_ty.is_class_ref {
+                    return name
+                        .starts_with(char::is_uppercase)
+                        .then(|| Self::class_ref(format!("{}.{name}", receiver_ty.fqn)));
+                }
+                if self.ir.language == Language::Kotlin {
+                    self.res.properties.insert(expr.id, receiver_ty);
                 }
                 None
             }
