@@ -197,32 +197,32 @@ impl Rewriter<'_, '_> {
     /// Rewrites the accessors inside `expr`, then `expr` itself if it is one.
     fn expr(&self, expr: &mut Expr) {
         self.parts(expr);
-        if let Some(getter) = self.accessor(expr, getter, 0) {
-            let kind = std::mem::replace(&mut expr.kind, ExprKind::Literal);
-            expr.kind = ExprKind::Call(accessor_call(kind, getter, expr.span, Vec::new()));
-            return;
-        }
-        let ExprKind::Assign { target, .. } = &expr.kind else {
-            return;
-        };
-        let Some(setter) = self.accessor(target, setter, 1) else {
-            return;
-        };
-        let ExprKind::Assign { target, value } =
-            std::mem::replace(&mut expr.kind, ExprKind::Literal)
-        else {
-            return;
-        };
-        let target = *target;
-        *expr = Expr {
-            id: target.id,
-            kind: ExprKind::Call(accessor_call(
-                target.kind,
-                setter,
-                target.span,
-                vec![*value],
-            )),
-            span: expr.span,
+        let (id, span) = (expr.id, expr.span);
+        let kind = std::mem::replace(&mut expr.kind, ExprKind::Literal);
+        *expr = match kind {
+            ExprKind::Assign { target, value } => match self.accessor(&target, setter, 1) {
+                Some(setter) => Expr {
+                    id: target.id,
+                    kind: ExprKind::Call(accessor_call(*target, setter, vec![*value])),
+                    span,
+                },
+                None => Expr {
+                    id,
+                    kind: ExprKind::Assign { target, value },
+                    span,
+                },
+            },
+            kind => {
+                let read = Expr { id, kind, span };
+                match self.accessor(&read, getter, 0) {
+                    Some(getter) => Expr {
+                        id,
+                        kind: ExprKind::Call(accessor_call(read, getter, Vec::new())),
+                        span,
+                    },
+                    None => read,
+                }
+            }
         };
     }
 
@@ -265,16 +265,16 @@ impl Rewriter<'_, '_> {
     }
 }
 
-/// The call of the accessor `name` that the property expression of kind `property` (written
-/// at `span`) stands for, with `args`.
-fn accessor_call(property: ExprKind, name: String, span: crate::ir::Span, args: Vec<Expr>) -> Call {
-    let (receiver, name_span) = match property {
+/// The call of the accessor `name`, with `args`, that the property expression `property`
+/// stands for.
+fn accessor_call(property: Expr, name: String, args: Vec<Expr>) -> Call {
+    let (receiver, name_span) = match property.kind {
         ExprKind::Field {
             receiver,
             name_span,
             ..
         } => (Some(receiver), name_span),
-        _ => (None, span),
+        _ => (None, property.span),
     };
     Call {
         receiver,

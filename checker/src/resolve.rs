@@ -14,6 +14,9 @@
 //! bind `it` to the receiver; the untyped first parameter of a listener lambda
 //! (`mp.setOnPreparedListener { it.start() }`) gets the type of the object it is registered
 //! on, which is how Android listeners are shaped.
+//! A Kotlin property read that is no local or field declared in the file (`player.duration`,
+//! or `duration` on the implicit `this`) gets its receiver's type recorded
+//! ([`Resolution::properties`]): it may be a Java getter, which [`crate::accessors`] decides.
 
 use std::collections::{HashMap, HashSet};
 
