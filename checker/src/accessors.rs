@@ -8,9 +8,11 @@
 //! setter's, wherever the receiver follows a protocol that binds the accessor as a callin, so
 //! every later pass (places, control flow, typestate flow, diagnostics, hovers, summaries of
 //! helpers) sees the call it compiles to; the call's name span is the property name's.
-//! Which reads qualify is the resolver's business: only Kotlin reads that are no local or
-//! field declared in the file ([`Resolution::properties`]), so a client's own property stays
-//! what it is.
+//! Which reads qualify is the resolver's business: only Kotlin reads that resolve to no local
+//! and no field of an enclosing class ([`Resolution::properties`]), and of those only the ones
+//! on a protocol object, so a client's own property stays what it is (Kotlin rejects a property
+//! of a protocol subclass whose getter would override an accessor of the protocol class).
+//! Java sources are left alone: Java's `obj.field` is a field.
 //! A setter counts when the protocol binds it (Kotlin requires the Java getter too, which the
 //! code compiling shows), and the rewritten call keeps the id of the assigned property.
 

@@ -14,8 +14,8 @@
 //! bind `it` to the receiver; the untyped first parameter of a listener lambda
 //! (`mp.setOnPreparedListener { it.start() }`) gets the type of the object it is registered
 //! on, which is how Android listeners are shaped.
-//! A Kotlin property read that is no local or field declared in the file (`player.duration`,
-//! or `duration` on the implicit `this`) gets its receiver's type recorded
+//! A Kotlin property read that resolves to no local and no field of an enclosing class
+//! (`player.duration`, or `duration` on the implicit `this`) gets its receiver's type recorded
 //! ([`Resolution::properties`]): it may be a Java getter, which [`crate::accessors`] decides.
 
 use std::collections::{HashMap, HashSet};
@@ -120,17 +120,17 @@ impl Resolution {
     }
 
     /// The type of the receiver of the call expression `id`, explicit or implicit, if known;
-    /// also of a Kotlin property read (`player.duration`, `duration` on `this`) that is no
-    /// local or field declared in the file, which may stand for a Java getter call
-    /// ([`crate::accessors`]).
+    /// also of a Kotlin property read of [`Resolution::properties`], which may stand for a
+    /// Java getter call ([`crate::accessors`]).
     pub fn receiver_of(&self, call: ExprId) -> Option<&ExprType> {
         self.receivers
             .get(&call)
             .or_else(|| self.properties.get(&call))
     }
 
-    /// The Kotlin property reads (and assignment targets) that are no local or field declared
-    /// in the file, with the types of their receivers.
+    /// The Kotlin property reads (and assignment targets) that resolve to no local and no field
+    /// of an enclosing class (`player.duration`, `duration` on `this`), with the types of their
+    /// receivers.
     pub fn properties(&self) -> impl Iterator<Item = (ExprId, &ExprType)> {
         self.properties.iter().map(|(id, ty)| (*id, ty))
     }
@@ -662,7 +662,12 @@ impl Resolver<'_> {
     /// a dotted chain starting with a lowercase name that is no variable, ending with a
     /// capitalised one.
     fn qualified_class_name(&self, expr: &Expr) -> Option<String> {
-        let dotted = expr.dotted_name()?;
+        self.qualified_name(expr.dotted_name()?)
+    }
+
+    /// `dotted` if it is a fully qualified class name (see
+    /// [`Resolver::qualified_class_name`]).
+    fn qualified_name(&self, dotted: String) -> Option<String> {
         let head = dotted.split('.').next()?;
         let last = dotted.rsplit('.').next()?;
         let is_variable = self.lookup_local(head).is_some() || self.lookup_field(head).is_some();
@@ -814,6 +819,16 @@ impl Resolver<'_> {
 
     fn call(&mut self, id: ExprId, call: &Call) -> Option<ExprType> {
         let receiver = match &call.receiver {
+            // A Kotlin constructor call by its qualified name: the receiver is a package.
+            Some(package)
+                if self.ir.language == Language::Kotlin
+                    && package
+                        .dotted_name()
+                        .and_then(|p| self.qualified_name(format!("{p}.{}", call.name)))
+                        .is_some() =>
+            {
+                None
+            }
             Some(receiver) => self.expr(receiver),
             None => self.implicit_receiver_for(&call.name),
         };
