@@ -258,6 +258,8 @@ fn analyze<R>(
     let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
     protocols.add_classes(&res);
+    let desugared = crate::accessors::desugar(ir, &res, &protocols);
+    let ir = &*desugared;
     let places = places::collect(&ir.classes, ir.package.as_deref(), &res);
     let mut helpers = HashMap::new();
     let mut classes = Vec::new();

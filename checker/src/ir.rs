@@ -429,6 +429,8 @@ pub enum ExprKind {
         receiver: Box<Expr>,
         /// The name after the dot.
         name: String,
+        /// Where the name after the dot is.
+        name_span: Span,
     },
     /// A method call (also Kotlin constructor calls `X(…)`, which look the same).
     Call(Call),
@@ -555,7 +557,7 @@ impl Expr {
     pub fn dotted_name(&self) -> Option<String> {
         match &self.kind {
             ExprKind::Name(name) => Some(name.clone()),
-            ExprKind::Field { receiver, name } => {
+            ExprKind::Field { receiver, name, .. } => {
                 Some(format!("{}.{}", receiver.dotted_name()?, name))
             }
             _ => None,

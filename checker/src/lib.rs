@@ -3,7 +3,8 @@
 //! The pipeline, one module per step:
 //! [`source`] accepts a file (UTF-8, known language, size limit);
 //! [`lang`] parses it with tree-sitter and lowers it into the language-neutral [`ir`];
-//! [`resolve`] gives receivers and locals their fully qualified types without a build;
+//! [`resolve`] gives receivers and locals their fully qualified types without a build, and
+//! [`accessors`] turns Kotlin property reads of Java getters on protocol objects back into calls;
 //! [`cfg`] builds a control-flow graph per method body and lambda;
 //! [`flow`] solves forward dataflow problems over those graphs to a fixpoint;
 //! [`protocols`] is the typestate library as the checker sees it, with [`platform`] knowledge
@@ -27,6 +28,7 @@
 //! }
 //! ```
 
+pub mod accessors;
 mod body_memo;
 pub mod cfg;
 mod check;

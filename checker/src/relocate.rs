@@ -540,9 +540,15 @@ fn expr(shift: &mut Shift, expr: &mut Expr) {
         | ExprKind::Null
         | ExprKind::Bool(_)
         | ExprKind::Literal => {}
-        ExprKind::Field { receiver, name: _ } | ExprKind::MethodRef { receiver, name: _ } => {
-            self::expr(shift, receiver)
+        ExprKind::Field {
+            receiver,
+            name: _,
+            name_span,
+        } => {
+            self::expr(shift, receiver);
+            shift.span(name_span);
         }
+        ExprKind::MethodRef { receiver, name: _ } => self::expr(shift, receiver),
         ExprKind::Call(c) => call(shift, c),
         ExprKind::New { ty, args, body } => {
             type_ref(shift, ty);

@@ -14,6 +14,9 @@
 //! bind `it` to the receiver; the untyped first parameter of a listener lambda
 //! (`mp.setOnPreparedListener { it.start() }`) gets the type of the object it is registered
 //! on, which is how Android listeners are shaped.
+//! A Kotlin property read that resolves to no local and no field of an enclosing class
+//! (`player.duration`, or `duration` on the implicit `this`) gets its receiver's type recorded
+//! ([`Resolution::properties`]): it may be a Java getter, which [`crate::accessors`] decides.
 
 use std::collections::{HashMap, HashSet};
 
@@ -102,6 +105,7 @@ pub struct ClassInfo {
 pub struct Resolution {
     expr_types: HashMap<ExprId, ExprType>,
     receivers: HashMap<ExprId, ExprType>,
+    properties: HashMap<ExprId, ExprType>,
     bindings: HashMap<ExprId, Binding>,
     declarations: HashMap<usize, LocalId>,
     local_types: HashMap<LocalId, ExprType>,
@@ -115,9 +119,26 @@ impl Resolution {
         self.expr_types.get(&id)
     }
 
-    /// The type of the receiver of the call expression `id`, explicit or implicit, if known.
+    /// The type of the receiver of the call expression `id`, explicit or implicit, if known;
+    /// also of a Kotlin property read of [`Resolution::properties`], which may stand for a
+    /// Java getter call ([`crate::accessors`]).
     pub fn receiver_of(&self, call: ExprId) -> Option<&ExprType> {
-        self.receivers.get(&call)
+        self.receivers
+            .get(&call)
+            .or_else(|| self.properties.get(&call))
+    }
+
+    /// The Kotlin property reads (and assignment targets) that resolve to no local and no field
+    /// of an enclosing class (`player.duration`, `duration` on `this`), with the types of their
+    /// receivers.
+    pub fn properties(&self) -> impl Iterator<Item = (ExprId, &ExprType)> {
+        self.properties.iter().map(|(id, ty)| (*id, ty))
+    }
+
+    /// The type of the receiver of the Kotlin property read `id`, if it is one of
+    /// [`Resolution::properties`].
+    pub fn property_receiver(&self, id: ExprId) -> Option<&ExprType> {
+        self.properties.get(&id)
     }
 
     /// What the name (or field access) expression `id` refers to, if it is a tracked variable.
@@ -641,7 +662,12 @@ impl Resolver<'_> {
     /// a dotted chain starting with a lowercase name that is no variable, ending with a
     /// capitalised one.
     fn qualified_class_name(&self, expr: &Expr) -> Option<String> {
-        let dotted = expr.dotted_name()?;
+        self.qualified_name(expr.dotted_name()?)
+    }
+
+    /// `dotted` if it is a fully qualified class name (see
+    /// [`Resolver::qualified_class_name`]).
+    fn qualified_name(&self, dotted: String) -> Option<String> {
         let head = dotted.split('.').next()?;
         let last = dotted.rsplit('.').next()?;
         let is_variable = self.lookup_local(head).is_some() || self.lookup_field(head).is_some();
@@ -691,6 +717,11 @@ impl Resolver<'_> {
                 if name.starts_with(char::is_uppercase) {
                     return self.type_name(name).map(Self::class_ref);
                 }
+                if self.ir.language == Language::Kotlin {
+                    if let Some(receiver) = self.implicit_this() {
+                        self.res.properties.insert(expr.id, receiver);
+                    }
+                }
                 None
             }
             ExprKind::This(label) => match label {
@@ -702,7 +733,7 @@ impl Resolver<'_> {
                 let info = self.res.classes.get(&class.fqn)?;
                 info.supertypes.first().cloned().map(Self::instance)
             }
-            ExprKind::Field { receiver, name } => {
+            ExprKind::Field { receiver, name, .. } => {
                 if let Some(fqn) = self.qualified_class_name(expr) {
                     return Some(Self::class_ref(fqn));
                 }
@@ -717,8 +748,13 @@ impl Resolver<'_> {
                     }
                 }
                 let receiver_ty = receiver_ty?;
-                if receiver_ty.is_class_ref && name.starts_with(char::is_uppercase) {
-                    return Some(Self::class_ref(format!("{}.{name}", receiver_ty.fqn)));
+                if receiver_ty.is_class_ref {
+                    return name
+                        .starts_with(char::is_uppercase)
+                        .then(|| Self::class_ref(format!("{}.{name}", receiver_ty.fqn)));
+                }
+                if self.ir.language == Language::Kotlin {
+                    self.res.properties.insert(expr.id, receiver_ty);
                 }
                 None
             }
@@ -783,6 +819,16 @@ impl Resolver<'_> {
 
     fn call(&mut self, id: ExprId, call: &Call) -> Option<ExprType> {
         let receiver = match &call.receiver {
+            // A Kotlin constructor call by its qualified name: the receiver is a package.
+            Some(package)
+                if self.ir.language == Language::Kotlin
+                    && package
+                        .dotted_name()
+                        .and_then(|p| self.qualified_name(format!("{p}.{}", call.name)))
+                        .is_some() =>
+            {
+                None
+            }
             Some(receiver) => self.expr(receiver),
             None => self.implicit_receiver_for(&call.name),
         };

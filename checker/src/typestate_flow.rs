@@ -1465,7 +1465,7 @@ fn receiver_text(expr: &Expr) -> String {
         _ => expr
             .dotted_name()
             .or_else(|| match &expr.kind {
-                ExprKind::Field { receiver, name }
+                ExprKind::Field { receiver, name, .. }
                     if matches!(receiver.kind, ExprKind::This(_)) =>
                 {
                     Some(format!("this.{name}"))

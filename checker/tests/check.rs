@@ -7,7 +7,8 @@
 //! [`every_protocol_has_a_true_positive_and_a_near_miss`] enumerates the library and fails
 //! for a class without both.
 //! `restricted/` holds a made-up protocol, loaded as a project's `.typestar/` folder, beside its
-//! client: restrictions of the experiment are unknown, not forbidden.
+//! client: restrictions of the experiment are unknown, not forbidden; `accessors/` holds one
+//! whose getters and setters are callins, which Kotlin clients use as properties.
 
 mod support;
 
@@ -114,6 +115,20 @@ fn restricted_calls_are_unknown_not_forbidden() {
         .add_dir(dir)
         .unwrap_or_else(|errors| panic!("{errors:?}"));
     check_fixture_with(&library, &dir.join("Gate.java"));
+}
+
+/// Kotlin reads a Java getter as a property and assigns a setter as one: on a protocol object
+/// they are the calls (`accessors/Player.kt`); Java's `player.duration` stays a field
+/// (`accessors/Player.java`).
+#[test]
+fn kotlin_properties_are_accessor_calls() {
+    let dir = Path::new("tests/fixtures/accessors");
+    let mut library = Library::bundled();
+    library
+        .add_dir(dir)
+        .unwrap_or_else(|errors| panic!("{errors:?}"));
+    check_fixture_with(&library, &dir.join("Player.kt"));
+    check_fixture_with(&library, &dir.join("Player.java"));
 }
 
 #[test]

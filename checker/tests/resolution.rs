@@ -1,5 +1,7 @@
 //! Data-driven resolution tests: every call whose receiver type resolves must carry a
-//! `// ^^^ <receiver type>` annotation under its name in the fixture, and nothing else may.
+//! `// ^^^ <receiver type>` annotation under its name in the fixture, every Kotlin property
+//! read that is no declared local or field a `// ^^^ property <receiver type>` one, and
+//! nothing else may.
 //! The fixtures are `tests/fixtures/{java,kotlin}/Resolution.*`; each holds many small cases.
 
 mod support;
@@ -33,13 +35,15 @@ fn check(path: &Path) {
     let actual = calls(&ir)
         .into_iter()
         .filter_map(|call| {
-            let ExprKind::Call(c) = &call.kind else {
-                return None;
+            let (name_span, text) = match &call.kind {
+                ExprKind::Call(c) => (c.name_span, receiver_text(&res, call)?),
+                ExprKind::Field { name_span, .. } => (*name_span, property_text(&res, call)?),
+                _ => (call.span, property_text(&res, call)?),
             };
             Some(Annotation {
-                line: c.name_span.start.line,
-                cols: (c.name_span.start.col, c.name_span.end.col),
-                text: receiver_text(&res, call)?,
+                line: name_span.start.line,
+                cols: (name_span.start.col, name_span.end.col),
+                text,
             })
         })
         .collect();
@@ -56,7 +60,7 @@ fn kotlin_resolution() {
     check(Path::new("tests/fixtures/kotlin/Resolution.kt"));
 }
 
-/// Every call expression in the file, in source order.
+/// Every call, field access and name expression in the file, in source order.
 fn calls(ir: &SourceIr) -> Vec<&Expr> {
     let mut calls = Calls(Vec::new());
     for class in &ir.classes {
@@ -67,7 +71,7 @@ fn calls(ir: &SourceIr) -> Vec<&Expr> {
     out
 }
 
-/// Collects the call expressions of what it visits.
+/// Collects the call, field access and name expressions of what it visits.
 struct Calls<'a>(Vec<&'a Expr>);
 
 impl<'a> Calls<'a> {
@@ -100,9 +104,11 @@ impl<'a> Visitor<'a> for Calls<'a> {
                 call.receiver.iter().for_each(|r| self.visit_expr(r));
                 call.args.iter().for_each(|a| self.visit_expr(a));
             }
-            ExprKind::Field { receiver, .. } | ExprKind::MethodRef { receiver, .. } => {
+            ExprKind::Field { receiver, .. } => {
+                self.0.push(expr);
                 self.visit_expr(receiver)
             }
+            ExprKind::MethodRef { receiver, .. } => self.visit_expr(receiver),
             ExprKind::New { args, body, .. } => {
                 args.iter().for_each(|a| self.visit_expr(a));
                 body.iter().for_each(|c| self.class(c));
@@ -121,8 +127,8 @@ impl<'a> Visitor<'a> for Calls<'a> {
             | ExprKind::TypeTest { expr: e, .. } => self.visit_expr(e),
             ExprKind::Control(stmt) => self.visit_stmt(stmt),
             ExprKind::Other(parts) => parts.iter().for_each(|p| self.visit_expr(p)),
-            ExprKind::Name(_)
-            | ExprKind::This(_)
+            ExprKind::Name(_) => self.0.push(expr),
+            ExprKind::This(_)
             | ExprKind::Super
             | ExprKind::Null
             | ExprKind::Bool(_)
@@ -147,4 +153,11 @@ pub fn receiver_text(res: &Resolution, call: &Expr) -> Option<String> {
     } else {
         ty.fqn.clone()
     })
+}
+
+/// The annotation of a Kotlin property read that is no declared local or field: `property`
+/// and its receiver's type.
+fn property_text(res: &Resolution, read: &Expr) -> Option<String> {
+    let ty = res.property_receiver(read.id)?;
+    Some(format!("property {}", ty.fqn))
 }

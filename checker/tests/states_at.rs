@@ -74,6 +74,33 @@ fn fields_of_unknown_origin_and_untracked_calls() {
     assert_eq!(at("Hover.java", JAVA, "class Hover", 0), None);
 }
 
+/// A Kotlin property that reads a getter bound as a callin is hovered as the getter call.
+const KOTLIN_PROPERTY: &str = r#"import android.content.Context
+import android.database.sqlite.SQLiteOpenHelper
+
+class Notes(context: Context) : SQLiteOpenHelper(context, "notes.db", null, 1)
+
+fun open(context: Context) {
+    val helper = Notes(context)
+    helper.writableDatabase
+    helper.close()
+}
+"#;
+
+#[test]
+fn kotlin_property_read_as_its_getter() {
+    let text = KOTLIN_PROPERTY;
+    let on_name = at("Open.kt", text, "writableDatabase", 3).expect("a tracked getter call");
+    assert_eq!(on_name.class, "android.database.sqlite.SQLiteOpenHelper");
+    assert_eq!(on_name.receiver, "helper");
+    assert_eq!(on_name.states, ["Unopened"]);
+    let start = text.find("writableDatabase").expect("needle in text");
+    assert_eq!(on_name.span.start_byte, start);
+    assert_eq!(on_name.span.end_byte, start + "writableDatabase".len());
+    let on_receiver = at("Open.kt", text, "helper.writableDatabase", 0).expect("a tracked call");
+    assert_eq!(on_receiver, on_name);
+}
+
 #[test]
 fn kotlin_states() {
     let start = at("Hover.kt", KOTLIN, "mp.start()", 3).expect("a tracked call");

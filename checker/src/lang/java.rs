@@ -742,6 +742,7 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
                 Some(name) => ExprKind::Field {
                     receiver,
                     name: cx.text(name).to_owned(),
+                    name_span: cx.span(name),
                 },
                 None => ExprKind::Other(vec![*receiver]),
             }

@@ -648,10 +648,12 @@ fn lower_condition(cx: &mut LowerCx<'_>, node: Node<'_>) -> Expr {
 fn lower_assignment(cx: &mut LowerCx<'_>, node: Node<'_>) -> StmtKind {
     let span = cx.span(node);
     let target = match child_of_kind(node, "directly_assignable_expression") {
-        Some(place) => lower_navigation(cx, place),
-        None => ExprKind::Other(Vec::new()),
+        Some(place) => {
+            let kind = lower_navigation(cx, place);
+            cx.expr(kind, cx.span(place))
+        }
+        None => cx.expr(ExprKind::Other(Vec::new()), span),
     };
-    let target = cx.expr(target, span);
     let value = match children(node)
         .filter(|kid| kid.kind() != "directly_assignable_expression")
         .last()
@@ -684,6 +686,7 @@ fn lower_navigation(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
                 Some(name) => ExprKind::Field {
                     receiver,
                     name: cx.text(name).to_owned(),
+                    name_span: cx.span(name),
                 },
                 None => ExprKind::Other(vec![*receiver]),
             }
