@@ -18,8 +18,8 @@
 
 use crate::diagnostics::{Related, Unreleased, Violation};
 use crate::ir::{
-    Annotation, Block, Body, Call, Catch, Class, Expr, ExprKind, Field, Import, LineCol, Local,
-    Method, Param, SourceIr, Span, Stmt, StmtKind, SwitchArm, TypeRef,
+    Annotation, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprId, ExprKind, Field, Import,
+    LineCol, Local, Method, Param, SourceIr, Span, Stmt, StmtKind, SwitchArm, TypeRef,
 };
 use crate::CheckResult;
 
@@ -110,12 +110,38 @@ fn position_after(at: LineCol, bytes: &[u8]) -> LineCol {
 pub struct Shift {
     edit: TextEdit,
     lost: bool,
+    /// Expression ids from `.0` on are renumbered from `.1` on.
+    renumber: (u32, u32),
 }
 
 impl Shift {
     /// A mapping across `edit`.
     pub fn new(edit: TextEdit) -> Shift {
-        Shift { edit, lost: false }
+        Shift {
+            edit,
+            lost: false,
+            renumber: (u32::MAX, u32::MAX),
+        }
+    }
+
+    /// A mapping across `edit` that also renumbers the expressions from id `from` on to start
+    /// at `to` (an edited method that now lowers to more or fewer expressions moves the ids
+    /// of everything lowered after it).
+    pub fn renumbering(edit: TextEdit, from: u32, to: u32) -> Shift {
+        Shift {
+            renumber: (from, to),
+            ..Shift::new(edit)
+        }
+    }
+
+    /// The id of an expression, renumbered.
+    fn id(&self, id: ExprId) -> ExprId {
+        let (from, to) = self.renumber;
+        if id.0 >= from {
+            ExprId(id.0 - from + to)
+        } else {
+            id
+        }
     }
 
     /// Whether every position mapped so far had an image.
@@ -268,6 +294,29 @@ pub fn methods(ir: &SourceIr) -> Vec<&Method> {
     out
 }
 
+/// The method at `ordinal` in [`methods`] order, with the kind of its class.
+pub(crate) fn method_mut(ir: &mut SourceIr, ordinal: usize) -> Option<(&mut Method, ClassKind)> {
+    fn visit<'a>(
+        classes: &'a mut [Class],
+        ordinal: &mut usize,
+    ) -> Option<(&'a mut Method, ClassKind)> {
+        for class in classes {
+            let kind = class.kind;
+            let n_methods = class.methods.len();
+            if *ordinal < n_methods {
+                return Some((&mut class.methods[*ordinal], kind));
+            }
+            *ordinal -= n_methods;
+            if let Some(found) = visit(&mut class.classes, ordinal) {
+                return Some(found);
+            }
+        }
+        None
+    }
+    let mut ordinal = ordinal;
+    visit(&mut ir.classes, &mut ordinal)
+}
+
 /// Relocates `old` and compares it with `new`: all but the methods through `outer`, which
 /// must stay exact, and each method on its own, noting in `same_methods` whether it is equal;
 /// whether everything but the methods is equal.
@@ -395,7 +444,8 @@ fn field(shift: &mut Shift, field: &mut Field) {
     shift.span(span);
 }
 
-fn method(shift: &mut Shift, method: &mut Method) {
+/// Relocates every span of `method`.
+pub fn method(shift: &mut Shift, method: &mut Method) {
     let Method {
         name: _,
         kind: _,
@@ -405,7 +455,13 @@ fn method(shift: &mut Shift, method: &mut Method) {
         params,
         body,
         span,
+        ids,
     } = method;
+    // An empty range may sit at the renumbering's start before the edit as well as after it:
+    // only the methods after the edit are renumbered.
+    if span.start_byte >= shift.edit.old_end_byte {
+        *ids = shift.id(ExprId(ids.start)).0..shift.id(ExprId(ids.end)).0;
+    }
     return_type.iter_mut().for_each(|ty| type_ref(shift, ty));
     annotations.iter_mut().for_each(|a| annotation(shift, a));
     params.iter_mut().for_each(|p| param(shift, p));
@@ -578,6 +634,7 @@ fn expr(shift: &mut Shift, expr: &mut Expr) {
         ExprKind::Other(es) => es.iter_mut().for_each(|e| self::expr(shift, e)),
     }
     shift.span(&mut expr.span);
+    expr.id = shift.id(expr.id);
 }
 
 fn call(shift: &mut Shift, call: &mut Call) {
