@@ -84,7 +84,16 @@ impl Analysis {
 
 /// Moves the byte ranges a value's causes name (the closing of a resource).
 fn relocate_value(shift: &mut Shift, value: &mut Value) {
-    for causes in value.states.values_mut() {
+    let names_bytes = |causes: &BTreeSet<Cause>| {
+        causes
+            .iter()
+            .any(|cause| matches!(cause, Cause::Closed(..)))
+    };
+    for causes in value
+        .states
+        .values_mut()
+        .filter(|causes| names_bytes(causes))
+    {
         let moved: BTreeSet<Cause> = causes
             .iter()
             .map(|cause| match *cause {
@@ -104,7 +113,8 @@ fn relocate_value(shift: &mut Shift, value: &mut Value) {
 pub(crate) struct BodyMemo {
     /// The place of each method body of the checked IR, by address.
     ordinals: HashMap<*const Body, usize>,
-    kept: Analyses,
+    /// The relocated analyses of the last check not yet reused (a reused one moves to `made`).
+    kept: RefCell<Analyses>,
     made: RefCell<Analyses>,
     reused: Cell<usize>,
 }
@@ -132,7 +142,7 @@ impl BodyMemo {
             .collect();
         BodyMemo {
             ordinals,
-            kept,
+            kept: RefCell::new(kept),
             made: RefCell::new(Analyses {
                 bodies: HashMap::new(),
                 declarations,
@@ -147,24 +157,31 @@ impl BodyMemo {
     }
 
     /// The kept analysis of the method at `ordinal` from `entry`, recording or not, with its
-    /// result and observations; noted as made by this check too.
+    /// result and observations: one this check already noted, or one of the last check,
+    /// which is then noted as made by this check too.
     pub(crate) fn reuse(
         &self,
         ordinal: usize,
         entry: &Env,
         record: bool,
     ) -> Option<(BodyResult, Vec<Observation>)> {
-        let kept = self
-            .kept
-            .bodies
-            .get(&ordinal)?
-            .iter()
-            .find(|a| a.record == record && a.entry == *entry)?
-            .clone();
+        let matches = |a: &Analysis| a.record == record && a.entry == *entry;
+        let found = |a: &Analysis| (a.result.clone(), a.observations.clone());
+        if let Some(made) = self.made.borrow().bodies.get(&ordinal) {
+            if let Some(analysis) = made.iter().find(|a| matches(a)) {
+                return Some(found(analysis));
+            }
+        }
+        let analysis = {
+            let mut kept = self.kept.borrow_mut();
+            let kept = kept.bodies.get_mut(&ordinal)?;
+            let at = kept.iter().position(matches)?;
+            kept.swap_remove(at)
+        };
         self.reused.set(self.reused.get() + 1);
-        let found = (kept.result.clone(), kept.observations.clone());
-        self.note(ordinal, kept);
-        Some(found)
+        let reused = found(&analysis);
+        self.note(ordinal, analysis);
+        Some(reused)
     }
 
     /// Notes an analysis this check made.
