@@ -4,11 +4,13 @@
 //! A check run by [`crate::Incremental`] notes every analysis of a method body from the
 //! event model (not of a helper at its call site): the entry state, whether observations
 //! were recorded, the result and the observations it recorded. The next check, if the
-//! edit changed only some methods' bodies and names ([`crate::relocate::compare`]), gets the
-//! notes of the unchanged methods relocated across the edit, and an analysis of one of them
-//! from the same entry state is the noted one. The conditions that make this sound are in
-//! ARCHITECTURE.md (checker: per-method reuse) and checked in [`crate::incremental`] and
-//! [`crate::check`].
+//! edit changed only some methods' bodies and names ([`crate::relocate::compare`], or the
+//! one method [`crate::Incremental`] lowered again), gets the notes of the unchanged methods
+//! relocated across the edit, and an analysis of one of them from the same entry state is
+//! the noted one (moved into this check's notes, which also answer the same analysis asked
+//! again within this check).
+//! The conditions that make this sound are in ARCHITECTURE.md (checker: per-method reuse)
+//! and checked in [`crate::incremental`] and [`crate::check`].
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap};
