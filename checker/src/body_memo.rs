@@ -16,7 +16,8 @@ use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap};
 
 use crate::ir::{Body, Method};
-use crate::relocate::Shift;
+use crate::places::Var;
+use crate::relocate::{Renumbering, Shift};
 use crate::resolve::LocalId;
 use crate::typestate_flow::{BodyResult, Cause, Env, Observation, Value};
 
@@ -38,41 +39,57 @@ pub(crate) struct Analyses {
 }
 
 impl Analyses {
-    /// The analyses of the methods `keep` accepts (by place), moved across `edit`; an
-    /// analysis with a position that has no image is dropped.
+    /// The analyses of the methods `keep` accepts (by place), moved across `edit` with their
+    /// expressions renumbered; an analysis with a position or an expression that has no image
+    /// is dropped, and so is a declaration (the analyses naming its local are dropped when the
+    /// next check's memo is made: [`BodyMemo::new`]).
     pub(crate) fn relocated(
         mut self,
         edit: crate::relocate::TextEdit,
+        renumbering: Renumbering,
         keep: impl Fn(usize) -> bool,
     ) -> Analyses {
         self.bodies.retain(|ordinal, _| keep(*ordinal));
         for analyses in self.bodies.values_mut() {
             analyses.retain_mut(|analysis| {
-                let mut shift = Shift::new(edit);
+                let mut shift = Shift::renumbering(edit, renumbering);
                 analysis.relocate(&mut shift);
                 shift.is_exact()
             });
         }
-        let mut shift = Shift::new(edit);
-        for (at, _) in &mut self.declarations {
+        self.declarations.retain_mut(|(at, _)| {
+            let mut shift = Shift::new(edit);
             *at = shift.bytes(*at, *at).0;
-        }
-        if !shift.is_exact() {
-            self.declarations.clear();
-            self.bodies.clear();
-        }
+            shift.is_exact()
+        });
         self
     }
 }
 
 impl Analysis {
     fn relocate(&mut self, shift: &mut Shift) {
+        let renumbers = shift.renumbers();
         for env in std::iter::once(&mut self.entry).chain(&mut self.result.exit) {
+            if renumbers {
+                *env = std::mem::take(env)
+                    .into_iter()
+                    .map(|(var, value)| (renumber_var(shift, var), value))
+                    .collect();
+            }
             env.values_mut()
                 .for_each(|value| relocate_value(shift, value));
         }
         if let Some(returned) = &mut self.result.returned {
+            if renumbers {
+                returned.place = returned.place.take().map(|var| renumber_var(shift, var));
+            }
             relocate_value(shift, &mut returned.value);
+        }
+        if renumbers {
+            self.result.started_groups = std::mem::take(&mut self.result.started_groups)
+                .into_iter()
+                .map(|id| shift.expr_id(id))
+                .collect();
         }
         for observation in &mut self.observations {
             shift.span(&mut observation.span);
@@ -82,14 +99,49 @@ impl Analysis {
             relocate_value(shift, &mut observation.value);
         }
     }
+
+    /// Renames the locals this analysis names by `renamed`; whether each had a new name.
+    fn rename_locals(&mut self, renamed: &HashMap<LocalId, LocalId>) -> bool {
+        let mut complete = true;
+        let mut rename = |var: Var| match var {
+            Var::Local(local) => match renamed.get(&local) {
+                Some(&new) => Var::Local(new),
+                None => {
+                    complete = false;
+                    var
+                }
+            },
+            other => other,
+        };
+        for env in std::iter::once(&mut self.entry).chain(&mut self.result.exit) {
+            *env = std::mem::take(env)
+                .into_iter()
+                .map(|(var, value)| (rename(var), value))
+                .collect();
+        }
+        if let Some(returned) = &mut self.result.returned {
+            returned.place = returned.place.take().map(&mut rename);
+        }
+        complete
+    }
 }
 
-/// Moves the byte ranges a value's causes name (the closing of a resource).
+/// A variable with its expression id renumbered.
+fn renumber_var(shift: &mut Shift, var: Var) -> Var {
+    match var {
+        Var::Temp(id) => Var::Temp(shift.expr_id(id)),
+        other => other,
+    }
+}
+
+/// Moves the byte ranges and renumbers the calls a value's causes name.
 fn relocate_value(shift: &mut Shift, value: &mut Value) {
+    let renumbers = shift.renumbers();
     let names_bytes = |causes: &BTreeSet<Cause>| {
-        causes
-            .iter()
-            .any(|cause| matches!(cause, Cause::Closed(..)))
+        renumbers
+            || causes
+                .iter()
+                .any(|cause| matches!(cause, Cause::Closed(..)))
     };
     for causes in value
         .states
@@ -103,6 +155,7 @@ fn relocate_value(shift: &mut Shift, value: &mut Value) {
                     let (start, end) = shift.bytes(start, end);
                     Cause::Closed(start, end)
                 }
+                Cause::Call(id) => Cause::Call(shift.expr_id(id)),
                 other => other,
             })
             .collect();
@@ -133,7 +186,17 @@ impl BodyMemo {
     ) -> BodyMemo {
         declarations.sort_unstable();
         if kept.declarations != declarations {
-            kept.bodies.clear();
+            // The locals are numbered in source order: those the edit left, found at the same
+            // (relocated) place, keep their order under the new numbers.
+            let now: HashMap<usize, LocalId> = declarations.iter().copied().collect();
+            let renamed: HashMap<LocalId, LocalId> = kept
+                .declarations
+                .iter()
+                .filter_map(|(at, old)| Some((*old, *now.get(at)?)))
+                .collect();
+            for analyses in kept.bodies.values_mut() {
+                analyses.retain_mut(|analysis| analysis.rename_locals(&renamed));
+            }
         }
         let ordinals = methods
             .iter()

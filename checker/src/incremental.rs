@@ -34,7 +34,7 @@ use typestates::library::Library;
 use crate::body_memo::Analyses;
 use crate::check::{check_lowered, related};
 use crate::ir::{Language, Method, MethodKind, SourceIr};
-use crate::relocate::{self, Comparison, Shift, TextEdit};
+use crate::relocate::{self, Comparison, Renumbering, Shift, TextEdit};
 use crate::source::SourceFile;
 use crate::{CheckConfig, CheckResult};
 
@@ -312,6 +312,8 @@ enum NewIr<'a> {
 struct Spliced {
     /// The kept IR, moved, compared with the new one.
     comparison: Comparison,
+    /// How the expression ids of the kept IR changed.
+    renumbering: Renumbering,
     /// The place of the lowered method in [`relocate::methods`] order.
     ordinal: usize,
     /// The kept method there, moved.
@@ -385,7 +387,16 @@ impl Last {
         let (method, next) =
             crate::lang::lower_method(parsed.language, &parsed.text, node, class, first);
         let old = std::mem::replace(old, placeholder());
-        let mut rest = Shift::renumbering(edit, old_next, next);
+        let renumbering = if next == old_next {
+            Renumbering::NONE
+        } else {
+            Renumbering {
+                first,
+                old_next,
+                new_next: next,
+            }
+        };
+        let mut rest = Shift::renumbering(edit, renumbering);
         if !relocate::ir(&mut rest, &mut self.ir) {
             // Unreachable: every other position lies outside the edited method.
             return None;
@@ -393,9 +404,7 @@ impl Last {
         self.ir.n_exprs = self.ir.n_exprs - old_next + next;
         let (slot, _) = relocate::method_mut(&mut self.ir, ordinal)?;
         *slot = method;
-        let comparison = if next != old_next {
-            Comparison::Different
-        } else if moved_exactly && old == *slot {
+        let comparison = if next == old_next && moved_exactly && old == *slot {
             Comparison::Same
         } else {
             let mut same = vec![true; relocate::methods(&self.ir).len()];
@@ -404,6 +413,7 @@ impl Last {
         };
         Some(Spliced {
             comparison,
+            renumbering,
             ordinal,
             old,
         })
@@ -448,6 +458,7 @@ impl Last {
             NewIr::Spliced(spliced) => {
                 let Spliced {
                     comparison,
+                    renumbering,
                     ordinal,
                     old,
                 } = *spliced;
@@ -460,11 +471,25 @@ impl Last {
                     _ => Vec::new(),
                 };
                 let reusable = Self::reusable(&changed, &old_text, text);
-                return self.reuse_compared(edit, comparison, reusable, analyses, text);
+                return self.reuse_compared(
+                    edit,
+                    renumbering,
+                    comparison,
+                    reusable,
+                    analyses,
+                    text,
+                );
             }
         };
         let reusable = Self::reusable(&changed, &old_text, text);
-        self.reuse_compared(edit, comparison, reusable, analyses, text)
+        self.reuse_compared(
+            edit,
+            Renumbering::NONE,
+            comparison,
+            reusable,
+            analyses,
+            text,
+        )
     }
 
     /// [`Last::reuse`] once the kept IR, moved, has been compared with the new one; whether the
@@ -472,6 +497,7 @@ impl Last {
     fn reuse_compared(
         &mut self,
         edit: TextEdit,
+        renumbering: Renumbering,
         comparison: Comparison,
         reusable: bool,
         analyses: Analyses,
@@ -484,13 +510,15 @@ impl Last {
                 if !shift.is_exact() {
                     return Err(Analyses::default());
                 }
-                self.analyses = analyses.relocated(edit, |_| true);
+                self.analyses = analyses.relocated(edit, Renumbering::NONE, |_| true);
                 self.result.syntax_errors.clone_from(&self.ir.syntax_errors);
                 crate::fixes::attach(&self.ir, text, &mut self.result.violations);
                 Ok(self.result.clone())
             }
             Comparison::Methods(same) if reusable => {
-                Err(analyses.relocated(edit, |ordinal| same.get(ordinal) == Some(&true)))
+                Err(analyses.relocated(edit, renumbering, |ordinal| {
+                    same.get(ordinal) == Some(&true)
+                }))
             }
             _ => Err(Analyses::default()),
         }

@@ -15,7 +15,7 @@
 //! (`tests/incremental.rs` checks this against a check from scratch after many random edits).
 //! When they differ only in some methods, the analyses of the others may be reused
 //! ([`crate::body_memo`]).
-//! [`Shift::renumbering`] also moves expression ids, for the incremental engine, which lowers
+//! [`Shift::renumbering`] also moves expression ids ([`Renumbering`]), for the incremental engine, which lowers
 //! only the edited method and puts it into the kept IR: when that method now has more or fewer
 //! expressions, everything lowered after it is numbered as lowering the whole file would.
 
@@ -113,43 +113,76 @@ fn position_after(at: LineCol, bytes: &[u8]) -> LineCol {
 pub struct Shift {
     edit: TextEdit,
     lost: bool,
-    /// Expression ids from `.0` on are renumbered from `.1` on.
-    renumber: (u32, u32),
+    renumber: Renumbering,
+}
+
+/// How the expression ids change when one method is lowered again: its own old ids,
+/// `first..old_next`, have no image, and those from `old_next` on move to start at `new_next`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Renumbering {
+    /// The first id of the method lowered again.
+    pub first: u32,
+    /// The id after its last one, before.
+    pub old_next: u32,
+    /// The id after its last one, now.
+    pub new_next: u32,
+}
+
+impl Renumbering {
+    /// No id changes.
+    pub const NONE: Renumbering = Renumbering {
+        first: u32::MAX,
+        old_next: u32::MAX,
+        new_next: u32::MAX,
+    };
 }
 
 impl Shift {
     /// A mapping across `edit`.
     pub fn new(edit: TextEdit) -> Shift {
+        Shift::renumbering(edit, Renumbering::NONE)
+    }
+
+    /// A mapping across `edit` that also renumbers expression ids.
+    pub fn renumbering(edit: TextEdit, renumber: Renumbering) -> Shift {
         Shift {
             edit,
             lost: false,
-            renumber: (u32::MAX, u32::MAX),
+            renumber,
         }
     }
 
-    /// A mapping across `edit` that also renumbers the expressions from id `from` on to start
-    /// at `to` (an edited method that now lowers to more or fewer expressions moves the ids
-    /// of everything lowered after it).
-    pub fn renumbering(edit: TextEdit, from: u32, to: u32) -> Shift {
-        Shift {
-            renumber: (from, to),
-            ..Shift::new(edit)
-        }
+    /// Whether every position (and expression id) mapped so far had an image.
+    pub fn is_exact(&self) -> bool {
+        !self.lost
     }
 
-    /// The id of an expression, renumbered.
+    /// Whether the mapping changes expression ids.
+    pub fn renumbers(&self) -> bool {
+        self.renumber != Renumbering::NONE
+    }
+
+    /// The id of an expression, renumbered (noting the loss when it has no image).
+    pub fn expr_id(&mut self, id: ExprId) -> ExprId {
+        let Renumbering {
+            first, old_next, ..
+        } = self.renumber;
+        if first <= id.0 && id.0 < old_next {
+            self.lost = true;
+        }
+        self.id(id)
+    }
+
+    /// The id of an expression from `old_next` on, renumbered.
     fn id(&self, id: ExprId) -> ExprId {
-        let (from, to) = self.renumber;
-        if id.0 >= from {
-            ExprId(id.0 - from + to)
+        let Renumbering {
+            old_next, new_next, ..
+        } = self.renumber;
+        if id.0 >= old_next {
+            ExprId(id.0 - old_next + new_next)
         } else {
             id
         }
-    }
-
-    /// Whether every position mapped so far had an image.
-    pub fn is_exact(&self) -> bool {
-        !self.lost
     }
 
     /// Moves `span` to the new text (leaving it as it is, and noting the loss, when one of its
@@ -238,8 +271,9 @@ pub enum Comparison {
     Same,
     /// Equal but for some methods (at least one, or only in how many expressions there
     /// are), each with the same number of them in each class: per method in [`methods`]
-    /// order, whether it is equal (its expressions numbered the same) with every position of
-    /// it having an image.
+    /// order, whether it is equal (its expressions numbered the same, or renumbered as the
+    /// incremental engine's lowering of one method says) with every position of it having an
+    /// image.
     Methods(Vec<bool>),
     /// Anything else differs (or some position outside the methods had no image).
     Different,

@@ -370,6 +370,34 @@ fn renaming_a_method_nothing_names_reuses_the_analyses_of_the_others() {
 }
 
 #[test]
+fn adding_a_statement_or_a_local_to_one_method_reuses_the_analyses_of_the_others() {
+    let library = Library::bundled();
+    let config = CheckConfig::default();
+    let text = "import android.media.MediaPlayer;\n\nclass A {\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n\n    void g() {\n        MediaPlayer q = new MediaPlayer();\n        q.start();\n    }\n\n    void h() {\n        MediaPlayer r = new MediaPlayer();\n        r.start();\n    }\n}\n";
+    let file = |text: &str| SourceFile {
+        path: "A.java".into(),
+        language: checker::ir::Language::Java,
+        text: text.to_owned(),
+    };
+    let mut engine = Incremental::default();
+    engine.check_reporting(&library, &file(text), &config);
+    // More expressions and one more local in `g`: `h`'s are numbered anew.
+    let edits = [
+        "q.start();\n        q.release();",
+        "q.start();\n        MediaPlayer s = new MediaPlayer();\n        s.release();",
+    ];
+    for edit in edits {
+        let edited = text.replace("q.start();", edit);
+        engine.check_reporting(&library, &file(text), &config);
+        let (after, reuse) = engine.check_reporting(&library, &file(&edited), &config);
+        assert_eq!(engine.lowering(), Lowering::Method, "{edit}");
+        assert_eq!(reuse, Reuse::Bodies, "{edit}");
+        assert_eq!(after, check(&library, &file(&edited), &config), "{edit}");
+        assert_eq!(after.violations.len(), 3, "{edit}");
+    }
+}
+
+#[test]
 fn a_comment_edit_keeps_the_findings_and_a_code_edit_does_not() {
     let library = Library::bundled();
     let config = CheckConfig::default();
