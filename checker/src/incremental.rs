@@ -12,24 +12,29 @@
 //!    on the same line, without the suppression marker), the IR is the kept one moved across
 //!    the edit, and the kept findings, relocated, are the answer (with their fixes computed
 //!    again, as those read the text: [`crate::fixes`]);
-//! 4. otherwise lowers the new tree and compares it with the kept IR relocated across the
-//!    edit ([`crate::relocate`]), class by class; if the two are equal, the edit touched only
+//! 4. otherwise, if the edit lies inside one method and every part of the tree whose
+//!    structure changed lies inside that method's node, lowers only that method (numbering
+//!    its expressions from where the kept one's started, [`crate::ir::Method::ids`]) into the
+//!    kept IR moved across the edit, renumbering what follows if the count changed; else
+//!    lowers the whole new tree and compares it with the kept IR relocated across the edit
+//!    ([`crate::relocate`]), class by class; if the two are equal, the edit touched only
 //!    what the IR does not record (blank space, a literal's contents), and again the kept
 //!    findings, relocated, are the answer;
 //! 5. otherwise analyses the new IR as [`crate::check`] does; if only some methods differ
 //!    (and [`Last::reusable`] allows it), the analyses of the others' bodies from the same
 //!    entry states are taken from the last check ([`crate::body_memo`]).
 //!
-//! The result is always that of [`crate::check`] on the same text: `tests/incremental.rs`
-//! applies many random edits to fixture files and compares after each one.
+//! The result is always that of [`crate::check`] on the same text, and the kept IR that
+//! lowered from it: `tests/incremental.rs` applies many random edits to fixture files and
+//! compares both after each one.
 
 use tree_sitter::{Parser, Tree};
 use typestates::library::Library;
 
 use crate::body_memo::Analyses;
 use crate::check::{check_lowered, related};
-use crate::ir::{Language, MethodKind, SourceIr};
-use crate::relocate::{self, Comparison, Shift, TextEdit};
+use crate::ir::{Language, Method, MethodKind, SourceIr};
+use crate::relocate::{self, Comparison, Renumbering, Shift, TextEdit};
 use crate::source::SourceFile;
 use crate::{CheckConfig, CheckResult};
 
@@ -38,6 +43,19 @@ use crate::{CheckConfig, CheckResult};
 pub struct Incremental {
     parsed: Option<Parsed>,
     last: Option<Last>,
+    lowering: Lowering,
+}
+
+/// What the last [`Incremental::check`] lowered into the IR, for tests and benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Lowering {
+    /// Nothing: the IR was known to be the kept one moved, or the file was not analysed.
+    #[default]
+    None,
+    /// Only the method the edit stayed inside; the rest is the kept IR, moved.
+    Method,
+    /// The whole file.
+    File,
 }
 
 /// The last text and its tree.
@@ -97,6 +115,7 @@ impl Incremental {
         config: &CheckConfig,
     ) -> (CheckResult, Reuse) {
         let reparsed = self.reparse(file);
+        self.lowering = Lowering::None;
         // Taken out while in use, so that a panic midway leaves nothing half relocated.
         let last = self.last.take();
         let Some(parsed) = &self.parsed else {
@@ -117,23 +136,46 @@ impl Incremental {
         }
         let mut last = last.zip(reparsed.edit);
         if let Some((kept, edit)) = last.as_mut().filter(|_| reparsed.same_ir) {
-            if let Ok(result) = kept.reuse(library, config, *edit, None, &parsed.text) {
+            if let Ok(result) = kept.reuse(library, config, *edit, NewIr::Moved, &parsed.text) {
                 self.last = last.map(|(kept, _)| kept);
                 return (result, Reuse::Ir);
             }
             last = None;
         }
-        let ir = crate::lang::lower_tree(parsed.language, &parsed.text, &parsed.tree);
+        let mut lowered = None;
         let mut analyses = Analyses::default();
+        self.lowering = Lowering::File;
         if let Some((mut kept, edit)) = last {
-            match kept.reuse(library, config, edit, Some(&ir), &parsed.text) {
+            let new = match kept.splice(edit, parsed, &reparsed.changed) {
+                Some(spliced) => {
+                    self.lowering = Lowering::Method;
+                    NewIr::Spliced(Box::new(spliced))
+                }
+                None => NewIr::Lowered(lowered.insert(crate::lang::lower_tree(
+                    parsed.language,
+                    &parsed.text,
+                    &parsed.tree,
+                ))),
+            };
+            match kept.reuse(library, config, edit, new, &parsed.text) {
                 Ok(result) => {
                     self.last = Some(kept);
                     return (result, Reuse::Findings);
                 }
-                Err(kept) => analyses = kept,
+                Err(kept_analyses) => {
+                    analyses = kept_analyses;
+                    if lowered.is_none() {
+                        lowered = Some(std::mem::replace(
+                            &mut kept.ir,
+                            SourceIr::empty(parsed.language),
+                        ));
+                    }
+                }
             }
         }
+        let ir = lowered.unwrap_or_else(|| {
+            crate::lang::lower_tree(parsed.language, &parsed.text, &parsed.tree)
+        });
         let (result, memo) = check_lowered(library, &parsed.text, &ir, config, Some(analyses));
         let (reused, analyses) = memo.unwrap_or_default();
         self.last = (!result.timed_out).then(|| Last {
@@ -169,6 +211,7 @@ impl Incremental {
                 edit: Some(edit),
                 reused_tree: true,
                 same_ir: true,
+                changed: Vec::new(),
             };
         }
         let old_comment = comment_around(
@@ -193,6 +236,15 @@ impl Incremental {
         let Some(tree) = tree else {
             return Reparsed::default();
         };
+        let changed = if reused_tree {
+            parsed
+                .tree
+                .changed_ranges(&tree)
+                .map(|range| range.start_byte..range.end_byte)
+                .collect()
+        } else {
+            Vec::new()
+        };
         // The edit stayed inside one comment: the same comment, moved by the edit's length, is
         // there afterwards, no line was added or removed (Kotlin's statement ends depend on
         // line breaks), and neither text holds the suppression marker. The tokens outside the
@@ -215,7 +267,19 @@ impl Incremental {
             edit: Some(edit),
             reused_tree,
             same_ir,
+            changed,
         }
+    }
+
+    /// What the last check lowered.
+    pub fn lowering(&self) -> Lowering {
+        self.lowering
+    }
+
+    /// The IR the last check analysed or kept, if it is kept for the next one (tests compare
+    /// it with the IR lowered from scratch).
+    pub fn ir(&self) -> Option<&SourceIr> {
+        self.last.as_ref().map(|last| &last.ir)
     }
 }
 
@@ -229,6 +293,31 @@ struct Reparsed {
     /// Whether the IR is certainly the kept one moved across `edit` (the text is the same, or
     /// the edit stayed inside one comment).
     same_ir: bool,
+    /// The byte ranges of the new tree whose structure differs from the kept tree's, when
+    /// that was reused.
+    changed: Vec<std::ops::Range<usize>>,
+}
+
+/// The IR of the new text, for [`Last::reuse`].
+enum NewIr<'a> {
+    /// Known to be the kept one moved across the edit.
+    Moved,
+    /// Lowered from the whole new tree.
+    Lowered(&'a SourceIr),
+    /// The kept IR is now the new one, spliced by [`Last::splice`].
+    Spliced(Box<Spliced>),
+}
+
+/// How [`Last::splice`] made the new IR from the kept one.
+struct Spliced {
+    /// The kept IR, moved, compared with the new one.
+    comparison: Comparison,
+    /// How the expression ids of the kept IR changed.
+    renumbering: Renumbering,
+    /// The place of the lowered method in [`relocate::methods`] order.
+    ordinal: usize,
+    /// The kept method there, moved.
+    old: Method,
 }
 
 /// The byte range of the comment of `tree` that holds `start..end`, if one does and its text
@@ -251,8 +340,86 @@ fn comment_around(
 }
 
 impl Last {
-    /// The kept findings moved across `edit`, if they are those of the new text: `ir` is the
-    /// new text's IR, or `None` when it is known to be the kept IR moved across `edit`; the
+    /// Makes the kept IR that of the new text, moved across `edit`, with only the method the
+    /// edit stayed inside lowered again from `parsed`, if that gives what lowering the whole
+    /// tree gives: neither text has syntax errors or suppression comments, the edit lies
+    /// strictly inside one method of the kept IR, the new tree has a method node of that
+    /// method's extent, moved, and every part of the tree whose structure changed (`changed`)
+    /// lies inside it. Otherwise `None`, with the kept IR untouched.
+    fn splice(
+        &mut self,
+        edit: TextEdit,
+        parsed: &Parsed,
+        changed: &[std::ops::Range<usize>],
+    ) -> Option<Spliced> {
+        let plain = |ir: &SourceIr| ir.syntax_errors.is_empty() && ir.ignore_comments.is_empty();
+        if !plain(&self.ir)
+            || parsed.tree.root_node().has_error()
+            || parsed.text.contains(crate::lang::IGNORE_MARKER)
+        {
+            return None;
+        }
+        let ordinal = relocate::methods(&self.ir).iter().position(|method| {
+            method.span.start_byte < edit.start_byte && edit.old_end_byte < method.span.end_byte
+        })?;
+        let (old, class) = relocate::method_mut(&mut self.ir, ordinal)?;
+        let (start, end) = (
+            old.span.start_byte,
+            old.span.end_byte - edit.old_end_byte + edit.new_end_byte,
+        );
+        let mut node = parsed
+            .tree
+            .root_node()
+            .descendant_for_byte_range(start, end)?;
+        while node.byte_range() == (start..end)
+            && !crate::lang::is_method_node(parsed.language, node.kind())
+        {
+            node = node.parent()?;
+        }
+        let inside = |range: &std::ops::Range<usize>| start <= range.start && range.end <= end;
+        if node.byte_range() != (start..end) || !changed.iter().all(inside) {
+            return None;
+        }
+        let (first, old_next) = (old.ids.start, old.ids.end);
+        let mut shift = Shift::new(edit);
+        relocate::method(&mut shift, old);
+        let moved_exactly = shift.is_exact();
+        let (method, next) =
+            crate::lang::lower_method(parsed.language, &parsed.text, node, class, first);
+        let old = std::mem::replace(old, placeholder());
+        let renumbering = if next == old_next {
+            Renumbering::NONE
+        } else {
+            Renumbering {
+                first,
+                old_next,
+                new_next: next,
+            }
+        };
+        let mut rest = Shift::renumbering(edit, renumbering);
+        if !relocate::ir(&mut rest, &mut self.ir) {
+            // Unreachable: every other position lies outside the edited method.
+            return None;
+        }
+        self.ir.n_exprs = self.ir.n_exprs - old_next + next;
+        let (slot, _) = relocate::method_mut(&mut self.ir, ordinal)?;
+        *slot = method;
+        let comparison = if next == old_next && moved_exactly && old == *slot {
+            Comparison::Same
+        } else {
+            let mut same = vec![true; relocate::methods(&self.ir).len()];
+            same[ordinal] = false;
+            Comparison::Methods(same)
+        };
+        Some(Spliced {
+            comparison,
+            renumbering,
+            ordinal,
+            old,
+        })
+    }
+
+    /// The kept findings moved across `edit`, if they are those of the new text (`new`); the
     /// library and configuration must be the same. The kept state follows the edit.
     /// Otherwise the kept analyses of the method bodies that may be reused (see
     /// [`Last::reusable`]), relocated.
@@ -261,7 +428,7 @@ impl Last {
         library: &Library,
         config: &CheckConfig,
         edit: TextEdit,
-        ir: Option<&SourceIr>,
+        new: NewIr<'_>,
         text: &str,
     ) -> Result<CheckResult, Analyses> {
         if self.config != *config || self.library != *library {
@@ -269,53 +436,126 @@ impl Last {
         }
         let old_text = std::mem::replace(&mut self.text, text.to_owned());
         let analyses = std::mem::take(&mut self.analyses);
-        let comparison = match ir {
-            Some(ir) => relocate::compare(edit, &mut self.ir, ir),
-            None if relocate::ir(&mut Shift::new(edit), &mut self.ir) => Comparison::Same,
-            None => Comparison::Different,
+        let (comparison, changed) = match new {
+            NewIr::Lowered(ir) => {
+                let comparison = relocate::compare(edit, &mut self.ir, ir);
+                let changed = match &comparison {
+                    Comparison::Methods(same) => relocate::methods(&self.ir)
+                        .into_iter()
+                        .zip(relocate::methods(ir))
+                        .zip(same)
+                        .filter(|(_, &same)| !same)
+                        .map(|(pair, _)| pair)
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                (comparison, changed)
+            }
+            NewIr::Moved if relocate::ir(&mut Shift::new(edit), &mut self.ir) => {
+                (Comparison::Same, Vec::new())
+            }
+            NewIr::Moved => (Comparison::Different, Vec::new()),
+            NewIr::Spliced(spliced) => {
+                let Spliced {
+                    comparison,
+                    renumbering,
+                    ordinal,
+                    old,
+                } = *spliced;
+                let changed = match &comparison {
+                    Comparison::Methods(_) => relocate::methods(&self.ir)
+                        .get(ordinal)
+                        .map(|new| (&old, *new))
+                        .into_iter()
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let reusable = Self::reusable(&changed, &old_text, text);
+                return self.reuse_compared(
+                    edit,
+                    renumbering,
+                    comparison,
+                    reusable,
+                    analyses,
+                    text,
+                );
+            }
         };
-        match (comparison, ir) {
-            (Comparison::Same, _) => {
+        let reusable = Self::reusable(&changed, &old_text, text);
+        self.reuse_compared(
+            edit,
+            Renumbering::NONE,
+            comparison,
+            reusable,
+            analyses,
+            text,
+        )
+    }
+
+    /// [`Last::reuse`] once the kept IR, moved, has been compared with the new one; whether the
+    /// analyses of the unchanged methods may be reused is `reusable`.
+    fn reuse_compared(
+        &mut self,
+        edit: TextEdit,
+        renumbering: Renumbering,
+        comparison: Comparison,
+        reusable: bool,
+        analyses: Analyses,
+        text: &str,
+    ) -> Result<CheckResult, Analyses> {
+        match comparison {
+            Comparison::Same => {
                 let mut shift = Shift::new(edit);
                 relocate::result(&mut shift, &mut self.result);
                 if !shift.is_exact() {
                     return Err(Analyses::default());
                 }
-                self.analyses = analyses.relocated(edit, |_| true);
+                self.analyses = analyses.relocated(edit, Renumbering::NONE, |_| true);
                 self.result.syntax_errors.clone_from(&self.ir.syntax_errors);
                 crate::fixes::attach(&self.ir, text, &mut self.result.violations);
                 Ok(self.result.clone())
             }
-            (Comparison::Methods(same), Some(ir)) if self.reusable(&same, ir, &old_text, text) => {
-                Err(analyses.relocated(edit, |ordinal| same.get(ordinal) == Some(&true)))
+            Comparison::Methods(same) if reusable => {
+                Err(analyses.relocated(edit, renumbering, |ordinal| {
+                    same.get(ordinal) == Some(&true)
+                }))
             }
             _ => Err(Analyses::default()),
         }
     }
 
     /// Whether the analyses of the unchanged methods of the relocated kept IR may be reused
-    /// for `ir`, which differs in the methods `same` does not mark: each of those is a
-    /// non-private method, the same but for its name and body, whose name (old and new) is
-    /// written nowhere else in its text, so no other code calls it or names it, and the
-    /// class-level facts other bodies read (fields, helpers, signatures) are the same.
-    fn reusable(&self, same: &[bool], ir: &SourceIr, old_text: &str, text: &str) -> bool {
-        let (old_methods, new_methods) = (relocate::methods(&self.ir), relocate::methods(ir));
-        old_methods
-            .iter()
-            .zip(&new_methods)
-            .zip(same)
-            .filter(|(_, &same)| !same)
-            .all(|((old, new), _)| {
-                old.kind == MethodKind::Method
-                    && new.kind == MethodKind::Method
-                    && !old.modifiers.is_private
-                    && old.modifiers == new.modifiers
-                    && old.return_type == new.return_type
-                    && old.annotations == new.annotations
-                    && old.params == new.params
-                    && written_once(old_text, &old.name)
-                    && written_once(text, &new.name)
-            })
+    /// when only the methods `changed` (old and new) differ: each of those is a non-private
+    /// method, the same but for its name and body, whose name (old and new) is written
+    /// nowhere else in its text, so no other code calls it or names it, and the class-level
+    /// facts other bodies read (fields, helpers, signatures) are the same.
+    fn reusable(changed: &[(&Method, &Method)], old_text: &str, text: &str) -> bool {
+        changed.iter().all(|(old, new)| {
+            old.kind == MethodKind::Method
+                && new.kind == MethodKind::Method
+                && !old.modifiers.is_private
+                && old.modifiers == new.modifiers
+                && old.return_type == new.return_type
+                && old.annotations == new.annotations
+                && old.params == new.params
+                && written_once(old_text, &old.name)
+                && written_once(text, &new.name)
+        })
+    }
+}
+
+/// A method with nothing in it, held in place of one being replaced.
+fn placeholder() -> Method {
+    Method {
+        name: String::new(),
+        kind: MethodKind::Method,
+        return_type: None,
+        annotations: Vec::new(),
+        modifiers: Default::default(),
+        params: Vec::new(),
+        body: None,
+        span: Default::default(),
+        ids: 0..0,
     }
 }
 

@@ -220,6 +220,9 @@ pub struct Method {
     pub body: Option<Body>,
     /// Where the declaration is.
     pub span: Span,
+    /// The expression ids its lowering handed out (in order, as [`crate::lang`] numbers the
+    /// whole file), so that the incremental engine can lower it again alone.
+    pub ids: std::ops::Range<u32>,
 }
 
 /// A parameter of a method, lambda or catch clause.

@@ -53,6 +53,6 @@ pub mod visit;
 
 pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Fix, FixEdit, Related, Unreleased, Violation, ViolationKind};
-pub use incremental::{Incremental, Reuse};
+pub use incremental::{Incremental, Lowering, Reuse};
 pub use project::Project;
 pub use source::SourceFile;

@@ -15,11 +15,14 @@
 //! (`tests/incremental.rs` checks this against a check from scratch after many random edits).
 //! When they differ only in some methods, the analyses of the others may be reused
 //! ([`crate::body_memo`]).
+//! [`Shift::renumbering`] also moves expression ids ([`Renumbering`]), for the incremental engine, which lowers
+//! only the edited method and puts it into the kept IR: when that method now has more or fewer
+//! expressions, everything lowered after it is numbered as lowering the whole file would.
 
 use crate::diagnostics::{Related, Unreleased, Violation};
 use crate::ir::{
-    Annotation, Block, Body, Call, Catch, Class, Expr, ExprKind, Field, Import, LineCol, Local,
-    Method, Param, SourceIr, Span, Stmt, StmtKind, SwitchArm, TypeRef,
+    Annotation, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprId, ExprKind, Field, Import,
+    LineCol, Local, Method, Param, SourceIr, Span, Stmt, StmtKind, SwitchArm, TypeRef,
 };
 use crate::CheckResult;
 
@@ -110,17 +113,76 @@ fn position_after(at: LineCol, bytes: &[u8]) -> LineCol {
 pub struct Shift {
     edit: TextEdit,
     lost: bool,
+    renumber: Renumbering,
+}
+
+/// How the expression ids change when one method is lowered again: its own old ids,
+/// `first..old_next`, have no image, and those from `old_next` on move to start at `new_next`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Renumbering {
+    /// The first id of the method lowered again.
+    pub first: u32,
+    /// The id after its last one, before.
+    pub old_next: u32,
+    /// The id after its last one, now.
+    pub new_next: u32,
+}
+
+impl Renumbering {
+    /// No id changes.
+    pub const NONE: Renumbering = Renumbering {
+        first: u32::MAX,
+        old_next: u32::MAX,
+        new_next: u32::MAX,
+    };
 }
 
 impl Shift {
     /// A mapping across `edit`.
     pub fn new(edit: TextEdit) -> Shift {
-        Shift { edit, lost: false }
+        Shift::renumbering(edit, Renumbering::NONE)
     }
 
-    /// Whether every position mapped so far had an image.
+    /// A mapping across `edit` that also renumbers expression ids.
+    pub fn renumbering(edit: TextEdit, renumber: Renumbering) -> Shift {
+        Shift {
+            edit,
+            lost: false,
+            renumber,
+        }
+    }
+
+    /// Whether every position (and expression id) mapped so far had an image.
     pub fn is_exact(&self) -> bool {
         !self.lost
+    }
+
+    /// Whether the mapping changes expression ids.
+    pub fn renumbers(&self) -> bool {
+        self.renumber != Renumbering::NONE
+    }
+
+    /// The id of an expression, renumbered (noting the loss when it has no image).
+    pub fn expr_id(&mut self, id: ExprId) -> ExprId {
+        let Renumbering {
+            first, old_next, ..
+        } = self.renumber;
+        if first <= id.0 && id.0 < old_next {
+            self.lost = true;
+        }
+        self.id(id)
+    }
+
+    /// The id of an expression from `old_next` on, renumbered.
+    fn id(&self, id: ExprId) -> ExprId {
+        let Renumbering {
+            old_next, new_next, ..
+        } = self.renumber;
+        if id.0 >= old_next {
+            ExprId(id.0 - old_next + new_next)
+        } else {
+            id
+        }
     }
 
     /// Moves `span` to the new text (leaving it as it is, and noting the loss, when one of its
@@ -209,8 +271,9 @@ pub enum Comparison {
     Same,
     /// Equal but for some methods (at least one, or only in how many expressions there
     /// are), each with the same number of them in each class: per method in [`methods`]
-    /// order, whether it is equal (its expressions numbered the same) with every position of
-    /// it having an image.
+    /// order, whether it is equal (its expressions numbered the same, or renumbered as the
+    /// incremental engine's lowering of one method says) with every position of it having an
+    /// image.
     Methods(Vec<bool>),
     /// Anything else differs (or some position outside the methods had no image).
     Different,
@@ -266,6 +329,29 @@ pub fn methods(ir: &SourceIr) -> Vec<&Method> {
     let mut out = Vec::new();
     visit(&ir.classes, &mut out);
     out
+}
+
+/// The method at `ordinal` in [`methods`] order, with the kind of its class.
+pub(crate) fn method_mut(ir: &mut SourceIr, ordinal: usize) -> Option<(&mut Method, ClassKind)> {
+    fn visit<'a>(
+        classes: &'a mut [Class],
+        ordinal: &mut usize,
+    ) -> Option<(&'a mut Method, ClassKind)> {
+        for class in classes {
+            let kind = class.kind;
+            let n_methods = class.methods.len();
+            if *ordinal < n_methods {
+                return Some((&mut class.methods[*ordinal], kind));
+            }
+            *ordinal -= n_methods;
+            if let Some(found) = visit(&mut class.classes, ordinal) {
+                return Some(found);
+            }
+        }
+        None
+    }
+    let mut ordinal = ordinal;
+    visit(&mut ir.classes, &mut ordinal)
 }
 
 /// Relocates `old` and compares it with `new`: all but the methods through `outer`, which
@@ -395,7 +481,8 @@ fn field(shift: &mut Shift, field: &mut Field) {
     shift.span(span);
 }
 
-fn method(shift: &mut Shift, method: &mut Method) {
+/// Relocates every span of `method`.
+pub fn method(shift: &mut Shift, method: &mut Method) {
     let Method {
         name: _,
         kind: _,
@@ -405,7 +492,13 @@ fn method(shift: &mut Shift, method: &mut Method) {
         params,
         body,
         span,
+        ids,
     } = method;
+    // An empty range may sit at the renumbering's start before the edit as well as after it:
+    // only the methods after the edit are renumbered.
+    if span.start_byte >= shift.edit.old_end_byte {
+        *ids = shift.id(ExprId(ids.start)).0..shift.id(ExprId(ids.end)).0;
+    }
     return_type.iter_mut().for_each(|ty| type_ref(shift, ty));
     annotations.iter_mut().for_each(|a| annotation(shift, a));
     params.iter_mut().for_each(|p| param(shift, p));
@@ -584,6 +677,7 @@ fn expr(shift: &mut Shift, expr: &mut Expr) {
         ExprKind::Other(es) => es.iter_mut().for_each(|e| self::expr(shift, e)),
     }
     shift.span(&mut expr.span);
+    expr.id = shift.id(expr.id);
 }
 
 fn call(shift: &mut Shift, call: &mut Call) {

@@ -8,7 +8,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use checker::{check, CheckConfig, Incremental, Reuse, SourceFile};
+use checker::{check, CheckConfig, Incremental, Lowering, Reuse, SourceFile};
 use typestates::library::Library;
 
 const EDITS_PER_FILE: usize = 30;
@@ -58,12 +58,23 @@ fn boundary(text: &str, mut at: usize) -> usize {
     at
 }
 
-/// One random edit of `text`: a quarter of them whole lines (which mostly keep the code
-/// valid), a quarter typing into a comment, a quarter into a method's name, a quarter typing,
-/// deleting or pasting anywhere.
+/// One random edit of `text`, a sixth of each: whole lines (which mostly keep the code
+/// valid), typing into a comment, into a method's name, a statement added to or removed from
+/// a method's body, a method copied under another name or removed, and typing, deleting or
+/// pasting anywhere.
 fn edit(random: &mut Random, text: &str) -> String {
-    match random.below(4) {
+    match random.below(6) {
         0 => return edit_lines(random, text),
+        4 => {
+            if let Some(edited) = edit_method_body(random, text) {
+                return edited;
+            }
+        }
+        5 => {
+            if let Some(edited) = edit_members(random, text) {
+                return edited;
+            }
+        }
         3 => {
             if let Some(edited) = edit_method_name(random, text) {
                 return edited;
@@ -127,6 +138,91 @@ fn edit_method_name(random: &mut Random, text: &str) -> Option<String> {
     })
 }
 
+/// Statements typed into method bodies, by language: locals of tracked and untracked types,
+/// calls on tracked objects.
+const JAVA_STATEMENTS: &[&str] = &[
+    "        MediaPlayer extra = new MediaPlayer();\n",
+    "        int counted = 1;\n",
+    "        player.start();\n",
+    "        mp.release();\n",
+    "        return;\n",
+];
+const KOTLIN_STATEMENTS: &[&str] = &[
+    "        val extra = MediaPlayer()\n",
+    "        var counted = 1\n",
+    "        player.start()\n",
+    "        mp.release()\n",
+    "        return\n",
+];
+
+/// The line starts of the method declarations of `text` (lines declaring a method with
+/// `void` or `fun` and opening its body with `{`), with the end of each method: the line
+/// after the first one indented no deeper than the declaration that closes it with `}`.
+fn methods(text: &str) -> Vec<(usize, usize)> {
+    let lines: Vec<(usize, &str)> = text
+        .split_inclusive('\n')
+        .scan(0, |at, line| {
+            let start = *at;
+            *at += line.len();
+            Some((start, line))
+        })
+        .collect();
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut out = Vec::new();
+    for (i, (start, line)) in lines.iter().enumerate() {
+        let declares =
+            (line.contains("void ") || line.contains("fun ")) && line.trim_end().ends_with('{');
+        if !declares {
+            continue;
+        }
+        let close = lines[i + 1..]
+            .iter()
+            .find(|(_, l)| indent(l) <= indent(line) && l.trim_start().starts_with('}'));
+        if let Some((end, closing)) = close {
+            out.push((*start, end + closing.len()));
+        }
+    }
+    out
+}
+
+/// Adds a statement at a line of a method's body, or removes one of its lines.
+fn edit_method_body(random: &mut Random, text: &str) -> Option<String> {
+    let methods = methods(text);
+    let (start, end) = *methods.get(random.below(methods.len()))?;
+    let body_lines: Vec<usize> = text[start..end]
+        .match_indices('\n')
+        .map(|(at, _)| start + at + 1)
+        .filter(|&at| at < end)
+        .collect();
+    let at = *body_lines.get(random.below(body_lines.len()))?;
+    if random.below(3) == 0 {
+        let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n + 1);
+        if line_end < end {
+            return Some(format!("{}{}", &text[..at], &text[line_end..]));
+        }
+    }
+    let statements = if text.contains("fun ") {
+        KOTLIN_STATEMENTS
+    } else {
+        JAVA_STATEMENTS
+    };
+    let typed = statements[random.below(statements.len())];
+    Some(format!("{}{typed}{}", &text[..at], &text[at..]))
+}
+
+/// Copies a whole method after itself under another name, or removes one.
+fn edit_members(random: &mut Random, text: &str) -> Option<String> {
+    let methods = methods(text);
+    let (start, end) = *methods.get(random.below(methods.len()))?;
+    if random.below(2) == 0 {
+        return Some(format!("{}{}", &text[..start], &text[end..]));
+    }
+    let method = &text[start..end];
+    let name_end = method.find('(')?;
+    let copy = format!("{}Copy{}", &method[..name_end], &method[name_end..]);
+    Some(format!("{}{copy}{}", &text[..end], &text[end..]))
+}
+
 /// Deletes a line, duplicates one elsewhere, or inserts a comment or blank line.
 fn edit_lines(random: &mut Random, text: &str) -> String {
     let mut lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -172,6 +268,9 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
     let config = CheckConfig::default();
     let mut random = Random(0x7e57_57a7);
     let mut reused = [0usize; 5];
+    // Java, Kotlin.
+    let mut lowered_methods = [0usize; 2];
+    let mut lowered_files = 0;
     let files = fixtures();
     assert!(files.len() > 20, "the fixtures are found");
     for path in files {
@@ -204,6 +303,18 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
                 "{} after edit {step}; the text was:\n{text}",
                 path.display()
             );
+            if let Some(kept) = engine.ir() {
+                assert!(
+                    *kept == checker::lang::lower(language, &text),
+                    "{} after edit {step} ({:?}): the kept IR is not the lowered one; the text was:\n{text}",
+                    path.display(),
+                    engine.lowering()
+                );
+            }
+            if engine.lowering() == Lowering::Method {
+                lowered_methods[usize::from(language == checker::ir::Language::Kotlin)] += 1;
+            }
+            lowered_files += usize::from(engine.lowering() == Lowering::File);
             if scratch.syntax_errors.is_empty() {
                 clean.clone_from(&text);
             }
@@ -224,6 +335,10 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
         "kept findings without lowering: {reused:?}"
     );
     assert!(reused[4] > 50, "kept analyses of method bodies: {reused:?}");
+    assert!(
+        lowered_methods.iter().all(|&n| n > 50) && lowered_files > 100,
+        "lowered only the edited method (Java, Kotlin): {lowered_methods:?}, the whole file: {lowered_files}"
+    );
 }
 
 #[test]
@@ -252,6 +367,34 @@ fn renaming_a_method_nothing_names_reuses_the_analyses_of_the_others() {
     let (after, reuse) = engine.check_reporting(&library, &file(&renamed_again), &config);
     assert_eq!(reuse, Reuse::Tree);
     assert_eq!(after, check(&library, &file(&renamed_again), &config));
+}
+
+#[test]
+fn adding_a_statement_or_a_local_to_one_method_reuses_the_analyses_of_the_others() {
+    let library = Library::bundled();
+    let config = CheckConfig::default();
+    let text = "import android.media.MediaPlayer;\n\nclass A {\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n\n    void g() {\n        MediaPlayer q = new MediaPlayer();\n        q.start();\n    }\n\n    void h() {\n        MediaPlayer r = new MediaPlayer();\n        r.start();\n    }\n}\n";
+    let file = |text: &str| SourceFile {
+        path: "A.java".into(),
+        language: checker::ir::Language::Java,
+        text: text.to_owned(),
+    };
+    let mut engine = Incremental::default();
+    engine.check_reporting(&library, &file(text), &config);
+    // More expressions and one more local in `g`: `h`'s are numbered anew.
+    let edits = [
+        "q.start();\n        q.release();",
+        "q.start();\n        MediaPlayer s = new MediaPlayer();\n        s.release();",
+    ];
+    for edit in edits {
+        let edited = text.replace("q.start();", edit);
+        engine.check_reporting(&library, &file(text), &config);
+        let (after, reuse) = engine.check_reporting(&library, &file(&edited), &config);
+        assert_eq!(engine.lowering(), Lowering::Method, "{edit}");
+        assert_eq!(reuse, Reuse::Bodies, "{edit}");
+        assert_eq!(after, check(&library, &file(&edited), &config), "{edit}");
+        assert_eq!(after.violations.len(), 3, "{edit}");
+    }
 }
 
 #[test]

@@ -124,8 +124,9 @@ fn lower_class_body(cx: &mut LowerCx<'_>, body: Node<'_>, class: &mut Class) {
             "method_declaration"
             | "constructor_declaration"
             | "compact_constructor_declaration" => {
-                let in_interface = class.kind == ClassKind::Interface;
-                class.methods.push(lower_method(cx, member, in_interface));
+                class
+                    .methods
+                    .push(lower_member_method(cx, member, class.kind));
             }
             "static_initializer" | "block" => {
                 let block = child_of_kind(member, "block").unwrap_or(member);
@@ -212,7 +213,17 @@ fn lower_field(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) {
     }
 }
 
+/// Lowers a method or constructor declared in a class of kind `class`.
+pub(super) fn lower_member_method(
+    cx: &mut LowerCx<'_>,
+    node: Node<'_>,
+    class: ClassKind,
+) -> Method {
+    lower_method(cx, node, class == ClassKind::Interface)
+}
+
 fn lower_method(cx: &mut LowerCx<'_>, node: Node<'_>, in_interface: bool) -> Method {
+    let first = cx.next_id;
     let (annotations, mut modifiers) = lower_modifiers(cx, node);
     let is_constructor = node.kind() != "method_declaration";
     let body = node.child_by_field_name("body").map(|b| lower_body(cx, b));
@@ -242,6 +253,7 @@ fn lower_method(cx: &mut LowerCx<'_>, node: Node<'_>, in_interface: bool) -> Met
             .unwrap_or_default(),
         body,
         span: cx.span(node),
+        ids: first..cx.next_id,
     }
 }
 

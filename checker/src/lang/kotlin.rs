@@ -103,11 +103,8 @@ fn lower_member(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) -> bool
                 class.fields.push(field);
             }
         }
-        "function_declaration" => {
-            let mut method = lower_function(cx, node);
-            method.modifiers.is_static |= class.kind == ClassKind::Companion;
-            method.modifiers.is_abstract |=
-                class.kind == ClassKind::Interface && method.body.is_none();
+        "function_declaration" | "secondary_constructor" => {
+            let method = lower_member_method(cx, node, class.kind);
             class.methods.push(method);
         }
         // A getter on the line after its property is the property's sibling in the tree.
@@ -117,7 +114,6 @@ fn lower_member(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) -> bool
                 field.getter = getter;
             }
         }
-        "secondary_constructor" => class.methods.push(lower_secondary_constructor(cx, node)),
         "anonymous_initializer" => class.initializers.push(Body {
             stmts: lower_block(cx, node),
             span: cx.span(node),
@@ -214,6 +210,7 @@ fn lower_primary_constructor(cx: &mut LowerCx<'_>, ctor: Node<'_>, class: &mut C
         params,
         body: None,
         span: cx.span(ctor),
+        ids: cx.next_id..cx.next_id,
     });
 }
 
@@ -323,7 +320,23 @@ fn lower_variable(cx: &LowerCx<'_>, var: Node<'_>) -> Local {
     }
 }
 
+/// Lowers a function or secondary constructor declared in a class of kind `class`.
+pub(super) fn lower_member_method(
+    cx: &mut LowerCx<'_>,
+    node: Node<'_>,
+    class: ClassKind,
+) -> Method {
+    if node.kind() == "secondary_constructor" {
+        return lower_secondary_constructor(cx, node);
+    }
+    let mut method = lower_function(cx, node);
+    method.modifiers.is_static |= class == ClassKind::Companion;
+    method.modifiers.is_abstract |= class == ClassKind::Interface && method.body.is_none();
+    method
+}
+
 fn lower_function(cx: &mut LowerCx<'_>, node: Node<'_>) -> Method {
+    let first = cx.next_id;
     let (annotations, modifiers) = lower_modifiers(cx, node);
     let params_node = child_of_kind(node, "function_value_parameters");
     let return_type = children(node)
@@ -343,10 +356,12 @@ fn lower_function(cx: &mut LowerCx<'_>, node: Node<'_>) -> Method {
             .unwrap_or_default(),
         body: child_of_kind(node, "function_body").map(|body| lower_function_body(cx, body)),
         span: cx.span(node),
+        ids: first..cx.next_id,
     }
 }
 
 fn lower_secondary_constructor(cx: &mut LowerCx<'_>, node: Node<'_>) -> Method {
+    let first = cx.next_id;
     let (annotations, modifiers) = lower_modifiers(cx, node);
     let mut stmts = Vec::new();
     if let Some(delegation) = child_of_kind(node, "constructor_delegation_call") {
@@ -375,6 +390,7 @@ fn lower_secondary_constructor(cx: &mut LowerCx<'_>, node: Node<'_>) -> Method {
             span: cx.span(node),
         }),
         span: cx.span(node),
+        ids: first..cx.next_id,
     }
 }
 

@@ -44,6 +44,37 @@ pub fn lower_tree(language: Language, text: &str, tree: &Tree) -> SourceIr {
     ir
 }
 
+/// The kinds of the tree nodes that [`lower_method`] lowers: the class members that become one
+/// [`crate::ir::Method`] each.
+pub(crate) fn is_method_node(language: Language, kind: &str) -> bool {
+    match language {
+        Language::Java => matches!(
+            kind,
+            "method_declaration" | "constructor_declaration" | "compact_constructor_declaration"
+        ),
+        Language::Kotlin => matches!(kind, "function_declaration" | "secondary_constructor"),
+    }
+}
+
+/// Lowers `node`, a member of a class of kind `class` (a node [`is_method_node`] accepts), as
+/// [`lower_tree`] lowers it within the whole file when its expressions are numbered from
+/// `first_id`; with the number after the last one it used.
+pub(crate) fn lower_method(
+    language: Language,
+    text: &str,
+    node: Node<'_>,
+    class: crate::ir::ClassKind,
+    first_id: u32,
+) -> (crate::ir::Method, u32) {
+    let mut cx = LowerCx::new(text);
+    cx.next_id = first_id;
+    let method = match language {
+        Language::Java => java::lower_member_method(&mut cx, node, class),
+        Language::Kotlin => kotlin::lower_member_method(&mut cx, node, class),
+    };
+    (method, cx.next_id)
+}
+
 /// The regions of `text` the parser cannot read, exactly as [`lower`] records them in
 /// [`SourceIr::syntax_errors`], without lowering.
 pub fn syntax_errors(language: Language, text: &str) -> Vec<Span> {
@@ -76,7 +107,7 @@ pub fn parser(language: Language) -> Option<Parser> {
 }
 
 impl SourceIr {
-    fn empty(language: Language) -> SourceIr {
+    pub(crate) fn empty(language: Language) -> SourceIr {
         SourceIr {
             language,
             package: None,
