@@ -14,7 +14,9 @@ mod table1;
 use std::path::Path;
 
 use learner::backend::model::ModelConfig;
-use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice, SimulatedRun};
+use learner::simulation::{
+    learn_simulated, runs_lower_bound, state_bound, EquivalenceChoice, SimulatedRun,
+};
 use learner::{Algorithm, PipelineConfig};
 use typestates::library::Library;
 use typestates::Typestate;
@@ -73,6 +75,7 @@ async fn main() {
         measured.push(Measured {
             name: name.to_owned(),
             states: typestate.n_minimal_states(),
+            runs_lower_bound: runs_lower_bound(typestate),
             table1: row,
             runs,
         });
