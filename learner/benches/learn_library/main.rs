@@ -5,7 +5,9 @@
 //! the same two filters, on the same models exported in the DOT contract), with the ratios.
 //!
 //! Run: `bench/learner/run.sh` (or `cargo bench -p learner --bench learn_library`).
-//! Set `TYPESTAR_BENCH_NO_AALPY=1` to skip the AALpy column.
+//! Set `TYPESTAR_BENCH_NO_AALPY=1` to skip the AALpy column, and
+//! `TYPESTAR_BENCH_ONLY=BluetoothAdapter,MediaCodec` to measure only those classes (printed,
+//! without AALpy, and not written to the results file).
 
 mod aalpy;
 mod report;
@@ -60,7 +62,15 @@ async fn main() {
     std::fs::create_dir_all(&models).expect("bench/work/learner-models is writable");
 
     let mut measured = Vec::new();
-    for typestate in typestates {
+    let only = std::env::var("TYPESTAR_BENCH_ONLY").ok();
+    let selected = |name: &str| {
+        only.as_deref()
+            .is_none_or(|list| list.split(',').any(|it| it.trim() == name))
+    };
+    for typestate in typestates
+        .into_iter()
+        .filter(|it| selected(it.simple_name()))
+    {
         let name = typestate.simple_name();
         let row = table1::lookup(name);
         aalpy::export(&models, typestate, row.map_or(name, |it| it.class))
@@ -81,7 +91,9 @@ async fn main() {
         });
     }
 
-    let aalpy = if std::env::var_os("TYPESTAR_BENCH_NO_AALPY").is_some() {
+    let aalpy = if only.is_some() {
+        Err("skipped (TYPESTAR_BENCH_ONLY)".to_owned())
+    } else if std::env::var_os("TYPESTAR_BENCH_NO_AALPY").is_some() {
         Err("skipped (TYPESTAR_BENCH_NO_AALPY)".to_owned())
     } else {
         eprintln!("running AALpy on {}", models.display());
@@ -89,6 +101,10 @@ async fn main() {
     };
     let text = report::markdown(&measured, &aalpy);
     print!("{text}");
+    if only.is_some() {
+        // A subset is for quick measurements; the results file always holds every class.
+        return;
+    }
     let out = root.join("bench/results/learner.md");
     std::fs::write(&out, text).expect("bench/results/learner.md is writable");
 }
