@@ -7,7 +7,7 @@ use typestates::mealy::to_mealy;
 use typestates::Typestate;
 
 use crate::backend::model::{ModelConfig, ModelSul, SimClock};
-use crate::closure::Alphabet;
+use crate::closure::{Alphabet, Output};
 use crate::learn::{Algorithm, NoProgress, Outcome};
 use crate::oracle::journal::JournalError;
 use crate::oracle::pipeline::PipelineConfig;
@@ -45,6 +45,28 @@ impl SimulatedRun {
 /// tight state bound.
 pub fn state_bound(typestate: &Typestate) -> usize {
     to_mealy(typestate).minimize().n_states()
+}
+
+/// A lower bound on the runs (resets) any exact learner needs for `typestate` on a system
+/// that answers every `err` of its model: the `err` transitions of the minimal Mealy machine
+/// out of the states other than the error sink. A run ends at its first `err` (after `err`
+/// only `err`), so it observes at most one of them, and an exact learner must observe each
+/// (no other observation implies that state answers `err` on that input). At least 1.
+pub fn runs_lower_bound(typestate: &Typestate) -> usize {
+    let mealy = to_mealy(typestate).minimize();
+    let width = mealy.inputs.len();
+    let is_sink = |state: u32| {
+        (0..width).all(|column| mealy.transition(state, column) == (state, Output::Err))
+    };
+    let errors = (0..mealy.n_states() as u32)
+        .filter(|&state| !is_sink(state))
+        .map(|state| {
+            (0..width)
+                .filter(|&column| mealy.transition(state, column).1 == Output::Err)
+                .count()
+        })
+        .sum::<usize>();
+    errors.max(1)
 }
 
 /// Learns `typestate` as a black box on `n_instances` simulated instances.

@@ -8,7 +8,9 @@
 //! other classes are learned whole.
 //!
 //! Run: `bench/learner/run.sh` (or `cargo bench -p learner --bench learn_library`).
-//! Set `TYPESTAR_BENCH_NO_AALPY=1` to skip the AALpy column.
+//! Set `TYPESTAR_BENCH_NO_AALPY=1` to skip the AALpy column, and
+//! `TYPESTAR_BENCH_ONLY=BluetoothAdapter,MediaCodec` to measure only those classes (printed,
+//! without AALpy, and not written to the results file).
 
 mod aalpy;
 mod report;
@@ -17,7 +19,9 @@ mod table1;
 use std::path::Path;
 
 use learner::backend::model::ModelConfig;
-use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice, SimulatedRun};
+use learner::simulation::{
+    learn_simulated, runs_lower_bound, state_bound, EquivalenceChoice, SimulatedRun,
+};
 use learner::{Algorithm, PipelineConfig};
 use typestates::library::Library;
 use typestates::Typestate;
@@ -72,7 +76,15 @@ async fn main() {
     std::fs::create_dir_all(&models).expect("bench/work/learner-models is writable");
 
     let mut measured = Vec::new();
-    for typestate in typestates {
+    let only = std::env::var("TYPESTAR_BENCH_ONLY").ok();
+    let selected = |name: &str| {
+        only.as_deref()
+            .is_none_or(|list| list.split(',').any(|it| it.trim() == name))
+    };
+    for typestate in typestates
+        .into_iter()
+        .filter(|it| selected(it.simple_name()))
+    {
         let name = typestate.simple_name();
         let row = table1::lookup(name);
         let model = droidstar_model(typestate, row);
@@ -88,12 +100,15 @@ async fn main() {
         measured.push(Measured {
             name: name.to_owned(),
             states: model.n_minimal_states(),
+            runs_lower_bound: runs_lower_bound(&model),
             table1: row,
             runs,
         });
     }
 
-    let aalpy = if std::env::var_os("TYPESTAR_BENCH_NO_AALPY").is_some() {
+    let aalpy = if only.is_some() {
+        Err("skipped (TYPESTAR_BENCH_ONLY)".to_owned())
+    } else if std::env::var_os("TYPESTAR_BENCH_NO_AALPY").is_some() {
         Err("skipped (TYPESTAR_BENCH_NO_AALPY)".to_owned())
     } else {
         eprintln!("running AALpy on {}", models.display());
@@ -101,6 +116,10 @@ async fn main() {
     };
     let text = report::markdown(&measured, &aalpy);
     print!("{text}");
+    if only.is_some() {
+        // A subset is for quick measurements; the results file always holds every class.
+        return;
+    }
     let out = root.join("bench/results/learner.md");
     std::fs::write(&out, text).expect("bench/results/learner.md is writable");
 }

@@ -17,7 +17,9 @@
 //! itself (widening): it extends frontier nodes by every input, those below the latest basis
 //! node first, each extension (new, or seen but not yet told from other candidates) followed
 //! by the word that best tells the state the hypothesis predicts from the others; a node
-//! reached that may still be the predicted state gets one more identifying query. As soon as
+//! reached that may still be the predicted state gets one more identifying query at once,
+//! appended to the same run when the candidates' observations reach past the check (a step
+//! of an adaptive distinguishing sequence read off the tree: no reset). As soon as
 //! the tree contradicts the hypothesis, the search stops and the equivalence oracle's free
 //! cache check returns the counterexample. The search is a heuristic: the equivalence oracle
 //! still proves the bound.
@@ -239,7 +241,9 @@ impl LSharp {
 
     /// Extends `node` by every input: each transition not yet observed, or observed but not
     /// yet told from the other candidates, is checked against the state the hypothesis
-    /// predicts for it.
+    /// predicts for it. One query at a time: a node reached that may still be the predicted
+    /// state gets its identifying query at once, continuing the same run where the
+    /// candidates' observations reach that far (no reset), instead of a run of its own later.
     async fn widen<M: MembershipOracle>(&mut self, mq: &M, node: Node) -> Result<(), QueryError> {
         self.widened.push(node);
         let hypothesis = self.hypothesis();
@@ -264,8 +268,55 @@ impl LSharp {
                     _ => Vec::new(),
                 }
             })
+            .collect::<Vec<Vec<usize>>>();
+        let depth = self.tree.access(node).len();
+        for query in queries {
+            self.ask(mq, vec![query.clone()]).await?;
+            let reached = self.tree.node(&query[..=depth]).expect("just asked");
+            let end = self.tree.node(&query).expect("just asked");
+            let candidates = self.candidates(reached);
+            let may_be_predicted = self
+                .basis_of(&hypothesis, &self.tree.access(reached))
+                .is_some_and(|it| candidates.contains(&it));
+            if self.tree.is_dead(reached)
+                || candidates.len() < 2
+                || !may_be_predicted
+                || !self.checked_below.insert(reached)
+            {
+                continue;
+            }
+            let continuing = (!self.tree.is_dead(end))
+                .then(|| self.continuing_split(reached, end, &candidates))
+                .flatten();
+            if let Some(next) = continuing.or_else(|| self.split(reached)) {
+                self.ask(mq, vec![next]).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The word that splits the candidates of `node` as they are seen after the part of the
+    /// run below `node` (the run ended in `end`), appended to the run so that it needs no
+    /// reset: a step of an adaptive distinguishing sequence read off the tree. `None` when
+    /// fewer than two candidates have observations that far, or none splits them.
+    fn continuing_split(&self, node: Node, end: Node, candidates: &[Node]) -> Option<Vec<usize>> {
+        let access = self.tree.access(node);
+        let run = self.tree.access(end);
+        let below = run.strip_prefix(access.as_slice())?;
+        let moved: Vec<Node> = candidates
+            .iter()
+            .filter_map(|&candidate| {
+                let reached = below.iter().try_fold(candidate, |current, &column| {
+                    self.tree.child(current, column).map(|it| it.0)
+                })?;
+                (!self.tree.is_dead(reached)).then_some(reached)
+            })
             .collect();
-        self.ask(mq, queries).await
+        if moved.len() < 2 {
+            return None;
+        }
+        let word = best_split(&self.tree, &moved)?;
+        Some(self.tree.extend(end, &word))
     }
 
     /// R2 while the basis is the root alone (no word splits it): each missing transition
