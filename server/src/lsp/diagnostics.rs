@@ -1,10 +1,13 @@
 //! Diagnostics of open documents: scheduling a check after an edit, debouncing bursts,
 //! discarding superseded work, and publishing only results for the document's current version.
 //!
-//! An edit that follows a quiet period is checked at once; an edit less than
-//! `typestar.diagnostics.debounceMs` after the previous one waits that long, and is dropped if
-//! another edit came meanwhile. Every check runs on a [`Snapshot`]; its result is published only
-//! while the snapshot is still the document's latest state, decided under the publish lock.
+//! An edit that follows a quiet period is checked at once. An edit less than
+//! `typestar.diagnostics.debounceMs` after the previous one is part of a burst: it waits, and is
+//! dropped if another edit came meanwhile. It waits as long as the document's last check took
+//! ([`burst_delay`]): coalescing saves at most one check, so waiting longer only adds latency;
+//! never less than [`BURST_FLOOR`] (edits an editor sends together) nor more than the setting.
+//! Every check runs on a [`Snapshot`]; its result is published only while the snapshot is still
+//! the document's latest state, decided under the publish lock.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,11 +26,11 @@ pub fn schedule(session: &Arc<Session>, uri: &Uri, previous_edit: Option<Instant
     let Some(snapshot) = session.documents.snapshot(uri) else {
         return;
     };
-    let debounce = session.settings().debounce;
-    let delay = match previous_edit {
-        Some(previous) if previous.elapsed() < debounce => debounce,
-        _ => Duration::ZERO,
-    };
+    let delay = burst_delay(
+        previous_edit.map(|previous| previous.elapsed()),
+        session.settings().debounce,
+        session.documents.check_cost(uri),
+    );
     let session = session.clone();
     tokio::spawn(async move {
         if !delay.is_zero() {
@@ -35,6 +38,28 @@ pub fn schedule(session: &Arc<Session>, uri: &Uri, previous_edit: Option<Instant
         }
         check(&session, snapshot).await;
     });
+}
+
+/// The shortest wait of an edit within a burst: edits an editor sends together (a paste and
+/// its formatting, a multi-cursor change) arrive closer than this.
+pub const BURST_FLOOR: Duration = Duration::from_millis(20);
+
+/// How long an edit `since_previous` after the previous edit waits before its check: nothing
+/// after a quiet period of `debounce`; within a burst, as long as the document's last check took
+/// (`check_cost`; the whole `debounce` before the first check), kept between [`BURST_FLOOR`] and
+/// `debounce`.
+pub fn burst_delay(
+    since_previous: Option<Duration>,
+    debounce: Duration,
+    check_cost: Option<Duration>,
+) -> Duration {
+    match since_previous {
+        Some(since) if since < debounce => check_cost
+            .unwrap_or(debounce)
+            .max(BURST_FLOOR)
+            .min(debounce),
+        _ => Duration::ZERO,
+    }
 }
 
 /// Schedules a check of every open document (after the library changed).
@@ -48,9 +73,13 @@ async fn check(session: &Session, snapshot: Snapshot) {
     if !session.documents.is_current(&snapshot) {
         return;
     }
+    let started = Instant::now();
     let Some(analysis) = analyze(session, &snapshot).await else {
         return;
     };
+    session
+        .documents
+        .record_check_cost(&snapshot.uri, started.elapsed());
     let diagnostics = to_diagnostics(session, &snapshot.uri, &snapshot.file.text, &analysis);
     let _publishing = session.publish.lock().await;
     if session.documents.is_current(&snapshot) {
@@ -98,4 +127,47 @@ pub async fn clear(session: &Session, uri: Uri) {
         .client
         .publish_diagnostics(uri, Vec::new(), None)
         .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn a_burst_waits_as_long_as_a_check_costs_within_the_floor_and_the_setting() {
+        let debounce = ms(150);
+        let cases = [
+            // (since the previous edit, last check cost, expected wait)
+            (None, Some(ms(30)), ms(0)),
+            (Some(ms(150)), Some(ms(30)), ms(0)),
+            (Some(ms(400)), None, ms(0)),
+            (Some(ms(10)), Some(ms(30)), ms(30)),
+            (Some(ms(10)), Some(ms(1)), BURST_FLOOR),
+            (Some(ms(10)), Some(ms(900)), debounce),
+            (Some(ms(10)), None, debounce),
+        ];
+        for (since, cost, expected) in cases {
+            assert_eq!(
+                burst_delay(since, debounce, cost),
+                expected,
+                "since {since:?}, cost {cost:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_debounce_never_waits() {
+        for cost in [None, Some(ms(0)), Some(ms(500))] {
+            assert_eq!(burst_delay(Some(ms(0)), ms(0), cost), ms(0));
+        }
+    }
+
+    #[test]
+    fn a_setting_below_the_floor_caps_the_wait() {
+        assert_eq!(burst_delay(Some(ms(1)), ms(5), Some(ms(1))), ms(5));
+    }
 }

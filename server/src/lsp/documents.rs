@@ -7,7 +7,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use dashmap::DashMap;
 use tower_lsp_server::ls_types::Uri;
@@ -28,6 +28,8 @@ struct Document {
     version: i32,
     generation: u64,
     edited: Instant,
+    /// How long the last finished check of this document took; `None` before the first.
+    check_cost: Option<Duration>,
 }
 
 /// An immutable view of one document at one version.
@@ -72,6 +74,7 @@ impl Documents {
             version,
             generation: self.next_generation(),
             edited: Instant::now(),
+            check_cost: None,
         };
         self.open.insert(uri, document);
     }
@@ -91,6 +94,18 @@ impl Documents {
         document.generation = self.next_generation();
         let previous = std::mem::replace(&mut document.edited, Instant::now());
         Edited::Applied { previous }
+    }
+
+    /// Records how long a check of the document took.
+    pub fn record_check_cost(&self, uri: &Uri, cost: Duration) {
+        if let Some(mut document) = self.open.get_mut(uri) {
+            document.check_cost = Some(cost);
+        }
+    }
+
+    /// How long the last finished check of the document took; `None` before the first.
+    pub fn check_cost(&self, uri: &Uri) -> Option<Duration> {
+        self.open.get(uri).and_then(|document| document.check_cost)
     }
 
     /// Closes a document; whether it was open.

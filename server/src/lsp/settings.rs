@@ -46,7 +46,8 @@ pub struct TimeoutOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct DiagnosticOptions {
-    /// `typestar.diagnostics.debounceMs`: how long a burst of edits is coalesced.
+    /// `typestar.diagnostics.debounceMs`: edits closer together than this are a burst, coalesced
+    /// for at most this long (see `diagnostics::burst_delay`).
     pub debounce_ms: Option<u64>,
 }
 
@@ -55,7 +56,8 @@ pub struct DiagnosticOptions {
 pub struct Settings {
     /// How and where `typestar.learnClass` learns.
     pub learning: LearnSettings,
-    /// Edits closer together than this are checked once, after the last.
+    /// Edits closer together than this are a burst: each waits, for at most this long, as long
+    /// as the document's last check took, and is dropped if a newer edit came meanwhile.
     pub debounce: Duration,
 }
 

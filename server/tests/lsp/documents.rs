@@ -1,6 +1,9 @@
 //! Open, change and close; versions; stale results; debouncing; panics in analysis.
 
+use std::time::{Duration, Instant};
+
 use serde_json::json;
+use server::lsp::BURST_FLOOR;
 
 use crate::harness::TestServer;
 
@@ -94,16 +97,20 @@ async fn results_for_outdated_versions_are_never_published() {
     assert!(stale.is_empty(), "published for version 1: {stale:#?}");
 }
 
+/// A burst's edits wait as long as the document's last check took (here [`crate::fake::COSTLY_CHECK`]), so
+/// five edits sent together are checked once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bursts_of_edits_are_checked_once() {
     let mut server = TestServer::builder()
         .countdown_protocol()
-        .settings(json!({ "diagnostics": { "debounceMs": 200 } }))
+        .settings(json!({ "diagnostics": { "debounceMs": 2000 } }))
         .build()
         .await;
-    let uri = server.open("A.java", ONE_START).await;
+    let costly = |text: &str| format!("// COSTLY\n{text}");
+    let uri = server.open("A.java", &costly(ONE_START)).await;
+    server.await_diagnostics(&uri, Some(1)).await;
     for version in 2..=6 {
-        server.change(&uri, version, TWO_STARTS).await;
+        server.change(&uri, version, &costly(TWO_STARTS)).await;
     }
     assert_eq!(server.await_diagnostics(&uri, Some(6)).await.len(), 1);
     let superseded: Vec<_> = server
@@ -114,10 +121,27 @@ async fn bursts_of_edits_are_checked_once() {
         .collect();
     assert!(superseded.is_empty(), "{superseded:#?}");
     let checks = server.checker.checks();
-    assert!(
-        (1..=2).contains(&checks),
-        "{checks} checks: at most the open (unless already superseded) and the burst's last edit"
-    );
+    assert_eq!(checks, 2, "the open and the burst's last edit");
+}
+
+/// An edit within the debounce window of a document that checks fast waits about as long as
+/// its check, not the whole window.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_on_a_cheap_document_does_not_wait_out_the_window() {
+    let window = Duration::from_secs(5);
+    let mut server = TestServer::builder()
+        .countdown_protocol()
+        .settings(json!({ "diagnostics": { "debounceMs": window.as_millis() as u64 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", ONE_START).await;
+    server.await_diagnostics(&uri, Some(1)).await;
+    let sent = Instant::now();
+    server.change(&uri, 2, TWO_STARTS).await;
+    assert_eq!(server.await_diagnostics(&uri, Some(2)).await.len(), 1);
+    let waited = sent.elapsed();
+    assert!(waited < window / 2, "published after {waited:?}");
+    assert!(waited >= BURST_FLOOR, "published after {waited:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

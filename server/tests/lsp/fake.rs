@@ -2,7 +2,8 @@
 //! trace against the library's CountDownTimer protocol, and a learner that returns a known typestate.
 //!
 //! Scripting by text: a file containing `PANIC` makes the checker panic, one containing `SLOW`
-//! blocks the check until [`FakeChecker::release`].
+//! blocks the check until [`FakeChecker::release`], one containing `COSTLY` takes
+//! [`COSTLY_CHECK`] to check.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
@@ -17,6 +18,9 @@ use tokio::sync::Notify;
 use typestates::Typestate;
 
 use crate::harness::COUNTDOWN;
+
+/// How long the check of a `COSTLY` file takes.
+pub const COSTLY_CHECK: Duration = Duration::from_millis(150);
 
 /// The scripted checker.
 #[derive(Default)]
@@ -47,6 +51,9 @@ impl Checker for FakeChecker {
     fn check(&self, library: &Library, file: &SourceFile, _cache: &DocumentCache) -> FileAnalysis {
         self.checks.fetch_add(1, Ordering::SeqCst);
         assert!(!file.text.contains("PANIC"), "scripted panic");
+        if file.text.contains("COSTLY") {
+            std::thread::sleep(COSTLY_CHECK);
+        }
         if file.text.contains("SLOW") {
             self.slow_started.notify_one();
             let released = self.released.lock().unwrap();
