@@ -319,7 +319,7 @@ fn main() {
         Scenario {
             name: "back-to-back, default debounce",
             site: Site::Code,
-            what: "default settings; the next edit right after each publish, so every edit is part of a burst and waits as long as the document's last check took (at least 20 ms, `server/src/lsp/diagnostics.rs`) before its own check",
+            what: "default settings; the next edit right after each publish, so an edit is checked at once when one check's time has passed since the previous edit (the burst window: the document's last check time, at least 20 ms, `server/src/lsp/diagnostics.rs`), and otherwise waits until it has",
             static_checker: true,
             debounce_ms: 150,
             pause: Duration::ZERO,

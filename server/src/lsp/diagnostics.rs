@@ -1,11 +1,12 @@
 //! Diagnostics of open documents: scheduling a check after an edit, debouncing bursts,
 //! discarding superseded work, and publishing only results for the document's current version.
 //!
-//! An edit that follows a quiet period is checked at once. An edit less than
-//! `typestar.diagnostics.debounceMs` after the previous one is part of a burst: it waits, and is
-//! dropped if another edit came meanwhile. It waits as long as the document's last check took
-//! ([`burst_delay`]): coalescing saves at most one check, so waiting longer only adds latency;
-//! never less than [`BURST_FLOOR`] (edits an editor sends together) nor more than the setting.
+//! Edits closer together than one check of the document are a burst and are checked once:
+//! an edit waits until that long has passed since the previous edit ([`burst_delay`]), and is
+//! dropped if another edit came meanwhile. The window is the document's last check time, kept
+//! between [`BURST_FLOOR`] (edits an editor sends together) and
+//! `typestar.diagnostics.debounceMs`: coalescing saves at most one check, so a longer window only
+//! adds latency, and an edit that comes after the previous one's check is checked at once.
 //! Every check runs on a [`Snapshot`]; its result is published only while the snapshot is still
 //! the document's latest state, decided under the publish lock.
 
@@ -44,20 +45,20 @@ pub fn schedule(session: &Arc<Session>, uri: &Uri, previous_edit: Option<Instant
 /// its formatting, a multi-cursor change) arrive closer than this.
 pub const BURST_FLOOR: Duration = Duration::from_millis(20);
 
-/// How long an edit `since_previous` after the previous edit waits before its check: nothing
-/// after a quiet period of `debounce`; within a burst, as long as the document's last check took
-/// (`check_cost`; the whole `debounce` before the first check), kept between [`BURST_FLOOR`] and
-/// `debounce`.
+/// How long an edit `since_previous` after the previous edit waits before its check: until the
+/// window has passed since the previous edit. The window is the document's last check time
+/// (`check_cost`; `debounce` before the first check), kept between [`BURST_FLOOR`] and `debounce`.
 pub fn burst_delay(
     since_previous: Option<Duration>,
     debounce: Duration,
     check_cost: Option<Duration>,
 ) -> Duration {
+    let window = check_cost
+        .unwrap_or(debounce)
+        .max(BURST_FLOOR)
+        .min(debounce);
     match since_previous {
-        Some(since) if since < debounce => check_cost
-            .unwrap_or(debounce)
-            .max(BURST_FLOOR)
-            .min(debounce),
+        Some(since) if since < window => window - since,
         _ => Duration::ZERO,
     }
 }
@@ -138,17 +139,19 @@ mod tests {
     }
 
     #[test]
-    fn a_burst_waits_as_long_as_a_check_costs_within_the_floor_and_the_setting() {
+    fn an_edit_waits_until_one_check_has_passed_since_the_previous_edit() {
         let debounce = ms(150);
         let cases = [
             // (since the previous edit, last check cost, expected wait)
             (None, Some(ms(30)), ms(0)),
-            (Some(ms(150)), Some(ms(30)), ms(0)),
+            (Some(ms(30)), Some(ms(30)), ms(0)),
+            (Some(ms(100)), Some(ms(30)), ms(0)),
             (Some(ms(400)), None, ms(0)),
-            (Some(ms(10)), Some(ms(30)), ms(30)),
-            (Some(ms(10)), Some(ms(1)), BURST_FLOOR),
-            (Some(ms(10)), Some(ms(900)), debounce),
-            (Some(ms(10)), None, debounce),
+            (Some(ms(10)), Some(ms(30)), ms(20)),
+            (Some(ms(0)), Some(ms(30)), ms(30)),
+            (Some(ms(5)), Some(ms(1)), BURST_FLOOR - ms(5)),
+            (Some(ms(10)), Some(ms(900)), debounce - ms(10)),
+            (Some(ms(10)), None, debounce - ms(10)),
         ];
         for (since, cost, expected) in cases {
             assert_eq!(
@@ -167,7 +170,7 @@ mod tests {
     }
 
     #[test]
-    fn a_setting_below_the_floor_caps_the_wait() {
-        assert_eq!(burst_delay(Some(ms(1)), ms(5), Some(ms(1))), ms(5));
+    fn a_setting_below_the_floor_caps_the_window() {
+        assert_eq!(burst_delay(Some(ms(1)), ms(5), Some(ms(1))), ms(4));
     }
 }

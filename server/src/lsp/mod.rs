@@ -23,7 +23,6 @@ use std::sync::Arc;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::{ClientSocket, LspService};
 
-pub use diagnostics::BURST_FLOOR;
 pub use server::Server;
 pub use session::Engines;
 

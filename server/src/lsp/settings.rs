@@ -46,8 +46,8 @@ pub struct TimeoutOptions {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct DiagnosticOptions {
-    /// `typestar.diagnostics.debounceMs`: edits closer together than this are a burst, coalesced
-    /// for at most this long (see `diagnostics::burst_delay`).
+    /// `typestar.diagnostics.debounceMs`: the longest burst window (see
+    /// `diagnostics::burst_delay`).
     pub debounce_ms: Option<u64>,
 }
 
@@ -56,8 +56,8 @@ pub struct DiagnosticOptions {
 pub struct Settings {
     /// How and where `typestar.learnClass` learns.
     pub learning: LearnSettings,
-    /// Edits closer together than this are a burst: each waits, for at most this long, as long
-    /// as the document's last check took, and is dropped if a newer edit came meanwhile.
+    /// The longest burst window: edits closer together than one check of the document (at
+    /// least 20 ms, at most this) are checked once, after the last.
     pub debounce: Duration,
 }
 

@@ -3,7 +3,6 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use server::lsp::BURST_FLOOR;
 
 use crate::harness::TestServer;
 
@@ -97,8 +96,9 @@ async fn results_for_outdated_versions_are_never_published() {
     assert!(stale.is_empty(), "published for version 1: {stale:#?}");
 }
 
-/// A burst's edits wait as long as the document's last check took (here [`crate::fake::COSTLY_CHECK`]), so
-/// five edits sent together are checked once.
+/// Edits closer together than one check (here [`crate::fake::COSTLY_CHECK`]) are checked once:
+/// of five edits sent together only the last is published, and at most the first (which may
+/// start before the second arrives) and the last are checked.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bursts_of_edits_are_checked_once() {
     let mut server = TestServer::builder()
@@ -121,11 +121,14 @@ async fn bursts_of_edits_are_checked_once() {
         .collect();
     assert!(superseded.is_empty(), "{superseded:#?}");
     let checks = server.checker.checks();
-    assert_eq!(checks, 2, "the open and the burst's last edit");
+    assert!(
+        (2..=3).contains(&checks),
+        "{checks} checks: the open, perhaps the burst's first edit, and its last"
+    );
 }
 
-/// An edit within the debounce window of a document that checks fast waits about as long as
-/// its check, not the whole window.
+/// An edit soon after the previous one, on a document that checks fast, does not wait out the
+/// debounce window.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_burst_on_a_cheap_document_does_not_wait_out_the_window() {
     let window = Duration::from_secs(5);
@@ -141,7 +144,6 @@ async fn a_burst_on_a_cheap_document_does_not_wait_out_the_window() {
     assert_eq!(server.await_diagnostics(&uri, Some(2)).await.len(), 1);
     let waited = sent.elapsed();
     assert!(waited < window / 2, "published after {waited:?}");
-    assert!(waited >= BURST_FLOOR, "published after {waited:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
