@@ -241,6 +241,15 @@ fn edit_lines(random: &mut Random, text: &str) -> String {
     lines.concat()
 }
 
+/// `A.java` with `text`.
+fn java_file(text: &str) -> SourceFile {
+    SourceFile {
+        path: "A.java".into(),
+        language: checker::ir::Language::Java,
+        text: text.to_owned(),
+    }
+}
+
 fn fixtures() -> Vec<PathBuf> {
     let mut out = Vec::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -346,27 +355,22 @@ fn renaming_a_method_nothing_names_reuses_the_analyses_of_the_others() {
     let library = Library::bundled();
     let config = CheckConfig::default();
     let text = "import android.media.MediaPlayer;\n\nclass A {\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n\n    void g() {\n        MediaPlayer q = new MediaPlayer();\n        q.start();\n    }\n}\n";
-    let file = |text: &str| SourceFile {
-        path: "A.java".into(),
-        language: checker::ir::Language::Java,
-        text: text.to_owned(),
-    };
     let mut engine = Incremental::default();
-    engine.check_reporting(&library, &file(text), &config);
+    engine.check_reporting(&library, &java_file(text), &config);
 
     let renamed = text.replace("void f()", "void fx()");
-    let (after, reuse) = engine.check_reporting(&library, &file(&renamed), &config);
+    let (after, reuse) = engine.check_reporting(&library, &java_file(&renamed), &config);
     assert_eq!(reuse, Reuse::Bodies);
-    assert_eq!(after, check(&library, &file(&renamed), &config));
+    assert_eq!(after, check(&library, &java_file(&renamed), &config));
     assert_eq!(after.violations.len(), 2);
 
     // Once `g` calls it, the name is a fact other code reads: the whole file is analysed.
     let called = renamed.replace("q.start();", "q.start();\n        fx();");
-    engine.check_reporting(&library, &file(&called), &config);
+    engine.check_reporting(&library, &java_file(&called), &config);
     let renamed_again = called.replace("void fx()", "void fy()");
-    let (after, reuse) = engine.check_reporting(&library, &file(&renamed_again), &config);
+    let (after, reuse) = engine.check_reporting(&library, &java_file(&renamed_again), &config);
     assert_eq!(reuse, Reuse::Tree);
-    assert_eq!(after, check(&library, &file(&renamed_again), &config));
+    assert_eq!(after, check(&library, &java_file(&renamed_again), &config));
 }
 
 #[test]
@@ -374,13 +378,8 @@ fn adding_a_statement_or_a_local_to_one_method_reuses_the_analyses_of_the_others
     let library = Library::bundled();
     let config = CheckConfig::default();
     let text = "import android.media.MediaPlayer;\n\nclass A {\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n\n    void g() {\n        MediaPlayer q = new MediaPlayer();\n        q.start();\n    }\n\n    void h() {\n        MediaPlayer r = new MediaPlayer();\n        r.start();\n    }\n}\n";
-    let file = |text: &str| SourceFile {
-        path: "A.java".into(),
-        language: checker::ir::Language::Java,
-        text: text.to_owned(),
-    };
     let mut engine = Incremental::default();
-    engine.check_reporting(&library, &file(text), &config);
+    engine.check_reporting(&library, &java_file(text), &config);
     // More expressions and one more local in `g`: `h`'s are numbered anew.
     let edits = [
         "q.start();\n        q.release();",
@@ -388,11 +387,15 @@ fn adding_a_statement_or_a_local_to_one_method_reuses_the_analyses_of_the_others
     ];
     for edit in edits {
         let edited = text.replace("q.start();", edit);
-        engine.check_reporting(&library, &file(text), &config);
-        let (after, reuse) = engine.check_reporting(&library, &file(&edited), &config);
+        engine.check_reporting(&library, &java_file(text), &config);
+        let (after, reuse) = engine.check_reporting(&library, &java_file(&edited), &config);
         assert_eq!(engine.lowering(), Lowering::Method, "{edit}");
         assert_eq!(reuse, Reuse::Bodies, "{edit}");
-        assert_eq!(after, check(&library, &file(&edited), &config), "{edit}");
+        assert_eq!(
+            after,
+            check(&library, &java_file(&edited), &config),
+            "{edit}"
+        );
         assert_eq!(after.violations.len(), 3, "{edit}");
     }
 }
@@ -402,36 +405,31 @@ fn a_comment_edit_keeps_the_findings_and_a_code_edit_does_not() {
     let library = Library::bundled();
     let config = CheckConfig::default();
     let text = "import android.media.MediaPlayer;\n\nclass A {\n    // a comment\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n}\n";
-    let file = |text: &str| SourceFile {
-        path: "A.java".into(),
-        language: checker::ir::Language::Java,
-        text: text.to_owned(),
-    };
     let mut engine = Incremental::default();
-    let (first, reuse) = engine.check_reporting(&library, &file(text), &config);
+    let (first, reuse) = engine.check_reporting(&library, &java_file(text), &config);
     assert_eq!(reuse, Reuse::Nothing);
     assert_eq!(first.violations.len(), 1);
 
     let commented = text.replace("a comment", "a longer\n    // comment");
-    let (after, reuse) = engine.check_reporting(&library, &file(&commented), &config);
+    let (after, reuse) = engine.check_reporting(&library, &java_file(&commented), &config);
     assert_eq!(reuse, Reuse::Findings);
-    assert_eq!(after, check(&library, &file(&commented), &config));
+    assert_eq!(after, check(&library, &java_file(&commented), &config));
     assert_eq!(
         after.violations[0].span.start.line,
         first.violations[0].span.start.line + 1
     );
 
     let typed = commented.replace("a longer", "a much longer");
-    let (after, reuse) = engine.check_reporting(&library, &file(&typed), &config);
+    let (after, reuse) = engine.check_reporting(&library, &java_file(&typed), &config);
     assert_eq!(
         reuse,
         Reuse::Ir,
         "typing inside one comment needs no lowering"
     );
-    assert_eq!(after, check(&library, &file(&typed), &config));
+    assert_eq!(after, check(&library, &java_file(&typed), &config));
 
     let fixed = typed.replace("p.start();", "p.release();");
-    let (after, reuse) = engine.check_reporting(&library, &file(&fixed), &config);
+    let (after, reuse) = engine.check_reporting(&library, &java_file(&fixed), &config);
     assert_eq!(reuse, Reuse::Tree);
     assert!(after.violations.is_empty());
 }
