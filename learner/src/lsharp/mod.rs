@@ -16,10 +16,13 @@
 //! With a state bound and fewer states than it, the learner searches for the missing states
 //! itself (widening): it extends frontier nodes by every input, those below the latest basis
 //! node first, each extension (new, or seen but not yet told from other candidates) followed
-//! by the word that best tells the state the hypothesis predicts from the others; a node
-//! reached that may still be the predicted state gets one more identifying query at once,
-//! appended to the same run when the candidates' observations reach past the check (a step
-//! of an adaptive distinguishing sequence read off the tree: no reset). As soon as
+//! by a word that tells the state the hypothesis predicts from as many others as one run
+//! can (witnesses chained while the predicted state answers without `err`, [`separation`]);
+//! a node reached that may still be the predicted state gets one more identifying step only
+//! where it continues the same run (the candidates' observations reach past the check: a
+//! step of an adaptive distinguishing sequence read off the tree), never a run of its own:
+//! a reset to finish identifying a node the search merely passes is the dearest thing it
+//! can ask, and the equivalence oracle still proves the bound. As soon as
 //! the tree contradicts the hypothesis, the search stops and the equivalence oracle's free
 //! cache check returns the counterexample. The search is a heuristic: the equivalence oracle
 //! still proves the bound.
@@ -40,7 +43,7 @@ use crate::closure::{Alphabet, Output};
 use crate::equivalence::Counterexample;
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
-use separation::{best_split, best_split_towards};
+use separation::{best_split, identifying_word};
 use tree::{Node, ObservationTree, ROOT};
 
 /// The state of an L# run.
@@ -242,8 +245,8 @@ impl LSharp {
     /// Extends `node` by every input: each transition not yet observed, or observed but not
     /// yet told from the other candidates, is checked against the state the hypothesis
     /// predicts for it. One query at a time: a node reached that may still be the predicted
-    /// state gets its identifying query at once, continuing the same run where the
-    /// candidates' observations reach that far (no reset), instead of a run of its own later.
+    /// state gets one more identifying step where it continues the same run (the
+    /// candidates' observations reach that far: no reset), and no run of its own.
     async fn widen<M: MembershipOracle>(&mut self, mq: &M, node: Node) -> Result<(), QueryError> {
         self.widened.push(node);
         let hypothesis = self.hypothesis();
@@ -288,7 +291,7 @@ impl LSharp {
             let continuing = (!self.tree.is_dead(end))
                 .then(|| self.continuing_split(reached, end, &candidates))
                 .flatten();
-            if let Some(next) = continuing.or_else(|| self.split(reached)) {
+            if let Some(next) = continuing {
                 self.ask(mq, vec![next]).await?;
             }
         }
@@ -361,11 +364,12 @@ impl LSharp {
     }
 
     /// The query that observes `node`'s transition on `column`, which the hypothesis sends to
-    /// basis node `predicted`, followed by the word that best tells `predicted` from the other
-    /// basis nodes: the widening's check that the node reached is the state predicted.
+    /// basis node `predicted`, followed by the word that tells `predicted` from as many other
+    /// basis nodes as one run can: the widening's check that the node reached is the state
+    /// predicted.
     fn checked(&self, node: Node, column: usize, predicted: Node) -> Vec<usize> {
         let mut suffix = vec![column];
-        suffix.extend(best_split_towards(&self.tree, &self.basis, predicted).unwrap_or_default());
+        suffix.extend(identifying_word(&self.tree, &self.basis, predicted).unwrap_or_default());
         self.tree.extend(node, &suffix)
     }
 
