@@ -6,12 +6,14 @@
 //! hypothesis, and nothing below it is ever asked, identified or promoted.
 //!
 //! Rules, applied until none fires: extend every basis node by every input (R2), each
-//! extension followed in the same run by the word that best splits the basis (while the
+//! extension followed in the same run by the word that best splits the basis, chained on
+//! while the largest class of states it leaves together answers without `err` (while the
 //! basis is the root alone, by one input at a time until the node reached is apart from the
 //! root: the inputs it differs on come early, and every run after that is saved); promote a
 //! frontier node apart from the whole basis (R1); ask the word that best splits the
-//! candidates of a frontier node (R3, [`separation`]). Then the hypothesis is built, and
-//! counterexamples are processed by binary search on the tree (`process_counterexample`).
+//! candidates of a frontier node, chained the same way (R3, [`separation`]). Then the
+//! hypothesis is built, and counterexamples are processed by binary search on the tree
+//! (`process_counterexample`).
 //!
 //! With a state bound and fewer states than it, the learner searches for the missing states
 //! itself (widening): it extends frontier nodes by every input, those below the latest basis
@@ -43,7 +45,7 @@ use crate::closure::{Alphabet, Output};
 use crate::equivalence::Counterexample;
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
-use separation::{best_split, identifying_word};
+use separation::{best_split, chained_split, identifying_word};
 use tree::{Node, ObservationTree, ROOT};
 
 /// The state of an L# run.
@@ -238,7 +240,7 @@ impl LSharp {
 
     /// The query that splits the candidates of `node` best (rule R3), if they can be split.
     fn split(&self, node: Node) -> Option<Vec<usize>> {
-        let witness = best_split(&self.tree, &self.candidates(node))?;
+        let witness = chained_split(&self.tree, &self.candidates(node))?;
         Some(self.tree.extend(node, &witness))
     }
 
@@ -349,7 +351,7 @@ impl LSharp {
     /// start identifying the node it reaches: followed by the word that best splits the
     /// basis, or while the basis is one node (nothing to split), by every single input.
     fn probed(&self, node: Node, column: usize) -> Vec<Vec<usize>> {
-        let probes = match best_split(&self.tree, &self.basis) {
+        let probes = match chained_split(&self.tree, &self.basis) {
             Some(word) => vec![word],
             None => (0..self.tree.width()).map(|it| vec![it]).collect(),
         };

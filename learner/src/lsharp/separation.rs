@@ -2,7 +2,7 @@
 //! possible in one run (a greedy, one-word stand-in for an adaptive distinguishing sequence).
 
 use std::cmp::Reverse;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::closure::{Output, OutputWord};
 use crate::lsharp::tree::{Node, ObservationTree};
@@ -76,6 +76,45 @@ pub(super) fn identifying_word(
         }
     }
     (!word.is_empty()).then_some(word)
+}
+
+/// The word of [`best_split`], followed, while the largest class of candidates it leaves
+/// together (same answers) answers all of it without `err`, by the best split of that class
+/// from the nodes they reach: a node in that class is split further in the same run, and a
+/// node in another class stops early at its `err` or pays only the extra steps.
+pub(super) fn chained_split(tree: &ObservationTree, candidates: &[Node]) -> Option<Vec<usize>> {
+    let mut word = best_split(tree, candidates)?;
+    let mut together: Vec<Node> = candidates.to_vec();
+    loop {
+        let mut classes: HashMap<OutputWord, Vec<Node>> = HashMap::new();
+        for &candidate in &together {
+            classes
+                .entry(tree.outputs_from(candidate, &word))
+                .or_default()
+                .push(candidate);
+        }
+        let Some(largest) = classes
+            .into_iter()
+            .filter(|(answers, members)| {
+                members.len() > 1 && answers.len() == word.len() && !answers.contains(&Output::Err)
+            })
+            .map(|(_, members)| members)
+            .max_by_key(|members| (members.len(), Reverse(members.clone())))
+        else {
+            break;
+        };
+        let Some(next) = largest
+            .iter()
+            .map(|&it| tree.reached(it, &word))
+            .collect::<Option<Vec<Node>>>()
+            .and_then(|reached| best_split(tree, &reached))
+        else {
+            break;
+        };
+        word.extend(next);
+        together = largest;
+    }
+    Some(word)
 }
 
 /// Whether two answers known up to different lengths differ where both are known.
@@ -160,5 +199,25 @@ mod tests {
         let nodes: Vec<Node> = (0..3).map(|it| tree.node(&[it]).unwrap()).collect();
         assert_eq!(identifying_word(&tree, &nodes, nodes[0]), Some(vec![0, 2]));
         assert_eq!(identifying_word(&tree, &nodes[..1], nodes[0]), None);
+    }
+
+    #[test]
+    fn a_split_goes_on_for_the_largest_class_that_answers_without_err() {
+        // Inputs 0 and 1 each tell one of three states from the two others; after input 0,
+        // input 1 tells the second from the third.
+        let mut tree = ObservationTree::new(3);
+        for (word, outputs) in [
+            (vec![0, 0], vec![Output::Eps, Output::Err]),
+            (vec![0, 1], vec![Output::Eps, Output::Err]),
+            (vec![1, 0, 1], vec![Output::Eps; 3]),
+            (vec![1, 1], vec![Output::Eps; 2]),
+            (vec![2, 0, 1], vec![Output::Eps, Output::Eps, Output::Err]),
+            (vec![2, 1], vec![Output::Eps, Output::Err]),
+        ] {
+            tree.insert(&word, &outputs);
+        }
+        let candidates: Vec<Node> = (0..3).map(|it| tree.node(&[it]).unwrap()).collect();
+        assert_eq!(best_split(&tree, &candidates), Some(vec![0]));
+        assert_eq!(chained_split(&tree, &candidates), Some(vec![0, 1]));
     }
 }
