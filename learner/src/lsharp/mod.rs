@@ -6,20 +6,25 @@
 //! hypothesis, and nothing below it is ever asked, identified or promoted.
 //!
 //! Rules, applied until none fires: extend every basis node by every input (R2), each
-//! extension followed in the same run by the word that best splits the basis (while the
+//! extension followed in the same run by the word that best splits the basis, chained on
+//! while the largest class of states it leaves together answers without `err` (while the
 //! basis is the root alone, by one input at a time until the node reached is apart from the
 //! root: the inputs it differs on come early, and every run after that is saved); promote a
 //! frontier node apart from the whole basis (R1); ask the word that best splits the
-//! candidates of a frontier node (R3, [`separation`]). Then the hypothesis is built, and
-//! counterexamples are processed by binary search on the tree (`process_counterexample`).
+//! candidates of a frontier node, chained the same way (R3, [`separation`]). Then the
+//! hypothesis is built, and counterexamples are processed by binary search on the tree
+//! (`process_counterexample`).
 //!
 //! With a state bound and fewer states than it, the learner searches for the missing states
 //! itself (widening): it extends frontier nodes by every input, those below the latest basis
 //! node first, each extension (new, or seen but not yet told from other candidates) followed
-//! by the word that best tells the state the hypothesis predicts from the others; a node
-//! reached that may still be the predicted state gets one more identifying query at once,
-//! appended to the same run when the candidates' observations reach past the check (a step
-//! of an adaptive distinguishing sequence read off the tree: no reset). As soon as
+//! by a word that tells the state the hypothesis predicts from as many others as one run
+//! can (witnesses chained while the predicted state answers without `err`, [`separation`]);
+//! a node reached that may still be the predicted state gets one more identifying step only
+//! where it continues the same run (the candidates' observations reach past the check: a
+//! step of an adaptive distinguishing sequence read off the tree), never a run of its own:
+//! a reset to finish identifying a node the search merely passes is the dearest thing it
+//! can ask, and the equivalence oracle still proves the bound. As soon as
 //! the tree contradicts the hypothesis, the search stops and the equivalence oracle's free
 //! cache check returns the counterexample. The search is a heuristic: the equivalence oracle
 //! still proves the bound.
@@ -40,7 +45,7 @@ use crate::closure::{Alphabet, Output};
 use crate::equivalence::Counterexample;
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
-use separation::{best_split, best_split_towards};
+use separation::{best_split, chained_split, identifying_word};
 use tree::{Node, ObservationTree, ROOT};
 
 /// The state of an L# run.
@@ -235,15 +240,15 @@ impl LSharp {
 
     /// The query that splits the candidates of `node` best (rule R3), if they can be split.
     fn split(&self, node: Node) -> Option<Vec<usize>> {
-        let witness = best_split(&self.tree, &self.candidates(node))?;
+        let witness = chained_split(&self.tree, &self.candidates(node))?;
         Some(self.tree.extend(node, &witness))
     }
 
     /// Extends `node` by every input: each transition not yet observed, or observed but not
     /// yet told from the other candidates, is checked against the state the hypothesis
     /// predicts for it. One query at a time: a node reached that may still be the predicted
-    /// state gets its identifying query at once, continuing the same run where the
-    /// candidates' observations reach that far (no reset), instead of a run of its own later.
+    /// state gets one more identifying step where it continues the same run (the
+    /// candidates' observations reach that far: no reset), and no run of its own.
     async fn widen<M: MembershipOracle>(&mut self, mq: &M, node: Node) -> Result<(), QueryError> {
         self.widened.push(node);
         let hypothesis = self.hypothesis();
@@ -288,7 +293,7 @@ impl LSharp {
             let continuing = (!self.tree.is_dead(end))
                 .then(|| self.continuing_split(reached, end, &candidates))
                 .flatten();
-            if let Some(next) = continuing.or_else(|| self.split(reached)) {
+            if let Some(next) = continuing {
                 self.ask(mq, vec![next]).await?;
             }
         }
@@ -346,7 +351,7 @@ impl LSharp {
     /// start identifying the node it reaches: followed by the word that best splits the
     /// basis, or while the basis is one node (nothing to split), by every single input.
     fn probed(&self, node: Node, column: usize) -> Vec<Vec<usize>> {
-        let probes = match best_split(&self.tree, &self.basis) {
+        let probes = match chained_split(&self.tree, &self.basis) {
             Some(word) => vec![word],
             None => (0..self.tree.width()).map(|it| vec![it]).collect(),
         };
@@ -361,11 +366,12 @@ impl LSharp {
     }
 
     /// The query that observes `node`'s transition on `column`, which the hypothesis sends to
-    /// basis node `predicted`, followed by the word that best tells `predicted` from the other
-    /// basis nodes: the widening's check that the node reached is the state predicted.
+    /// basis node `predicted`, followed by the word that tells `predicted` from as many other
+    /// basis nodes as one run can: the widening's check that the node reached is the state
+    /// predicted.
     fn checked(&self, node: Node, column: usize, predicted: Node) -> Vec<usize> {
         let mut suffix = vec![column];
-        suffix.extend(best_split_towards(&self.tree, &self.basis, predicted).unwrap_or_default());
+        suffix.extend(identifying_word(&self.tree, &self.basis, predicted).unwrap_or_default());
         self.tree.extend(node, &suffix)
     }
 

@@ -136,6 +136,14 @@ impl ObservationTree {
         outputs
     }
 
+    /// The node `word` reaches from `node`, if every input of it is observed (or implied
+    /// `err` below an `err`).
+    pub(super) fn reached(&self, node: Node, word: &[usize]) -> Option<Node> {
+        word.iter().try_fold(node, |current, &column| {
+            self.step(current, column).map(|it| it.0)
+        })
+    }
+
     /// The word of a node's access followed by `suffix`.
     pub(super) fn extend(&self, node: Node, suffix: &[usize]) -> Vec<usize> {
         let mut columns = self.access(node);
