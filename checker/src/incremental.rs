@@ -386,7 +386,7 @@ impl Last {
         let moved_exactly = shift.is_exact();
         let (method, next) =
             crate::lang::lower_method(parsed.language, &parsed.text, node, class, first);
-        let old = std::mem::replace(old, placeholder());
+        let old = std::mem::take(old);
         let renumbering = if next == old_next {
             Renumbering::NONE
         } else {
@@ -541,21 +541,6 @@ impl Last {
                 && written_once(old_text, &old.name)
                 && written_once(text, &new.name)
         })
-    }
-}
-
-/// A method with nothing in it, held in place of one being replaced.
-fn placeholder() -> Method {
-    Method {
-        name: String::new(),
-        kind: MethodKind::Method,
-        return_type: None,
-        annotations: Vec::new(),
-        modifiers: Default::default(),
-        params: Vec::new(),
-        body: None,
-        span: Default::default(),
-        ids: 0..0,
     }
 }
 

@@ -193,16 +193,17 @@ pub struct Field {
 }
 
 /// Whether a [`Method`] is a plain method or a constructor.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum MethodKind {
     /// A method or a Kotlin function.
+    #[default]
     Method,
     /// A constructor.
     Constructor,
 }
 
-/// A method, constructor or Kotlin function.
-#[derive(Debug, Clone, PartialEq)]
+/// A method, constructor or Kotlin function; the default is an empty method with no name.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Method {
     /// The method name (`<init>` for constructors).
     pub name: String,
