@@ -18,9 +18,10 @@
 
 use std::borrow::Cow;
 
-use crate::ir::{Block, Body, Call, Class, Expr, ExprKind, Language, Local, SourceIr, StmtKind};
+use crate::ir::{Call, Expr, ExprKind, Language, SourceIr};
 use crate::protocols::Protocols;
 use crate::resolve::Resolution;
+use crate::visit_mut::{walk_expr, walk_source, VisitMut};
 
 /// `ir` with every Kotlin property read or assignment that stands for a callin of the
 /// receiver's protocol rewritten into that call; `ir` itself when there is none.
@@ -29,7 +30,7 @@ pub fn desugar<'i>(
     res: &Resolution,
     protocols: &Protocols<'_>,
 ) -> Cow<'i, SourceIr> {
-    let rewriter = Rewriter { res, protocols };
+    let mut rewriter = Rewriter { res, protocols };
     let any = ir.language == Language::Kotlin
         && res
             .properties()
@@ -38,9 +39,7 @@ pub fn desugar<'i>(
         return Cow::Borrowed(ir);
     }
     let mut ir = ir.clone();
-    ir.classes
-        .iter_mut()
-        .for_each(|class| rewriter.class(class));
+    walk_source(&mut rewriter, &mut ir);
     Cow::Owned(ir)
 }
 
@@ -102,103 +101,9 @@ impl Rewriter<'_, '_> {
         (!self.protocols.callins(protocol, &method, arity).is_empty()).then_some(method)
     }
 
-    fn class(&self, class: &mut Class) {
-        for field in &mut class.fields {
-            field.init.iter_mut().for_each(|e| self.expr(e));
-            field.delegate.iter_mut().for_each(|e| self.expr(e));
-            field.getter.iter_mut().for_each(|b| self.body(b));
-        }
-        for method in &mut class.methods {
-            method.body.iter_mut().for_each(|b| self.body(b));
-        }
-        class.initializers.iter_mut().for_each(|b| self.body(b));
-        class.classes.iter_mut().for_each(|c| self.class(c));
-    }
-
-    fn body(&self, body: &mut Body) {
-        self.block(&mut body.stmts);
-    }
-
-    fn block(&self, block: &mut Block) {
-        for stmt in block {
-            self.stmt(&mut stmt.kind);
-        }
-    }
-
-    fn local(&self, local: &mut Local) {
-        local.init.iter_mut().for_each(|e| self.expr(e));
-    }
-
-    fn stmt(&self, stmt: &mut StmtKind) {
-        match stmt {
-            StmtKind::Local(local) => self.local(local),
-            StmtKind::Expr(e) | StmtKind::Throw(e) => self.expr(e),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
-                self.expr(cond);
-                self.block(then_branch);
-                else_branch.iter_mut().for_each(|b| self.block(b));
-            }
-            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                self.expr(cond);
-                self.block(body);
-            }
-            StmtKind::For {
-                init,
-                cond,
-                update,
-                body,
-            } => {
-                self.block(init);
-                cond.iter_mut().for_each(|e| self.expr(e));
-                update.iter_mut().for_each(|e| self.expr(e));
-                self.block(body);
-            }
-            StmtKind::ForEach {
-                var,
-                iterable,
-                body,
-            } => {
-                self.local(var);
-                self.expr(iterable);
-                self.block(body);
-            }
-            StmtKind::Switch {
-                scrutinee, arms, ..
-            } => {
-                scrutinee.iter_mut().for_each(|e| self.expr(e));
-                for arm in arms {
-                    arm.labels.iter_mut().for_each(|e| self.expr(e));
-                    arm.guard.iter_mut().for_each(|e| self.expr(e));
-                    self.block(&mut arm.body);
-                }
-            }
-            StmtKind::Try {
-                resources,
-                body,
-                catches,
-                finally,
-            } => {
-                self.block(resources);
-                self.block(body);
-                catches.iter_mut().for_each(|c| self.block(&mut c.body));
-                finally.iter_mut().for_each(|b| self.block(b));
-            }
-            StmtKind::Return { value, .. } => value.iter_mut().for_each(|e| self.expr(e)),
-            StmtKind::Block(block) => self.block(block),
-            StmtKind::Labeled { body, .. } => self.stmt(&mut body.kind),
-            StmtKind::LocalClass(class) => self.class(class),
-            StmtKind::LocalFunction(method) => method.body.iter_mut().for_each(|b| self.body(b)),
-            StmtKind::Break(_) | StmtKind::Continue(_) => {}
-        }
-    }
-
-    /// Rewrites the accessors inside `expr`, then `expr` itself if it is one.
-    fn expr(&self, expr: &mut Expr) {
-        self.parts(expr);
+    /// `expr` rewritten into the accessor call it stands for, if it is a property read or
+    /// assignment on a protocol object (its parts are already rewritten).
+    fn rewrite(&self, expr: &mut Expr) {
         let (id, span) = (expr.id, expr.span);
         let kind = std::mem::replace(&mut expr.kind, ExprKind::Literal);
         *expr = match kind {
@@ -227,43 +132,20 @@ impl Rewriter<'_, '_> {
             }
         };
     }
+}
 
-    /// Rewrites the accessors inside `expr`, not `expr` itself; an assigned property is not
-    /// read, so only its receiver is looked into.
-    fn parts(&self, expr: &mut Expr) {
+impl VisitMut for Rewriter<'_, '_> {
+    /// Rewrites the accessors inside `expr`, then `expr` itself if it is one. An assigned
+    /// property is not read, so only its receiver is looked into.
+    fn visit_expr(&mut self, expr: &mut Expr) {
         match &mut expr.kind {
-            ExprKind::Field { receiver, .. } | ExprKind::MethodRef { receiver, .. } => {
-                self.expr(receiver)
-            }
-            ExprKind::Call(call) => {
-                call.receiver.iter_mut().for_each(|r| self.expr(r));
-                call.args.iter_mut().for_each(|a| self.expr(a));
-            }
-            ExprKind::New { args, body, .. } => {
-                args.iter_mut().for_each(|a| self.expr(a));
-                body.iter_mut().for_each(|c| self.class(c));
-            }
-            ExprKind::Lambda { body, .. } => self.body(body),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
-            }
             ExprKind::Assign { target, value } => {
-                self.parts(target);
-                self.expr(value);
+                walk_expr(self, target);
+                self.visit_expr(value);
             }
-            ExprKind::Not(inner)
-            | ExprKind::Cast { expr: inner, .. }
-            | ExprKind::TypeTest { expr: inner, .. } => self.expr(inner),
-            ExprKind::Control(stmt) => self.stmt(&mut stmt.kind),
-            ExprKind::Other(parts) => parts.iter_mut().for_each(|p| self.expr(p)),
-            ExprKind::Name(_)
-            | ExprKind::This(_)
-            | ExprKind::Super
-            | ExprKind::Null
-            | ExprKind::Bool(_)
-            | ExprKind::Literal => {}
+            _ => walk_expr(self, expr),
         }
+        self.rewrite(expr);
     }
 }
 

@@ -36,6 +36,7 @@ use crate::check::{check_lowered, related};
 use crate::ir::{Language, Method, MethodKind, SourceIr};
 use crate::relocate::{self, Comparison, Renumbering, Shift, TextEdit};
 use crate::source::SourceFile;
+use crate::visit_mut::VisitMut;
 use crate::{CheckConfig, CheckResult};
 
 /// The incremental state of one document; see the module documentation.
@@ -382,7 +383,7 @@ impl Last {
         }
         let (first, old_next) = (old.ids.start, old.ids.end);
         let mut shift = Shift::new(edit);
-        relocate::method(&mut shift, old);
+        shift.visit_method(old);
         let moved_exactly = shift.is_exact();
         let (method, next) =
             crate::lang::lower_method(parsed.language, &parsed.text, node, class, first);

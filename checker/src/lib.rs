@@ -50,6 +50,7 @@ pub mod source;
 pub mod suppress;
 pub mod typestate_flow;
 pub mod visit;
+pub mod visit_mut;
 
 pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Fix, FixEdit, Related, Unreleased, Violation, ViolationKind};

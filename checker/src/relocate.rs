@@ -20,9 +20,10 @@
 //! expressions, everything lowered after it is numbered as lowering the whole file would.
 
 use crate::diagnostics::{Related, Unreleased, Violation};
-use crate::ir::{
-    Annotation, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprId, ExprKind, Field, Import,
-    LineCol, Local, Method, Param, SourceIr, Span, Stmt, StmtKind, SwitchArm, TypeRef,
+use crate::ir::{Class, ClassKind, Expr, ExprId, LineCol, Method, SourceIr, Span};
+use crate::visit_mut::{
+    walk_annotation, walk_body, walk_expr, walk_field, walk_method, walk_source, walk_type_ref,
+    VisitMut,
 };
 use crate::CheckResult;
 
@@ -249,18 +250,7 @@ impl Shift {
 
 /// Relocates every span of `ir`; whether every one had an image.
 pub fn ir(shift: &mut Shift, ir: &mut SourceIr) -> bool {
-    for import in &mut ir.imports {
-        self::import(shift, import);
-    }
-    for class in &mut ir.classes {
-        self::class(shift, class);
-    }
-    for annotation in &mut ir.file_annotations {
-        self::annotation(shift, annotation);
-    }
-    for span in ir.ignore_comments.iter_mut().chain(&mut ir.syntax_errors) {
-        shift.span(span);
-    }
+    walk_source(shift, ir);
     shift.is_exact()
 }
 
@@ -377,11 +367,15 @@ fn class_but_methods(
         classes,
         span,
     } = old;
-    superclass.iter_mut().for_each(|ty| type_ref(outer, ty));
-    interfaces.iter_mut().for_each(|ty| type_ref(outer, ty));
-    annotations.iter_mut().for_each(|a| annotation(outer, a));
-    fields.iter_mut().for_each(|f| field(outer, f));
-    initializers.iter_mut().for_each(|b| body(outer, b));
+    superclass
+        .iter_mut()
+        .chain(interfaces.iter_mut())
+        .for_each(|ty| walk_type_ref(outer, ty));
+    annotations
+        .iter_mut()
+        .for_each(|a| walk_annotation(outer, a));
+    fields.iter_mut().for_each(|f| walk_field(outer, f));
+    initializers.iter_mut().for_each(|b| walk_body(outer, b));
     outer.span(span);
     let same = *name == new.name
         && *kind == new.kind
@@ -399,7 +393,7 @@ fn class_but_methods(
     }
     for (old, new) in methods.iter_mut().zip(&new.methods) {
         let mut shift = Shift::new(edit);
-        method(&mut shift, old);
+        shift.visit_method(old);
         same_methods.push(shift.is_exact() && *old == *new);
     }
     classes
@@ -426,269 +420,25 @@ fn violation(shift: &mut Shift, violation: &mut Violation) {
     }
 }
 
-fn import(shift: &mut Shift, import: &mut Import) {
-    shift.span(&mut import.span);
-}
-
-fn annotation(shift: &mut Shift, annotation: &mut Annotation) {
-    shift.span(&mut annotation.span);
-}
-
-fn type_ref(shift: &mut Shift, ty: &mut TypeRef) {
-    shift.span(&mut ty.span);
-}
-
-fn class(shift: &mut Shift, class: &mut Class) {
-    let Class {
-        name: _,
-        kind: _,
-        superclass,
-        interfaces,
-        annotations,
-        modifiers: _,
-        fields,
-        methods,
-        initializers,
-        classes,
-        span,
-    } = class;
-    superclass.iter_mut().for_each(|ty| type_ref(shift, ty));
-    interfaces.iter_mut().for_each(|ty| type_ref(shift, ty));
-    annotations.iter_mut().for_each(|a| annotation(shift, a));
-    fields.iter_mut().for_each(|f| field(shift, f));
-    methods.iter_mut().for_each(|m| method(shift, m));
-    initializers.iter_mut().for_each(|b| body(shift, b));
-    classes.iter_mut().for_each(|c| self::class(shift, c));
-    shift.span(span);
-}
-
-fn field(shift: &mut Shift, field: &mut Field) {
-    let Field {
-        name: _,
-        ty,
-        init,
-        delegate,
-        getter,
-        annotations,
-        modifiers: _,
-        span,
-    } = field;
-    ty.iter_mut().for_each(|ty| type_ref(shift, ty));
-    init.iter_mut().for_each(|e| expr(shift, e));
-    delegate.iter_mut().for_each(|e| expr(shift, e));
-    getter.iter_mut().for_each(|b| body(shift, b));
-    annotations.iter_mut().for_each(|a| annotation(shift, a));
-    shift.span(span);
-}
-
-/// Relocates every span of `method`.
-pub fn method(shift: &mut Shift, method: &mut Method) {
-    let Method {
-        name: _,
-        kind: _,
-        return_type,
-        annotations,
-        modifiers: _,
-        params,
-        body,
-        span,
-        ids,
-    } = method;
-    // An empty range may sit at the renumbering's start before the edit as well as after it:
-    // only the methods after the edit are renumbered.
-    if span.start_byte >= shift.edit.old_end_byte {
-        *ids = shift.id(ExprId(ids.start)).0..shift.id(ExprId(ids.end)).0;
+/// The IR's walk, relocating every span it reaches, renumbering expression ids, and the id
+/// range of each method after the edit.
+impl VisitMut for Shift {
+    fn visit_span(&mut self, span: &mut Span) {
+        self.span(span);
     }
-    return_type.iter_mut().for_each(|ty| type_ref(shift, ty));
-    annotations.iter_mut().for_each(|a| annotation(shift, a));
-    params.iter_mut().for_each(|p| param(shift, p));
-    body.iter_mut().for_each(|b| self::body(shift, b));
-    shift.span(span);
-}
 
-fn param(shift: &mut Shift, param: &mut Param) {
-    param.ty.iter_mut().for_each(|ty| type_ref(shift, ty));
-    shift.span(&mut param.span);
-}
-
-fn body(shift: &mut Shift, body: &mut Body) {
-    block(shift, &mut body.stmts);
-    shift.span(&mut body.span);
-}
-
-fn block(shift: &mut Shift, block: &mut Block) {
-    block.iter_mut().for_each(|s| stmt(shift, s));
-}
-
-fn local(shift: &mut Shift, local: &mut Local) {
-    let Local {
-        name: _,
-        ty,
-        init,
-        name_span,
-    } = local;
-    ty.iter_mut().for_each(|ty| type_ref(shift, ty));
-    init.iter_mut().for_each(|e| expr(shift, e));
-    shift.span(name_span);
-}
-
-fn stmt(shift: &mut Shift, stmt: &mut Stmt) {
-    match &mut stmt.kind {
-        StmtKind::Local(l) => local(shift, l),
-        StmtKind::Expr(e) | StmtKind::Throw(e) => expr(shift, e),
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => {
-            expr(shift, cond);
-            block(shift, then_branch);
-            else_branch.iter_mut().for_each(|b| block(shift, b));
+    fn visit_method(&mut self, method: &mut Method) {
+        // An empty range may sit at the renumbering's start before the edit as well as after
+        // it: only the methods after the edit are renumbered.
+        if method.span.start_byte >= self.edit.old_end_byte {
+            let ids = &method.ids;
+            method.ids = self.id(ExprId(ids.start)).0..self.id(ExprId(ids.end)).0;
         }
-        StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-            expr(shift, cond);
-            block(shift, body);
-        }
-        StmtKind::For {
-            init,
-            cond,
-            update,
-            body,
-        } => {
-            block(shift, init);
-            cond.iter_mut().for_each(|e| expr(shift, e));
-            update.iter_mut().for_each(|e| expr(shift, e));
-            block(shift, body);
-        }
-        StmtKind::ForEach {
-            var,
-            iterable,
-            body,
-        } => {
-            local(shift, var);
-            expr(shift, iterable);
-            block(shift, body);
-        }
-        StmtKind::Switch {
-            scrutinee,
-            arms,
-            fallthrough: _,
-        } => {
-            scrutinee.iter_mut().for_each(|e| expr(shift, e));
-            arms.iter_mut().for_each(|a| arm(shift, a));
-        }
-        StmtKind::Try {
-            resources,
-            body,
-            catches,
-            finally,
-        } => {
-            block(shift, resources);
-            block(shift, body);
-            catches.iter_mut().for_each(|c| catch(shift, c));
-            finally.iter_mut().for_each(|b| block(shift, b));
-        }
-        StmtKind::Return { value, label: _ } => value.iter_mut().for_each(|e| expr(shift, e)),
-        StmtKind::Break(_) | StmtKind::Continue(_) => {}
-        StmtKind::Block(b) => block(shift, b),
-        StmtKind::Labeled { label: _, body } => self::stmt(shift, body),
-        StmtKind::LocalClass(c) => class(shift, c),
-        StmtKind::LocalFunction(m) => method(shift, m),
+        walk_method(self, method);
     }
-    shift.span(&mut stmt.span);
-}
 
-fn arm(shift: &mut Shift, arm: &mut SwitchArm) {
-    let SwitchArm {
-        labels,
-        guard,
-        is_default: _,
-        body,
-        span,
-    } = arm;
-    labels.iter_mut().for_each(|e| expr(shift, e));
-    guard.iter_mut().for_each(|e| expr(shift, e));
-    block(shift, body);
-    shift.span(span);
-}
-
-fn catch(shift: &mut Shift, catch: &mut Catch) {
-    let Catch {
-        param,
-        types,
-        body,
-        span,
-    } = catch;
-    self::param(shift, param);
-    types.iter_mut().for_each(|ty| type_ref(shift, ty));
-    block(shift, body);
-    shift.span(span);
-}
-
-fn expr(shift: &mut Shift, expr: &mut Expr) {
-    match &mut expr.kind {
-        ExprKind::Name(_)
-        | ExprKind::This(_)
-        | ExprKind::Super
-        | ExprKind::Null
-        | ExprKind::Bool(_)
-        | ExprKind::Literal => {}
-        ExprKind::Field {
-            receiver,
-            name: _,
-            name_span,
-        } => {
-            self::expr(shift, receiver);
-            shift.span(name_span);
-        }
-        ExprKind::MethodRef { receiver, name: _ } => self::expr(shift, receiver),
-        ExprKind::Call(c) => call(shift, c),
-        ExprKind::New { ty, args, body } => {
-            type_ref(shift, ty);
-            args.iter_mut().for_each(|e| self::expr(shift, e));
-            body.iter_mut().for_each(|c| class(shift, c));
-        }
-        ExprKind::Lambda { params, body } => {
-            params.iter_mut().for_each(|p| param(shift, p));
-            self::body(shift, body);
-        }
-        ExprKind::Binary { op: _, lhs, rhs } => {
-            self::expr(shift, lhs);
-            self::expr(shift, rhs);
-        }
-        ExprKind::Not(e) => self::expr(shift, e),
-        ExprKind::Assign { target, value } => {
-            self::expr(shift, target);
-            self::expr(shift, value);
-        }
-        ExprKind::Cast { expr: e, ty } => {
-            self::expr(shift, e);
-            type_ref(shift, ty);
-        }
-        ExprKind::TypeTest {
-            expr: e,
-            ty,
-            negated: _,
-        } => {
-            self::expr(shift, e);
-            type_ref(shift, ty);
-        }
-        ExprKind::Control(s) => stmt(shift, s),
-        ExprKind::Other(es) => es.iter_mut().for_each(|e| self::expr(shift, e)),
+    fn visit_expr(&mut self, expr: &mut Expr) {
+        walk_expr(self, expr);
+        expr.id = self.id(expr.id);
     }
-    shift.span(&mut expr.span);
-    expr.id = shift.id(expr.id);
-}
-
-fn call(shift: &mut Shift, call: &mut Call) {
-    let Call {
-        receiver,
-        name: _,
-        name_span,
-        args,
-        is_safe: _,
-    } = call;
-    receiver.iter_mut().for_each(|e| expr(shift, e));
-    args.iter_mut().for_each(|e| expr(shift, e));
-    shift.span(name_span);
 }
