@@ -8,10 +8,15 @@
 //! Rules, applied until none fires: extend every basis node by every input (R2), each
 //! extension followed in the same run by the word that best splits the basis, chained on
 //! while the largest class of states it leaves together answers without `err` (while the
-//! basis is the root alone, by one input at a time until the node reached is apart from the
-//! root: the inputs it differs on come early, and every run after that is saved); promote a
+//! basis is the root alone, by one input at a time, all root transitions together, until one
+//! of the nodes reached is apart from the root: a second state is found, and the nodes not
+//! yet apart are told from the larger basis later, with its split words, instead of from the
+//! root alone by every input, work the growing basis would largely waste); promote a
 //! frontier node apart from the whole basis (R1); ask the word that best splits the
-//! candidates of a frontier node, chained the same way (R3, [`separation`]). Then the
+//! candidates of a frontier node, chained the same way (R3, [`separation`]), and, while a
+//! state bound says states are missing, followed in the same run by the word that best
+//! splits the whole basis, so that the node the run reaches is told from every state too
+//! and a missing state a longer word reaches is found without a run of its own. Then the
 //! hypothesis is built, and counterexamples are processed by binary search on the tree
 //! (`process_counterexample`).
 //!
@@ -169,7 +174,7 @@ impl LSharp {
     /// Every query is one run on the system, so each asks as much as it can: a missing
     /// transition of a basis node (R2) is asked followed by the word that best splits the
     /// basis, which identifies the new frontier node in the same run (while the basis is the
-    /// root alone, by one input after another until the node is apart); a frontier node with
+    /// root alone, by one input after another until some node is apart); a frontier node with
     /// several candidates (R3) is asked the word that splits its candidates best.
     async fn stabilise<M: MembershipOracle>(&mut self, mq: &M) -> Result<(), QueryError> {
         loop {
@@ -239,8 +244,20 @@ impl LSharp {
     }
 
     /// The query that splits the candidates of `node` best (rule R3), if they can be split.
+    /// While states are missing, a run that some candidate answers without `err` goes on
+    /// with the word that best splits the whole basis: the node it reaches is told from the
+    /// basis in the same run, so a missing state a longer word reaches shows up without a
+    /// run of its own (the widening would pay one per node it checks).
     fn split(&self, node: Node) -> Option<Vec<usize>> {
-        let witness = chained_split(&self.tree, &self.candidates(node))?;
+        let candidates = self.candidates(node);
+        let mut witness = chained_split(&self.tree, &candidates)?;
+        let run_goes_on = candidates.iter().any(|&candidate| {
+            let answers = self.tree.outputs_from(candidate, &witness);
+            answers.len() == witness.len() && !answers.contains(&Output::Err)
+        });
+        if self.states_missing().is_some() && run_goes_on {
+            witness.extend(chained_split(&self.tree, &self.basis).unwrap_or_default());
+        }
         Some(self.tree.extend(node, &witness))
     }
 
@@ -325,8 +342,11 @@ impl LSharp {
     }
 
     /// R2 while the basis is the root alone (no word splits it): each missing transition
-    /// followed by one input after another, until the node reached is apart from the root
-    /// or every input has been tried.
+    /// followed by one input after another, until some node reached is apart from the root
+    /// (a second state: R1 can grow the basis) or every input has been tried. The nodes not
+    /// yet apart are left to R3 and the widening, which tell them from the larger basis: a
+    /// root self-loop probed by every input against the root alone costs a run per input,
+    /// and that work is redone once the basis grows.
     async fn probe_root<M: MembershipOracle>(
         &mut self,
         mq: &M,
@@ -343,6 +363,14 @@ impl LSharp {
                 .map(|&(node, column)| self.tree.extend(node, &[column, probe]))
                 .collect();
             self.ask(mq, queries).await?;
+            let second_state = missing.iter().any(|&(node, column)| {
+                self.tree.child(node, column).is_some_and(|(child, _)| {
+                    !self.tree.is_dead(child) && self.tree.apart(child, node)
+                })
+            });
+            if second_state {
+                break;
+            }
         }
         Ok(())
     }

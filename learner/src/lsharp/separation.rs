@@ -7,8 +7,10 @@ use std::collections::{HashMap, HashSet};
 use crate::closure::{Output, OutputWord};
 use crate::lsharp::tree::{Node, ObservationTree};
 
-/// Among the shortest witnesses of every pair of `candidates`, the one whose known outputs
-/// split the candidates into the most classes, then the shortest, then the first found.
+/// Among the shortest witnesses of every pair of `candidates`, the one that leaves the
+/// fewest candidates stranded together in a class that answers `err` (the run ends there
+/// with them still untold, so they cost another run), then splits them into the most
+/// classes, then the shortest, then the first found.
 /// `None` when fewer than two candidates are left or no two of them are apart.
 pub(super) fn best_split(tree: &ObservationTree, candidates: &[Node]) -> Option<Vec<usize>> {
     let pairs = candidates
@@ -122,14 +124,16 @@ fn differ(a: &[Output], b: &[Output]) -> bool {
     a.iter().zip(b).any(|(x, y)| x != y)
 }
 
-/// The witness of one of `pairs` that splits `candidates` into the most classes, then the
-/// shortest, then the first found.
+/// The witness of one of `pairs` that leaves the fewest `candidates` stranded together behind
+/// an `err`, then splits them into the most classes, then the shortest, then the first found.
 fn split_among(
     tree: &ObservationTree,
     candidates: &[Node],
     pairs: impl Iterator<Item = (Node, Node)>,
 ) -> Option<Vec<usize>> {
-    let mut best: Option<(usize, Vec<usize>)> = None;
+    // (candidates stranded together behind an `err`, fewer first; classes; length, shorter first)
+    type Score = (Reverse<usize>, usize, Reverse<usize>);
+    let mut best: Option<(Score, Vec<usize>)> = None;
     let mut tried = HashSet::new();
     for (a, b) in pairs {
         let Some(word) = tree.witness(a, b) else {
@@ -138,16 +142,23 @@ fn split_among(
         if !tried.insert(word.clone()) {
             continue;
         }
-        let classes = candidates
+        let mut classes: HashMap<OutputWord, usize> = HashMap::new();
+        for &candidate in candidates {
+            *classes
+                .entry(tree.outputs_from(candidate, &word))
+                .or_default() += 1;
+        }
+        let stranded: usize = classes
             .iter()
-            .map(|&candidate| tree.outputs_from(candidate, &word))
-            .collect::<HashSet<OutputWord>>()
-            .len();
-        let better = best.as_ref().is_none_or(|(best_classes, best_word)| {
-            classes > *best_classes || (classes == *best_classes && word.len() < best_word.len())
-        });
-        if better {
-            best = Some((classes, word));
+            .filter(|(answers, size)| **size > 1 && answers.contains(&Output::Err))
+            .map(|(_, size)| size)
+            .sum();
+        let score = (Reverse(stranded), classes.len(), Reverse(word.len()));
+        if best
+            .as_ref()
+            .is_none_or(|(best_score, _)| score > *best_score)
+        {
+            best = Some((score, word));
         }
     }
     best.map(|(_, word)| word)
@@ -180,6 +191,25 @@ mod tests {
         assert_eq!(identifying_word(&tree, &nodes, nodes[0]), Some(vec![0]));
         // Towards the second, input 0 does not tell it from the third; input 1 tells both.
         assert_eq!(identifying_word(&tree, &nodes, nodes[1]), Some(vec![1]));
+    }
+
+    #[test]
+    fn a_split_that_strands_candidates_behind_an_err_loses() {
+        // Input 0 splits three states into two classes, two of them together at an `err`;
+        // input 1 (the witness of those two) also splits them into two classes, and the pair
+        // it leaves together goes on.
+        let mut tree = ObservationTree::new(2);
+        for (access, outputs) in [
+            (0, [Output::Eps, Output::Quiet]),
+            (1, [Output::Err, Output::Eps]),
+            (2, [Output::Err, Output::Quiet]),
+        ] {
+            for (column, output) in outputs.into_iter().enumerate() {
+                tree.insert(&[access, column], &vec![Output::Eps, output]);
+            }
+        }
+        let nodes: Vec<Node> = (0..3).map(|it| tree.node(&[it]).unwrap()).collect();
+        assert_eq!(best_split(&tree, &nodes), Some(vec![1]));
     }
 
     #[test]
