@@ -17,7 +17,37 @@ pub(super) fn best_split(tree: &ObservationTree, candidates: &[Node]) -> Option<
         .iter()
         .enumerate()
         .flat_map(|(index, &a)| candidates[index + 1..].iter().map(move |&b| (a, b)));
-    split_among(tree, candidates, pairs)
+    // (candidates stranded together behind an `err`, fewer first; classes; length, shorter first)
+    type Score = (Reverse<usize>, usize, Reverse<usize>);
+    let mut best: Option<(Score, Vec<usize>)> = None;
+    let mut tried = HashSet::new();
+    for (a, b) in pairs {
+        let Some(word) = tree.witness(a, b) else {
+            continue;
+        };
+        if !tried.insert(word.clone()) {
+            continue;
+        }
+        let mut classes: HashMap<OutputWord, usize> = HashMap::new();
+        for &candidate in candidates {
+            *classes
+                .entry(tree.outputs_from(candidate, &word))
+                .or_default() += 1;
+        }
+        let stranded: usize = classes
+            .iter()
+            .filter(|(answers, size)| **size > 1 && answers.contains(&Output::Err))
+            .map(|(_, size)| size)
+            .sum();
+        let score = (Reverse(stranded), classes.len(), Reverse(word.len()));
+        if best
+            .as_ref()
+            .is_none_or(|(best_score, _)| score > *best_score)
+        {
+            best = Some((score, word));
+        }
+    }
+    best.map(|(_, word)| word)
 }
 
 /// A word that tells `target` from as many other candidates as one run can: the witness
@@ -122,46 +152,6 @@ pub(super) fn chained_split(tree: &ObservationTree, candidates: &[Node]) -> Opti
 /// Whether two answers known up to different lengths differ where both are known.
 fn differ(a: &[Output], b: &[Output]) -> bool {
     a.iter().zip(b).any(|(x, y)| x != y)
-}
-
-/// The witness of one of `pairs` that leaves the fewest `candidates` stranded together behind
-/// an `err`, then splits them into the most classes, then the shortest, then the first found.
-fn split_among(
-    tree: &ObservationTree,
-    candidates: &[Node],
-    pairs: impl Iterator<Item = (Node, Node)>,
-) -> Option<Vec<usize>> {
-    // (candidates stranded together behind an `err`, fewer first; classes; length, shorter first)
-    type Score = (Reverse<usize>, usize, Reverse<usize>);
-    let mut best: Option<(Score, Vec<usize>)> = None;
-    let mut tried = HashSet::new();
-    for (a, b) in pairs {
-        let Some(word) = tree.witness(a, b) else {
-            continue;
-        };
-        if !tried.insert(word.clone()) {
-            continue;
-        }
-        let mut classes: HashMap<OutputWord, usize> = HashMap::new();
-        for &candidate in candidates {
-            *classes
-                .entry(tree.outputs_from(candidate, &word))
-                .or_default() += 1;
-        }
-        let stranded: usize = classes
-            .iter()
-            .filter(|(answers, size)| **size > 1 && answers.contains(&Output::Err))
-            .map(|(_, size)| size)
-            .sum();
-        let score = (Reverse(stranded), classes.len(), Reverse(word.len()));
-        if best
-            .as_ref()
-            .is_none_or(|(best_score, _)| score > *best_score)
-        {
-            best = Some((score, word));
-        }
-    }
-    best.map(|(_, word)| word)
 }
 
 #[cfg(test)]
