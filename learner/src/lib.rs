@@ -15,6 +15,7 @@
 //! let outcome = learn(&LearnConfig::default(), pipeline.oracle(), &mut eq, &mut NoProgress).await;
 //! ```
 
+pub(crate) mod apartness;
 pub mod backend;
 pub mod closure;
 pub mod cost;

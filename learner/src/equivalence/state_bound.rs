@@ -4,8 +4,10 @@
 //! When the hypothesis has as many states as the bound allows (error sink included), it is
 //! correct as soon as (a) every transition's output is observed, (b) the access words of its
 //! states are pairwise apart in the prefix tree (they reach that many distinct states, so all
-//! of them), and (c) the word of every non-`err` transition is apart from the access word of
-//! every state but its target (so it reaches its target). This is the W-method with an exact
+//! of them), and (c) the word of every non-`err` transition is told from the access word of
+//! every state but its target (so it reaches its target): apart, or excluded by the
+//! identification under the bound (`crate::apartness::under_bound`), which also follows the
+//! states transitions reach. This is the W-method with an exact
 //! bound restricted to the pairs not yet apart: for such a pair it asks the hypothesis's
 //! shortest distinguishing word after both words, and a disagreement is a counterexample.
 //! Learners that identify states by apartness (L#) leave nothing to ask.
@@ -17,6 +19,8 @@ use std::sync::Arc;
 
 use typestates::mealy::Mealy;
 
+use crate::apartness::tree::{Node, ObservationTree};
+use crate::apartness::under_bound::Identification;
 use crate::closure::{Alphabet, Output, Word};
 use crate::equivalence::distinguisher_bound::concat;
 use crate::equivalence::{first_disagreement, Counterexample, EquivalenceOracle, WMethod};
@@ -42,8 +46,12 @@ impl StateBound {
     }
 
     /// The tests still needed: for each word claimed to reach a state and each other state
-    /// it is not yet apart from, the word and that state's access word, each followed by the
+    /// it may still be, the word and that state's access word, each followed by the
     /// hypothesis's distinguishing word. `None` if two hypothesis states are equivalent.
+    ///
+    /// Once the access words are pairwise apart and as many as the bound allows, "may still
+    /// be" is decided by the identification under the bound, which tells a node from a state
+    /// also by the states their transitions reach; before, by apartness alone.
     fn open_tests(&self, hypothesis: &Hypothesis) -> Option<Vec<Word>> {
         let mealy = &hypothesis.mealy;
         let n = mealy.n_states() as u32;
@@ -55,44 +63,109 @@ impl StateBound {
             let columns = from(p).distinguishing_word(&from(q))?;
             Some(self.alphabet.word(&columns))
         };
-        // (word, state it must reach, the states it must be told from)
-        let mut claims: Vec<(Word, u32, std::ops::Range<u32>)> = (0..n)
-            .map(|state| {
-                (
-                    hypothesis.access[state as usize].clone(),
-                    state,
-                    state + 1..n,
-                )
-            })
-            .collect();
+        let apart = |word: &Word, state: u32| {
+            let access = &hypothesis.access[state as usize];
+            self.tree
+                .witness(word, access, &self.alphabet.inputs)
+                .is_some()
+        };
+        let mut tests = Vec::new();
+        let mut test = |word: &Word, claimed: u32, other: u32| -> Option<()> {
+            let suffix = separating(claimed, other)?;
+            tests.push(concat(word, &suffix));
+            tests.push(concat(&hypothesis.access[other as usize], &suffix));
+            Some(())
+        };
+        // (b) The access words reach distinct states.
+        let mut all_apart = true;
         for state in 0..n {
-            for (column, input) in mealy.inputs.iter().enumerate() {
-                let (target, output) = mealy.transition(state, column);
-                if output != Output::Err {
-                    let word = concat(&hypothesis.access[state as usize], &[*input]);
-                    claims.push((word, target, 0..n));
+            for other in state + 1..n {
+                if !apart(&hypothesis.access[state as usize], other) {
+                    all_apart = false;
+                    test(&hypothesis.access[state as usize], state, other)?;
                 }
             }
         }
-        let mut tests = Vec::new();
-        for (word, claimed, others) in claims {
-            for other in others.filter(|it| *it != claimed) {
-                let access = &hypothesis.access[other as usize];
-                if self
-                    .tree
-                    .witness(&word, access, &self.alphabet.inputs)
-                    .is_some()
-                {
+        let identified = (all_apart && n as usize == self.state_bound)
+            .then(|| IdentifiedStates::new(&self.tree, &self.alphabet, hypothesis))
+            .flatten();
+        // (c) Every non-`err` transition reaches its target.
+        for state in 0..n {
+            for (column, input) in mealy.inputs.iter().enumerate() {
+                let (target, output) = mealy.transition(state, column);
+                if output == Output::Err {
                     continue;
                 }
-                let suffix = separating(claimed, other)?;
-                tests.push(concat(&word, &suffix));
-                tests.push(concat(access, &suffix));
+                let word = concat(&hypothesis.access[state as usize], &[*input]);
+                let may_be = identified.as_ref().and_then(|it| it.may_be(&word));
+                for other in (0..n).filter(|it| *it != target) {
+                    let excluded = may_be.as_ref().is_some_and(|it| !it.contains(&other));
+                    if !excluded && !apart(&word, other) {
+                        test(&word, target, other)?;
+                    }
+                }
             }
         }
         tests.sort();
         tests.dedup();
         Some(tests)
+    }
+}
+
+/// The observations as an observation tree and its identification under the bound, with
+/// the hypothesis states as the basis: valid once their access words are pairwise apart and
+/// as many as the bound allows.
+struct IdentifiedStates<'a> {
+    observed: ObservationTree,
+    identification: Identification,
+    /// The live states' access nodes, with their states.
+    basis: Vec<(Node, u32)>,
+    alphabet: &'a Alphabet,
+}
+
+impl<'a> IdentifiedStates<'a> {
+    fn new(
+        tree: &PrefixTree,
+        alphabet: &'a Alphabet,
+        hypothesis: &Hypothesis,
+    ) -> Option<IdentifiedStates<'a>> {
+        let observed = ObservationTree::from_prefix_tree(tree, alphabet);
+        let basis = hypothesis
+            .access
+            .iter()
+            .enumerate()
+            .map(|(state, access)| Some((observed.node(&alphabet.columns(access)?)?, state as u32)))
+            .collect::<Option<Vec<_>>>()?
+            .into_iter()
+            .filter(|&(node, _)| !observed.is_dead(node))
+            .collect::<Vec<_>>();
+        let nodes: Vec<Node> = basis.iter().map(|it| it.0).collect();
+        let identification = Identification::under_bound(&observed, &nodes)?;
+        Some(IdentifiedStates {
+            observed,
+            identification,
+            basis,
+            alphabet,
+        })
+    }
+
+    /// The states the live node `word` reaches may be (never the error sink: a live node is
+    /// not); `None` if the word is not in the tree, or nothing is left, which only a wrong
+    /// bound does.
+    fn may_be(&self, word: &Word) -> Option<Vec<u32>> {
+        let node = self.observed.node(&self.alphabet.columns(word)?)?;
+        let states: Vec<u32> = self
+            .identification
+            .candidates(node)
+            .into_iter()
+            .filter_map(|candidate| {
+                self.basis
+                    .iter()
+                    .find(|it| it.0 == candidate)
+                    .map(|it| it.1)
+            })
+            .collect();
+        (!states.is_empty()).then_some(states)
     }
 }
 

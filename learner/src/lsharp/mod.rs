@@ -34,11 +34,16 @@
 //! cache check returns the counterexample. The search is a heuristic: the equivalence oracle
 //! still proves the bound.
 //!
+//! Once the basis holds every state the bound allows, a node's candidates are those the
+//! identification under the bound leaves ([`crate::apartness::under_bound`]): a node is also
+//! told from a state when their transitions reach nodes that can be no common state, so a
+//! run through several transitions identifies the nodes it passes once its deepest one is
+//! known, without a distinguishing word of their own.
+//!
 //! A device pays per run (a reset), hardly per step, so every query carries as many
 //! observations as one run can: that is where L# beats L*'s table of short queries.
 
 mod separation;
-mod tree;
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
@@ -46,12 +51,13 @@ use std::sync::Arc;
 
 use typestates::mealy::Mealy;
 
+use crate::apartness::tree::{Node, ObservationTree, ROOT};
+use crate::apartness::under_bound::Identification;
 use crate::closure::{Alphabet, Output};
 use crate::equivalence::Counterexample;
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
 use separation::{best_split, chained_split, identifying_word};
-use tree::{Node, ObservationTree, ROOT};
 
 /// The state of an L# run.
 pub struct LSharp {
@@ -61,6 +67,8 @@ pub struct LSharp {
     state_bound: Option<usize>,
     widened: Vec<Node>,
     checked_below: HashSet<Node>,
+    /// While the basis holds every state the bound allows: which states each node may be.
+    identification: Option<Identification>,
 }
 
 impl LSharp {
@@ -74,6 +82,7 @@ impl LSharp {
             state_bound: None,
             widened: Vec::new(),
             checked_below: HashSet::new(),
+            identification: None,
         }
     }
 
@@ -106,6 +115,7 @@ impl LSharp {
             .expect("counterexamples use the alphabet");
         let hypothesis = self.hypothesis();
         self.tree.insert(&columns, &counterexample.outputs);
+        self.reidentify();
         let expected = hypothesis.outputs(&counterexample.word);
         if let Some(position) = expected
             .iter()
@@ -165,7 +175,18 @@ impl LSharp {
         for (columns, outputs) in queries.iter().zip(&answers) {
             self.tree.insert(columns, outputs);
         }
+        self.reidentify();
         Ok(())
+    }
+
+    /// Recomputes the identification under the bound after the tree or the basis changed:
+    /// only while the basis (and the error sink, once seen) holds exactly as many states as
+    /// the bound allows, when every live node is one of the basis states.
+    fn reidentify(&mut self) {
+        let complete = self.state_bound == Some(self.states_found());
+        self.identification = complete
+            .then(|| Identification::under_bound(&self.tree, &self.basis))
+            .flatten();
     }
 
     /// Applies R2, R1 and R3 until the basis is complete and every frontier node has exactly
@@ -197,6 +218,7 @@ impl LSharp {
                 .find(|&&node| self.candidates(node).is_empty())
             {
                 self.basis.push(isolated);
+                self.reidentify();
                 continue;
             }
             let separations: Vec<Vec<usize>> = frontier
@@ -440,6 +462,11 @@ impl LSharp {
     /// reach the state bound; `None` without a bound or once it is met.
     fn states_missing(&self) -> Option<usize> {
         let bound = self.state_bound?;
+        bound.checked_sub(self.states_found()).filter(|it| *it > 0)
+    }
+
+    /// The states of the hypothesis: the basis, and the error sink once seen.
+    fn states_found(&self) -> usize {
         let sink_seen = self.basis.iter().any(|&node| {
             (0..self.tree.width()).any(|column| {
                 self.tree
@@ -447,8 +474,7 @@ impl LSharp {
                     .is_some_and(|it| it.1 == Output::Err)
             })
         });
-        let states = self.basis.len() + usize::from(sink_seen);
-        bound.checked_sub(states).filter(|it| *it > 0)
+        self.basis.len() + usize::from(sink_seen)
     }
 
     /// The position in the basis of the nearest basis node above `node`: states found later
@@ -524,8 +550,16 @@ impl LSharp {
             .collect()
     }
 
-    /// Basis nodes `node` is not apart from.
+    /// Basis nodes `node` may be: those it is not apart from, narrowed by the identification
+    /// under the bound while the basis is complete (unless that leaves none, which only a
+    /// wrong bound does: then apartness alone decides, and the node is promoted as usual).
     fn candidates(&self, node: Node) -> Vec<Node> {
+        if let Some(identification) = &self.identification {
+            let inferred = identification.candidates(node);
+            if !inferred.is_empty() {
+                return inferred;
+            }
+        }
         self.basis
             .iter()
             .copied()

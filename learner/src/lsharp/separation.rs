@@ -4,8 +4,8 @@
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};
 
+use crate::apartness::tree::{Node, ObservationTree};
 use crate::closure::{Output, OutputWord};
-use crate::lsharp::tree::{Node, ObservationTree};
 
 /// Among the shortest witnesses of every pair of `candidates`, the one that leaves the
 /// fewest candidates stranded together in a class that answers `err` (the run ends there

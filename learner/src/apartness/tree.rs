@@ -1,5 +1,5 @@
-//! The observation tree of L#: every word asked, as a tree of nodes with one child per
-//! input, and apartness between its nodes.
+//! The observation tree: every word observed, as a tree of nodes with one child per input,
+//! and apartness between its nodes.
 //!
 //! Below an `err` output everything is `err` (the closure), so a node reached through `err`
 //! is dead: [`ObservationTree::is_dead`] says so, and apartness treats every input of a dead
@@ -9,13 +9,14 @@
 
 use std::collections::VecDeque;
 
-use crate::closure::{Output, OutputWord};
+use crate::closure::{Alphabet, Output, OutputWord};
+use crate::oracle::tree::PrefixTree;
 
 /// A node of the tree: the word that reaches it.
-pub(super) type Node = usize;
+pub(crate) type Node = usize;
 
 /// The observations of an L# run.
-pub(super) struct ObservationTree {
+pub(crate) struct ObservationTree {
     width: usize,
     /// `children[node * width + column]` is the child and the output of the edge.
     children: Vec<Option<(Node, Output)>>,
@@ -23,10 +24,10 @@ pub(super) struct ObservationTree {
     dead: Vec<bool>,
 }
 
-pub(super) const ROOT: Node = 0;
+pub(crate) const ROOT: Node = 0;
 
 impl ObservationTree {
-    pub(super) fn new(width: usize) -> ObservationTree {
+    pub(crate) fn new(width: usize) -> ObservationTree {
         ObservationTree {
             width,
             children: vec![None; width],
@@ -35,13 +36,30 @@ impl ObservationTree {
         }
     }
 
+    /// The traces of the query engine's prefix tree over the inputs of `alphabet`.
+    pub(crate) fn from_prefix_tree(traces: &PrefixTree, alphabet: &Alphabet) -> ObservationTree {
+        let mut tree = ObservationTree::new(alphabet.inputs.len());
+        for (word, outputs) in traces.maximal_traces(&alphabet.inputs) {
+            let columns = alphabet
+                .columns(&word)
+                .expect("the traces follow the alphabet's inputs");
+            tree.insert(&columns, &outputs);
+        }
+        tree
+    }
+
     /// Number of inputs.
-    pub(super) fn width(&self) -> usize {
+    pub(crate) fn width(&self) -> usize {
         self.width
     }
 
+    /// Number of nodes, the root included; nodes are `0..len()`.
+    pub(crate) fn len(&self) -> usize {
+        self.parent.len()
+    }
+
     /// The child of `node` on `column`, with the edge's output, if observed.
-    pub(super) fn child(&self, node: Node, column: usize) -> Option<(Node, Output)> {
+    pub(crate) fn child(&self, node: Node, column: usize) -> Option<(Node, Output)> {
         self.children[node * self.width + column]
     }
 
@@ -53,12 +71,12 @@ impl ObservationTree {
     }
 
     /// Whether `node` lies below an `err`.
-    pub(super) fn is_dead(&self, node: Node) -> bool {
+    pub(crate) fn is_dead(&self, node: Node) -> bool {
         self.dead[node]
     }
 
     /// Stores the trace of a word of columns.
-    pub(super) fn insert(&mut self, columns: &[usize], outputs: &OutputWord) {
+    pub(crate) fn insert(&mut self, columns: &[usize], outputs: &OutputWord) {
         let mut node = ROOT;
         for (&column, &output) in columns.iter().zip(outputs) {
             node = match self.child(node, column) {
@@ -76,14 +94,14 @@ impl ObservationTree {
     }
 
     /// The node a word of columns reaches, if it is in the tree.
-    pub(super) fn node(&self, columns: &[usize]) -> Option<Node> {
+    pub(crate) fn node(&self, columns: &[usize]) -> Option<Node> {
         columns.iter().try_fold(ROOT, |node, &column| {
             self.child(node, column).map(|it| it.0)
         })
     }
 
     /// The columns of the word reaching `node`.
-    pub(super) fn access(&self, node: Node) -> Vec<usize> {
+    pub(crate) fn access(&self, node: Node) -> Vec<usize> {
         let mut columns = Vec::new();
         let mut current = node;
         while let Some((parent, column)) = self.parent[current] {
@@ -95,7 +113,7 @@ impl ObservationTree {
     }
 
     /// A shortest word (as columns) answered from both nodes whose outputs differ.
-    pub(super) fn witness(&self, a: Node, b: Node) -> Option<Vec<usize>> {
+    pub(crate) fn witness(&self, a: Node, b: Node) -> Option<Vec<usize>> {
         let mut queue = VecDeque::from([(a, b, Vec::new())]);
         let mut seen = std::collections::HashSet::from([(a, b)]);
         while let Some((x, y, word)) = queue.pop_front() {
@@ -118,12 +136,12 @@ impl ObservationTree {
     }
 
     /// Whether the two nodes are apart: some word shows different outputs.
-    pub(super) fn apart(&self, a: Node, b: Node) -> bool {
+    pub(crate) fn apart(&self, a: Node, b: Node) -> bool {
         self.witness(a, b).is_some()
     }
 
     /// The outputs the tree knows for `word` from `node`, up to the first unobserved input.
-    pub(super) fn outputs_from(&self, node: Node, word: &[usize]) -> OutputWord {
+    pub(crate) fn outputs_from(&self, node: Node, word: &[usize]) -> OutputWord {
         let mut outputs = Vec::with_capacity(word.len());
         let mut current = node;
         for &column in word {
@@ -138,14 +156,14 @@ impl ObservationTree {
 
     /// The node `word` reaches from `node`, if every input of it is observed (or implied
     /// `err` below an `err`).
-    pub(super) fn reached(&self, node: Node, word: &[usize]) -> Option<Node> {
+    pub(crate) fn reached(&self, node: Node, word: &[usize]) -> Option<Node> {
         word.iter().try_fold(node, |current, &column| {
             self.step(current, column).map(|it| it.0)
         })
     }
 
     /// The word of a node's access followed by `suffix`.
-    pub(super) fn extend(&self, node: Node, suffix: &[usize]) -> Vec<usize> {
+    pub(crate) fn extend(&self, node: Node, suffix: &[usize]) -> Vec<usize> {
         let mut columns = self.access(node);
         columns.extend_from_slice(suffix);
         columns
