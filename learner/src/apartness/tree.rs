@@ -15,7 +15,7 @@ use crate::oracle::tree::PrefixTree;
 /// A node of the tree: the word that reaches it.
 pub(crate) type Node = usize;
 
-/// The observations of an L# run.
+/// Observations as a tree: an L# run's own, or the query engine's cache read back.
 pub(crate) struct ObservationTree {
     width: usize,
     /// `children[node * width + column]` is the child and the output of the edge.

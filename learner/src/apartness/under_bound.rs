@@ -146,9 +146,6 @@ mod tests {
             .filter(|&it| !tree.apart(waited, it))
             .collect();
         assert_eq!(apart_from, vec![idle, basis[2], removed]);
-        // But the node it reaches by wait answers remove with eps: Downloading or Completed.
-        // Idle's wait reaches Idle and Removed's reaches Idle or Removed (both answer
-        // remove with err), so only Completed is left.
         // But the node it reaches by wait answers remove with eps, so that node is
         // Downloading or Completed, while Idle's wait reaches Idle: not Idle either.
         let identification = Identification::under_bound(&tree, &basis).unwrap();
