@@ -16,7 +16,7 @@ use typestates::diff::{diff, Diff};
 use typestates::Typestate;
 
 /// One learning run at a time: each runs two agents whose timing (a 200 ms server delay, a
-/// 500 ms quiescence timeout) should not compete with another run's for two cores.
+/// quiescence timeout of 500 or 1000 ms) should not compete with another run's for two cores.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// The OkHttp jars, fetched once into `<target>/okhttp`. Fails loudly when Maven Central (or
