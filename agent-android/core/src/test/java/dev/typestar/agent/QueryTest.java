@@ -6,18 +6,22 @@ import java.util.Map;
 
 /** End-to-end tests of query semantics on JDK subjects and test subjects. */
 public class QueryTest {
-    /** Notifier with listener "l"; onEvent is "event", onError is "error" (an error callback). */
+    /**
+     * Notifier with listener "l"; onEvent is "event", onError is "error" (an error callback).
+     * fireSoon calls back after 30 ms on a thread of its own; the 500 ms quiescence timeout
+     * leaves a wide margin because a loaded CI machine can start that thread late.
+     */
     static String notifier(String extra) {
         return "{\"listeners\": {\"l\": {\"interface\": \"dev.typestar.agent.subjects.Notifier$Listener\"" + extra + "}},"
                 + " \"build\": [{\"new\": \"dev.typestar.agent.subjects.Notifier\", \"as\": \"subject\"},"
                 + "            {\"call\": \"setListener\", \"args\": [{\"ref\": \"l\"}]}],"
                 + " \"callins\": {\"fire\": {\"call\": \"fire\"}, \"fireTwice\": {\"call\": \"fireTwice\"},"
-                + "   \"fireLater\": {\"call\": \"fireLater\", \"args\": [150]}, \"fireSoon\": {\"call\": \"fireLater\", \"args\": [30]},"
+                + "   \"fireSoon\": {\"call\": \"fireLater\", \"args\": [30]},"
                 + "   \"fail\": {\"call\": \"fail\"}, \"noise\": {\"call\": \"noise\"}, \"ask\": {\"call\": \"ask\"}},"
                 + " \"callbacks\": {\"event\": {\"listener\": \"l\", \"method\": \"onEvent\"},"
                 + "   \"error\": {\"listener\": \"l\", \"method\": \"onError\"}},"
                 + " \"errors\": {\"exceptions\": [\"java.lang.IllegalStateException\"], \"callbacks\": [\"error\"]},"
-                + " \"timeouts\": {\"quiescenceMs\": 100, \"callinMs\": 1000, \"drainMs\": DRAIN}}";
+                + " \"timeouts\": {\"quiescenceMs\": 500, \"callinMs\": 1000, \"drainMs\": DRAIN}}";
     }
 
     private static String notifier() {
@@ -123,7 +127,7 @@ public class QueryTest {
     @Test
     public void drainCollectsLateCallbacksAsLeftovers() throws Exception {
         try (AgentProcess agent = AgentProcess.started()) {
-            agent.load(notifier("").replace("DRAIN", "150"));
+            agent.load(notifier("").replace("DRAIN", "1000"));
             Map<String, Object> r = agent.query("fireSoon");
             Check.outputs(r, "eps");
             Check.strings(r.get("leftover"), "event");
@@ -259,12 +263,14 @@ public class QueryTest {
     @Test
     public void settleLetsCallbacksCausedByACallinArriveWithinIt() throws Exception {
         try (AgentProcess agent = AgentProcess.started()) {
-            agent.load(notifier("").replace("\"drainMs\": DRAIN", "\"drainMs\": 0, \"settleMs\": 120"));
+            // A wide settle margin over fireSoon's 30 ms: a loaded CI machine once ran the
+            // callback more than 90 ms late.
+            agent.load(notifier("").replace("\"drainMs\": DRAIN", "\"drainMs\": 0, \"settleMs\": 1000"));
             Map<String, Object> r = agent.query("fireSoon");
             Check.outputs(r, "eps");
             Check.strings(r.get("leftover"), "event");
             Object took = Check.list(Check.obj(r.get("timings")).get("stepsMs")).get(0);
-            Check.isTrue(((Double) took) >= 120.0, "a callin step lasts its settle time: " + took);
+            Check.isTrue(((Double) took) >= 1000.0, "a callin step lasts its settle time: " + took);
         }
     }
 }
