@@ -53,6 +53,17 @@ impl fmt::Debug for QueryFilter {
 }
 
 impl QueryFilter {
+    /// DroidStar's `onlyOneOf`: at most one occurrence of any of `inputs` (named `names`) per
+    /// query.
+    pub fn at_most_one_of(inputs: Vec<Input>, names: &[&str]) -> QueryFilter {
+        QueryFilter::Custom {
+            name: format!("at most one of {} per query", names.join(", ")),
+            allows: Arc::new(move |word: &[Input]| {
+                word.iter().filter(|it| inputs.contains(it)).count() <= 1
+            }),
+        }
+    }
+
     /// The position of the first input of `word` this rule forbids.
     pub fn first_violation(&self, word: &[Input]) -> Option<usize> {
         match self {
@@ -204,5 +215,26 @@ mod tests {
         };
         assert_eq!(custom.first_violation(&word), Some(3));
         assert_eq!(custom.first_violation(&word[..3]), None);
+    }
+
+    #[test]
+    fn at_most_one_of_counts_the_inputs_together() {
+        const OTHER: Input = Input::Callin(CallinId(1));
+        const FREE: Input = Input::Callin(CallinId(2));
+        let rule = QueryFilter::at_most_one_of(vec![START, OTHER], &["start", "other"]);
+        let cases: [(&[Input], Option<usize>); 5] = [
+            (&[START, FREE, Input::Wait], None),
+            (&[START, FREE, OTHER], Some(2)),
+            (&[OTHER, Input::Wait, START, START], Some(2)),
+            (&[FREE, FREE, OTHER], None),
+            (&[START, START], Some(1)),
+        ];
+        for (word, expected) in cases {
+            assert_eq!(rule.first_violation(word), expected, "{word:?}");
+        }
+        assert_eq!(
+            rule.describe(|_| String::new()),
+            "at most one of start, other per query"
+        );
     }
 }

@@ -23,7 +23,7 @@ use typestates::{
     Callback, CallbackBinding, Callin, CallinBinding, CallinId, MethodKind, MethodRef, Params,
 };
 
-use crate::closure::{Alphabet, Input};
+use crate::closure::Alphabet;
 use crate::learn::Algorithm;
 use crate::oracle::filter::QueryFilter;
 use spans::{parse_path, render_path, Segment, Source};
@@ -451,7 +451,13 @@ impl Experiment {
                     (Some(names), _) if names.len() == 1 => {
                         QueryFilter::AtMostOnce(input(&names[0]))
                     }
-                    (Some(names), _) => at_most_one_of(names.iter().map(input).collect(), names),
+                    (Some(names), _) => QueryFilter::at_most_one_of(
+                        names.iter().map(input).collect(),
+                        &names
+                            .iter()
+                            .map(|it| it.get_ref().as_str())
+                            .collect::<Vec<_>>(),
+                    ),
                     (None, Some(request)) => QueryFilter::AtMostPending {
                         request: input(request),
                         limit: filter.limit.unwrap_or(1),
@@ -572,17 +578,6 @@ fn method_ref(call: &Call) -> MethodRef {
         class: class.map(|it| it.replace('$', ".")),
         name,
         params,
-    }
-}
-
-/// DroidStar's `onlyOneOf`: at most one occurrence of any of `inputs` per query.
-fn at_most_one_of(inputs: Vec<Input>, names: &[Spanned<String>]) -> QueryFilter {
-    let names: Vec<&str> = names.iter().map(|it| it.get_ref().as_str()).collect();
-    QueryFilter::Custom {
-        name: format!("at most one of {} per query", names.join(", ")),
-        allows: Arc::new(move |word: &[Input]| {
-            word.iter().filter(|it| inputs.contains(it)).count() <= 1
-        }),
     }
 }
 
