@@ -26,6 +26,9 @@ pub struct SimulatedRun {
     pub executed: CountSnapshot,
     /// The simulated device's clock at the end, in milliseconds.
     pub simulated_ms: u64,
+    /// Queries the experiment's filters answered without running them (distinct words, each
+    /// ending at its first forbidden input).
+    pub restricted: usize,
 }
 
 impl SimulatedRun {
@@ -95,5 +98,6 @@ pub async fn learn_simulated(
         asked: run.asked,
         executed: run.executed,
         simulated_ms: clock.now_ms(),
+        restricted: run.restrictions.len(),
     })
 }

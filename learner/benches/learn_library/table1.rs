@@ -3,7 +3,13 @@
 //! (its learning purpose's inputs, `shared/notes/droidstar-lessons.md` §3), as the library
 //! file's callin names. Library files may add callins read from the class's source; the
 //! benchmark learns a Table 1 class projected onto DroidStar's inputs, so that it compares
-//! the same protocol.
+//! the same protocol. Each row also keeps its learning purpose's query filter (`Purpose`),
+//! under which DroidStar counted its executed MQ.
+
+use std::sync::Arc;
+
+use learner::oracle::filter::QueryFilter;
+use learner::{Alphabet, Input};
 
 /// One row of Table 1.
 pub struct Row {
@@ -19,6 +25,85 @@ pub struct Row {
     pub eq: u32,
     /// DroidStar's inputs, by the library file's callin names (creators are not inputs).
     pub inputs: &'static [&'static str],
+    /// The query filter of DroidStar's learning purpose (`singleInputs`, `validQuery`).
+    pub purpose: Purpose,
+}
+
+/// DroidStar's query filter for one experiment (`droidstar-lessons.md` §3.1, read in
+/// `LearningPurpose.validQuery` and the LPs that override it): the queries it answered `err`
+/// without running them. Names are the library file's callin names.
+#[derive(Clone, Copy)]
+pub enum Purpose {
+    /// The default `validQuery` with no `singleInputs`: every query runs.
+    EveryQuery,
+    /// `singleInputs`: each of these inputs at most once per query.
+    SingleInputs(&'static [&'static str]),
+    /// `onlyOneOf`: at most one occurrence of any of these inputs per query.
+    OnlyOneOf(&'static [&'static str]),
+    /// FileObserverLP: each of these inputs is followed by a wait or ends the query.
+    FollowedByWait(&'static [&'static str]),
+    /// SQLiteOpenHelperLP: the query starts with one of these inputs, and no other follows.
+    OpensFirstAndOnce(&'static [&'static str]),
+}
+
+impl Purpose {
+    /// Whether the experiment runs every query (no filter to compare under).
+    pub fn runs_every_query(self) -> bool {
+        matches!(self, Purpose::EveryQuery)
+    }
+
+    /// The filter in DroidStar's words, for the report.
+    pub fn describe(self) -> String {
+        match self {
+            Purpose::EveryQuery => "none".to_owned(),
+            Purpose::SingleInputs(names) => format!("singleInputs({})", names.join(", ")),
+            Purpose::OnlyOneOf(names) => format!("onlyOneOf({})", names.join(", ")),
+            Purpose::FollowedByWait(names) => format!("{} followed by a wait", names.join(", ")),
+            Purpose::OpensFirstAndOnce(names) => format!("one of {} first, once", names.join(", ")),
+        }
+    }
+
+    /// The learner's query filters for this purpose over `alphabet`.
+    pub fn filters(self, alphabet: &Alphabet) -> Vec<QueryFilter> {
+        let inputs = |names: &[&str]| -> Vec<Input> {
+            names
+                .iter()
+                .map(|name| {
+                    alphabet
+                        .input_named(name)
+                        .unwrap_or_else(|| panic!("table1.rs: no input named {name}"))
+                })
+                .collect()
+        };
+        match self {
+            Purpose::EveryQuery => Vec::new(),
+            Purpose::SingleInputs(names) => inputs(names)
+                .into_iter()
+                .map(QueryFilter::AtMostOnce)
+                .collect(),
+            Purpose::OnlyOneOf(names) => vec![QueryFilter::at_most_one_of(inputs(names), names)],
+            Purpose::FollowedByWait(names) => {
+                let guarded = inputs(names);
+                vec![QueryFilter::Custom {
+                    name: self.describe(),
+                    allows: Arc::new(move |word: &[Input]| {
+                        word.windows(2)
+                            .all(|pair| !guarded.contains(&pair[0]) || pair[1] == Input::Wait)
+                    }),
+                }]
+            }
+            Purpose::OpensFirstAndOnce(names) => {
+                let opens = inputs(names);
+                vec![QueryFilter::Custom {
+                    name: self.describe(),
+                    allows: Arc::new(move |word: &[Input]| {
+                        word.first().is_none_or(|first| opens.contains(first))
+                            && !word.iter().skip(1).any(|it| opens.contains(it))
+                    }),
+                }]
+            }
+        }
+    }
 }
 
 const fn row(
@@ -36,6 +121,13 @@ const fn row(
         mq_executed,
         eq,
         inputs,
+        purpose: Purpose::EveryQuery,
+    }
+}
+
+impl Row {
+    const fn under(self, purpose: Purpose) -> Row {
+        Row { purpose, ..self }
     }
 }
 
@@ -51,7 +143,8 @@ pub const TABLE1: [Row; 16] = [
         157,
         2,
         &["enable", "disable", "connect"],
-    ),
+    )
+    .under(Purpose::SingleInputs(&["enable", "disable", "connect"])),
     row(
         "CountDownTimer",
         "CountDownTimer",
@@ -59,7 +152,8 @@ pub const TABLE1: [Row; 16] = [
         61,
         1,
         &["start", "cancel"],
-    ),
+    )
+    .under(Purpose::SingleInputs(&["start"])),
     row(
         "DownloadManager",
         "DownloadManager",
@@ -67,7 +161,8 @@ pub const TABLE1: [Row; 16] = [
         43,
         1,
         &["enque_valid", "enque_unavailable", "remove"],
-    ),
+    )
+    .under(Purpose::OnlyOneOf(&["enque_valid", "enque_unavailable"])),
     // The learned run had no `start`: the library's creator stands for construction, then
     // startWatching().
     row(
@@ -77,7 +172,8 @@ pub const TABLE1: [Row; 16] = [
         189,
         2,
         &["stop", "modify", "delete"],
-    ),
+    )
+    .under(Purpose::FollowedByWait(&["modify", "delete"])),
     row(
         "ImageLoader",
         "ImageLoader",
@@ -85,7 +181,8 @@ pub const TABLE1: [Row; 16] = [
         113,
         2,
         &["loadGood", "loadBad", "cancel"],
-    ),
+    )
+    .under(Purpose::OnlyOneOf(&["loadGood", "loadBad"])),
     row(
         "MediaCodec",
         "MediaCodec",
@@ -155,7 +252,11 @@ pub const TABLE1: [Row; 16] = [
         117,
         1,
         &["enqueue_valid", "enqueue_unavailable", "cancel"],
-    ),
+    )
+    .under(Purpose::OnlyOneOf(&[
+        "enqueue_valid",
+        "enqueue_unavailable",
+    ])),
     row(
         "SpeechRecognizer",
         "SpeechRecognizer",
@@ -171,7 +272,8 @@ pub const TABLE1: [Row; 16] = [
         213,
         4,
         &["close", "cancel", "suggest"],
-    ),
+    )
+    .under(Purpose::SingleInputs(&["suggest"])),
     row(
         "SQLiteOpenHelper",
         "SQLiteOpenHelper",
@@ -179,7 +281,10 @@ pub const TABLE1: [Row; 16] = [
         228,
         2,
         &["openNew", "openHV", "openLV", "openSV", "close"],
-    ),
+    )
+    .under(Purpose::OpensFirstAndOnce(&[
+        "openNew", "openHV", "openLV", "openSV",
+    ])),
     row(
         "VelocityTracker",
         "VelocityTracker",
