@@ -243,7 +243,8 @@ pub const TABLE1: [Row; 16] = [
         &["connect", "disconnect", "scanFile"],
     ),
     // OkHttpCallLP: build_valid and build_unavailable are the library's creators; execute()
-    // was learned by typestar, not by DroidStar.
+    // was learned by typestar, not by DroidStar. Its onlyOneOf(build_valid, build_unavailable)
+    // therefore counts creators, one per run here: it forbids nothing among these inputs.
     row("OkHttpCall", "Call", 6, 166, 2, &["enqueue", "cancel"]),
     row(
         "RequestQueue",
