@@ -35,11 +35,12 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
+use typestates::Answer;
 
 use crate::body_memo::BodyMemo;
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice, Solution};
-use crate::ir::{Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
+use crate::ir::{BinaryOp, Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
 use crate::places::{scope_receiver, Places, Var};
 use crate::protocols::{CreatorCall, ProtocolId, Protocols};
 use crate::resolve::{ExprType, LocalId, Resolution};
@@ -1185,7 +1186,9 @@ impl BodyAnalysis<'_, '_, '_> {
         goes_on
     }
 
-    /// Refines the state on the `holds` edge of a branch on `cond`.
+    /// Refines the state on the `holds` edge of a branch on `cond`: a null check of a tracked
+    /// name, or a test of an observer's answer (`p.isPlaying()`, `it.hasNext()`,
+    /// `task.getStatus() == Status.RUNNING`, `c.getFoo() != null`).
     fn refine(&self, cond: &Expr, holds: bool, env: &mut Env) -> bool {
         if let Some((tested, is_eq)) = cond.null_check() {
             if let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) {
@@ -1196,13 +1199,14 @@ impl BodyAnalysis<'_, '_, '_> {
                 } else {
                     value.null = false;
                 }
+                return true;
             }
-            return true;
         }
-        let ExprKind::Call(call) = &cond.kind else {
+        let Some(test) = observer_test(cond) else {
             return true;
         };
-        let Some(var) = call
+        let Some(var) = test
+            .call
             .receiver
             .as_deref()
             .and_then(|r| self.shared.places.var(r))
@@ -1214,20 +1218,20 @@ impl BodyAnalysis<'_, '_, '_> {
         };
         let protocols = self.shared.protocols;
         let ts = protocols.typestate(value.protocol);
-        let answer = if holds { "true" } else { "false" };
-        let callins = protocols.callins(value.protocol, &call.name, call.args.len());
-        let answering: Vec<CallinId> = callins
-            .iter()
-            .copied()
-            .filter(|&c| {
-                ts.callin(c)
-                    .binding
-                    .condition
-                    .as_deref()
-                    .is_some_and(|cond| cond.split_whitespace().any(|w| w == answer))
-            })
-            .collect();
-        if answering.is_empty() || answering.len() == callins.len() {
+        let callins = protocols.callins(value.protocol, &test.call.name, test.call.args.len());
+        // The answers the edge allows: where the test "answer equals `compared`" is
+        // `wanted`, or where the answer does not decide it.
+        let wanted = test.equal == holds;
+        let mut answering = Vec::new();
+        for &callin in &callins {
+            let Some(answer) = &ts.callin(callin).binding.returns else {
+                return true;
+            };
+            if answer.equals(&test.compared) != Some(!wanted) {
+                answering.push(callin);
+            }
+        }
+        if answering.len() == callins.len() {
             return true;
         }
         let targets: BTreeSet<StateId> = ts
@@ -1455,6 +1459,59 @@ impl BodyAnalysis<'_, '_, '_> {
             _ => return,
         };
         self.shared.observations.borrow_mut().push(observation);
+    }
+}
+
+/// A branch condition that tests what a call returned: `call`, `!call` (the CFG splits `!`),
+/// `call == X` or `call != X` for `X` a boolean, `null` or a constant's name.
+struct ObserverTest<'e> {
+    call: &'e Call,
+    compared: Answer,
+    /// Whether the condition holds when the answer equals `compared` (`==`, or a bare call).
+    equal: bool,
+}
+
+fn observer_test(cond: &Expr) -> Option<ObserverTest<'_>> {
+    match &cond.kind {
+        ExprKind::Call(call) => Some(ObserverTest {
+            call,
+            compared: Answer::True,
+            equal: true,
+        }),
+        ExprKind::Binary { op, lhs, rhs } => {
+            let equal = match op {
+                BinaryOp::Eq => true,
+                BinaryOp::Ne => false,
+                _ => return None,
+            };
+            let (call, other) = match (&lhs.kind, &rhs.kind) {
+                (ExprKind::Call(call), _) => (call, rhs),
+                (_, ExprKind::Call(call)) => (call, lhs),
+                _ => return None,
+            };
+            let compared = match &other.kind {
+                ExprKind::Null => Answer::Null,
+                ExprKind::Bool(true) => Answer::True,
+                ExprKind::Bool(false) => Answer::False,
+                // Constants by the Java convention (`Status.RUNNING`, `STATE_IDLE`); any other
+                // name may hold anything.
+                ExprKind::Name(name) | ExprKind::Field { name, .. }
+                    if name.starts_with(|c: char| c.is_ascii_uppercase())
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') =>
+                {
+                    Answer::Constant(name.clone())
+                }
+                _ => return None,
+            };
+            Some(ObserverTest {
+                call,
+                compared,
+                equal,
+            })
+        }
+        _ => None,
     }
 }
 
