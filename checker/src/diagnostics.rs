@@ -187,9 +187,18 @@ pub fn unreleased(
 /// restriction among them makes it unknown, which is not reported), and is ignored only when
 /// each is ignored or an error.
 enum Outcome<'t> {
-    Fails(Option<&'t str>),
+    /// Fails, with the exception when known, and whether every failing step is verified.
+    Fails(Option<&'t str>, Verified),
     Ignored,
     Works,
+}
+
+/// Whether a failing step was confirmed: a transition the library marks `unverified` is a
+/// claim nobody ran, so it never makes a finding definite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verified {
+    Yes,
+    No,
 }
 
 fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outcome<'t> {
@@ -199,7 +208,12 @@ fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outco
             Step::Error { exception, .. } => exception.as_deref(),
             Step::Enabled { .. } | Step::Restricted { .. } => None,
         });
-        return Outcome::Fails(exception);
+        let verified = if steps.iter().any(|s| s.origin().unverified) {
+            Verified::No
+        } else {
+            Verified::Yes
+        };
+        return Outcome::Fails(exception, verified);
     }
     let ignored = steps
         .iter()
@@ -257,10 +271,12 @@ fn violation(
     let mut failing = Vec::new();
     let mut ignored = Vec::new();
     let mut exception = None;
+    let mut all_verified = true;
     for &state in value.states.keys() {
         match outcome(ts, state, &observation.callins) {
-            Outcome::Fails(thrown) => {
+            Outcome::Fails(thrown, verified) => {
                 exception = exception.or(thrown);
+                all_verified &= verified == Verified::Yes;
                 failing.push(state);
             }
             Outcome::Ignored => ignored.push(state),
@@ -268,7 +284,9 @@ fn violation(
         }
     }
     let (kind, offending) = if !failing.is_empty() {
-        let kind = if failing.len() == value.states.len() {
+        // Definite only when every path reaches the call in a failing state through nothing
+        // approximated, and each failing step is one somebody ran.
+        let kind = if failing.len() == value.states.len() && !value.approximate && all_verified {
             ViolationKind::Definite
         } else {
             ViolationKind::Possible

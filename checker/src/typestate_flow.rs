@@ -38,11 +38,12 @@ use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 use typestates::Answer;
 
 use crate::body_memo::BodyMemo;
+use crate::cfg::INLINE_SCOPE_FUNCTIONS;
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{BinaryOp, Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
 use crate::places::{scope_receiver, Places, Var};
-use crate::protocols::{CreatorCall, ProtocolId, Protocols};
+use crate::protocols::{CreatorCall, ProtocolId, Protocols, UnnamedCall};
 use crate::resolve::{ExprType, LocalId, Resolution};
 
 /// At most this many causes are kept per state (the first in source order).
@@ -82,6 +83,11 @@ pub struct Value {
     /// The listeners registered on the object, by their registering call
     /// (`setOnPreparedListener(…)`), with the states in which they are.
     pub listeners: BTreeMap<Listener, Registered>,
+    /// Whether some path reached these states through something the analysis could only
+    /// approximate: a call of unknown effect, an object of unknown origin narrowed by a call,
+    /// or a transition the library marks `unverified`. A finding on such a value is never
+    /// definite.
+    pub approximate: bool,
 }
 
 /// A key of [`Value::listeners`].
@@ -151,6 +157,7 @@ impl Value {
             unknown: false,
             alias: None,
             listeners: BTreeMap::new(),
+            approximate: false,
         }
     }
 
@@ -163,6 +170,7 @@ impl Value {
             unknown: false,
             alias: None,
             listeners: BTreeMap::new(),
+            approximate: false,
         }
     }
 
@@ -175,6 +183,7 @@ impl Value {
             unknown: false,
             alias: None,
             listeners: BTreeMap::new(),
+            approximate: false,
         }
     }
 
@@ -187,6 +196,7 @@ impl Value {
             unknown: true,
             alias: None,
             listeners: BTreeMap::new(),
+            approximate: false,
         }
     }
 
@@ -204,16 +214,25 @@ impl Value {
         }
     }
 
+    /// Forgets the states after a call whose effect is unknown: the object may now be in any
+    /// state, so no finding follows from it until a call narrows it again.
+    pub fn havoc(&mut self) {
+        self.states.clear();
+        self.unknown = true;
+        self.approximate = true;
+    }
+
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
         let mut changed = self.join_listeners(other);
-        let before = (self.null, self.unknown, self.alias);
+        let before = (self.null, self.unknown, self.alias, self.approximate);
         self.null |= other.null;
         self.unknown |= other.unknown;
+        self.approximate |= other.approximate;
         if self.alias != other.alias {
             self.alias = None;
         }
-        changed |= before != (self.null, self.unknown, self.alias);
+        changed |= before != (self.null, self.unknown, self.alias, self.approximate);
         for (state, causes) in &other.states {
             let mine = self.states.entry(*state).or_default();
             for cause in causes {
@@ -816,10 +835,15 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 true
             }
             NodeKind::Branch(cond) => self.refine(cond, edge == EdgeKind::True, &mut env),
+            NodeKind::New(expr) => {
+                if let ExprKind::New { args, .. } = &expr.kind {
+                    self.havoc_arguments(args, &mut env);
+                }
+                true
+            }
             NodeKind::Entry
             | NodeKind::Exit
             | NodeKind::ExceptionalExit
-            | NodeKind::New(_)
             | NodeKind::Catch(_)
             | NodeKind::Throw(_)
             | NodeKind::Return(_)
@@ -861,6 +885,22 @@ fn join_group(
     value
 }
 
+/// Makes `var`, which holds `value`, and every name in its alias group hold an object of
+/// unknown state ([`Value::havoc`]).
+fn havoc(env: &mut Env, var: &Var, value: &Value) {
+    let mut forgotten = value.clone();
+    forgotten.havoc();
+    forgotten.null = false;
+    if let Some(group) = value.alias {
+        for other in env.values_mut() {
+            if other.alias == Some(group) {
+                *other = forgotten.clone();
+            }
+        }
+    }
+    env.insert(var.clone(), forgotten);
+}
+
 /// Sets `var` to `value`, or stops tracking it.
 fn set(env: &mut Env, var: Var, value: Option<Value>) {
     match value {
@@ -873,7 +913,7 @@ fn set(env: &mut Env, var: Var, value: Option<Value>) {
     }
 }
 
-impl BodyAnalysis<'_, '_, '_> {
+impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// The abstract value of `expr`, flowing into a place of protocol `expected`.
     fn eval(&self, expr: &Expr, env: &Env, expected: Option<ProtocolId>) -> Option<Value> {
         let shared = self.shared;
@@ -1017,17 +1057,58 @@ impl BodyAnalysis<'_, '_, '_> {
             return true;
         };
         let Some(receiver) = self.receiver(expr, call, env) else {
-            return self.helper_call(expr, call, env, false);
+            return self.other_call(expr, call, env);
         };
         self.register(expr, call, &receiver, env);
-        let callins =
-            self.shared
-                .protocols
-                .callins(receiver.value.protocol, &call.name, call.args.len());
+        let protocol = receiver.value.protocol;
+        let callins = self
+            .shared
+            .protocols
+            .callins(protocol, &call.name, call.args.len());
         if callins.is_empty() {
+            let in_place = INLINE_SCOPE_FUNCTIONS.contains(&call.name.as_str());
+            let effect = self
+                .shared
+                .protocols
+                .unnamed_call(protocol, &call.name, call.args.len());
+            // The class's own calls on itself are its code, analysed as helpers or events.
+            let own = matches!(receiver.var, Some(Var::This(_)) | None);
+            if !in_place && !own && effect == UnnamedCall::Unknown {
+                if let Some(var) = &receiver.var {
+                    havoc(env, var, &receiver.value);
+                }
+            }
+            return self.other_call(expr, call, env);
+        }
+        self.havoc_arguments(&call.args, env);
+        self.step(receiver, &callins, Cause::Call(expr.id), env)
+    }
+
+    /// A call that is no callin of a tracked receiver: a private helper is analysed in
+    /// place; any other method may do anything to the tracked objects passed to it.
+    fn other_call(&self, expr: &Expr, call: &Call, env: &mut Env) -> bool {
+        if self.helper(call).is_some() {
             return self.helper_call(expr, call, env, false);
         }
-        self.step(receiver, &callins, Cause::Call(expr.id), env)
+        env.remove(&Var::Temp(expr.id));
+        self.havoc_arguments(&call.args, env);
+        true
+    }
+
+    /// Tracked objects passed to a method whose effect is unknown (a library method, a method
+    /// of another class, one a subclass may override, a constructor) may be in any state after
+    /// it: the callee may configure, release or keep them.
+    fn havoc_arguments(&self, args: &[Expr], env: &mut Env) {
+        for arg in args {
+            let Some(var) = self.shared.places.var(arg) else {
+                continue;
+            };
+            if let Some(value) = env.get(var).cloned() {
+                if !value.has_no_state() {
+                    havoc(env, var, &value);
+                }
+            }
+        }
     }
 
     /// If `call` registers a listener of the receiver's protocol (`setOnPreparedListener`),
@@ -1143,6 +1224,7 @@ impl BodyAnalysis<'_, '_, '_> {
             unknown: false,
             alias: value.alias,
             listeners: BTreeMap::new(),
+            approximate: value.approximate || value.unknown,
         };
         for (site, registered) in &value.listeners {
             let mut into = Registered {
@@ -1161,11 +1243,15 @@ impl BodyAnalysis<'_, '_, '_> {
         for state in sources {
             for &callin in callins {
                 match ts.step(state, callin) {
-                    Step::Enabled { target, .. } => {
+                    Step::Enabled { target, origin, .. } => {
                         next.states.entry(*target).or_default().insert(cause);
+                        next.approximate |= origin.unverified;
                     }
                     // The experiment never ran this call here: the object may be in any state.
-                    Step::Restricted { .. } => next.unknown = true,
+                    Step::Restricted { .. } => {
+                        next.unknown = true;
+                        next.approximate = true;
+                    }
                     Step::Error { .. } => {}
                 }
             }
@@ -1250,23 +1336,10 @@ impl BodyAnalysis<'_, '_, '_> {
     /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
     fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, record: bool) -> bool {
         env.remove(&Var::Temp(expr.id));
-        let receiver_is_this = match &call.receiver {
-            None => true,
-            Some(receiver) => matches!(receiver.kind, ExprKind::This(None)),
-        };
-        if !receiver_is_this || self.depth >= MAX_HELPER_DEPTH {
+        if self.depth >= MAX_HELPER_DEPTH {
             return true;
         }
-        let Some(helper) = self
-            .shared
-            .helpers
-            .get(&(self.class, call.name.as_str()))
-            .and_then(|all| {
-                all.iter()
-                    .find(|h| h.method.params.len() == call.args.len())
-            })
-            .copied()
-        else {
+        let Some(helper) = self.helper(call) else {
             return true;
         };
         let Some(body) = &helper.method.body else {
@@ -1370,6 +1443,23 @@ impl BodyAnalysis<'_, '_, '_> {
             env.insert(Var::Temp(expr.id), value);
         }
         true
+    }
+
+    /// The private helper of the class that `call` calls, if it calls one.
+    fn helper(&self, call: &Call) -> Option<Helper<'a>> {
+        let receiver_is_this = match &call.receiver {
+            None => true,
+            Some(receiver) => matches!(receiver.kind, ExprKind::This(None)),
+        };
+        if !receiver_is_this {
+            return None;
+        }
+        self.shared
+            .helpers
+            .get(&(self.class, call.name.as_str()))?
+            .iter()
+            .find(|h| h.method.params.len() == call.args.len())
+            .copied()
     }
 
     /// The return summary of a helper's body, from the states entering its `return`s.
