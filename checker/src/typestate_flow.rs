@@ -88,6 +88,10 @@ pub struct Value {
     /// or a transition the library marks `unverified`. A finding on such a value is never
     /// definite.
     pub approximate: bool,
+    /// Whether some path knew nothing of the object's state (an object of unknown origin, or
+    /// one after a call of unknown effect) before calls narrowed it: its states are only
+    /// those the calls allow, so a call that fails in some of them but not all says nothing.
+    pub from_unknown: bool,
 }
 
 /// A key of [`Value::listeners`].
@@ -158,6 +162,7 @@ impl Value {
             alias: None,
             listeners: BTreeMap::new(),
             approximate: false,
+            from_unknown: false,
         }
     }
 
@@ -171,6 +176,7 @@ impl Value {
             alias: None,
             listeners: BTreeMap::new(),
             approximate: false,
+            from_unknown: false,
         }
     }
 
@@ -184,6 +190,7 @@ impl Value {
             alias: None,
             listeners: BTreeMap::new(),
             approximate: false,
+            from_unknown: false,
         }
     }
 
@@ -197,6 +204,7 @@ impl Value {
             alias: None,
             listeners: BTreeMap::new(),
             approximate: false,
+            from_unknown: false,
         }
     }
 
@@ -225,14 +233,28 @@ impl Value {
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
         let mut changed = self.join_listeners(other);
-        let before = (self.null, self.unknown, self.alias, self.approximate);
+        let before = (
+            self.null,
+            self.unknown,
+            self.alias,
+            self.approximate,
+            self.from_unknown,
+        );
         self.null |= other.null;
         self.unknown |= other.unknown;
         self.approximate |= other.approximate;
+        self.from_unknown |= other.from_unknown;
         if self.alias != other.alias {
             self.alias = None;
         }
-        changed |= before != (self.null, self.unknown, self.alias, self.approximate);
+        changed |= before
+            != (
+                self.null,
+                self.unknown,
+                self.alias,
+                self.approximate,
+                self.from_unknown,
+            );
         for (state, causes) in &other.states {
             let mine = self.states.entry(*state).or_default();
             for cause in causes {
@@ -503,6 +525,9 @@ pub struct Observation {
     pub callins: Vec<CallinId>,
     /// The receiver's value just before the call.
     pub value: Value,
+    /// The exception types (simple names, as written) that a `catch` around the call
+    /// catches, so that a violation the code expects can be reported as handled.
+    pub caught: Vec<String>,
 }
 
 /// A private helper method of the class, whose calls are analysed in place.
@@ -744,7 +769,7 @@ fn analyze_fresh<'a>(
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
             if let (true, FlowState(Some(env))) = (solution.is_reachable(id), solution.state_at(id))
             {
-                analysis.record(node, env);
+                analysis.record(node, env, caught_at(&cfg, id));
             }
         }
     }
@@ -1225,6 +1250,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             alias: value.alias,
             listeners: BTreeMap::new(),
             approximate: value.approximate || value.unknown,
+            from_unknown: value.from_unknown || value.unknown,
         };
         for (site, registered) in &value.listeners {
             let mut into = Registered {
@@ -1500,7 +1526,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     }
 
     /// Records what the call or close at `node` sees, given the state entering it.
-    fn record(&self, node: &Node<'_>, env: &Env) {
+    fn record(&self, node: &Node<'_>, env: &Env, caught: Vec<String>) {
         let observation = match node.kind {
             NodeKind::Call(expr) => {
                 let ExprKind::Call(call) = &expr.kind else {
@@ -1527,6 +1553,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     receiver_span: call.receiver.as_ref().map(|r| r.span),
                     callins,
                     value: receiver.value,
+                    caught,
                 }
             }
             NodeKind::Close(target) => {
@@ -1544,12 +1571,43 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     receiver_span: None,
                     callins,
                     value: receiver.value,
+                    caught,
                 }
             }
             _ => return,
         };
         self.shared.observations.borrow_mut().push(observation);
     }
+}
+
+/// The exception types the `catch` clauses that an exception thrown at `id` reaches catch:
+/// the innermost `try`'s, and those of enclosing ones it is rethrown to (through joins).
+fn caught_at(cfg: &Cfg<'_>, id: crate::cfg::NodeId) -> Vec<String> {
+    let mut caught = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<crate::cfg::NodeId> = cfg
+        .node(id)
+        .succs
+        .iter()
+        .filter(|(_, edge)| *edge == EdgeKind::Exception)
+        .map(|(succ, _)| *succ)
+        .collect();
+    while let Some(next) = stack.pop() {
+        if !seen.insert(next.0) {
+            continue;
+        }
+        match cfg.node(next).kind {
+            NodeKind::Catch(catch) => {
+                caught.extend(catch.types.iter().map(|ty| {
+                    let simple = ty.name.rsplit('.').next().unwrap_or(&ty.name);
+                    simple.to_owned()
+                }));
+            }
+            NodeKind::Join => stack.extend(cfg.node(next).succs.iter().map(|(succ, _)| *succ)),
+            _ => {}
+        }
+    }
+    caught
 }
 
 /// A branch condition that tests what a call returned: `call`, `!call` (the CFG splits `!`),
