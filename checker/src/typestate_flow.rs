@@ -528,6 +528,10 @@ pub struct Observation {
     /// The exception types (simple names, as written) that a `catch` around the call
     /// catches, so that a violation the code expects can be reported as handled.
     pub caught: Vec<String>,
+    /// Whether the call runs only under a condition the analysis did not use for this object
+    /// (`if (set.size() > 0)`, `if (prepared)`): the condition may exclude the states that
+    /// fail, so a finding here is never definite.
+    pub guarded: bool,
 }
 
 /// A private helper method of the class, whose calls are analysed in place.
@@ -765,11 +769,16 @@ fn analyze_fresh<'a>(
         .then(|| analysis.returned(&cfg, &solution))
         .flatten();
     if record {
+        let dependences = cfg.control_dependences();
         for (index, node) in cfg.nodes.iter().enumerate() {
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
             if let (true, FlowState(Some(env))) = (solution.is_reachable(id), solution.state_at(id))
             {
-                analysis.record(node, env, caught_at(&cfg, id));
+                let guards: Vec<&Node<'_>> = dependences[index]
+                    .iter()
+                    .map(|branch| cfg.node(*branch))
+                    .collect();
+                analysis.record(node, env, caught_at(&cfg, id), &guards);
             }
         }
     }
@@ -1526,7 +1535,22 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     }
 
     /// Records what the call or close at `node` sees, given the state entering it.
-    fn record(&self, node: &Node<'_>, env: &Env, caught: Vec<String>) {
+    fn record(&self, node: &Node<'_>, env: &Env, caught: Vec<String>, guards: &[&Node<'_>]) {
+        let places = self.shared.places;
+        // A guard is resolved for the object when the analysis refined it there: a null
+        // check of its name, or a test of one of its observers.
+        let unresolved = |var: Option<&Var>| {
+            guards.iter().any(|guard| {
+                let NodeKind::Branch(cond) = guard.kind else {
+                    return true;
+                };
+                let tested = cond
+                    .null_check()
+                    .map(|(tested, _)| tested)
+                    .or_else(|| observer_test(cond).and_then(|t| t.call.receiver.as_deref()));
+                var.is_none() || tested.and_then(|t| places.var(t)) != var
+            })
+        };
         let observation = match node.kind {
             NodeKind::Call(expr) => {
                 let ExprKind::Call(call) = &expr.kind else {
@@ -1552,6 +1576,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     receiver: receiver.text,
                     receiver_span: call.receiver.as_ref().map(|r| r.span),
                     callins,
+                    guarded: unresolved(receiver.var.as_ref()),
                     value: receiver.value,
                     caught,
                 }
@@ -1570,6 +1595,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     receiver: receiver.text,
                     receiver_span: None,
                     callins,
+                    guarded: unresolved(receiver.var.as_ref()),
                     value: receiver.value,
                     caught,
                 }
