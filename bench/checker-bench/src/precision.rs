@@ -458,6 +458,30 @@ fn render(tally: &Tally<'_>, options: &Options, command: &str) -> String {
     }
     let _ = writeln!(out);
 
+    let _ = writeln!(out, "## False findings by cause\n");
+    let mut causes: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for m in &tally.matched {
+        if let Some(j) = m.judged.filter(|j| j.verdict == Verdict::False) {
+            let entry = causes
+                .entry(j.cause.as_deref().unwrap_or("(none given)"))
+                .or_default();
+            entry.0 += 1;
+            entry.1 += usize::from(m.finding.kind == "definite");
+        }
+    }
+    if causes.is_empty() {
+        let _ = writeln!(out, "None.\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "| cause | false findings | of which definite |\n|---|---:|---:|"
+        );
+        for (cause, (n, definite)) in &causes {
+            let _ = writeln!(out, "| {} | {n} | {definite} |", cell(cause));
+        }
+        let _ = writeln!(out);
+    }
+
     let _ = writeln!(out, "## Not yet judged\n");
     let unjudged: Vec<&Matched<'_>> = tally
         .matched
