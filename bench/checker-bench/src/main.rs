@@ -113,6 +113,15 @@ fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'
         .ok_or_else(|| format!("{flag} needs a value"))
 }
 
+/// Takes the positive number after a flag.
+fn positive<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<usize, String> {
+    value(it, flag)?
+        .parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{flag} needs a positive number"))
+}
+
 fn parse_list<T>(text: &str, item: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
     text.split(',')
         .map(|s| item(s.trim()).ok_or_else(|| format!("bad list item {s:?} in {text:?}")))
@@ -125,13 +134,7 @@ fn parse_config(args: &[String]) -> Result<Config, String> {
     while let Some(flag) = it.next() {
         match flag.as_str() {
             "--corpus" => config.corpus = value(&mut it, flag)?.into(),
-            "--reps" => {
-                config.reps = value(&mut it, flag)?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("--reps needs a positive number")?;
-            }
+            "--reps" => config.reps = positive(&mut it, flag)?,
             "--threads" => {
                 config.threads =
                     parse_list(value(&mut it, flag)?, |s| s.parse().ok().filter(|&n| n > 0))?;
@@ -170,13 +173,7 @@ fn parse_precision(args: &[String]) -> Result<precision::Options, String> {
             "--findings" => options.findings = Some(value(&mut it, flag)?.into()),
             "--out" => options.out = Some(value(&mut it, flag)?.into()),
             "--json-out" => options.json_out = Some(value(&mut it, flag)?.into()),
-            "--threads" => {
-                options.threads = value(&mut it, flag)?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("--threads needs a positive number")?;
-            }
+            "--threads" => options.threads = positive(&mut it, flag)?,
             "--check" => options.gate = precision::Gate::Check,
             other => return Err(format!("unknown argument {other:?}")),
         }
