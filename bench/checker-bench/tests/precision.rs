@@ -2,6 +2,8 @@
 //! (`bench/checker/testdata/sample`) against the verdicts in
 //! `bench/checker/testdata/precision/verdicts.toml`; the report from its summary on must equal
 //! `expected.md` beside them (`UPDATE_EXPECT=1` rewrites it), and `--check` must fail.
+//! Reading the same findings from a `typestar check --format json` report of the sample
+//! (`typestar-check.json` beside them) must give the same report.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -49,4 +51,21 @@ fn check_fails_on_unjudged_and_lost_findings() {
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("precision gate failed"), "{stderr}");
+}
+
+#[test]
+fn a_typestar_json_report_gives_the_same_report() {
+    let from_checker = precision(&[]);
+    let from_json = precision(&[
+        "--findings",
+        "bench/checker/testdata/precision/typestar-check.json",
+    ]);
+    assert!(
+        from_json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_json.stderr)
+    );
+    let a = String::from_utf8(from_checker.stdout).expect("UTF-8");
+    let b = String::from_utf8(from_json.stdout).expect("UTF-8");
+    assert_eq!(body(&a), body(&b));
 }
