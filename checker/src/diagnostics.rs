@@ -295,7 +295,9 @@ fn violation(
     let (kind, offending) = if !failing.is_empty() {
         // Narrowed from nothing known, a call that fails in only some of the states the
         // earlier calls allow proves nothing: the object may well be in the others.
-        if value.from_unknown && failing.len() < value.states.len() {
+        if failing.len() < value.states.len()
+            && failing.iter().all(|state| value.guessed.contains(state))
+        {
             return None;
         }
         let handled = thrown_all

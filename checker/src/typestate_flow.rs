@@ -88,10 +88,10 @@ pub struct Value {
     /// or a transition the library marks `unverified`. A finding on such a value is never
     /// definite.
     pub approximate: bool,
-    /// Whether some path knew nothing of the object's state (an object of unknown origin, or
-    /// one after a call of unknown effect) before calls narrowed it: its states are only
-    /// those the calls allow, so a call that fails in some of them but not all says nothing.
-    pub from_unknown: bool,
+    /// The states that every path reaching them knew nothing of the object before calls
+    /// narrowed it (an object of unknown origin, or one after a call of unknown effect): they
+    /// are only what the calls allow, so a call failing in some of them says nothing.
+    pub guessed: BTreeSet<StateId>,
     /// Per state, what the paths that reach it know of the class's flags (ESP's property
     /// simulation: facts of booleans, enum constants and null checks kept apart per protocol
     /// state, so that `if (playing) player.pause()` sees only the states where `playing` may
@@ -209,7 +209,7 @@ impl Value {
             alias: None,
             listeners: BTreeMap::new(),
             approximate: false,
-            from_unknown: false,
+            guessed: BTreeSet::new(),
             facts: BTreeMap::new(),
         }
     }
@@ -224,7 +224,7 @@ impl Value {
             alias: None,
             listeners: BTreeMap::new(),
             approximate: false,
-            from_unknown: false,
+            guessed: BTreeSet::new(),
             facts: BTreeMap::new(),
         }
     }
@@ -239,7 +239,7 @@ impl Value {
             alias: None,
             listeners: BTreeMap::new(),
             approximate: false,
-            from_unknown: false,
+            guessed: BTreeSet::new(),
             facts: BTreeMap::new(),
         }
     }
@@ -254,7 +254,7 @@ impl Value {
             alias: None,
             listeners: BTreeMap::new(),
             approximate: false,
-            from_unknown: false,
+            guessed: BTreeSet::new(),
             facts: BTreeMap::new(),
         }
     }
@@ -281,40 +281,38 @@ impl Value {
     }
 
     /// Forgets the states after a call whose effect is unknown: the object may now be in any
-    /// state, so no finding follows from it until a call narrows it again.
-    pub fn havoc(&mut self) {
-        self.states.clear();
+    /// state of its protocol, each a guess ([`Value::guessed`]), so no finding follows from
+    /// this path alone, while the states other paths reach still count where paths meet.
+    pub fn havoc(&mut self, protocols: &Protocols<'_>) {
+        let ts = protocols.typestate(self.protocol);
+        self.states = ts.state_ids().map(|s| (s, BTreeSet::new())).collect();
+        self.guessed = ts.state_ids().collect();
         self.facts.clear();
-        self.unknown = true;
+        self.unknown = false;
         self.approximate = true;
     }
 
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
         let mut changed = self.join_listeners(other);
-        let before = (
-            self.null,
-            self.unknown,
-            self.alias,
-            self.approximate,
-            self.from_unknown,
-        );
+        let before = (self.null, self.unknown, self.alias, self.approximate);
         self.null |= other.null;
         self.unknown |= other.unknown;
         self.approximate |= other.approximate;
-        self.from_unknown |= other.from_unknown;
         if self.alias != other.alias {
             self.alias = None;
         }
-        changed |= before
-            != (
-                self.null,
-                self.unknown,
-                self.alias,
-                self.approximate,
-                self.from_unknown,
-            );
+        changed |= before != (self.null, self.unknown, self.alias, self.approximate);
         for state in other.states.keys() {
+            // A state is guessed only where every path reaching it guessed.
+            let guessed_there = other.guessed.contains(state);
+            if self.states.contains_key(state) {
+                if !guessed_there && self.guessed.remove(state) {
+                    changed = true;
+                }
+            } else if guessed_there {
+                self.guessed.insert(*state);
+            }
             let theirs = other.facts.get(state);
             if self.states.contains_key(state) {
                 match (self.facts.get_mut(state), theirs) {
@@ -1238,6 +1236,18 @@ fn without_facts_of_throwing_paths(thrown: &FlowState, returned: &FlowState) -> 
     FlowState(Some(out))
 }
 
+/// Adds to `value` whether the path reaching `target` guessed it, before `target` is added to
+/// its states: guessed while every path so far guessed.
+fn carry_guess(value: &mut Value, guessed: bool, target: StateId) {
+    if value.states.contains_key(&target) {
+        if !guessed {
+            value.guessed.remove(&target);
+        }
+    } else if guessed {
+        value.guessed.insert(target);
+    }
+}
+
 /// Adds to `value` what the path reaching `target` from a state with `facts` knows, before
 /// `target` is added to its states: the first path's facts, joined with the next ones'.
 fn carry_facts(value: &mut Value, facts: Option<&Facts>, target: StateId) {
@@ -1258,9 +1268,9 @@ fn carry_facts(value: &mut Value, facts: Option<&Facts>, target: StateId) {
 
 /// Makes `var`, which holds `value`, and every name in its alias group hold an object of
 /// unknown state ([`Value::havoc`]).
-fn havoc(env: &mut Env, var: &Var, value: &Value) {
+fn havoc(env: &mut Env, var: &Var, value: &Value, protocols: &Protocols<'_>) {
     let mut forgotten = value.clone();
-    forgotten.havoc();
+    forgotten.havoc(protocols);
     forgotten.null = false;
     if let Some(group) = value.alias {
         for other in env.values_mut() {
@@ -1516,7 +1526,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             let own = matches!(receiver.var, Some(Var::This(_)) | None);
             if !in_place && !own && effect == UnnamedCall::Unknown {
                 if let Some(var) = &receiver.var {
-                    havoc(env, var, &receiver.value);
+                    havoc(env, var, &receiver.value, self.shared.protocols);
                 }
             }
             return self.other_call(expr, call, env);
@@ -1559,7 +1569,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             };
             if let Some(value) = env.get(var).cloned() {
                 if !value.has_no_state() {
-                    havoc(env, var, &value);
+                    havoc(env, var, &value, self.shared.protocols);
                 }
             }
         }
@@ -1663,11 +1673,12 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             };
             let all: Vec<StateId> = ts.state_ids().collect();
             let useful: Vec<StateId> = all.iter().copied().filter(|&s| effective(s)).collect();
-            if useful.is_empty() {
-                all
-            } else {
-                useful
-            }
+            let mut sources = if useful.is_empty() { all } else { useful };
+            // The states known paths reach stay, whatever the call does there.
+            sources.extend(value.states.keys().copied());
+            sources.sort();
+            sources.dedup();
+            sources
         } else {
             value.states.keys().copied().collect()
         };
@@ -1679,7 +1690,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             alias: value.alias,
             listeners: BTreeMap::new(),
             approximate: value.approximate || value.unknown,
-            from_unknown: value.from_unknown || value.unknown,
+            guessed: BTreeSet::new(),
             facts: BTreeMap::new(),
         };
         for (site, registered) in &value.listeners {
@@ -1700,6 +1711,10 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             for &callin in callins {
                 match ts.step(state, callin) {
                     Step::Enabled { target, origin, .. } => {
+                        // Only the states no known path reached are guesses.
+                        let guessed =
+                            !value.states.contains_key(&state) || value.guessed.contains(&state);
+                        carry_guess(&mut next, guessed, *target);
                         carry_facts(&mut next, value.facts.get(&state), *target);
                         next.states.entry(*target).or_default().insert(cause);
                         next.approximate |= origin.unverified;
