@@ -217,3 +217,36 @@ async fn async_task_agrees_with_droidstar() {
         typestates::format::print(&learned)
     );
 }
+
+/// Not slow: without the artifacts, or without the SDK level asked for, the backend refuses
+/// to start and says which script to run with which folder and level.
+#[test]
+fn missing_artifacts_name_the_fetch_script() {
+    let dir = target_dir().join("robolectric-missing-artifacts-test");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch folder under target/");
+    let config = |sdk| RobolectricConfig {
+        sdk,
+        artifacts: dir.clone(),
+        ..RobolectricConfig::default()
+    };
+    let error = config(34).agent_command(&[]).unwrap_err().to_string();
+    assert!(
+        error.contains("robolectric.properties")
+            && error.contains(&format!(
+                "learner/robolectric/fetch.sh --dest {} --sdk 34",
+                dir.display()
+            )),
+        "{error}"
+    );
+    std::fs::write(
+        dir.join("robolectric.properties"),
+        "robolectric=4.16.1\nandroid_all=android-all/android-all-14-robolectric-10818077.jar\nsdks=34\n",
+    )
+    .expect("writable");
+    let error = config(29).agent_command(&[]).unwrap_err().to_string();
+    assert!(
+        error.contains("SDK 29 is not cached (cached: 34)") && error.contains("--sdk 29"),
+        "{error}"
+    );
+}
