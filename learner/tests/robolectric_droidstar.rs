@@ -14,8 +14,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
-use jvm_support::{experiment, target_dir};
-use learner::backend::jvm::JvmRun;
+use jvm_support::{experiment, statistics_line, target_dir};
+use learner::backend::jvm::JvmConfig;
 use learner::backend::robolectric::{
     default_artifacts_dir, fetch_script, learn_class, RobolectricConfig, DEFAULT_SDK,
 };
@@ -56,7 +56,10 @@ fn config() -> RobolectricConfig {
     );
     RobolectricConfig {
         artifacts: dir,
-        cache_dir: target_dir().join("typestar-agent-cache"),
+        jvm: JvmConfig {
+            cache_dir: target_dir().join("typestar-agent-cache"),
+            ..JvmConfig::default()
+        },
         ..RobolectricConfig::default()
     }
 }
@@ -66,7 +69,7 @@ static ONE_RUN_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new
 
 /// Learns `experiment` under Robolectric, failing on any end but `Learned`, and checks that the
 /// provenance names the backend, the SDK level and that the class ran as AOSP code.
-async fn learn(experiment_file: &str) -> (JvmRun, Typestate) {
+async fn learn(experiment_file: &str) -> Typestate {
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let run = learn_class(experiment(experiment_file), &config(), &mut NoProgress)
         .await
@@ -94,16 +97,8 @@ async fn learn(experiment_file: &str) -> (JvmRun, Typestate) {
         "the provenance should say the class ran as AOSP code behind call-through shadows: {:?}",
         learned.provenance.sources
     );
-    eprintln!(
-        "{}: {} states, {} ms, MQ {} asked / {} executed, EQ {}",
-        learned.class,
-        run.statistics.states,
-        run.statistics.time_ms,
-        run.statistics.mq_asked,
-        run.statistics.mq_executed,
-        run.statistics.eq,
-    );
-    (run, learned)
+    eprintln!("{}", statistics_line(&learned, &run));
+    learned
 }
 
 /// DroidStar's device automaton `tests/robolectric_droidstar/<file>`.
@@ -159,32 +154,51 @@ fn report(class: &str, diff: &Diff) -> String {
     lines.join("\n")
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn count_down_timer_agrees_with_droidstar() {
-    if !slow_tests_enabled("count_down_timer_agrees_with_droidstar") {
-        return;
+/// Learns `experiment_file`'s class and diffs it with DroidStar's automaton `gv`, printing the
+/// comparison; `None` when the slow tests are off.
+async fn compare_with_droidstar(
+    test: &str,
+    experiment_file: &str,
+    gv: &str,
+) -> Option<(Diff, String)> {
+    if !slow_tests_enabled(test) {
+        return None;
     }
-    let (_, learned) = learn("android.os.CountDownTimer.toml").await;
-    let device = droidstar("CountDownTimer.gv", "android.os.CountDownTimer");
+    let learned = learn(experiment_file).await;
+    let device = droidstar(gv, &learned.class);
     let diff = diff(&learned, &device, 10);
-    eprintln!("{}", report("CountDownTimer", &diff));
-    assert!(
-        diff.is_equivalent(),
+    let simple = learned.class.rsplit('.').next().unwrap_or_default();
+    let report = format!(
         "{}\n--- learned ---\n{}",
-        report("CountDownTimer", &diff),
+        report(simple, &diff),
         typestates::format::print(&learned)
     );
+    eprintln!("{report}");
+    Some((diff, report))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn count_down_timer_agrees_with_droidstar() {
+    let Some((diff, report)) = compare_with_droidstar(
+        "count_down_timer_agrees_with_droidstar",
+        "android.os.CountDownTimer.toml",
+        "CountDownTimer.gv",
+    )
+    .await
+    else {
+        return;
+    };
+    assert!(diff.is_equivalent(), "{report}");
     // The one known difference is not one of behaviour: DroidStar's LP made `start` a single
     // input (singleInputs, as our experiment's at_most_once filter does), and DroidStar's
     // result cannot tell a forbidden query from an error, so it says `err` for a second `start`
     // where the learned typestate says the experiment never tried it. The AOSP code accepts a
     // second start (a second timer chain; two onFinish), which is why the filter is there.
-    let second_start: Vec<&typestates::diff::Witness> = diff.restrictions.iter().collect();
     assert!(
-        !second_start.is_empty(),
-        "DroidStar's singleInputs restriction should show"
+        !diff.restrictions.is_empty(),
+        "DroidStar's singleInputs restriction should show: {report}"
     );
-    for witness in second_start {
+    for witness in &diff.restrictions {
         let last = witness.steps.last().expect("a witness has steps");
         let starts = witness
             .steps
@@ -196,26 +210,23 @@ async fn count_down_timer_agrees_with_droidstar() {
                 && starts == 2
                 && last.left == "restricted"
                 && last.right == "err",
-            "unexpected restriction witness: {witness:?}"
+            "unexpected restriction witness {witness:?}: {report}"
         );
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_task_agrees_with_droidstar() {
-    if !slow_tests_enabled("async_task_agrees_with_droidstar") {
+    let Some((diff, report)) = compare_with_droidstar(
+        "async_task_agrees_with_droidstar",
+        "android.os.AsyncTask.toml",
+        "AsyncTask-NoGet.gv",
+    )
+    .await
+    else {
         return;
-    }
-    let (_, learned) = learn("android.os.AsyncTask.toml").await;
-    let device = droidstar("AsyncTask-NoGet.gv", "android.os.AsyncTask");
-    let diff = diff(&learned, &device, 10);
-    eprintln!("{}", report("AsyncTask", &diff));
-    assert!(
-        diff.is_identical(),
-        "{}\n--- learned ---\n{}",
-        report("AsyncTask", &diff),
-        typestates::format::print(&learned)
-    );
+    };
+    assert!(diff.is_identical(), "{report}");
 }
 
 /// Not slow: without the artifacts, or without the SDK level asked for, the backend refuses

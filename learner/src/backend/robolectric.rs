@@ -18,12 +18,12 @@ use std::time::Instant;
 use serde_json::Value;
 
 use crate::backend::jvm::java::{
-    agent_sources, build_once, default_cache_dir, hash_files, java_files, join_classpath, Jdk,
+    agent_sources, build_once, hash_files, java_files, join_classpath, Jdk,
 };
 use crate::backend::jvm::process::AgentCommand;
 use crate::backend::jvm::sul::Launcher;
 use crate::backend::jvm::{
-    describe, learn_on_agents, Agents, Experiment, JvmError, JvmRun, Provenance,
+    describe, learn_on_agents, Agents, Experiment, JvmConfig, JvmError, JvmRun, Provenance,
 };
 use crate::cost::CostModel;
 use crate::learn::Progress;
@@ -34,21 +34,17 @@ pub const DEFAULT_SDK: u32 = 34;
 /// two loaded cores; generous, since a first run also loads the SDK jar from disk).
 const HANDSHAKE_MS: u64 = 240_000;
 
-/// Where the Robolectric backend finds its artifacts and the JDK.
+/// Where the Robolectric backend finds its artifacts, the JDK and the code under study.
 #[derive(Clone, Debug)]
 pub struct RobolectricConfig {
     /// The Android SDK level (API level) to run the class on (`--sdk`).
     pub sdk: u32,
     /// The folder `learner/robolectric/fetch.sh` filled.
     pub artifacts: PathBuf,
-    /// Agent JVMs run in parallel (`--jobs`); each pays the sandbox's start once.
-    pub jobs: usize,
-    /// Where to journal executed queries, to resume an interrupted run.
-    pub journal: Option<PathBuf>,
-    /// The JDK to use; `None` for JAVA_HOME, else PATH. Robolectric 4.16.1 needs 17 or later.
-    pub java_home: Option<PathBuf>,
-    /// Where the agent and harnesses are compiled to.
-    pub cache_dir: PathBuf,
+    /// What the JVM backend needs too: extra jars of the code under study (an Android
+    /// library's), agent JVMs run in parallel (each pays the sandbox's start once), the
+    /// journal, the JDK (Robolectric 4.16.1 needs 17 or later) and the build cache.
+    pub jvm: JvmConfig,
 }
 
 impl Default for RobolectricConfig {
@@ -56,12 +52,7 @@ impl Default for RobolectricConfig {
         RobolectricConfig {
             sdk: DEFAULT_SDK,
             artifacts: default_artifacts_dir(),
-            jobs: 1,
-            journal: None,
-            java_home: std::env::var_os("JAVA_HOME")
-                .filter(|it| !it.is_empty())
-                .map(PathBuf::from),
-            cache_dir: default_cache_dir(),
+            jvm: JvmConfig::default(),
         }
     }
 }
@@ -150,24 +141,27 @@ impl RobolectricConfig {
     /// the Android harnesses and the experiment's `harness` sources if needed, and says how to
     /// start it.
     pub fn agent_command(&self, harness: &[PathBuf]) -> Result<AgentCommand, JvmError> {
-        let artifacts = Artifacts::open(&self.artifacts, self.sdk)?;
-        let jdk = Jdk::find(self.java_home.as_deref())?;
-        let core = jdk.agent_classpath(&self.cache_dir)?;
+        let sdk = self.sdk;
+        let artifacts = Artifacts::open(&self.artifacts, sdk)?;
+        let jdk = Jdk::find(self.jvm.java_home.as_deref())?;
+        let cache = &self.jvm.cache_dir;
+        let core = jdk.agent_classpath(cache)?;
         let mut libraries = artifacts.deps.clone();
         libraries.push(artifacts.android_all.clone());
-        let entry = entry_classes(&jdk, &self.cache_dir, &core, &libraries)?;
+        let entry = entry_classes(&jdk, cache, &core, &libraries)?;
         let mut classpath = entry;
         classpath.extend(core);
         classpath.extend(libraries);
+        classpath.extend(self.jvm.classpath.iter().cloned());
         if !harness.is_empty() {
-            let classes = jdk.harness_classes(&self.cache_dir, &classpath, harness)?;
+            let classes = jdk.harness_classes(cache, &classpath, harness)?;
             classpath.push(classes);
         }
         let dependency_dir = artifacts.sdk_dir.display();
         Ok(AgentCommand {
             java: jdk.java,
             jvm_options: vec![
-                format!("-Drobolectric.enabledSdks={}", self.sdk),
+                format!("-Drobolectric.enabledSdks={sdk}"),
                 "-Drobolectric.offline=true".to_owned(),
                 format!("-Drobolectric.dependency.dir={dependency_dir}"),
                 format!("-Dtypestar.robolectric.version={}", artifacts.robolectric),
@@ -241,12 +235,7 @@ pub async fn learn_class(
         first.platform.as_ref(),
         described.implementation.as_ref(),
     )?;
-    let agents = Agents {
-        jobs: config.jobs,
-        journal: config.journal.clone(),
-        cost: COST,
-        started,
-    };
+    let agents = Agents::of(&config.jvm, COST, started);
     learn_on_agents(launcher, first, &agents, provenance, progress).await
 }
 

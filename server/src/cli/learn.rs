@@ -44,7 +44,7 @@ pub struct LearnArgs {
     /// The experiment file of the JVM backend.
     #[arg(long, value_name = "FILE.toml")]
     experiment: Option<PathBuf>,
-    /// JVM backend: jars and class folders of the code under study (repeatable).
+    /// JVM and Robolectric backends: jars and class folders of the code under study (repeatable).
     #[arg(long, value_name = "PATH")]
     classpath: Vec<PathBuf>,
     /// Robolectric backend: the Android SDK level to run the class on (fetched by
@@ -220,27 +220,24 @@ fn execute_agent(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let jvm = JvmConfig {
+        classpath: args.classpath.clone(),
+        jobs,
+        journal: args.journal.clone(),
+        ..JvmConfig::default()
+    };
     let (run, backend): (Result<JvmRun, JvmError>, String) =
         if args.backend == BackendKind::Robolectric {
             let config = RobolectricConfig {
                 sdk: args.sdk,
-                jobs,
-                journal: args.journal.clone(),
+                jvm,
                 ..RobolectricConfig::default()
             };
             let run = runtime.block_on(robolectric::learn_class(loaded, &config, &mut bar));
             (run, format!("robolectric, SDK {}", args.sdk))
         } else {
-            let config = JvmConfig {
-                classpath: args.classpath.clone(),
-                jobs,
-                journal: args.journal.clone(),
-                ..JvmConfig::default()
-            };
-            (
-                runtime.block_on(learn_class(loaded, &config, &mut bar)),
-                "jvm".to_owned(),
-            )
+            let run = runtime.block_on(learn_class(loaded, &jvm, &mut bar));
+            (run, "jvm".to_owned())
         };
     let run = run.map_err(|error| anyhow::anyhow!("{error}"))?;
     bar.finish();

@@ -116,12 +116,7 @@ pub async fn learn_class(
     // The first agent starts now, so a bad experiment fails here with its location.
     let first = launcher.start().await?;
     let platform = format!("host JVM, Java {}", first.java_version);
-    let agents = Agents {
-        jobs: config.jobs,
-        journal: config.journal.clone(),
-        cost: cost_model(&launcher.experiment),
-        started,
-    };
+    let agents = Agents::of(config, cost_model(&launcher.experiment), started);
     learn_on_agents(
         launcher,
         first,
@@ -145,6 +140,18 @@ pub(crate) struct Agents {
     pub cost: CostModel,
     /// When the run started, before the first agent.
     pub started: Instant,
+}
+
+impl Agents {
+    /// The agents `config` asks for, whose runs cost `cost`, for a run started at `started`.
+    pub(crate) fn of(config: &JvmConfig, cost: CostModel, started: Instant) -> Agents {
+        Agents {
+            jobs: config.jobs,
+            journal: config.journal.clone(),
+            cost,
+            started,
+        }
+    }
 }
 
 /// What a backend adds to the learned typestate's provenance.
