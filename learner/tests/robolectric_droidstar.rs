@@ -1,6 +1,6 @@
 //! Learns `android.os.CountDownTimer` and `android.os.AsyncTask` inside Robolectric with
 //! DroidStar's alphabets (`learner/experiments/android.os.*.toml`) and compares each with the
-//! automaton DroidStar learned on a device in 2016 (`tests/robolectric_droidstar/*.gv`,
+//! automaton DroidStar learned on a device in 2016 (`tests/robolectric/*.gv`,
 //! transcribed from droidstar-lessons.md §4.2), by `typestates::diff`.
 //!
 //! Slow (a Robolectric sandbox per JVM, 10-30 s, and about 460 MB of Maven artifacts, fetched
@@ -13,9 +13,10 @@ mod jvm_support;
 use std::io::Write;
 use std::path::Path;
 use std::process::Command;
+use std::sync::Arc;
 
 use jvm_support::{experiment, statistics_line, target_dir};
-use learner::backend::jvm::JvmConfig;
+use learner::backend::jvm::{Experiment, JvmConfig};
 use learner::backend::robolectric::{
     default_artifacts_dir, fetch_script, learn_class, RobolectricConfig, DEFAULT_SDK,
 };
@@ -101,10 +102,10 @@ async fn learn(experiment_file: &str) -> Typestate {
     learned
 }
 
-/// DroidStar's device automaton `tests/robolectric_droidstar/<file>`.
+/// DroidStar's device automaton `tests/robolectric/<file>`.
 fn droidstar(file: &str, class: &str) -> Typestate {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/robolectric_droidstar")
+        .join("tests/robolectric")
         .join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
@@ -227,6 +228,35 @@ async fn async_task_agrees_with_droidstar() {
         return;
     };
     assert!(diff.is_identical(), "{report}");
+}
+
+/// A callin that hangs the main thread cannot be preempted: the agent's watchdog ends the JVM
+/// after `callin_ms`, and learning stops with an error naming the call and the query.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hung_main_thread_ends_the_jvm_and_the_run() {
+    if !slow_tests_enabled("a_hung_main_thread_ends_the_jvm_and_the_run") {
+        return;
+    }
+    let _turn = ONE_RUN_AT_A_TIME.lock().await;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/robolectric/hang.toml");
+    let experiment = Arc::new(Experiment::load(&path).unwrap_or_else(|error| panic!("{error}")));
+    let run = learn_class(experiment, &config(), &mut NoProgress)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let End::Failed(error) = &run.outcome.end else {
+        panic!(
+            "learning should fail on the hang, but ended {:?}",
+            run.outcome.end
+        );
+    };
+    let message = error.to_string();
+    eprintln!("{message}");
+    assert!(
+        message.contains("on Robolectric (SDK 34), after `reset hang")
+            && message.contains("did not return within 500 ms")
+            && message.contains("status 4"),
+        "{message}"
+    );
 }
 
 /// Not slow: without the artifacts, or without the SDK level asked for, the backend refuses

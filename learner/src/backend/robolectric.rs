@@ -169,6 +169,7 @@ impl RobolectricConfig {
             classpath,
             main_class: "dev.typestar.agent.RobolectricMain".to_owned(),
             handshake_ms: HANDSHAKE_MS,
+            runs_on: format!("Robolectric (SDK {sdk})"),
         })
     }
 }

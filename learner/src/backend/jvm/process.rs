@@ -35,6 +35,8 @@ pub struct AgentCommand {
     pub main_class: String,
     /// Deadline of the handshake, which includes the JVM's start (and Robolectric's sandbox).
     pub handshake_ms: u64,
+    /// Where the code under study runs, for messages: "the JVM", "Robolectric (SDK 34)".
+    pub runs_on: String,
 }
 
 impl AgentCommand {
@@ -46,6 +48,7 @@ impl AgentCommand {
             classpath,
             main_class: "dev.typestar.agent.Agent".to_owned(),
             handshake_ms: HANDSHAKE_MS,
+            runs_on: "the JVM".to_owned(),
         }
     }
 }
