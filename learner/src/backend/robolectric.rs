@@ -63,7 +63,13 @@ pub fn default_artifacts_dir() -> PathBuf {
     std::env::var_os("TYPESTAR_ROBOLECTRIC_DIR")
         .filter(|it| !it.is_empty())
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/robolectric"))
+        .unwrap_or_else(|| {
+            let learner = Path::new(env!("CARGO_MANIFEST_DIR"));
+            learner
+                .parent()
+                .unwrap_or(learner)
+                .join("target/robolectric")
+        })
 }
 
 /// The script that fetches the artifacts: `fetch.sh [--dest DIR] [--sdk N]...`.
