@@ -9,8 +9,11 @@ echo "== cargo fmt"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+echo "== Robolectric artifacts (learner/robolectric/fetch.sh, cached in target/robolectric)"
+learner/robolectric/fetch.sh --sdk 34 >/dev/null
 echo "== cargo test"
-cargo test --workspace
+# TYPESTAR_SLOW=1 runs the slow tests too (learner/tests/robolectric_droidstar.rs, ~1 min).
+TYPESTAR_SLOW=1 cargo test --workspace
 echo "== AALpy comparison harness"
 bench/aalpy/test.sh
 echo "== Java agent"

@@ -9,6 +9,11 @@
 //! queries in parallel; [`backend`] holds the systems it runs on. [`report`] and [`creators`]
 //! turn the last hypothesis into the typestate the library stores.
 //!
+//! Backends: the simulated model, real classes on the host JVM ([`backend::jvm`]), and Android
+//! framework classes inside Robolectric ([`backend::robolectric`]).
+//! The Robolectric backend runs the same agent core on the paused main looper, with waits on its simulated clock.
+//! Its Maven artifacts come from `learner/robolectric/fetch.sh`, and its provenance says which SDK level ran and whether the class was AOSP code or Robolectric's simulation.
+//!
 //! ```text
 //! let pipeline = Pipeline::new(alphabet, suls, &PipelineConfig::default())?;
 //! let mut eq = DistinguisherBound::new(2);

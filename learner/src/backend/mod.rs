@@ -4,6 +4,9 @@
 //!   latencies, the quiescence timeout and optional noise; for tests and benchmarks.
 //! - [`jvm`]: real Java classes run by agent processes on the host JVM, described by TOML
 //!   experiment files.
+//! - [`robolectric`]: Android framework classes run by the same agent inside Robolectric, on
+//!   the paused main looper with a simulated clock, from the same experiment files.
 
 pub mod jvm;
 pub mod model;
+pub mod robolectric;

@@ -88,7 +88,12 @@ pub fn assert_learned(run: &JvmRun, expected: &Typestate) {
         typestates::format::print(learned),
         typestates::format::print(expected),
     );
-    eprintln!(
+    eprintln!("{}", statistics_line(learned, run));
+}
+
+/// One line of a run's statistics, for the test's output.
+pub fn statistics_line(learned: &Typestate, run: &JvmRun) -> String {
+    format!(
         "{}: {} states, {} ms, MQ {} asked / {} executed, EQ {}, resets {}, steps {}",
         learned.class,
         run.statistics.states,
@@ -98,5 +103,5 @@ pub fn assert_learned(run: &JvmRun, expected: &Typestate) {
         run.statistics.eq,
         run.statistics.resets,
         run.statistics.steps
-    );
+    )
 }

@@ -3,7 +3,9 @@
 //! `--model CLASS|FILE` runs a library typestate (or a typestate file) as a black box on the
 //! simulated model backend, to try experiments and to demo; `--backend jvm --experiment
 //! FILE.toml` learns a real class in the host JVM through the agent, with the algorithm, bound
-//! and filters the experiment's `[learn]` table names. Both write the progress bar on stderr,
+//! and filters the experiment's `[learn]` table names; `--backend robolectric --experiment
+//! FILE.toml [--sdk N]` learns an Android framework class the same way inside Robolectric
+//! (issue #22 wants one learning entry point for all backends later). All write the progress bar on stderr,
 //! the learned typestate (`-o`, statistics in its provenance) and a report with DroidStar's
 //! Table 1 columns.
 
@@ -15,8 +17,9 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use learner::backend::jvm::{learn_class, Experiment, JvmConfig};
+use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmError, JvmRun};
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
+use learner::backend::robolectric::{self, RobolectricConfig};
 use learner::learn::Phase;
 use learner::oracle::filter::QueryFilter;
 use learner::oracle::sul::CountSnapshot;
@@ -34,15 +37,20 @@ pub struct LearnArgs {
     /// backend.
     #[arg(long, value_name = "CLASS|FILE")]
     model: Option<String>,
-    /// The system to learn: `model` (simulated, needs --model) or `jvm` (needs --experiment).
+    /// The system to learn: `model` (simulated, needs --model), `jvm` or `robolectric` (both
+    /// need --experiment).
     #[arg(long, value_enum, default_value_t = BackendKind::Model)]
     backend: BackendKind,
     /// The experiment file of the JVM backend.
     #[arg(long, value_name = "FILE.toml")]
     experiment: Option<PathBuf>,
-    /// JVM backend: jars and class folders of the code under study (repeatable).
+    /// JVM and Robolectric backends: jars and class folders of the code under study (repeatable).
     #[arg(long, value_name = "PATH")]
     classpath: Vec<PathBuf>,
+    /// Robolectric backend: the Android SDK level to run the class on (fetched by
+    /// learner/robolectric/fetch.sh --sdk N).
+    #[arg(long, value_name = "N", default_value_t = robolectric::DEFAULT_SDK)]
+    sdk: u32,
     /// The learning algorithm.
     #[arg(long, value_enum, default_value_t = AlgorithmArg::Lsharp)]
     algorithm: AlgorithmArg,
@@ -89,6 +97,9 @@ enum BackendKind {
     Model,
     /// The JVM backend (an experiment file names the class, its alphabet and its reset).
     Jvm,
+    /// The agent inside Robolectric, for Android framework classes (an experiment file, as
+    /// for the JVM backend).
+    Robolectric,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -125,12 +136,17 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 .context("--backend model needs --model CLASS|FILE")?;
             crate::load::typestate(spec)?
         }
-        BackendKind::Jvm => {
-            let experiment = args
-                .experiment
-                .as_ref()
-                .context("--backend jvm needs --experiment FILE.toml")?;
-            return execute_jvm(&args, experiment, out);
+        BackendKind::Jvm | BackendKind::Robolectric => {
+            let experiment = args.experiment.as_ref().with_context(|| {
+                format!(
+                    "--backend {} needs --experiment FILE.toml",
+                    args.backend
+                        .to_possible_value()
+                        .expect("no skipped values")
+                        .get_name()
+                )
+            })?;
+            return execute_agent(&args, experiment, out);
         }
     };
     let alphabet = Arc::new(Alphabet::of(typestate.signature()));
@@ -189,34 +205,47 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     exit_code(run.outcome.end)
 }
 
-/// `typestar learn --backend jvm`: learns the experiment's class with agents in the host JVM.
-fn execute_jvm(
+/// `typestar learn --backend jvm|robolectric`: learns the experiment's class with agents in
+/// the host JVM or inside Robolectric.
+fn execute_agent(
     args: &LearnArgs,
     experiment: &std::path::Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
-    let loaded = Experiment::load(experiment).map_err(|error| anyhow::anyhow!("{error}"))?;
-    let config = JvmConfig {
-        classpath: args.classpath.clone(),
-        jobs: usize::from(args.jobs),
-        journal: args.journal.clone(),
-        ..JvmConfig::default()
-    };
+    let loaded =
+        Arc::new(Experiment::load(experiment).map_err(|error| anyhow::anyhow!("{error}"))?);
+    let jobs = usize::from(args.jobs);
     let mut bar = Bar::new(args.no_progress, None);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let run = runtime
-        .block_on(learn_class(Arc::new(loaded), &config, &mut bar))
-        .map_err(|error| anyhow::anyhow!("{error}"))?;
+    let jvm = JvmConfig {
+        classpath: args.classpath.clone(),
+        jobs,
+        journal: args.journal.clone(),
+        ..JvmConfig::default()
+    };
+    let (run, backend): (Result<JvmRun, JvmError>, String) =
+        if args.backend == BackendKind::Robolectric {
+            let config = RobolectricConfig {
+                sdk: args.sdk,
+                jvm,
+                ..RobolectricConfig::default()
+            };
+            let run = runtime.block_on(robolectric::learn_class(loaded, &config, &mut bar));
+            (run, format!("robolectric, SDK {}", args.sdk))
+        } else {
+            let run = runtime.block_on(learn_class(loaded, &jvm, &mut bar));
+            (run, "jvm".to_owned())
+        };
+    let run = run.map_err(|error| anyhow::anyhow!("{error}"))?;
     bar.finish();
     let class = &run.alphabet.signature.class;
     let report = format!(
-        "# typestar learn: {class}\n\n{end}; backend jvm ({experiment}), {jobs} agent(s)\n\n{table}",
+        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), {jobs} agent(s)\n\n{table}",
         end = end_description(&run.outcome.end),
         experiment = experiment.display(),
-        jobs = args.jobs,
         table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
     );
     write_outputs(args, &report, run.typestate.as_ref(), out)?;

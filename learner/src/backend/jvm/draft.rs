@@ -39,6 +39,9 @@ pub(crate) struct Description {
     overridable: Vec<Member>,
     #[serde(default)]
     subclass_constructors: Vec<Member>,
+    /// What runs when the class is called, from an agent with a platform (PROTOCOL.md §4.1).
+    #[serde(default)]
+    pub(crate) implementation: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]

@@ -25,6 +25,21 @@ pub enum JvmError {
         /// The program expected under it.
         program: PathBuf,
     },
+    /// The Robolectric backend's cached Maven artifacts are missing or incomplete.
+    #[error(
+        "the Robolectric backend's artifacts are missing: {what}; fetch them with \
+         `learner/robolectric/fetch.sh --dest {} --sdk {sdk}` (or point TYPESTAR_ROBOLECTRIC_DIR at \
+         a folder it filled)",
+        dir.display()
+    )]
+    RobolectricArtifacts {
+        /// The artifact folder looked in.
+        dir: PathBuf,
+        /// What is missing.
+        what: String,
+        /// The SDK level asked for.
+        sdk: u32,
+    },
     /// Compiling the agent from its sources failed.
     #[error("building the agent from {} failed: {message}", sources.display())]
     AgentBuild {

@@ -109,7 +109,7 @@ impl Jdk {
         Ok(dir)
     }
 
-    fn javac(
+    pub(crate) fn javac(
         &self,
         out: &Path,
         classpath: &[PathBuf],
@@ -137,7 +137,7 @@ impl Jdk {
 }
 
 /// `cache/name`, built by `build` into a scratch folder renamed into place unless it exists.
-fn build_once(
+pub(crate) fn build_once(
     cache: &Path,
     name: &str,
     build: impl FnOnce(&Path) -> Result<(), JvmError>,
@@ -180,7 +180,7 @@ pub fn join_classpath(entries: &[PathBuf]) -> String {
 }
 
 /// The `.java` files under `dir`, sorted.
-fn java_files(dir: &Path) -> Result<Vec<PathBuf>, JvmError> {
+pub(crate) fn java_files(dir: &Path) -> Result<Vec<PathBuf>, JvmError> {
     let mut files = Vec::new();
     let mut pending = vec![dir.to_owned()];
     while let Some(dir) = pending.pop() {
@@ -203,7 +203,7 @@ fn java_files(dir: &Path) -> Result<Vec<PathBuf>, JvmError> {
 
 /// FNV-1a over the files' names and contents, then `extra`: stable across runs and Rust
 /// versions.
-fn hash_files<'a>(
+pub(crate) fn hash_files<'a>(
     files: impl Iterator<Item = &'a PathBuf>,
     extra: &[&[u8]],
 ) -> Result<u64, JvmError> {

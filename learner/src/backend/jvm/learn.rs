@@ -11,7 +11,7 @@ use typestates::Typestate;
 use super::error::JvmError;
 use super::experiment::Experiment;
 use super::java::{default_cache_dir, Jdk};
-use super::process::AgentCommand;
+use super::process::{AgentCommand, AgentProcess};
 use super::sul::{JvmSul, Launcher};
 use crate::closure::Alphabet;
 use crate::cost::CostModel;
@@ -62,10 +62,7 @@ impl JvmConfig {
             let classes = jdk.harness_classes(&self.cache_dir, &classpath, harness)?;
             classpath.push(classes);
         }
-        Ok(AgentCommand {
-            java: jdk.java,
-            classpath,
-        })
+        Ok(AgentCommand::host(jdk.java, classpath))
     }
 }
 
@@ -114,26 +111,82 @@ pub async fn learn_class(
     let started = Instant::now();
     let launcher = Launcher {
         command: config.agent_command(&experiment.harness_sources())?,
-        experiment: Arc::clone(&experiment),
+        experiment,
     };
-    let alphabet = Arc::new(experiment.alphabet());
     // The first agent starts now, so a bad experiment fails here with its location.
     let first = launcher.start().await?;
-    let java_version = first.java_version.clone();
+    let platform = format!("host JVM, Java {}", first.java_version);
+    let agents = Agents::of(config, cost_model(&launcher.experiment), started);
+    learn_on_agents(
+        launcher,
+        first,
+        &agents,
+        Provenance {
+            platform,
+            sources: Vec::new(),
+        },
+        progress,
+    )
+    .await
+}
+
+/// The agents a learning run uses, and when the run started (for its time statistic).
+pub(crate) struct Agents {
+    /// Agent processes run in parallel.
+    pub jobs: usize,
+    /// Where to journal executed queries.
+    pub journal: Option<PathBuf>,
+    /// What runs cost on these agents, for the choice between extending a run and a reset.
+    pub cost: CostModel,
+    /// When the run started, before the first agent.
+    pub started: Instant,
+}
+
+impl Agents {
+    /// The agents `config` asks for, whose runs cost `cost`, for a run started at `started`.
+    pub(crate) fn of(config: &JvmConfig, cost: CostModel, started: Instant) -> Agents {
+        Agents {
+            jobs: config.jobs,
+            journal: config.journal.clone(),
+            cost,
+            started,
+        }
+    }
+}
+
+/// What a backend adds to the learned typestate's provenance.
+pub(crate) struct Provenance {
+    /// Where the class ran.
+    pub platform: String,
+    /// Sources beyond the experiment file.
+    pub sources: Vec<String>,
+}
+
+/// Learns `launcher`'s experiment on `first` and `jobs - 1` more agents the launcher starts:
+/// the pipeline every agent backend shares.
+pub(crate) async fn learn_on_agents(
+    launcher: Launcher,
+    first: AgentProcess,
+    agents: &Agents,
+    provenance: Provenance,
+    progress: &mut dyn Progress,
+) -> Result<JvmRun, JvmError> {
+    let experiment = Arc::clone(&launcher.experiment);
+    let alphabet = Arc::new(experiment.alphabet());
     let mut suls = vec![JvmSul::with_agent(
         launcher.clone(),
         Arc::clone(&alphabet),
         first,
     )];
-    for _ in 1..config.jobs.max(1) {
+    for _ in 1..agents.jobs.max(1) {
         suls.push(JvmSul::new(launcher.clone(), Arc::clone(&alphabet)));
     }
     let filters = experiment.filters(&alphabet);
-    let cost = cost_model(&experiment);
+    let cost = agents.cost;
     let pipeline_config = PipelineConfig {
         cost,
         filters: filters.clone(),
-        journal: config.journal.clone(),
+        journal: agents.journal.clone(),
     };
     let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, &pipeline_config)?;
     let mut eq = Chain(
@@ -148,7 +201,7 @@ pub async fn learn_class(
     let asked = pipeline.asked();
     let executed = pipeline.executed();
     let mut statistics = Statistics::collect(&outcome, &alphabet.signature, asked, executed, &cost);
-    statistics.time_ms = started.elapsed().as_millis() as u64;
+    statistics.time_ms = agents.started.elapsed().as_millis() as u64;
     let typestate = outcome.hypothesis.as_ref().map(|hypothesis| {
         let mut typestate = learned_typestate(
             hypothesis,
@@ -157,11 +210,12 @@ pub async fn learn_class(
             &filters,
             pipeline.restrictions(),
         );
-        typestate.provenance.platform = Some(format!("host JVM, Java {java_version}"));
+        typestate.provenance.platform = Some(provenance.platform);
         typestate
             .provenance
             .sources
             .push(format!("experiment {}", experiment.file().display()));
+        typestate.provenance.sources.extend(provenance.sources);
         typestate
     });
     let creators = experiment.creators();

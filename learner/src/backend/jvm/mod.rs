@@ -33,12 +33,13 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map};
 
-use draft::Description;
+pub(crate) use draft::Description;
 pub use draft::Draft;
 pub use error::JvmError;
 pub use experiment::{Experiment, ExperimentError, Location};
 pub use harness::HarnessSource;
 pub use learn::{learn_class, JvmConfig, JvmRun};
+pub(crate) use learn::{learn_on_agents, Agents, Provenance};
 use process::{AgentProcess, Answer};
 use wire::Reply;
 
@@ -66,7 +67,10 @@ pub async fn draft_experiment(class: &str, classpath: &[PathBuf]) -> Result<Draf
 }
 
 /// The agent's `describe` of `class`.
-async fn describe(agent: &mut AgentProcess, class: &str) -> Result<Description, JvmError> {
+pub(crate) async fn describe(
+    agent: &mut AgentProcess,
+    class: &str,
+) -> Result<Description, JvmError> {
     let mut body = Map::new();
     body.insert("class".into(), json!(class));
     match agent.request("describe", body, 60_000).await? {

@@ -19,7 +19,7 @@ use super::wire::{ErrorReply, Reply, PROTOCOL};
 
 /// Lines of the agent's stderr kept for error messages.
 const STDERR_LINES: usize = 20;
-/// Deadline of the handshake, which includes the JVM's start.
+/// Deadline of the host agent's handshake, which includes the JVM's start.
 const HANDSHAKE_MS: u64 = 30_000;
 
 /// How to start an agent.
@@ -27,8 +27,30 @@ const HANDSHAKE_MS: u64 = 30_000;
 pub struct AgentCommand {
     /// The `java` launcher.
     pub java: PathBuf,
+    /// Options before the class path (`-Dname=value`).
+    pub jvm_options: Vec<String>,
     /// Agent classes, harnesses and the code under study.
     pub classpath: Vec<PathBuf>,
+    /// The agent's main class: `dev.typestar.agent.Agent` on the host JVM.
+    pub main_class: String,
+    /// Deadline of the handshake, which includes the JVM's start (and Robolectric's sandbox).
+    pub handshake_ms: u64,
+    /// Where the code under study runs, for messages: "the JVM", "Robolectric (SDK 34)".
+    pub runs_on: String,
+}
+
+impl AgentCommand {
+    /// The host agent on `java` with `classpath`.
+    pub fn host(java: PathBuf, classpath: Vec<PathBuf>) -> AgentCommand {
+        AgentCommand {
+            java,
+            jvm_options: Vec::new(),
+            classpath,
+            main_class: "dev.typestar.agent.Agent".to_owned(),
+            handshake_ms: HANDSHAKE_MS,
+            runs_on: "the JVM".to_owned(),
+        }
+    }
 }
 
 /// A running, authenticated agent.
@@ -41,6 +63,8 @@ pub struct AgentProcess {
     stderr: Arc<Mutex<VecDeque<String>>>,
     /// The JVM's version, from `hello`.
     pub java_version: String,
+    /// What the agent runs on beyond the JVM, from `hello` (PROTOCOL.md §3).
+    pub platform: Option<Value>,
 }
 
 /// The outcome of a request the agent answered.
@@ -56,9 +80,10 @@ impl AgentProcess {
     pub async fn start(command: &AgentCommand) -> Result<AgentProcess, JvmError> {
         let token = session_token()?;
         let mut child = Command::new(&command.java)
+            .args(&command.jvm_options)
             .arg("-cp")
             .arg(join_classpath(&command.classpath))
-            .arg("dev.typestar.agent.Agent")
+            .arg(&command.main_class)
             .env("TYPESTAR_AGENT_TOKEN", &token)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -91,14 +116,22 @@ impl AgentProcess {
             next_id: 1,
             stderr,
             java_version: String::new(),
+            platform: None,
         };
-        agent.handshake().await?;
+        agent.handshake(command.handshake_ms).await?;
         Ok(agent)
     }
 
-    async fn handshake(&mut self) -> Result<(), JvmError> {
-        match self.read("hello", HANDSHAKE_MS).await? {
-            Reply::Hello { protocol, java } if protocol == PROTOCOL => self.java_version = java,
+    async fn handshake(&mut self, timeout_ms: u64) -> Result<(), JvmError> {
+        match self.read("hello", timeout_ms).await? {
+            Reply::Hello {
+                protocol,
+                java,
+                platform,
+            } if protocol == PROTOCOL => {
+                self.java_version = java;
+                self.platform = platform;
+            }
             Reply::Hello { protocol, .. } => {
                 return Err(self.failed(format!(
                     "speaks protocol {protocol}; this learner speaks {PROTOCOL}"
@@ -108,7 +141,7 @@ impl AgentProcess {
         }
         let auth = json!({"type": "auth", "protocol": PROTOCOL, "token": self.token});
         self.write(&auth).await?;
-        match self.read("auth", HANDSHAKE_MS).await? {
+        match self.read("auth", timeout_ms).await? {
             Reply::Ready => Ok(()),
             Reply::Error(error) => Err(self.failed(format!(
                 "refused the handshake: {}: {}",

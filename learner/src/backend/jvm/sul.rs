@@ -173,8 +173,9 @@ impl JvmSul {
             format!("reset {}", self.run.join(" "))
         };
         SulError::new(format!(
-            "{} on the JVM, after `{run}`: {message}",
-            self.launcher.experiment.class()
+            "{} on {}, after `{run}`: {message}",
+            self.launcher.experiment.class(),
+            self.launcher.command.runs_on
         ))
     }
 }

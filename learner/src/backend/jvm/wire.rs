@@ -16,6 +16,9 @@ pub(crate) enum Reply {
         protocol: u64,
         #[serde(default)]
         java: String,
+        /// What the agent runs on beyond the JVM (Robolectric: its version and SDK level).
+        #[serde(default)]
+        platform: Option<Value>,
     },
     Ready,
     Error(ErrorReply),

@@ -118,6 +118,11 @@ final class CallbackBus {
         return queue.pollFirst();
     }
 
+    /** Takes the oldest queued callback without waiting; {@code null} if none is queued. */
+    synchronized String pollNow() {
+        return queue.pollFirst();
+    }
+
     /** The first error callback received in the open generation, or {@code null}. */
     synchronized String firstError() {
         return firstError;

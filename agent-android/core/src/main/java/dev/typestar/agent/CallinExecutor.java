@@ -44,4 +44,18 @@ interface CallinExecutor {
 
     /** Whether an earlier task timed out; the agent process must then be restarted. */
     boolean isWedged();
+
+    /**
+     * Takes the oldest callback of {@code bus}, waiting up to {@code timeoutMs} for one: real time
+     * on a host JVM and on a device; the simulated clock of the paused main looper under
+     * Robolectric, where a quiet wait costs no real time.
+     */
+    default String awaitCallback(CallbackBus bus, long timeoutMs) throws InterruptedException {
+        return bus.poll(timeoutMs);
+    }
+
+    /** Lets {@code ms} pass (settle and drain times): real time here, simulated under Robolectric. */
+    default void pause(long ms) throws InterruptedException {
+        Thread.sleep(ms);
+    }
 }

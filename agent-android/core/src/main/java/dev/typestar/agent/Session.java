@@ -33,12 +33,18 @@ final class Session {
     private final Writer out;
     private final byte[] token;
     private final QueryRunner runner;
+    private final Platform platform;
 
     Session(Reader in, Writer out, String token, QueryRunner runner) {
+        this(in, out, token, runner, Platform.HOST);
+    }
+
+    Session(Reader in, Writer out, String token, QueryRunner runner, Platform platform) {
         this.in = in;
         this.out = out;
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.runner = runner;
+        this.platform = platform;
     }
 
     /** A line read from the client, or why it could not be read. */
@@ -88,6 +94,10 @@ final class Session {
         m.put("java", System.getProperty("java.version"));
         m.put("vm", System.getProperty("java.vm.name"));
         m.put("os", System.getProperty("os.name"));
+        Map<String, Object> about = platform.about();
+        if (about != null) {
+            m.put("platform", about);
+        }
         return m;
     }
 
@@ -144,7 +154,13 @@ final class Session {
             switch (type) {
                 case "describe":
                     f.rejectUnknown(Fields.keys("type", "id", "token", "class"));
-                    send(reply("description", id, Describer.describe(Types.forName(f.string("class"), "class"))));
+                    Class<?> described = Types.forName(f.string("class"), "class");
+                    Map<String, Object> description = Describer.describe(described);
+                    Map<String, Object> implementation = platform.implementation(described);
+                    if (implementation != null) {
+                        description.put("implementation", implementation);
+                    }
+                    send(reply("description", id, description));
                     return null;
                 case "load":
                     f.rejectUnknown(Fields.keys("type", "id", "token", "experiment"));

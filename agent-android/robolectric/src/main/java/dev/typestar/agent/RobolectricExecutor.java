@@ -1,0 +1,166 @@
+package dev.typestar.agent;
+
+import static org.robolectric.Shadows.shadowOf;
+
+import android.os.Looper;
+import android.os.SystemClock;
+import java.time.Duration;
+import org.robolectric.shadows.ShadowLooper;
+import org.robolectric.shadows.ShadowPausedAsyncTask;
+
+/**
+ * The Robolectric {@link CallinExecutor}. The session runs on the sandbox's main thread, the
+ * thread of the paused main looper, so every call into the code under study runs inline there,
+ * as an app's calls on its main thread do, and callbacks posted to the main looper run on it
+ * during waits. A wait advances the looper's simulated clock task by task (after letting real
+ * background threads, AsyncTask's executor, finish), so a quiet wait costs no real time.
+ *
+ * <p>The main thread cannot be preempted, so the watchdog cannot end one call and keep serving:
+ * when a call (or the looper work of a wait) overruns, it reports the call on stderr and ends the
+ * JVM, and the learner restarts the agent.
+ */
+final class RobolectricExecutor implements CallinExecutor {
+    /** Real time background work may take in one wait before the wait fails. */
+    static final long BACKGROUND_MS = 10_000;
+    /** Exit status when the watchdog ends the JVM. */
+    static final int EXIT_HUNG = 4;
+    /** Real time the looper work of one wait may take before the watchdog fires. */
+    private static final long LOOPER_WORK_MS = BACKGROUND_MS + 20_000;
+
+    private final BackgroundTracker background = new BackgroundTracker();
+    private final ShadowLooper main = shadowOf(Looper.getMainLooper());
+    private final Watchdog watchdog = new Watchdog();
+
+    @SuppressWarnings("deprecation") // still the way to give AsyncTask an executor in 4.16
+    RobolectricExecutor() {
+        ShadowPausedAsyncTask.overrideExecutor(background);
+        watchdog.start();
+    }
+
+    @Override
+    public Outcome run(Task task, long timeoutMs) {
+        long start = System.nanoTime();
+        watchdog.arm("a call into the code under study", timeoutMs);
+        try {
+            Object value = task.call();
+            return new Outcome(value, null, false, elapsed(start));
+        } catch (Throwable t) { // errors included, as on the host JVM
+            return new Outcome(null, t, false, elapsed(start));
+        } finally {
+            watchdog.disarm();
+        }
+    }
+
+    @Override
+    public boolean isWedged() {
+        return false; // a hung call ends the JVM instead
+    }
+
+    @Override
+    public String awaitCallback(CallbackBus bus, long timeoutMs) throws InterruptedException {
+        long deadline = SystemClock.uptimeMillis() + timeoutMs;
+        while (true) {
+            runDue();
+            String callback = bus.pollNow();
+            if (callback != null) {
+                return callback;
+            }
+            if (!advanceTowards(deadline)) {
+                return null;
+            }
+        }
+    }
+
+    @Override
+    public void pause(long ms) throws InterruptedException {
+        long deadline = SystemClock.uptimeMillis() + ms;
+        do {
+            runDue();
+        } while (advanceTowards(deadline));
+    }
+
+    /** Lets background work finish (real time), then runs what is due on the main looper. */
+    private void runDue() throws InterruptedException {
+        if (!background.awaitIdle(BACKGROUND_MS)) {
+            throw new IllegalStateException("background work (AsyncTask's executor) still runs after "
+                    + BACKGROUND_MS + " ms of real time; the wait cannot let simulated time move on");
+        }
+        watchdog.arm("looper work due now", LOOPER_WORK_MS);
+        try {
+            main.idle();
+        } finally {
+            watchdog.disarm();
+        }
+    }
+
+    /**
+     * Advances the simulated clock to the next scheduled task or to {@code deadline}, whichever
+     * comes first, running what falls due; false if the deadline had already passed.
+     */
+    private boolean advanceTowards(long deadline) {
+        long now = SystemClock.uptimeMillis();
+        if (now >= deadline) {
+            return false;
+        }
+        Duration next = main.getNextScheduledTaskTime(); // uptime; ZERO when nothing is scheduled
+        long stop = next.isZero() || next.toMillis() >= deadline ? deadline : Math.max(now + 1, next.toMillis());
+        watchdog.arm("looper work of a wait", LOOPER_WORK_MS);
+        try {
+            main.idleFor(Duration.ofMillis(stop - now));
+        } finally {
+            watchdog.disarm();
+        }
+        return true;
+    }
+
+    private static double elapsed(long startNanos) {
+        return Math.round((System.nanoTime() - startNanos) / 1e3) / 1e3;
+    }
+
+    /** Ends the JVM when the armed work overruns its real-time limit. */
+    private static final class Watchdog extends Thread {
+        private String what;
+        private long deadlineNanos;
+        private long limitMs;
+
+        Watchdog() {
+            super("typestar-watchdog");
+            setDaemon(true);
+        }
+
+        synchronized void arm(String description, long ms) {
+            what = description;
+            limitMs = ms;
+            deadlineNanos = System.nanoTime() + ms * 1_000_000L;
+            notifyAll();
+        }
+
+        synchronized void disarm() {
+            what = null;
+        }
+
+        @Override
+        public synchronized void run() {
+            try {
+                while (true) {
+                    if (what == null) {
+                        wait();
+                        continue;
+                    }
+                    long left = deadlineNanos - System.nanoTime();
+                    if (left > 0) {
+                        wait(left / 1_000_000L + 1);
+                        continue;
+                    }
+                    System.err.println("typestar robolectric agent: " + what + " did not return within " + limitMs
+                            + " ms (real time); the main thread cannot be preempted, so the JVM ends (status "
+                            + EXIT_HUNG + ")");
+                    System.err.flush();
+                    Runtime.getRuntime().halt(EXIT_HUNG);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

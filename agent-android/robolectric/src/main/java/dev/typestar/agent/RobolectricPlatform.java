@@ -1,0 +1,176 @@
+package dev.typestar.agent;
+
+import android.os.Build;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Executable;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import org.robolectric.annotation.Implementation;
+import org.robolectric.annotation.Implements;
+import org.robolectric.internal.ShadowProvider;
+
+/**
+ * What the agent runs on under Robolectric: the SDK level in {@code hello}, and in
+ * {@code describe} whether a class is AOSP code or Robolectric's simulation of it, read from
+ * Robolectric's shadow registry ({@code ServiceLoader<ShadowProvider>}: the shadow map and its
+ * shadow pickers) for the class and each superclass below {@code Object}.
+ *
+ * <p>{@code code} is {@code "real"} when no shadow method applies at this SDK level,
+ * {@code "calls-through"} when every shadow method that applies is one known to run the AOSP code
+ * it intercepts ({@link #CALLS_THROUGH}), else {@code "simulated"}: what is learned is then
+ * Robolectric's simulation of the class, not the class.
+ */
+final class RobolectricPlatform implements Platform {
+    /**
+     * Shadow methods that record something and then run the AOSP method they intercept, as read
+     * in Robolectric 4.16.1's bytecode: ShadowCountDownTimer's (while the system property
+     * robolectric.useRealCountDownTimer is true, its default) and ShadowPausedAsyncTask's
+     * executeOnExecutor (which swaps in the executor {@link RobolectricExecutor} installs). Check
+     * this list when moving to another Robolectric version.
+     */
+    private static final Set<String> CALLS_THROUGH = new LinkedHashSet<>(Arrays.asList(
+            "org.robolectric.shadows.ShadowPausedAsyncTask#executeOnExecutor(java.util.concurrent.Executor,"
+                    + " java.lang.Object[])"));
+    private static final List<String> COUNT_DOWN_TIMER = Arrays.asList(
+            "org.robolectric.shadows.ShadowCountDownTimer#start()",
+            "org.robolectric.shadows.ShadowCountDownTimer#cancel()");
+
+    static {
+        if (Boolean.parseBoolean(System.getProperty("robolectric.useRealCountDownTimer", "true"))) {
+            CALLS_THROUGH.addAll(COUNT_DOWN_TIMER);
+        }
+    }
+
+    private final Map<String, String> shadows = new HashMap<>();
+    private final Map<String, String> pickers = new HashMap<>();
+
+    RobolectricPlatform() {
+        for (ShadowProvider provider : ServiceLoader.load(ShadowProvider.class, getClass().getClassLoader())) {
+            for (Map.Entry<String, String> entry : provider.getShadows()) {
+                shadows.putIfAbsent(entry.getKey(), entry.getValue());
+            }
+            pickers.putAll(provider.getShadowPickerMap());
+        }
+    }
+
+    @Override
+    public Map<String, Object> about() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", "robolectric");
+        m.put("robolectric", System.getProperty("typestar.robolectric.version"));
+        m.put("sdk", (long) Build.VERSION.SDK_INT);
+        m.put("release", Build.VERSION.RELEASE);
+        return m;
+    }
+
+    @Override
+    public Map<String, Object> implementation(Class<?> type) {
+        List<Object> found = new ArrayList<>();
+        boolean intercepted = false;
+        boolean simulated = false;
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            Class<?> shadow = shadowOf(c);
+            if (shadow == null) {
+                continue;
+            }
+            List<Object> methods = new ArrayList<>();
+            List<Object> through = new ArrayList<>();
+            for (String method : implementations(shadow, c)) {
+                methods.add(method);
+                intercepted = true;
+                if (CALLS_THROUGH.contains(shadow.getName() + "#" + method)) {
+                    through.add(method);
+                } else {
+                    simulated = true;
+                }
+            }
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("class", c.getName());
+            entry.put("shadow", shadow.getName());
+            entry.put("methods", methods);
+            entry.put("callsThrough", through);
+            found.add(entry);
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("code", simulated ? "simulated" : intercepted ? "calls-through" : "real");
+        m.put("sdk", (long) Build.VERSION.SDK_INT);
+        m.put("shadows", found);
+        return m;
+    }
+
+    /** The shadow Robolectric uses for {@code c} at this SDK level, or null. */
+    private Class<?> shadowOf(Class<?> c) {
+        Class<?> shadow = null;
+        try {
+            String picker = pickers.get(c.getName());
+            if (picker != null) {
+                Object instance = Class.forName(picker, true, c.getClassLoader()).getDeclaredConstructor().newInstance();
+                Method pick = instance.getClass().getMethod("pickShadowClass");
+                pick.setAccessible(true);
+                shadow = (Class<?>) pick.invoke(instance);
+            } else if (shadows.containsKey(c.getName())) {
+                shadow = Class.forName(shadows.get(c.getName()), false, c.getClassLoader());
+            }
+        } catch (ReflectiveOperationException | LinkageError e) {
+            throw new IllegalStateException("cannot read Robolectric's shadow of " + c.getName() + ": " + e, e);
+        }
+        if (shadow == null) {
+            return null;
+        }
+        Implements implementsAnnotation = shadow.getAnnotation(Implements.class);
+        if (implementsAnnotation != null && !applies(implementsAnnotation.minSdk(), implementsAnnotation.maxSdk())) {
+            return null;
+        }
+        return shadow;
+    }
+
+    /**
+     * The methods of {@code real} that {@code shadow} (or a shadow superclass) implements at this
+     * SDK level, as {@code name(T, …)}, sorted; constructors are {@code <init>}.
+     */
+    private static List<String> implementations(Class<?> shadow, Class<?> real) {
+        Set<String> declared = new LinkedHashSet<>();
+        for (Method m : real.getDeclaredMethods()) {
+            declared.add(signature(m.getName(), m));
+        }
+        for (Constructor<?> k : real.getDeclaredConstructors()) {
+            declared.add(signature("<init>", k));
+        }
+        Set<String> out = new java.util.TreeSet<>();
+        for (Class<?> s = shadow; s != null && s != Object.class; s = s.getSuperclass()) {
+            for (Method m : s.getDeclaredMethods()) {
+                Implementation implementation = m.getAnnotation(Implementation.class);
+                if (implementation == null || !applies(implementation.minSdk(), implementation.maxSdk())) {
+                    continue;
+                }
+                String name = m.getName().equals("__constructor__") ? "<init>" : m.getName();
+                String sig = signature(name, m);
+                if (declared.contains(sig)) {
+                    out.add(sig);
+                }
+            }
+        }
+        return new ArrayList<>(out);
+    }
+
+    private static String signature(String name, Executable e) {
+        List<String> params = new ArrayList<>();
+        for (Class<?> p : e.getParameterTypes()) {
+            params.add(Types.name(p));
+        }
+        return name + "(" + String.join(", ", params) + ")";
+    }
+
+    private static boolean applies(int minSdk, int maxSdk) {
+        int sdk = Build.VERSION.SDK_INT;
+        return (minSdk <= 0 || sdk >= minSdk) && (maxSdk <= 0 || sdk <= maxSdk);
+    }
+}

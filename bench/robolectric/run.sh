@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The Robolectric learning benchmark: learns each Android experiment of learner/experiments/ with
+# `typestar learn --backend robolectric` (a debug build, as CI has it) and writes
+# bench/results/robolectric.md: wall time (JVM and sandbox start included) and the queries asked
+# and executed per class, beside DroidStar's 2016 device figures for the same alphabets, for each
+# SDK level and number of JVMs asked for, and whether the protocols learned at each SDK level are
+# the same (typestar diff against the first level).
+#   bench/robolectric/run.sh [--sdk N[,N...]] [--jobs J[,J...]]      (defaults: SDK 34; 1 and 2 JVMs)
+# Fetches the Maven artifacts with learner/robolectric/fetch.sh first (a no-op once cached).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+sdks=34
+jobs_list=1,2
+while [ $# -gt 0 ]; do
+    case $1 in
+        --sdk) sdks=$2; shift 2;;
+        --jobs) jobs_list=$2; shift 2;;
+        *) echo "usage: $0 [--sdk N[,N...]] [--jobs J[,J...]]" >&2; exit 2;;
+    esac
+done
+sdks=${sdks//,/ }
+jobs_list=${jobs_list//,/ }
+fetch_args=()
+for sdk in $sdks; do fetch_args+=(--sdk "$sdk"); done
+learner/robolectric/fetch.sh "${fetch_args[@]}" >/dev/null
+cargo build -q -p server
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# DroidStar's 2016 device runs (droidstar-lessons.md 4.1, all.txt): time in s, executed MQ.
+droidstar() {
+    case $1 in
+        CountDownTimer) echo "133.7 | 61";;
+        AsyncTask) echo "48.8 | 94";;
+        *) echo "- | -";;
+    esac
+}
+
+out=bench/results/robolectric.md
+{
+    echo "# Robolectric learning benchmark"
+    echo
+    echo "Produced by \`bench/robolectric/run.sh --sdk ${sdks// /,} --jobs ${jobs_list// /,}\` on $(date -u +%Y-%m-%d), $(nproc) cores (shared with other work), $(java -version 2>&1 | head -1)."
+    echo "Each class is learned by \`typestar learn --backend robolectric --experiment learner/experiments/<class>.toml --sdk N --jobs J\` (debug build)."
+    echo "**time** is the whole run's wall time, the start of each JVM and its Robolectric sandbox (10-30 s) included; waits run on the simulated clock, so only real background work (AsyncTask's 200 ms \`doInBackground\`) costs real time."
+    echo "**MQ asked (executed)**: queries the learner asked, and runs executed on the agents (each a fresh object)."
+    echo "**code**: what the agent read from Robolectric's shadow registry (\`calls-through\`: shadow methods intercept the class and run its AOSP code)."
+    echo "**JVMs**: agents in parallel (\`--jobs\`); each pays its own sandbox start, so a second one only pays off when the queries themselves take long."
+    echo "DroidStar's columns are its 2016 runs on a device with the same alphabets (AsyncTask-NoGet; droidstar-lessons.md §4.1)."
+    echo
+    echo "| class | SDK | JVMs | code | states | time (s) | MQ asked (executed) | EQ | DroidStar time (s) | DroidStar executed MQ |"
+    echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+} >"$work/table.md"
+first_sdk=${sdks%% *}
+for class in CountDownTimer AsyncTask; do
+    experiment=learner/experiments/android.os.$class.toml
+    for sdk in $sdks; do
+        for jobs in $jobs_list; do
+            echo "learning android.os.$class (SDK $sdk, $jobs JVM(s))" >&2
+            result=$work/$class-$sdk-$jobs
+            target/debug/typestar learn --backend robolectric --experiment "$experiment" --sdk "$sdk" \
+                --jobs "$jobs" --no-progress --report "$result.md" -o "$result.typestate"
+            # | CountDownTimer | 3 | 39.0 | 141 (45) | 1 | 45.0 | 2 |
+            IFS='|' read -r _ _ states time queries eq _ <<<"$(grep "^| $class |" "$result.md")"
+            code=$(sed -n 's/^source "code \([a-z-]*\):.*/\1/p' "$result.typestate")
+            echo "| $class | $sdk | $jobs | $code |$states|$time|$queries|$eq| $(droidstar "$class") |" >>"$work/table.md"
+            cp "$result.typestate" "$work/$class-$sdk.typestate"
+        done
+    done
+    for sdk in $sdks; do
+        [ "$sdk" = "$first_sdk" ] && continue
+        # typestar diff exits 1 when the protocols differ (the table records either answer), 2 on
+        # an error (which stops the benchmark).
+        rc=0
+        verdict=$(target/debug/typestar diff "$work/$class-$first_sdk.typestate" "$work/$class-$sdk.typestate") || rc=$?
+        [ "$rc" -le 1 ] || exit "$rc"
+        echo "- $class, SDK $first_sdk against SDK $sdk: ${verdict//$work\//}" >>"$work/sdk-diffs.md"
+    done
+done
+if [ -f "$work/sdk-diffs.md" ]; then
+    { echo; echo "Protocols learned at each SDK level (\`typestar diff\`):"; echo; cat "$work/sdk-diffs.md"; } >>"$work/table.md"
+fi
+mv "$work/table.md" "$out"
+cat "$out"
