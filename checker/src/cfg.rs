@@ -14,27 +14,16 @@
 //! `finally` blocks are copied onto every path that leaves them (normal, exceptional,
 //! `return`, `break`, `continue`).
 //!
-//! Lambdas passed to the Kotlin scope functions (`apply`, `also`, `let`, `run`, `with`,
-//! `use`, `takeIf`, `takeUnless`) run in place and are inlined, after a
-//! [`NodeKind::EnterScope`] node; `use` closes its receiver afterwards, and try-with-resources
-//! closes its resources in reverse order.
+//! Lambdas passed to the Kotlin inline functions of [`crate::inline`] run in place and are
+//! inlined: once (after a [`NodeKind::EnterScope`] node where the lambda gets the subject), or
+//! as a loop that runs them zero or more times; `use` closes its subject afterwards,
+//! `runCatching` catches what its lambda throws, and a safe call (`x?.let { … }`) runs only
+//! after a [`NodeKind::NotNull`] test of its receiver.
+//! Try-with-resources closes its resources in reverse order.
 //! Other lambdas and anonymous class bodies get graphs of their own.
 
-use crate::ir::{
-    BinaryOp, Block, Body, Catch, Expr, ExprKind, Language, Local, Param, Stmt, StmtKind,
-};
-
-/// Kotlin functions whose lambda argument runs once, in place.
-pub(crate) const INLINE_SCOPE_FUNCTIONS: &[&str] = &[
-    "apply",
-    "also",
-    "let",
-    "run",
-    "with",
-    "use",
-    "takeIf",
-    "takeUnless",
-];
+use crate::inline::{Binds, Inlined, Runs};
+use crate::ir::{BinaryOp, Block, Body, Catch, Expr, ExprKind, Language, Local, Stmt, StmtKind};
 
 /// Index of a node in its [`Cfg`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,14 +67,13 @@ pub enum NodeKind<'a> {
     New(&'a Expr),
     /// A test of a condition; leaves by a `True` and a `False` edge.
     Branch(&'a Expr),
-    /// An inlined scope-function lambda starts: `call`'s receiver (or first argument for
-    /// `with`) becomes `this` or the lambda's parameter.
-    EnterScope {
-        /// The scope-function call.
-        call: &'a Expr,
-        /// The lambda's declared parameters (none for an implicit `it`).
-        params: &'a [Param],
-    },
+    /// A test whether the value of the expression is not `null`, before a Kotlin safe call
+    /// whose inlined lambda runs only then (`x?.let { … }`); leaves by a `True` edge (not
+    /// `null`) and a `False` edge (`null`: the call is skipped).
+    NotNull(&'a Expr),
+    /// An inlined lambda starts with this subject (the receiver, or `with`'s first argument)
+    /// as its `this` or its parameter.
+    EnterScope(&'a Expr),
     /// A resource is closed (end of try-with-resources, end of Kotlin `use`).
     Close(CloseTarget<'a>),
     /// A catch handler is entered.
@@ -657,27 +645,28 @@ impl<'a> Builder<'a> {
                 if let Some(receiver) = &call.receiver {
                     self.expr(receiver);
                 }
-                let inline_lambda = match call.args.last().map(|arg| &arg.kind) {
-                    Some(ExprKind::Lambda { params, body })
-                        if INLINE_SCOPE_FUNCTIONS.contains(&call.name.as_str()) =>
-                    {
-                        Some((params.as_slice(), body.as_ref()))
+                let Some(inlined) = crate::inline::inlined(call, self.language) else {
+                    for arg in &call.args {
+                        self.expr(arg);
                     }
-                    _ => None,
+                    self.add_throwing(NodeKind::Call(expr));
+                    return;
                 };
-                let n_evaluated = call.args.len() - usize::from(inline_lambda.is_some());
-                for arg in &call.args[..n_evaluated] {
+                // `x?.let { … }` runs nothing where `x` is null.
+                let skipped = match (&call.receiver, call.is_safe) {
+                    (Some(receiver), true) => {
+                        let test = self.add_node(NodeKind::NotNull(receiver));
+                        self.current = vec![(test, EdgeKind::True)];
+                        vec![(test, EdgeKind::False)]
+                    }
+                    _ => Vec::new(),
+                };
+                for arg in inlined.args {
                     self.expr(arg);
                 }
-                if let Some((params, body)) = inline_lambda {
-                    self.inline_lambda(expr, &call.name, params, body);
-                    if call.name == "use" {
-                        if let Some(receiver) = &call.receiver {
-                            self.add_throwing(NodeKind::Close(CloseTarget::Expr(receiver)));
-                        }
-                    }
-                }
+                self.inline_lambda(&call.name, inlined);
                 self.add_throwing(NodeKind::Call(expr));
+                self.current.extend(skipped);
             }
             ExprKind::New { args, .. } => {
                 for arg in args {
@@ -735,15 +724,54 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Inlines the lambda of a scope function: `return@name` leaves the lambda, a plain
-    /// `return` leaves the enclosing function (Kotlin inline semantics).
-    fn inline_lambda(&mut self, call: &'a Expr, name: &str, params: &'a [Param], body: &'a Body) {
-        self.add_node(NodeKind::EnterScope { call, params });
+    /// Inlines the lambda of the inline function `name` as its contract says.
+    fn inline_lambda(&mut self, name: &str, inlined: Inlined<'a>) {
+        if let (Some(subject), Binds::This | Binds::Parameter) =
+            (inlined.subject, inlined.function.binds)
+        {
+            self.add_node(NodeKind::EnterScope(subject));
+        }
+        let body = &inlined.body.stmts;
+        match inlined.function.runs {
+            Runs::Once => self.lambda_body(name, body),
+            Runs::OnceThenClose => {
+                self.lambda_body(name, body);
+                if let Some(subject) = inlined.subject {
+                    self.add_throwing(NodeKind::Close(CloseTarget::Expr(subject)));
+                }
+            }
+            Runs::OnceCatching => {
+                self.jump_targets.push(JumpTarget::Handler {
+                    throwers: Vec::new(),
+                });
+                self.lambda_body(name, body);
+                if let Some(JumpTarget::Handler { throwers }) = self.jump_targets.pop() {
+                    if !throwers.is_empty() {
+                        let caught = self.add_detached(NodeKind::Join);
+                        for thrower in throwers {
+                            self.connect(vec![(thrower, EdgeKind::Exception)], caught);
+                        }
+                        self.current.push((caught, EdgeKind::Normal));
+                    }
+                }
+            }
+            Runs::Repeatedly => {
+                let head = self.add_node(NodeKind::Join);
+                self.lambda_body(name, body);
+                self.connect_current(head);
+                self.current = vec![(head, EdgeKind::Normal)];
+            }
+        }
+    }
+
+    /// One run of an inlined lambda: `return@name` ends the run, a plain `return` leaves the
+    /// enclosing function (Kotlin inline semantics).
+    fn lambda_body(&mut self, name: &str, body: &'a [Stmt]) {
         self.jump_targets.push(JumpTarget::Inline {
             label: name.to_owned(),
             returns: Vec::new(),
         });
-        self.block(&body.stmts);
+        self.block(body);
         if let Some(JumpTarget::Inline { returns, .. }) = self.jump_targets.pop() {
             self.current.extend(returns);
         }

@@ -260,7 +260,7 @@ fn analyze<R>(
     protocols.add_classes(&res);
     let desugared = crate::accessors::desugar(ir, &res, &protocols);
     let ir = &*desugared;
-    let places = places::collect(&ir.classes, ir.package.as_deref(), &res);
+    let places = places::collect(&ir.classes, ir.package.as_deref(), ir.language, &res);
     let mut helpers = HashMap::new();
     let mut classes = Vec::new();
     for class in &ir.classes {

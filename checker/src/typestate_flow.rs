@@ -744,6 +744,12 @@ struct BodyAnalysis<'s, 'a, 'l> {
     started_groups: RefCell<BTreeSet<ExprId>>,
 }
 
+/// What a null test found on one of its edges.
+enum Nullness {
+    Null,
+    NotNull,
+}
+
 /// The receiver of a call or close, as the analysis sees it.
 struct Receiver {
     var: Option<Var>,
@@ -799,19 +805,19 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
             }
             NodeKind::Call(expr) => self.call(expr, &mut env),
             NodeKind::Close(target) => self.close(target, &mut env),
-            NodeKind::EnterScope { call, .. } => {
-                if let ExprKind::Call(c) = &call.kind {
-                    let subject = match (&c.receiver, c.name.as_str()) {
-                        (None, "with") => c.args.first(),
-                        (receiver, _) => receiver.as_deref(),
-                    };
-                    if let Some(subject) = subject {
-                        if self.shared.places.var(subject).is_none() {
-                            let value = self.eval(subject, &env, None);
-                            set(&mut env, Var::Temp(subject.id), value);
-                        }
-                    }
+            NodeKind::EnterScope(subject) => {
+                if self.shared.places.var(subject).is_none() {
+                    let value = self.eval(subject, &env, None);
+                    set(&mut env, Var::Temp(subject.id), value);
                 }
+                true
+            }
+            NodeKind::NotNull(tested) => {
+                let found = match edge {
+                    EdgeKind::False => Nullness::Null,
+                    _ => Nullness::NotNull,
+                };
+                self.refine_null(tested, found, &mut env);
                 true
             }
             NodeKind::Branch(cond) => self.refine(cond, edge == EdgeKind::True, &mut env),
@@ -1185,18 +1191,29 @@ impl BodyAnalysis<'_, '_, '_> {
         goes_on
     }
 
-    /// Refines the state on the `holds` edge of a branch on `cond`.
-    fn refine(&self, cond: &Expr, holds: bool, env: &mut Env) -> bool {
-        if let Some((tested, is_eq)) = cond.null_check() {
-            if let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) {
-                if is_eq == holds {
+    /// Refines the object `tested` names on a path where it was `found` null or not null.
+    fn refine_null(&self, tested: &Expr, found: Nullness, env: &mut Env) {
+        if let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) {
+            match found {
+                Nullness::Null => {
                     value.states.clear();
                     value.unknown = false;
                     value.null = true;
-                } else {
-                    value.null = false;
                 }
+                Nullness::NotNull => value.null = false,
             }
+        }
+    }
+
+    /// Refines the state on the `holds` edge of a branch on `cond`.
+    fn refine(&self, cond: &Expr, holds: bool, env: &mut Env) -> bool {
+        if let Some((tested, is_eq)) = cond.null_check() {
+            let found = if is_eq == holds {
+                Nullness::Null
+            } else {
+                Nullness::NotNull
+            };
+            self.refine_null(tested, found, env);
             return true;
         }
         let ExprKind::Call(call) = &cond.kind else {
