@@ -15,7 +15,7 @@ use typestates::library::Library;
 use crate::body_memo::{Analyses, BodyMemo};
 use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode};
-use crate::ir::{Class, ClassKind, MethodKind, SourceIr, Span};
+use crate::ir::{Body, Class, ClassKind, ExprId, MethodKind, SourceIr, Span, Stmt, StmtKind};
 use crate::places::{self, Places, Var};
 use crate::protocols::{Protocols, Supertypes};
 use crate::resolve::Resolution;
@@ -273,6 +273,7 @@ fn analyze<R>(
     for (class, fqn) in &classes {
         collect_helpers(class, fqn, &res, &places, &mut helpers);
     }
+    let initializers = initializer_bodies(&classes);
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
     shared.report_unreleased = config.report_unreleased;
@@ -288,7 +289,7 @@ fn analyze<R>(
         )
     });
     for (class, fqn) in &classes {
-        check_class(&shared, class, fqn);
+        check_class(&shared, class, fqn, &initializers);
     }
     let memo = shared.memo.take().map(BodyMemo::finish);
     let observations = shared.observations.take();
@@ -373,20 +374,66 @@ fn collect_helpers<'a>(
     }
 }
 
-/// Analyses one class: construction, the event fixpoint, then a recording pass.
-fn check_class<'a>(shared: &Shared<'a, '_>, class: &'a Class, fqn: &str) {
+/// Each field initializer of `classes` as a body that returns its value, by the
+/// initializer's expression.
+fn initializer_bodies(classes: &[(&Class, String)]) -> HashMap<ExprId, Body> {
+    let fields = classes.iter().flat_map(|(class, _)| &class.fields);
+    fields
+        .filter_map(|field| field.init.as_ref())
+        .map(|init| {
+            let stmt = Stmt {
+                kind: StmtKind::Return {
+                    value: Some(init.clone()),
+                    label: None,
+                },
+                span: init.span,
+            };
+            let body = Body {
+                stmts: vec![stmt],
+                span: init.span,
+            };
+            (init.id, body)
+        })
+        .collect()
+}
+
+/// Analyses one class: construction (field initializers, with their bodies in
+/// `initializers`, and initializer blocks, then constructors), the event fixpoint, then a
+/// recording pass.
+fn check_class<'a>(
+    shared: &Shared<'a, '_>,
+    class: &'a Class,
+    fqn: &str,
+    initializers: &'a HashMap<ExprId, Body>,
+) {
     let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
         return;
     };
     let mut fields = Env::new();
     for field in &class.fields {
         let var = Var::Field(fqn.to_owned(), field.name.clone());
+        // The initializer runs as code (its inlined lambdas too), like a helper whose returned
+        // object the field holds.
+        let returned = field.init.as_ref().and_then(|init| {
+            let body = initializers.get(&init.id)?;
+            let result = analyze_body(shared, fqn, body, fields.clone(), true, 1);
+            if let Some(exit) = result.exit {
+                fields = exit;
+            }
+            result.returned
+        });
         let Some(protocol) = shared.protocol_of_var(&var) else {
             continue;
         };
         let value = match (&field.init, &field.delegate) {
             (Some(init), _) => {
-                let value = eval_initializer(shared, fqn, init, Some(protocol));
+                let value = returned
+                    .map(|returned| Value {
+                        alias: None,
+                        ..returned.value
+                    })
+                    .filter(|value| value.protocol == protocol)
+                    .or_else(|| eval_initializer(shared, fqn, init, Some(protocol)));
                 let created = value
                     .as_ref()
                     .is_some_and(|v| !v.unknown && !v.states.is_empty());
