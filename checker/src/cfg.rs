@@ -80,6 +80,14 @@ pub enum NodeKind<'a> {
     Catch(&'a Catch),
     /// An exception is thrown.
     Throw(&'a Expr),
+    /// A branch of a control expression (`if`/`when` as a value) ends with this value, which
+    /// becomes the control expression's.
+    Yield {
+        /// The control expression ([`ExprKind::Control`]).
+        control: &'a Expr,
+        /// The branch's value.
+        value: &'a Expr,
+    },
     /// The body returns this value, after it was evaluated (only a `return` that leaves the
     /// body itself: not Kotlin's `return@label` out of an inlined lambda).
     Return(&'a Expr),
@@ -136,6 +144,7 @@ impl<'a> Cfg<'a> {
             language,
             exit: NodeId(1),
             exceptional_exit: NodeId(2),
+            value_of: None,
         };
         builder.add_node(NodeKind::Entry);
         builder.exit = builder.add_detached(NodeKind::Exit);
@@ -184,6 +193,9 @@ struct Builder<'a> {
     language: Language,
     exit: NodeId,
     exceptional_exit: NodeId,
+    /// The control expression whose statement is built next, so that its branches yield
+    /// their values to it.
+    value_of: Option<&'a Expr>,
 }
 
 impl<'a> Builder<'a> {
@@ -242,6 +254,7 @@ impl<'a> Builder<'a> {
     }
 
     fn stmt(&mut self, stmt: &'a Stmt, label: Option<&str>) {
+        let value_of = self.value_of.take();
         match &stmt.kind {
             StmtKind::Local(local) => {
                 if let Some(init) = &local.init {
@@ -257,10 +270,10 @@ impl<'a> Builder<'a> {
             } => {
                 let (on_true, on_false) = self.cond(cond);
                 self.current = on_true;
-                self.block(then_branch);
+                self.branch(then_branch, value_of);
                 let after_then = std::mem::replace(&mut self.current, on_false);
                 if let Some(otherwise) = else_branch {
-                    self.block(otherwise);
+                    self.branch(otherwise, value_of);
                 }
                 self.current.extend(after_then);
             }
@@ -326,7 +339,7 @@ impl<'a> Builder<'a> {
                 scrutinee,
                 arms,
                 fallthrough,
-            } => self.switch(scrutinee.as_ref(), arms, *fallthrough, label),
+            } => self.switch(scrutinee.as_ref(), arms, *fallthrough, label, value_of),
             StmtKind::Try {
                 resources,
                 body,
@@ -387,6 +400,19 @@ impl<'a> Builder<'a> {
             }
             StmtKind::Labeled { label, body } => self.stmt(body, Some(label)),
             StmtKind::LocalClass(_) | StmtKind::LocalFunction(_) => {}
+        }
+    }
+
+    /// Builds a branch of an `if` or `when`; in a control expression `value_of`, the branch's
+    /// last expression statement is its value.
+    fn branch(&mut self, stmts: &'a [Stmt], value_of: Option<&'a Expr>) {
+        self.block(stmts);
+        let value = match stmts.last().map(|stmt| &stmt.kind) {
+            Some(StmtKind::Expr(value)) => value,
+            _ => return,
+        };
+        if let (Some(control), false) = (value_of, self.current.is_empty()) {
+            self.add_node(NodeKind::Yield { control, value });
         }
     }
 
@@ -455,6 +481,7 @@ impl<'a> Builder<'a> {
         arms: &'a [crate::ir::SwitchArm],
         fallthrough: bool,
         label: Option<&str>,
+        value_of: Option<&'a Expr>,
     ) {
         if let Some(scrutinee) = scrutinee {
             self.expr(scrutinee);
@@ -481,7 +508,7 @@ impl<'a> Builder<'a> {
                 done.extend(on_false);
             }
             self.current.append(&mut falling);
-            self.block(&arm.body);
+            self.branch(&arm.body, value_of.filter(|_| !fallthrough));
             if fallthrough {
                 falling = std::mem::take(&mut self.current);
             } else {
@@ -708,7 +735,10 @@ impl<'a> Builder<'a> {
             | ExprKind::MethodRef { receiver, .. }
             | ExprKind::Cast { expr: receiver, .. }
             | ExprKind::TypeTest { expr: receiver, .. } => self.expr(receiver),
-            ExprKind::Control(stmt) => self.stmt(stmt, None),
+            ExprKind::Control(stmt) => {
+                self.value_of = Some(expr);
+                self.stmt(stmt, None);
+            }
             ExprKind::Other(parts) => {
                 for part in parts {
                     self.expr(part);

@@ -799,7 +799,13 @@ impl Resolver<'_> {
             }
             ExprKind::Control(stmt) => {
                 self.visit_stmt(stmt);
-                None
+                // The type every branch's value has (`if (…) MediaRecorder(c) else MediaRecorder()`).
+                let values = stmt.branch_values()?;
+                let (first, rest) = values.split_first()?;
+                let ty = self.res.type_of(first.id)?;
+                rest.iter()
+                    .all(|value| self.res.type_of(value.id) == Some(ty))
+                    .then(|| ty.clone())
             }
             ExprKind::Other(parts) => {
                 for part in parts {

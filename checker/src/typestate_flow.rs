@@ -820,6 +820,11 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 self.refine_null(tested, found, &mut env);
                 true
             }
+            NodeKind::Yield { control, value } => {
+                let value = self.eval(value, &env, None);
+                set(&mut env, Var::Temp(control.id), value);
+                true
+            }
             NodeKind::Branch(cond) => self.refine(cond, edge == EdgeKind::True, &mut env),
             NodeKind::Entry
             | NodeKind::Exit
