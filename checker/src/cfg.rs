@@ -692,7 +692,8 @@ impl<'a> Builder<'a> {
                     self.expr(arg);
                 }
                 self.inline_lambda(&call.name, inlined);
-                self.add_throwing(NodeKind::Call(expr));
+                // What may throw is in the lambda, which was inlined with its exception edges.
+                self.add_node(NodeKind::Call(expr));
                 self.current.extend(skipped);
             }
             ExprKind::New { args, .. } => {
