@@ -2,7 +2,8 @@
 //!
 //! Nodes are the effects the typestate analysis cares about, in evaluation order: calls,
 //! object creations, assignments, declarations, branches on conditions, closes of resources,
-//! entries into catch handlers, throws and returned values.
+//! entries into catch handlers, throws and returned values, and the value each branch of an
+//! `if` or `when` used as a value gives it ([`NodeKind::Yield`]).
 //! Conditions are split at `&&`, `||` and `!`, so each [`NodeKind::Branch`] tests one
 //! condition and its `True`/`False` edges can refine null checks.
 //!
