@@ -70,6 +70,7 @@ pub struct Deferred<'a> {
 pub struct Places<'a> {
     vars: HashMap<ExprId, Var>,
     implicit_receivers: HashMap<ExprId, Var>,
+    implicit_subjects: HashMap<ExprId, &'a Expr>,
     /// Deferred code, in source order.
     pub deferred: Vec<Deferred<'a>>,
     /// Names of methods referenced by `this::name` or `::name`.
@@ -96,7 +97,7 @@ pub struct Site {
     pub method: Option<String>,
 }
 
-impl Places<'_> {
+impl<'a> Places<'a> {
     /// The tracked object `expr` denotes, if any.
     pub fn var(&self, expr: &Expr) -> Option<&Var> {
         self.vars.get(&expr.id)
@@ -105,6 +106,12 @@ impl Places<'_> {
     /// The object an unqualified call `call` (by its expression id) is made on.
     pub fn implicit_receiver(&self, call: ExprId) -> Option<&Var> {
         self.implicit_receivers.get(&call)
+    }
+
+    /// The subject of the enclosing inlined lambda an unqualified call `call` goes to
+    /// (`player` for `start()` in `player.apply { start() }`), as written.
+    pub fn implicit_subject(&self, call: ExprId) -> Option<&'a Expr> {
+        self.implicit_subjects.get(&call).copied()
     }
 }
 
@@ -150,8 +157,9 @@ struct Walker<'a> {
     language: Language,
     places: Places<'a>,
     aliases: HashMap<LocalId, Var>,
-    /// Receivers of the enclosing inlined `apply`/`run`/`with` lambdas, innermost last.
-    scopes: Vec<(Var, Option<ExprType>)>,
+    /// Subjects of the enclosing inlined `apply`/`run`/`with` lambdas, innermost last: the
+    /// object, its type and the expression.
+    scopes: Vec<(Var, Option<ExprType>, &'a Expr)>,
     /// Fully qualified names of the enclosing classes, innermost last (interned here so
     /// [`Deferred::class`] can borrow them for the walk's lifetime).
     class_names: Vec<&'a str>,
@@ -264,18 +272,21 @@ impl<'a> Walker<'a> {
 
     /// The object `this` (or an unqualified call resolved to `ty`) stands for.
     fn this_var(&self, ty: Option<&ExprType>) -> Option<Var> {
-        let ty = ty?;
-        if let Some((var, _)) = self
-            .scopes
-            .iter()
-            .rev()
-            .find(|(_, scope_ty)| scope_ty.as_ref() == Some(ty))
-        {
+        if let Some((var, _, _)) = self.scope_of(ty) {
             return Some(var.clone());
         }
         self.res
-            .class(&ty.fqn)
+            .class(&ty?.fqn)
             .map(|info| Var::This(info.fqn.clone()))
+    }
+
+    /// The innermost enclosing inlined lambda whose `this` has type `ty`.
+    fn scope_of(&self, ty: Option<&ExprType>) -> Option<&(Var, Option<ExprType>, &'a Expr)> {
+        let ty = ty?;
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(_, scope_ty, _)| scope_ty.as_ref() == Some(ty))
     }
 
     fn expr(&mut self, expr: &'a Expr) {
@@ -371,6 +382,9 @@ impl<'a> Walker<'a> {
             self.expr(receiver);
         } else if let Some(var) = self.this_var(self.res.receiver_of(expr.id)) {
             self.places.implicit_receivers.insert(expr.id, var);
+            if let Some((_, _, subject)) = self.scope_of(self.res.receiver_of(expr.id)) {
+                self.places.implicit_subjects.insert(expr.id, subject);
+            }
         }
         let on_this = call
             .receiver
@@ -434,7 +448,7 @@ impl<'a> Walker<'a> {
         match inlined.function.binds {
             Binds::This => {
                 let ty = self.res.type_of(subject.id).cloned();
-                self.scopes.push((var, ty));
+                self.scopes.push((var, ty, subject));
                 self.visit_block(body);
                 self.scopes.pop();
             }

@@ -1008,7 +1008,11 @@ impl BodyAnalysis<'_, '_, '_> {
             ),
             None => (
                 shared.places.implicit_receiver(expr.id).cloned(),
-                "this".to_owned(),
+                shared
+                    .places
+                    .implicit_subject(expr.id)
+                    .filter(|s| matches!(s.kind, ExprKind::Name(_) | ExprKind::Field { .. }))
+                    .map_or_else(|| "this".to_owned(), receiver_text),
             ),
         };
         let value = match (&var, &call.receiver) {
