@@ -5,6 +5,8 @@
 //!   *definite* when it is forbidden in every state reaching the call, *possible* otherwise.
 //! - `ignored-call`: a call the protocol accepts but ignores in every state reaching it
 //!   (`execute()` on a cancelled AsyncTask).
+//! - `typestate-violation-handled`: a violation inside a `try` whose `catch` catches what the
+//!   call throws: the developer expects it, so it is reported apart, at a lower severity.
 //!
 //! Each violation names the states, the exception the framework throws, the calls that led
 //! the object there (as related locations) and what the protocol allows instead.
@@ -31,6 +33,8 @@ pub enum ViolationKind {
     Possible,
     /// The call is accepted but has no effect.
     Ignored,
+    /// The call may fail, but a `catch` around it catches what it throws.
+    Handled,
 }
 
 impl ViolationKind {
@@ -39,6 +43,7 @@ impl ViolationKind {
         match self {
             ViolationKind::Definite | ViolationKind::Possible => "typestate-violation",
             ViolationKind::Ignored => "ignored-call",
+            ViolationKind::Handled => "typestate-violation-handled",
         }
     }
 
@@ -48,6 +53,7 @@ impl ViolationKind {
             ViolationKind::Definite => "definite",
             ViolationKind::Possible => "possible",
             ViolationKind::Ignored => "ignored",
+            ViolationKind::Handled => "handled",
         }
     }
 }
@@ -187,9 +193,18 @@ pub fn unreleased(
 /// restriction among them makes it unknown, which is not reported), and is ignored only when
 /// each is ignored or an error.
 enum Outcome<'t> {
-    Fails(Option<&'t str>),
+    /// Fails, with the exception when known, and whether every failing step is verified.
+    Fails(Option<&'t str>, Verified),
     Ignored,
     Works,
+}
+
+/// Whether a failing step was confirmed: a transition the library marks `unverified` is a
+/// claim nobody ran, so it never makes a finding definite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verified {
+    Yes,
+    No,
 }
 
 fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outcome<'t> {
@@ -199,7 +214,12 @@ fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outco
             Step::Error { exception, .. } => exception.as_deref(),
             Step::Enabled { .. } | Step::Restricted { .. } => None,
         });
-        return Outcome::Fails(exception);
+        let verified = if steps.iter().any(|s| s.origin().unverified) {
+            Verified::No
+        } else {
+            Verified::Yes
+        };
+        return Outcome::Fails(exception, verified);
     }
     let ignored = steps
         .iter()
@@ -257,10 +277,14 @@ fn violation(
     let mut failing = Vec::new();
     let mut ignored = Vec::new();
     let mut exception = None;
+    let mut thrown_all = Vec::new();
+    let mut all_verified = true;
     for &state in value.states.keys() {
         match outcome(ts, state, &observation.callins) {
-            Outcome::Fails(thrown) => {
+            Outcome::Fails(thrown, verified) => {
                 exception = exception.or(thrown);
+                thrown_all.push(thrown);
+                all_verified &= verified == Verified::Yes;
                 failing.push(state);
             }
             Outcome::Ignored => ignored.push(state),
@@ -268,7 +292,19 @@ fn violation(
         }
     }
     let (kind, offending) = if !failing.is_empty() {
-        let kind = if failing.len() == value.states.len() {
+        // Definite only when every path reaches the call in a failing state through nothing
+        // approximated, and each failing step is one somebody ran.
+        // Narrowed from nothing known, a call that fails in only some of the states the
+        // earlier calls allow proves nothing: the object may well be in the others.
+        if value.from_unknown && failing.len() < value.states.len() {
+            return None;
+        }
+        let handled = thrown_all
+            .iter()
+            .all(|thrown| is_caught(&observation.caught, *thrown));
+        let kind = if handled {
+            ViolationKind::Handled
+        } else if failing.len() == value.states.len() && !value.approximate && all_verified {
             ViolationKind::Definite
         } else {
             ViolationKind::Possible
@@ -301,6 +337,39 @@ fn violation(
     };
     violation.message = message(ts, places, value, &offending, &violation);
     Some(violation)
+}
+
+/// Direct supertypes of the exceptions the library's protocols throw, by simple name.
+const EXCEPTION_SUPERTYPES: &[(&str, &str)] = &[
+    ("IllegalStateException", "RuntimeException"),
+    ("NoSuchElementException", "RuntimeException"),
+    ("IllegalArgumentException", "RuntimeException"),
+    ("UnsupportedOperationException", "RuntimeException"),
+    ("SQLiteException", "SQLException"),
+    ("FileNotFoundException", "IOException"),
+    ("IOException", "Exception"),
+    ("GeneralSecurityException", "Exception"),
+    ("IllegalBlockSizeException", "GeneralSecurityException"),
+    ("BadPaddingException", "GeneralSecurityException"),
+    ("RuntimeException", "Exception"),
+    ("Exception", "Throwable"),
+];
+
+/// Whether a `catch` of one of `caught` (simple names) catches `thrown` (fully qualified);
+/// an exception the library does not name is taken to be a `RuntimeException`.
+fn is_caught(caught: &[String], thrown: Option<&str>) -> bool {
+    let mut current = thrown.map_or("RuntimeException", |name| {
+        name.rsplit('.').next().unwrap_or(name)
+    });
+    loop {
+        if caught.iter().any(|c| c == current) {
+            return true;
+        }
+        match EXCEPTION_SUPERTYPES.iter().find(|(sub, _)| *sub == current) {
+            Some((_, sup)) => current = sup,
+            None => return false,
+        }
+    }
 }
 
 /// The causes of the offending states, as related locations.
@@ -464,5 +533,8 @@ fn message(
             format!("{call} may be in state {states}, where it {effect}{hint}")
         }
         ViolationKind::Ignored => format!("{call} in state {states} is ignored"),
+        ViolationKind::Handled => format!(
+            "{call} may be in state {states}, where it {effect}; a `catch` here handles it{hint}"
+        ),
     }
 }

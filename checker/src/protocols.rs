@@ -18,6 +18,27 @@ use crate::resolve::{ExprType, KnownTypes, Resolution};
 /// object should reach before it is dropped.
 pub const RELEASING: &[&str] = &["release", "close", "recycle", "destroy", "shutdown"];
 
+/// Methods every object has, which no protocol changes state by.
+const OBJECT_METHODS: &[&str] = &[
+    "equals",
+    "hashCode",
+    "toString",
+    "getClass",
+    "notify",
+    "notifyAll",
+    "wait",
+];
+
+/// What a call does to a tracked object when its protocol names no callin for the method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnnamedCall {
+    /// Declared harmless by the protocol, a method of `Object`, or a listener registration
+    /// (followed separately): the state stays.
+    Harmless,
+    /// Anything may have happened: the object may now be in any state.
+    Unknown,
+}
+
 /// Index of a protocol in [`Protocols`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ProtocolId(pub u16);
@@ -176,6 +197,22 @@ impl<'l> Protocols<'l> {
                 })
             })
             .collect()
+    }
+
+    /// What calling `name` with `arity` arguments does to an object of protocol `id` when no
+    /// callin is bound to it ([`Protocols::callins`] is empty).
+    pub fn unnamed_call(&self, id: ProtocolId, name: &str, arity: usize) -> UnnamedCall {
+        let ts = self.typestate(id);
+        let harmless = OBJECT_METHODS.contains(&name)
+            || ts.harmless.iter().any(|m| {
+                m.kind == MethodKind::Instance && m.name == name && m.accepts_arity(arity)
+            })
+            || !self.callbacks_registered_by(id, name).is_empty();
+        if harmless {
+            UnnamedCall::Harmless
+        } else {
+            UnnamedCall::Unknown
+        }
     }
 
     /// The protocol and start states of the object `call` creates, if it is a creator.

@@ -35,13 +35,14 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
+use typestates::Answer;
 
 use crate::body_memo::BodyMemo;
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice, Solution};
-use crate::ir::{Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
+use crate::ir::{BinaryOp, Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
 use crate::places::{scope_receiver, Places, Var};
-use crate::protocols::{CreatorCall, ProtocolId, Protocols};
+use crate::protocols::{CreatorCall, ProtocolId, Protocols, UnnamedCall};
 use crate::resolve::{ExprType, LocalId, Resolution};
 
 /// At most this many causes are kept per state (the first in source order).
@@ -81,6 +82,15 @@ pub struct Value {
     /// The listeners registered on the object, by their registering call
     /// (`setOnPreparedListener(…)`), with the states in which they are.
     pub listeners: BTreeMap<Listener, Registered>,
+    /// Whether some path reached these states through something the analysis could only
+    /// approximate: a call of unknown effect, an object of unknown origin narrowed by a call,
+    /// or a transition the library marks `unverified`. A finding on such a value is never
+    /// definite.
+    pub approximate: bool,
+    /// Whether some path knew nothing of the object's state (an object of unknown origin, or
+    /// one after a call of unknown effect) before calls narrowed it: its states are only
+    /// those the calls allow, so a call that fails in some of them but not all says nothing.
+    pub from_unknown: bool,
 }
 
 /// A key of [`Value::listeners`].
@@ -150,6 +160,8 @@ impl Value {
             unknown: false,
             alias: None,
             listeners: BTreeMap::new(),
+            approximate: false,
+            from_unknown: false,
         }
     }
 
@@ -162,6 +174,8 @@ impl Value {
             unknown: false,
             alias: None,
             listeners: BTreeMap::new(),
+            approximate: false,
+            from_unknown: false,
         }
     }
 
@@ -174,6 +188,8 @@ impl Value {
             unknown: false,
             alias: None,
             listeners: BTreeMap::new(),
+            approximate: false,
+            from_unknown: false,
         }
     }
 
@@ -186,6 +202,8 @@ impl Value {
             unknown: true,
             alias: None,
             listeners: BTreeMap::new(),
+            approximate: false,
+            from_unknown: false,
         }
     }
 
@@ -203,16 +221,39 @@ impl Value {
         }
     }
 
+    /// Forgets the states after a call whose effect is unknown: the object may now be in any
+    /// state, so no finding follows from it until a call narrows it again.
+    pub fn havoc(&mut self) {
+        self.states.clear();
+        self.unknown = true;
+        self.approximate = true;
+    }
+
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
         let mut changed = self.join_listeners(other);
-        let before = (self.null, self.unknown, self.alias);
+        let before = (
+            self.null,
+            self.unknown,
+            self.alias,
+            self.approximate,
+            self.from_unknown,
+        );
         self.null |= other.null;
         self.unknown |= other.unknown;
+        self.approximate |= other.approximate;
+        self.from_unknown |= other.from_unknown;
         if self.alias != other.alias {
             self.alias = None;
         }
-        changed |= before != (self.null, self.unknown, self.alias);
+        changed |= before
+            != (
+                self.null,
+                self.unknown,
+                self.alias,
+                self.approximate,
+                self.from_unknown,
+            );
         for (state, causes) in &other.states {
             let mine = self.states.entry(*state).or_default();
             for cause in causes {
@@ -483,6 +524,9 @@ pub struct Observation {
     pub callins: Vec<CallinId>,
     /// The receiver's value just before the call.
     pub value: Value,
+    /// The exception types (simple names, as written) that a `catch` around the call
+    /// catches, so that a violation the code expects can be reported as handled.
+    pub caught: Vec<String>,
 }
 
 /// A private helper method of the class, whose calls are analysed in place.
@@ -724,7 +768,7 @@ fn analyze_fresh<'a>(
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
             if let (true, FlowState(Some(env))) = (solution.is_reachable(id), solution.state_at(id))
             {
-                analysis.record(node, env);
+                analysis.record(node, env, caught_at(&cfg, id));
             }
         }
     }
@@ -826,10 +870,15 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 true
             }
             NodeKind::Branch(cond) => self.refine(cond, edge == EdgeKind::True, &mut env),
+            NodeKind::New(expr) => {
+                if let ExprKind::New { args, .. } = &expr.kind {
+                    self.havoc_arguments(args, &mut env);
+                }
+                true
+            }
             NodeKind::Entry
             | NodeKind::Exit
             | NodeKind::ExceptionalExit
-            | NodeKind::New(_)
             | NodeKind::Catch(_)
             | NodeKind::Throw(_)
             | NodeKind::Return(_)
@@ -871,6 +920,22 @@ fn join_group(
     value
 }
 
+/// Makes `var`, which holds `value`, and every name in its alias group hold an object of
+/// unknown state ([`Value::havoc`]).
+fn havoc(env: &mut Env, var: &Var, value: &Value) {
+    let mut forgotten = value.clone();
+    forgotten.havoc();
+    forgotten.null = false;
+    if let Some(group) = value.alias {
+        for other in env.values_mut() {
+            if other.alias == Some(group) {
+                *other = forgotten.clone();
+            }
+        }
+    }
+    env.insert(var.clone(), forgotten);
+}
+
 /// Sets `var` to `value`, or stops tracking it.
 fn set(env: &mut Env, var: Var, value: Option<Value>) {
     match value {
@@ -883,7 +948,7 @@ fn set(env: &mut Env, var: Var, value: Option<Value>) {
     }
 }
 
-impl BodyAnalysis<'_, '_, '_> {
+impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// The abstract value of `expr`, flowing into a place of protocol `expected`.
     fn eval(&self, expr: &Expr, env: &Env, expected: Option<ProtocolId>) -> Option<Value> {
         let shared = self.shared;
@@ -1030,18 +1095,62 @@ impl BodyAnalysis<'_, '_, '_> {
         let ExprKind::Call(call) = &expr.kind else {
             return true;
         };
+        if crate::inline::inlined(call, self.shared.language).is_some() {
+            // An inline function does what its lambda, inlined before this node, does.
+            return true;
+        }
         let Some(receiver) = self.receiver(expr, call, env) else {
-            return self.helper_call(expr, call, env, false);
+            return self.other_call(expr, call, env);
         };
         self.register(expr, call, &receiver, env);
-        let callins =
-            self.shared
-                .protocols
-                .callins(receiver.value.protocol, &call.name, call.args.len());
+        let protocol = receiver.value.protocol;
+        let callins = self
+            .shared
+            .protocols
+            .callins(protocol, &call.name, call.args.len());
         if callins.is_empty() {
+            let effect = self
+                .shared
+                .protocols
+                .unnamed_call(protocol, &call.name, call.args.len());
+            // The class's own calls on itself are its code, analysed as helpers or events.
+            let own = matches!(receiver.var, Some(Var::This(_)) | None);
+            if !own && effect == UnnamedCall::Unknown {
+                if let Some(var) = &receiver.var {
+                    havoc(env, var, &receiver.value);
+                }
+            }
+            return self.other_call(expr, call, env);
+        }
+        self.havoc_arguments(&call.args, env);
+        self.step(receiver, &callins, Cause::Call(expr.id), env)
+    }
+
+    /// A call that is no callin of a tracked receiver: a private helper is analysed in
+    /// place; any other method may do anything to the tracked objects passed to it.
+    fn other_call(&self, expr: &Expr, call: &Call, env: &mut Env) -> bool {
+        if self.helper(call).is_some() {
             return self.helper_call(expr, call, env, false);
         }
-        self.step(receiver, &callins, Cause::Call(expr.id), env)
+        env.remove(&Var::Temp(expr.id));
+        self.havoc_arguments(&call.args, env);
+        true
+    }
+
+    /// Tracked objects passed to a method whose effect is unknown (a library method, a method
+    /// of another class, one a subclass may override, a constructor) may be in any state after
+    /// it: the callee may configure, release or keep them.
+    fn havoc_arguments(&self, args: &[Expr], env: &mut Env) {
+        for arg in args {
+            let Some(var) = self.shared.places.var(arg) else {
+                continue;
+            };
+            if let Some(value) = env.get(var).cloned() {
+                if !value.has_no_state() {
+                    havoc(env, var, &value);
+                }
+            }
+        }
     }
 
     /// If `call` registers a listener of the receiver's protocol (`setOnPreparedListener`),
@@ -1157,6 +1266,8 @@ impl BodyAnalysis<'_, '_, '_> {
             unknown: false,
             alias: value.alias,
             listeners: BTreeMap::new(),
+            approximate: value.approximate || value.unknown,
+            from_unknown: value.from_unknown || value.unknown,
         };
         for (site, registered) in &value.listeners {
             let mut into = Registered {
@@ -1175,11 +1286,15 @@ impl BodyAnalysis<'_, '_, '_> {
         for state in sources {
             for &callin in callins {
                 match ts.step(state, callin) {
-                    Step::Enabled { target, .. } => {
+                    Step::Enabled { target, origin, .. } => {
                         next.states.entry(*target).or_default().insert(cause);
+                        next.approximate |= origin.unverified;
                     }
                     // The experiment never ran this call here: the object may be in any state.
-                    Step::Restricted { .. } => next.unknown = true,
+                    Step::Restricted { .. } => {
+                        next.unknown = true;
+                        next.approximate = true;
+                    }
                     Step::Error { .. } => {}
                 }
             }
@@ -1200,21 +1315,26 @@ impl BodyAnalysis<'_, '_, '_> {
         goes_on
     }
 
-    /// Refines the object `tested` names on a path where it was `found` null or not null.
-    fn refine_null(&self, tested: &Expr, found: Nullness, env: &mut Env) {
-        if let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) {
-            match found {
-                Nullness::Null => {
-                    value.states.clear();
-                    value.unknown = false;
-                    value.null = true;
-                }
-                Nullness::NotNull => value.null = false,
+    /// Refines the object `tested` names on a path where it was `found` null or not null;
+    /// returns whether `tested` names a tracked object.
+    fn refine_null(&self, tested: &Expr, found: Nullness, env: &mut Env) -> bool {
+        let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) else {
+            return false;
+        };
+        match found {
+            Nullness::Null => {
+                value.states.clear();
+                value.unknown = false;
+                value.null = true;
             }
+            Nullness::NotNull => value.null = false,
         }
+        true
     }
 
-    /// Refines the state on the `holds` edge of a branch on `cond`.
+    /// Refines the state on the `holds` edge of a branch on `cond`: a null check of a tracked
+    /// name, or a test of an observer's answer (`p.isPlaying()`, `it.hasNext()`,
+    /// `task.getStatus() == Status.RUNNING`, `c.getFoo() != null`).
     fn refine(&self, cond: &Expr, holds: bool, env: &mut Env) -> bool {
         if let Some((tested, is_eq)) = cond.null_check() {
             let found = if is_eq == holds {
@@ -1222,13 +1342,15 @@ impl BodyAnalysis<'_, '_, '_> {
             } else {
                 Nullness::NotNull
             };
-            self.refine_null(tested, found, env);
-            return true;
+            if self.refine_null(tested, found, env) {
+                return true;
+            }
         }
-        let ExprKind::Call(call) = &cond.kind else {
+        let Some(test) = observer_test(cond) else {
             return true;
         };
-        let Some(var) = call
+        let Some(var) = test
+            .call
             .receiver
             .as_deref()
             .and_then(|r| self.shared.places.var(r))
@@ -1240,20 +1362,20 @@ impl BodyAnalysis<'_, '_, '_> {
         };
         let protocols = self.shared.protocols;
         let ts = protocols.typestate(value.protocol);
-        let answer = if holds { "true" } else { "false" };
-        let callins = protocols.callins(value.protocol, &call.name, call.args.len());
-        let answering: Vec<CallinId> = callins
-            .iter()
-            .copied()
-            .filter(|&c| {
-                ts.callin(c)
-                    .binding
-                    .condition
-                    .as_deref()
-                    .is_some_and(|cond| cond.split_whitespace().any(|w| w == answer))
-            })
-            .collect();
-        if answering.is_empty() || answering.len() == callins.len() {
+        let callins = protocols.callins(value.protocol, &test.call.name, test.call.args.len());
+        // The answers the edge allows: where the test "answer equals `compared`" is
+        // `wanted`, or where the answer does not decide it.
+        let wanted = test.equal == holds;
+        let mut answering = Vec::new();
+        for &callin in &callins {
+            let Some(answer) = &ts.callin(callin).binding.returns else {
+                return true;
+            };
+            if answer.equals(&test.compared) != Some(!wanted) {
+                answering.push(callin);
+            }
+        }
+        if answering.len() == callins.len() {
             return true;
         }
         let targets: BTreeSet<StateId> = ts
@@ -1272,23 +1394,10 @@ impl BodyAnalysis<'_, '_, '_> {
     /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
     fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, record: bool) -> bool {
         env.remove(&Var::Temp(expr.id));
-        let receiver_is_this = match &call.receiver {
-            None => true,
-            Some(receiver) => matches!(receiver.kind, ExprKind::This(None)),
-        };
-        if !receiver_is_this || self.depth >= MAX_HELPER_DEPTH {
+        if self.depth >= MAX_HELPER_DEPTH {
             return true;
         }
-        let Some(helper) = self
-            .shared
-            .helpers
-            .get(&(self.class, call.name.as_str()))
-            .and_then(|all| {
-                all.iter()
-                    .find(|h| h.method.params.len() == call.args.len())
-            })
-            .copied()
-        else {
+        let Some(helper) = self.helper(call) else {
             return true;
         };
         let Some(body) = &helper.method.body else {
@@ -1394,6 +1503,23 @@ impl BodyAnalysis<'_, '_, '_> {
         true
     }
 
+    /// The private helper of the class that `call` calls, if it calls one.
+    fn helper(&self, call: &Call) -> Option<Helper<'a>> {
+        let receiver_is_this = match &call.receiver {
+            None => true,
+            Some(receiver) => matches!(receiver.kind, ExprKind::This(None)),
+        };
+        if !receiver_is_this {
+            return None;
+        }
+        self.shared
+            .helpers
+            .get(&(self.class, call.name.as_str()))?
+            .iter()
+            .find(|h| h.method.params.len() == call.args.len())
+            .copied()
+    }
+
     /// The return summary of a helper's body, from the states entering its `return`s.
     fn returned(&self, cfg: &Cfg<'_>, solution: &Solution<FlowState>) -> Option<Returned> {
         let mut returns = Vec::new();
@@ -1432,7 +1558,7 @@ impl BodyAnalysis<'_, '_, '_> {
     }
 
     /// Records what the call or close at `node` sees, given the state entering it.
-    fn record(&self, node: &Node<'_>, env: &Env) {
+    fn record(&self, node: &Node<'_>, env: &Env, caught: Vec<String>) {
         let observation = match node.kind {
             NodeKind::Call(expr) => {
                 let ExprKind::Call(call) = &expr.kind else {
@@ -1459,6 +1585,7 @@ impl BodyAnalysis<'_, '_, '_> {
                     receiver_span: call.receiver.as_ref().map(|r| r.span),
                     callins,
                     value: receiver.value,
+                    caught,
                 }
             }
             NodeKind::Close(target) => {
@@ -1476,11 +1603,95 @@ impl BodyAnalysis<'_, '_, '_> {
                     receiver_span: None,
                     callins,
                     value: receiver.value,
+                    caught,
                 }
             }
             _ => return,
         };
         self.shared.observations.borrow_mut().push(observation);
+    }
+}
+
+/// The exception types the `catch` clauses that an exception thrown at `id` reaches catch:
+/// the innermost `try`'s, and those of enclosing ones it is rethrown to (through joins).
+fn caught_at(cfg: &Cfg<'_>, id: crate::cfg::NodeId) -> Vec<String> {
+    let mut caught = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut stack: Vec<crate::cfg::NodeId> = cfg
+        .node(id)
+        .succs
+        .iter()
+        .filter(|(_, edge)| *edge == EdgeKind::Exception)
+        .map(|(succ, _)| *succ)
+        .collect();
+    while let Some(next) = stack.pop() {
+        if !seen.insert(next.0) {
+            continue;
+        }
+        match cfg.node(next).kind {
+            NodeKind::Catch(catch) => {
+                caught.extend(catch.types.iter().map(|ty| {
+                    let simple = ty.name.rsplit('.').next().unwrap_or(&ty.name);
+                    simple.to_owned()
+                }));
+            }
+            NodeKind::Join => stack.extend(cfg.node(next).succs.iter().map(|(succ, _)| *succ)),
+            _ => {}
+        }
+    }
+    caught
+}
+
+/// A branch condition that tests what a call returned: `call`, `!call` (the CFG splits `!`),
+/// `call == X` or `call != X` for `X` a boolean, `null` or a constant's name.
+struct ObserverTest<'e> {
+    call: &'e Call,
+    compared: Answer,
+    /// Whether the condition holds when the answer equals `compared` (`==`, or a bare call).
+    equal: bool,
+}
+
+fn observer_test(cond: &Expr) -> Option<ObserverTest<'_>> {
+    match &cond.kind {
+        ExprKind::Call(call) => Some(ObserverTest {
+            call,
+            compared: Answer::True,
+            equal: true,
+        }),
+        ExprKind::Binary { op, lhs, rhs } => {
+            let equal = match op {
+                BinaryOp::Eq => true,
+                BinaryOp::Ne => false,
+                _ => return None,
+            };
+            let (call, other) = match (&lhs.kind, &rhs.kind) {
+                (ExprKind::Call(call), _) => (call, rhs),
+                (_, ExprKind::Call(call)) => (call, lhs),
+                _ => return None,
+            };
+            let compared = match &other.kind {
+                ExprKind::Null => Answer::Null,
+                ExprKind::Bool(true) => Answer::True,
+                ExprKind::Bool(false) => Answer::False,
+                // Constants by the Java convention (`Status.RUNNING`, `STATE_IDLE`); any other
+                // name may hold anything.
+                ExprKind::Name(name) | ExprKind::Field { name, .. }
+                    if name.starts_with(|c: char| c.is_ascii_uppercase())
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') =>
+                {
+                    Answer::Constant(name.clone())
+                }
+                _ => return None,
+            };
+            Some(ObserverTest {
+                call,
+                compared,
+                equal,
+            })
+        }
+        _ => None,
     }
 }
 

@@ -41,6 +41,15 @@ impl ProjectResult {
             .map(|(_, r)| r.violations.len() + r.unreleased.len())
             .sum()
     }
+
+    /// How many findings are violations the code handles (`typestate-violation-handled`).
+    pub fn n_handled(&self) -> usize {
+        self.files
+            .iter()
+            .flat_map(|(_, r)| &r.violations)
+            .filter(|v| v.kind == checker::ViolationKind::Handled)
+            .count()
+    }
 }
 
 /// The Java and Kotlin files named by `paths` (files as given, folders searched), sorted.

@@ -8,6 +8,15 @@
 //! registers the listener, or a method the client overrides. Several callbacks may share that
 //! method, told apart by a condition on [`crate::Callback`] (FileObserver's `modified` and
 //! `deleted` are both `onEvent(int, String)`, told apart by the event mask).
+//!
+//! An *observer* is a method whose return value the state decides (`isPlaying()`,
+//! `hasNext()`, `getStatus()`): it is bound by callins that each name one answer
+//! ([`CallinBinding::returns`]), as JaTyC's decision states do.
+//! In a state, the answers it can give are enabled and lead to the state that answer implies;
+//! an answer it cannot give is an error without an exception; a call that throws there has
+//! every answer an error with the exception.
+//! A checker that sees `if (player.isPlaying())` keeps, on each branch, only the states the
+//! matching answer leads to.
 
 use crate::model::CallinId;
 
@@ -19,6 +28,81 @@ pub struct CallinBinding {
     /// The argument or environment that singles this callin out among others bound to the same
     /// method: "database file absent". `None` when the method alone decides.
     pub condition: Option<String>,
+    /// For an observer: the answer this callin stands for (`isPlaying()` returning `true`).
+    pub returns: Option<Answer>,
+}
+
+/// An abstract return value of an observer: what a branch can test.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Answer {
+    /// `true`.
+    True,
+    /// `false`.
+    False,
+    /// `null`.
+    Null,
+    /// Anything but `null`.
+    NonNull,
+    /// The number zero.
+    Zero,
+    /// Any number but zero.
+    NonZero,
+    /// An enum constant or named constant, by its simple name: `RUNNING`.
+    Constant(String),
+}
+
+impl Answer {
+    /// Reads an answer as written in files: `true`, `false`, `null`, `nonnull`, `zero`,
+    /// `nonzero`, or a constant's simple name.
+    pub fn parse(word: &str) -> Option<Answer> {
+        Some(match word {
+            "true" => Answer::True,
+            "false" => Answer::False,
+            "null" => Answer::Null,
+            "nonnull" => Answer::NonNull,
+            "zero" => Answer::Zero,
+            "nonzero" => Answer::NonZero,
+            _ if word
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && word.chars().all(|c| c.is_alphanumeric() || c == '_') =>
+            {
+                Answer::Constant(word.to_owned())
+            }
+            _ => return None,
+        })
+    }
+
+    /// Whether a value that is `self` also makes the test "equals `other`" hold: `Some(true)`
+    /// or `Some(false)` when the answer decides it, `None` when it does not (`nonzero` against
+    /// a constant).
+    pub fn equals(&self, other: &Answer) -> Option<bool> {
+        use Answer::{Constant, False, NonNull, NonZero, Null, True, Zero};
+        match (self, other) {
+            (a, b) if a == b => Some(true),
+            (True, False) | (False, True) | (Null, NonNull) | (NonNull, Null) => Some(false),
+            (Zero, NonZero) | (NonZero, Zero) => Some(false),
+            (Constant(_), Constant(_)) => Some(false),
+            (Constant(_), Null) | (Null, Constant(_)) => Some(false),
+            (Constant(_), NonNull) | (NonNull, Constant(_)) => None,
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Answer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Answer::True => "true",
+            Answer::False => "false",
+            Answer::Null => "null",
+            Answer::NonNull => "nonnull",
+            Answer::Zero => "zero",
+            Answer::NonZero => "nonzero",
+            Answer::Constant(name) => name,
+        })
+    }
 }
 
 /// One Java method, constructor or static factory.

@@ -25,7 +25,7 @@ pub mod projection;
 pub mod provenance;
 pub mod render;
 
-pub use binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
+pub use binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 pub use model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
     Typestate, WaitOutcome,

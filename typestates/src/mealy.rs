@@ -51,6 +51,8 @@ pub struct Signature {
     pub callins: Vec<Callin>,
     /// All callbacks; [`CallbackId`] indexes this.
     pub callbacks: Vec<Callback>,
+    /// The methods that never change the state ([`Typestate::harmless`]).
+    pub harmless: Vec<crate::binding::MethodRef>,
 }
 
 impl Signature {
@@ -397,6 +399,7 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
         notes: Vec::new(),
         callins: signature.callins.clone(),
         callbacks: signature.callbacks.clone(),
+        harmless: signature.harmless.clone(),
         states,
         initial: StateId(0),
         examples: Vec::new(),
@@ -410,6 +413,7 @@ impl Typestate {
             class: self.class.clone(),
             callins: self.callins.clone(),
             callbacks: self.callbacks.clone(),
+            harmless: self.harmless.clone(),
         }
     }
 

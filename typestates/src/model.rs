@@ -19,7 +19,7 @@
 //! ([`crate::mealy`]) a bijection up to the error sink (and up to restrictions, which become
 //! errors).
 
-use crate::binding::{CallbackBinding, CallinBinding};
+use crate::binding::{CallbackBinding, CallinBinding, MethodRef};
 use crate::provenance::Provenance;
 
 /// Index of a state in [`Typestate::states`].
@@ -70,6 +70,11 @@ pub struct Typestate {
     pub callins: Vec<Callin>,
     /// The callbacks: the alphabet of outputs.
     pub callbacks: Vec<Callback>,
+    /// Methods of the class that never change its protocol state and never fail in a way
+    /// the protocol describes (getters, setters of parameters, listener registrations): a
+    /// checker lets them pass. Any other method the protocol does not name has an unknown
+    /// effect.
+    pub harmless: Vec<MethodRef>,
     /// The states; [`StateId`] indexes this.
     pub states: Vec<State>,
     /// The state a fresh object starts in when created by the experiment's reset.

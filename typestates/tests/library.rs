@@ -255,7 +255,10 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     ("com.nostra13.universalimageloader.core.ImageLoader", 5, 9),
     ("android.media.MediaCodec", 8, 8),
     ("android.media.MediaPlayer", 10, 10),
-    ("android.media.MediaRecorder", 8, 8),
+    // +2: setOutputFile() before the sources or the format only stores the path (AOSP
+    // MediaRecorder.java), so a file stored early has its own two states (InitialFile,
+    // SourceSetFile); see the file's notes.
+    ("android.media.MediaRecorder", 8, 10),
     ("android.media.MediaScannerConnection", 4, 4),
     // +1: learned on OkHttp 4.12 for daily use (learner/experiments/okhttp3.Call-onFailed.toml):
     // the builds are creators, so DroidStar's "no call yet" state is gone (-1), and onFailure

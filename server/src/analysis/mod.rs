@@ -105,6 +105,9 @@ pub enum FindingCode {
     /// Diagnostic: ignored-call. A callin the protocol accepts but ignores in every state
     /// reaching it (`execute()` on a cancelled AsyncTask).
     IgnoredCall,
+    /// Diagnostic: typestate-violation-handled. A violation inside a `try` whose `catch`
+    /// catches what the call throws: the code expects it.
+    HandledViolation,
 }
 
 impl FindingCode {
@@ -113,6 +116,7 @@ impl FindingCode {
         match self {
             FindingCode::TypestateViolation => "typestate-violation",
             FindingCode::IgnoredCall => "ignored-call",
+            FindingCode::HandledViolation => "typestate-violation-handled",
         }
     }
 

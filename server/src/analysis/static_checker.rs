@@ -45,10 +45,11 @@ impl Checker for StaticChecker {
                         FindingCode::TypestateViolation
                     }
                     ViolationKind::Ignored => FindingCode::IgnoredCall,
+                    ViolationKind::Handled => FindingCode::HandledViolation,
                 },
                 span: span(violation.span),
                 certainty: match violation.kind {
-                    ViolationKind::Possible => Certainty::Possible,
+                    ViolationKind::Possible | ViolationKind::Handled => Certainty::Possible,
                     ViolationKind::Definite | ViolationKind::Ignored => Certainty::Definite,
                 },
                 message: violation.message,

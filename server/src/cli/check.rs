@@ -1,5 +1,6 @@
 //! `typestar check [PATHS]`: checks Java and Kotlin files against the protocol library.
 //! Exit codes: 0 clean, 1 findings, 2 error (a file that could not be checked, bad options).
+//! Handled violations alone exit 0 unless `--fail-on-handled` is given.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -32,6 +33,10 @@ pub struct CheckArgs {
     /// protocol (a MediaPlayer never released, a stream never closed).
     #[arg(long)]
     unreleased: bool,
+    /// Also exit with status 1 for violations the code handles (`typestate-violation-handled`:
+    /// inside a `try` that catches what the call throws); they are always reported.
+    #[arg(long)]
+    fail_on_handled: bool,
 }
 
 /// Output formats of `typestar check`.
@@ -72,7 +77,9 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     print!("{text}");
     Ok(if !result.errors.is_empty() {
         ExitCode::from(2)
-    } else if result.n_violations() > 0 {
+    } else if result.n_violations() > result.n_handled()
+        || args.fail_on_handled && result.n_handled() > 0
+    {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -54,6 +54,7 @@ pub fn diagnostic(
         range: range(index, encoding, finding.span),
         severity: Some(match (finding.code, finding.certainty) {
             (FindingCode::IgnoredCall, _) => DiagnosticSeverity::INFORMATION,
+            (FindingCode::HandledViolation, _) => DiagnosticSeverity::HINT,
             (_, Certainty::Definite) => DiagnosticSeverity::ERROR,
             (_, Certainty::Possible) => DiagnosticSeverity::WARNING,
         }),

@@ -7,11 +7,12 @@ pub mod sarif;
 use checker::ViolationKind;
 
 /// The severity a finding is shown with: a definite violation is an error, a possible one or
-/// an ignored call a warning.
+/// an ignored call a warning, a handled one a note.
 pub fn severity(kind: ViolationKind) -> &'static str {
     match kind {
         ViolationKind::Definite => "error",
         ViolationKind::Possible | ViolationKind::Ignored => "warning",
+        ViolationKind::Handled => "note",
     }
 }
 

@@ -120,6 +120,7 @@ fn result_of(file: &SourceFile, v: &Violation) -> SarifResult {
     let level = match v.kind {
         ViolationKind::Definite => ResultLevel::Error,
         ViolationKind::Possible | ViolationKind::Ignored => ResultLevel::Warning,
+        ViolationKind::Handled => ResultLevel::Note,
     };
     let related: Vec<Location> = v
         .related

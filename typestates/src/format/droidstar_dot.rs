@@ -212,6 +212,7 @@ impl Builder<'_> {
             notes: Vec::new(),
             callins,
             callbacks,
+            harmless: Vec::new(),
             states,
             initial,
             examples: Vec::new(),
@@ -242,6 +243,7 @@ fn callin_named(name: &str) -> Callin {
                 params: Params::Any,
             }],
             condition: None,
+            returns: None,
         },
         creates: None,
     }

@@ -51,6 +51,9 @@ struct TypestateDto {
     /// The callbacks (client methods the framework calls).
     #[serde(default)]
     callbacks: Vec<CallbackDto>,
+    /// Methods that never change the state: a checker lets them pass.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    harmless: Vec<MethodDto>,
     /// The name of the state a fresh object starts in.
     initial: String,
     /// The states, each with its transitions.
@@ -134,6 +137,10 @@ struct CallinDto {
     /// same method.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     condition: Option<String>,
+    /// For an observer: the answer this callin stands for (`true`, `false`, `null`,
+    /// `nonnull`, `zero`, `nonzero`, or a constant's simple name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    returns: Option<String>,
     /// For a creator (constructor or factory): the name of the state a new object starts in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     creates: Option<String>,

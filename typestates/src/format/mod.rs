@@ -23,7 +23,16 @@ use std::fmt;
 
 /// Words that cannot name a callin or callback: the synchronous closure's own symbols and the
 /// keywords of transition lines (`restricted` also names restrictions in `typestar diff`).
-const RESERVED: [&str; 7] = ["wait", "quiet", "eps", "err", "on", "fails", "restricted"];
+const RESERVED: [&str; 8] = [
+    "wait",
+    "quiet",
+    "eps",
+    "err",
+    "on",
+    "fails",
+    "restricted",
+    "harmless",
+];
 
 /// An error in a typestate file, at file:line:col.
 #[derive(Clone, Debug, PartialEq, Eq)]

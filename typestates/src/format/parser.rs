@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use super::lexer::{lex_line, Spanned, Token};
 use super::{Diagnostic, RESERVED};
-use crate::binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
+use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::model::{
     Callback, Callin, Event, Example, Origin, State, StateId, Step, Typestate, WaitOutcome,
 };
@@ -58,6 +58,7 @@ struct RawFile {
     notes: Vec<String>,
     callins: Vec<RawCallin>,
     callbacks: Vec<RawCallback>,
+    harmless: Vec<MethodRef>,
     states: Vec<RawState>,
     examples: Vec<RawExample>,
 }
@@ -66,6 +67,7 @@ struct RawCallin {
     name: Name,
     methods: Vec<MethodRef>,
     condition: Option<String>,
+    returns: Option<Answer>,
     creates: Option<Name>,
 }
 
@@ -185,6 +187,13 @@ impl Reader<'_> {
                 let callback = callback(cursor)?;
                 self.file.callbacks.push(callback);
             }
+            "harmless" => {
+                cursor.expect(Token::Colon, "`:` after `harmless`")?;
+                self.file.harmless.push(method_ref(cursor)?);
+                while cursor.eat(&Token::Bar) {
+                    self.file.harmless.push(method_ref(cursor)?);
+                }
+            }
             "state" => {
                 let name = cursor.word("the state name")?;
                 let mut state = RawState {
@@ -269,7 +278,7 @@ fn stats(cursor: &mut Cursor) -> Result<LearningStats, (usize, String)> {
     Ok(stats)
 }
 
-/// `callin NAME: METHOD (| METHOD)* [when "condition"] [creates STATE]`
+/// `callin NAME: METHOD (| METHOD)* [returns ANSWER] [when "condition"] [creates STATE]`
 fn callin(cursor: &mut Cursor) -> Result<RawCallin, (usize, String)> {
     let name = cursor.word("the callin's name")?;
     cursor.expect(Token::Colon, "`:` after the callin's name")?;
@@ -281,8 +290,19 @@ fn callin(cursor: &mut Cursor) -> Result<RawCallin, (usize, String)> {
         name,
         methods,
         condition: None,
+        returns: None,
         creates: None,
     };
+    if cursor.eat_word("returns") {
+        let word = cursor.word("the answer: `true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name")?;
+        callin.returns = Some(Answer::parse(&word.text).ok_or((
+            word.col,
+            format!(
+                "expected `true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name, found `{}`",
+                word.text
+            ),
+        ))?);
+    }
     if cursor.eat_word("when") {
         callin.condition = Some(cursor.string("the condition as a string")?);
     }
@@ -705,6 +725,7 @@ impl Resolver<'_> {
                 binding: CallinBinding {
                     methods: raw.methods.clone(),
                     condition: raw.condition.clone(),
+                    returns: raw.returns.clone(),
                 },
                 creates: raw.creates.as_ref().map(|state| state_ref(self, state)),
             })
@@ -902,6 +923,7 @@ impl Resolver<'_> {
             notes: file.notes,
             callins,
             callbacks,
+            harmless: file.harmless,
             states,
             initial,
             examples,

@@ -45,6 +45,9 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
     for callin in &t.callins {
         let methods: Vec<String> = callin.binding.methods.iter().map(method_ref).collect();
         write!(out, "callin {}: {}", callin.name, methods.join(" | "))?;
+        if let Some(answer) = &callin.binding.returns {
+            write!(out, " returns {answer}")?;
+        }
         if let Some(condition) = &callin.binding.condition {
             write!(out, " when {}", quote(condition))?;
         }
@@ -76,6 +79,10 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
             write!(out, " when {}", quote(condition))?;
         }
         writeln!(out)?;
+    }
+    if !t.harmless.is_empty() {
+        let methods: Vec<String> = t.harmless.iter().map(method_ref).collect();
+        writeln!(out, "harmless: {}", methods.join(" | "))?;
     }
     for state in t.state_ids() {
         let s = t.state(state);

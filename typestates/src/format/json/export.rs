@@ -32,6 +32,7 @@ fn dto(t: &Typestate) -> TypestateDto {
                 name: callin.name.clone(),
                 methods: callin.binding.methods.iter().map(method).collect(),
                 condition: callin.binding.condition.clone(),
+                returns: callin.binding.returns.as_ref().map(ToString::to_string),
                 creates: callin.creates.map(state_name),
             })
             .collect(),
@@ -60,6 +61,7 @@ fn dto(t: &Typestate) -> TypestateDto {
                 condition: callback.condition.clone(),
             })
             .collect(),
+        harmless: t.harmless.iter().map(method).collect(),
         initial: state_name(t.initial),
         states: t
             .state_ids()

@@ -8,7 +8,7 @@ use super::{
     CallbackBindingDto, ExampleDto, MethodDto, MethodKindDto, OriginDto, ParamsDto, ProvenanceDto,
     ProvenanceKindDto, StateDto, StepDto, TypestateDto, WaitDto,
 };
-use crate::binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
+use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::format::lexer::is_word;
 use crate::format::{Diagnostic, RESERVED};
 use crate::model::{
@@ -103,6 +103,16 @@ impl Importer<'_> {
                     binding: CallinBinding {
                         methods: callin.methods.into_iter().map(method).collect(),
                         condition: callin.condition,
+                        returns: callin.returns.and_then(|word| {
+                            let answer = Answer::parse(&word);
+                            if answer.is_none() {
+                                self.error(
+                                    &at.key("returns"),
+                                    format!("expected `true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name, found {word:?}"),
+                                );
+                            }
+                            answer
+                        }),
                     },
                 }
             })
@@ -157,6 +167,7 @@ impl Importer<'_> {
             notes: dto.notes,
             callins,
             callbacks,
+            harmless: dto.harmless.into_iter().map(method).collect(),
             states,
             initial,
             examples,

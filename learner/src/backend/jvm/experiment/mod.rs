@@ -20,7 +20,8 @@ use thiserror::Error;
 use toml::Spanned;
 use typestates::mealy::Signature;
 use typestates::{
-    Callback, CallbackBinding, Callin, CallinBinding, CallinId, MethodKind, MethodRef, Params,
+    Answer, Callback, CallbackBinding, Callin, CallinBinding, CallinId, MethodKind, MethodRef,
+    Params,
 };
 
 use crate::closure::Alphabet;
@@ -290,7 +291,12 @@ impl Experiment {
                 name: name.clone(),
                 binding: CallinBinding {
                     methods: vec![method_ref(call)],
-                    condition: call.expect.as_ref().map(|it| format!("returns {it}")),
+                    returns: call.expect.as_ref().and_then(answer),
+                    condition: call
+                        .expect
+                        .as_ref()
+                        .filter(|it| answer(it).is_none())
+                        .map(|it| format!("returns {it}")),
                 },
                 creates: None,
             })
@@ -322,6 +328,7 @@ impl Experiment {
             class: self.spec.class.clone(),
             callins,
             callbacks,
+            harmless: Vec::new(),
         }
     }
 
@@ -720,5 +727,27 @@ fn literal(value: &Value) -> Value {
         ),
         Value::Array(items) => Value::Array(items.iter().map(literal).collect()),
         other => other.clone(),
+    }
+}
+
+/// The observer answer an expected return value stands for, when it is one a branch can test:
+/// a boolean, `null`, zero, or an enum constant's name.
+fn answer(expected: &Value) -> Option<Answer> {
+    match expected {
+        Value::Bool(true) => Some(Answer::True),
+        Value::Bool(false) => Some(Answer::False),
+        Value::Null => Some(Answer::Null),
+        Value::Number(n) if n.as_f64() == Some(0.0) => Some(Answer::Zero),
+        // Enum constants travel as their names; only the conventional UPPER_CASE ones are
+        // taken for constants, so that an ordinary string result stays a plain condition.
+        Value::String(name)
+            if name.starts_with(|c: char| c.is_ascii_uppercase())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') =>
+        {
+            Some(Answer::Constant(name.clone()))
+        }
+        _ => None,
     }
 }
