@@ -9,6 +9,8 @@
 //! Kotlin only (a Java lambda is an object, which may run later).
 //! `resolve` types the lambda's `this` and parameter from it, `places` makes them aliases of
 //! the subject, and `cfg` inlines the lambda at the call (a loop for the repeating ones).
+//! The name decides, as no types are inferred: a `map` or `filter` of a lazy `Sequence`, a
+//! `Flow` or an Rx stream, whose lambda runs later, is taken to run in place too.
 
 use crate::ir::{Body, Call, Expr, ExprKind, Language, Param};
 
