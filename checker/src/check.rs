@@ -15,7 +15,10 @@ use typestates::library::Library;
 use crate::body_memo::{Analyses, BodyMemo};
 use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode};
-use crate::ir::{Body, Class, ClassKind, ExprId, MethodKind, SourceIr, Span, Stmt, StmtKind};
+use crate::ir::{
+    Body, Class, ClassKind, Expr, ExprId, ExprKind, Language, MethodKind, SourceIr, Span, Stmt,
+    StmtKind,
+};
 use crate::places::{self, Places, Var};
 use crate::protocols::{Protocols, Supertypes};
 use crate::resolve::Resolution;
@@ -273,7 +276,7 @@ fn analyze<R>(
     for (class, fqn) in &classes {
         collect_helpers(class, fqn, &res, &places, &mut helpers);
     }
-    let initializers = initializer_bodies(&classes);
+    let initializers = initializer_bodies(&classes, ir.language);
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
     shared.report_unreleased = config.report_unreleased;
@@ -374,12 +377,14 @@ fn collect_helpers<'a>(
     }
 }
 
-/// Each field initializer of `classes` as a body that returns its value, by the
-/// initializer's expression.
-fn initializer_bodies(classes: &[(&Class, String)]) -> HashMap<ExprId, Body> {
+/// Each field initializer of `classes` that runs code of its own (see [`runs_code`]) as a
+/// body that returns its value, by the initializer's expression; the value of any other
+/// initializer is its expression's.
+fn initializer_bodies(classes: &[(&Class, String)], language: Language) -> HashMap<ExprId, Body> {
     let fields = classes.iter().flat_map(|(class, _)| &class.fields);
     fields
         .filter_map(|field| field.init.as_ref())
+        .filter(|init| runs_code(init, language))
         .map(|init| {
             let stmt = Stmt {
                 kind: StmtKind::Return {
@@ -397,6 +402,41 @@ fn initializer_bodies(classes: &[(&Class, String)]) -> HashMap<ExprId, Body> {
         .collect()
 }
 
+/// Whether evaluating `expr` runs code beside calls: an inlined lambda
+/// (`MediaPlayer().apply { … }`) or the branches of an `if` or `when` used as a value.
+fn runs_code(expr: &Expr, language: Language) -> bool {
+    let any = |exprs: &[Expr]| exprs.iter().any(|e| runs_code(e, language));
+    match &expr.kind {
+        ExprKind::Control(_) => true,
+        ExprKind::Call(call) => {
+            crate::inline::inlined(call, language).is_some()
+                || call
+                    .receiver
+                    .as_deref()
+                    .is_some_and(|r| runs_code(r, language))
+                || any(&call.args)
+        }
+        ExprKind::New { args, .. } | ExprKind::Other(args) => any(args),
+        ExprKind::Field { receiver, .. }
+        | ExprKind::MethodRef { receiver, .. }
+        | ExprKind::Not(receiver)
+        | ExprKind::Cast { expr: receiver, .. }
+        | ExprKind::TypeTest { expr: receiver, .. } => runs_code(receiver, language),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign {
+            target: lhs,
+            value: rhs,
+        } => runs_code(lhs, language) || runs_code(rhs, language),
+        ExprKind::Name(_)
+        | ExprKind::This(_)
+        | ExprKind::Super
+        | ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Literal
+        | ExprKind::Lambda { .. } => false,
+    }
+}
+
 /// Analyses one class: construction (field initializers, with their bodies in
 /// `initializers`, and initializer blocks, then constructors), the event fixpoint, then a
 /// recording pass.
@@ -412,7 +452,7 @@ fn check_class<'a>(
     let mut fields = Env::new();
     for field in &class.fields {
         let var = Var::Field(fqn.to_owned(), field.name.clone());
-        // The initializer runs as code (its inlined lambdas too), like a helper whose returned
+        // An initializer that runs code of its own is analysed like a helper whose returned
         // object the field holds.
         let returned = field.init.as_ref().and_then(|init| {
             let body = initializers.get(&init.id)?;
