@@ -71,10 +71,7 @@ impl Analysis {
         let renumbers = shift.renumbers();
         for env in std::iter::once(&mut self.entry).chain(&mut self.result.exit) {
             if renumbers {
-                *env = std::mem::take(env)
-                    .into_iter()
-                    .map(|(var, value)| (renumber_var(shift, var), value))
-                    .collect();
+                env.rename_vars(&mut |var| renumber_var(shift, var));
             }
             env.values_mut()
                 .for_each(|value| relocate_value(shift, value));
@@ -82,6 +79,11 @@ impl Analysis {
         if let Some(returned) = &mut self.result.returned {
             if renumbers {
                 returned.place = returned.place.take().map(|var| renumber_var(shift, var));
+            }
+            if renumbers {
+                returned
+                    .value
+                    .rename_fact_vars(&mut |var| renumber_var(shift, var));
             }
             relocate_value(shift, &mut returned.value);
         }
@@ -95,6 +97,11 @@ impl Analysis {
             shift.span(&mut observation.span);
             if let Some(span) = &mut observation.receiver_span {
                 shift.span(span);
+            }
+            if renumbers {
+                observation
+                    .value
+                    .rename_fact_vars(&mut |var| renumber_var(shift, var));
             }
             relocate_value(shift, &mut observation.value);
         }
@@ -114,10 +121,7 @@ impl Analysis {
             other => other,
         };
         for env in std::iter::once(&mut self.entry).chain(&mut self.result.exit) {
-            *env = std::mem::take(env)
-                .into_iter()
-                .map(|(var, value)| (rename(var), value))
-                .collect();
+            env.rename_vars(&mut rename);
         }
         if let Some(returned) = &mut self.result.returned {
             returned.place = returned.place.take().map(&mut rename);

@@ -158,6 +158,112 @@ impl<'a> Cfg<'a> {
             exceptional_exit: builder.exceptional_exit,
         }
     }
+
+    /// The branches each node is control-dependent on (Ferrante, Ottenstein and Warren): the
+    /// node runs on one outcome of the branch but not necessarily on the other.
+    /// Post-dominators are computed over normal edges only (Cooper, Harvey and Kennedy, "A
+    /// Simple, Fast Dominance Algorithm"), so a call that may throw does not hide the branch
+    /// that guards what follows it. A node from which no normal path leaves the body (an
+    /// endless loop) counts as dependent on itself, so that nothing there is taken as
+    /// unconditional.
+    pub fn control_dependences(&self) -> Vec<Vec<NodeId>> {
+        let n = self.nodes.len();
+        // The reverse graph, rooted at a virtual exit `n` that every node without a normal
+        // successor leads to.
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
+        for (index, node) in self.nodes.iter().enumerate() {
+            let normal: Vec<usize> = node
+                .succs
+                .iter()
+                .filter(|(_, edge)| *edge != EdgeKind::Exception)
+                .map(|(succ, _)| succ.0 as usize)
+                .collect();
+            let targets = if normal.is_empty() { vec![n] } else { normal };
+            for target in targets {
+                succs[index].push(target);
+                preds[target].push(index);
+            }
+        }
+        // Postorder of the reverse graph from the virtual exit (iteratively: bodies nest deep).
+        let mut order = Vec::with_capacity(n + 1);
+        let mut visited = vec![false; n + 1];
+        let mut stack = vec![(n, 0usize)];
+        visited[n] = true;
+        while let Some((node, next)) = stack.pop() {
+            if let Some(&pred) = preds[node].get(next) {
+                stack.push((node, next + 1));
+                if !visited[pred] {
+                    visited[pred] = true;
+                    stack.push((pred, 0));
+                }
+            } else {
+                order.push(node);
+            }
+        }
+        let mut rank = vec![usize::MAX; n + 1];
+        for (position, &node) in order.iter().enumerate() {
+            rank[node] = position;
+        }
+        let mut ipdom = vec![usize::MAX; n + 1];
+        ipdom[n] = n;
+        let intersect = |ipdom: &[usize], mut a: usize, mut b: usize| {
+            while a != b {
+                while rank[a] < rank[b] {
+                    a = ipdom[a];
+                }
+                while rank[b] < rank[a] {
+                    b = ipdom[b];
+                }
+            }
+            a
+        };
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &node in order.iter().rev() {
+                if node == n {
+                    continue;
+                }
+                let mut new = usize::MAX;
+                for &succ in &succs[node] {
+                    if ipdom[succ] == usize::MAX {
+                        continue;
+                    }
+                    new = if new == usize::MAX {
+                        succ
+                    } else {
+                        intersect(&ipdom, succ, new)
+                    };
+                }
+                if new != usize::MAX && ipdom[node] != new {
+                    ipdom[node] = new;
+                    changed = true;
+                }
+            }
+        }
+        let mut dependences: Vec<Vec<NodeId>> = vec![Vec::new(); n];
+        for (index, node) in self.nodes.iter().enumerate() {
+            if ipdom[index] == usize::MAX {
+                dependences[index].push(NodeId(index as u32));
+                continue;
+            }
+            if !matches!(node.kind, NodeKind::Branch(_)) {
+                continue;
+            }
+            for (succ, _) in node.succs.iter().filter(|(_, e)| *e != EdgeKind::Exception) {
+                let mut runner = succ.0 as usize;
+                while runner != ipdom[index] && runner != n && ipdom[runner] != usize::MAX {
+                    let id = NodeId(index as u32);
+                    if !dependences[runner].contains(&id) {
+                        dependences[runner].push(id);
+                    }
+                    runner = ipdom[runner];
+                }
+            }
+        }
+        dependences
+    }
 }
 
 /// Dangling edges waiting for their target: (source, kind).

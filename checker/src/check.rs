@@ -7,7 +7,7 @@
 //! The observations of one call site from every analysis that reached it are merged, so a
 //! violation is *definite* only if the call fails in every state any path brings there.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::time::{Duration, Instant};
 
 use typestates::library::Library;
@@ -25,7 +25,8 @@ use crate::resolve::Resolution;
 use crate::source::SourceFile;
 use crate::suppress;
 use crate::typestate_flow::{
-    analyze_body, eval_initializer, Env, FlowState, Helper, Observation, Shared, Value,
+    analyze_body, constant, eval_initializer, set_fact, Env, Fact, FlowState, Helper, Observation,
+    Shared, Value,
 };
 
 /// How to check.
@@ -279,6 +280,12 @@ fn analyze<R>(
     let initializers = initializer_bodies(&classes, ir.language);
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
+    shared.private_fields = private_fields(&classes, &res);
+    shared.own_methods = classes
+        .iter()
+        .filter_map(|(class, fqn)| Some((class, &res.class(fqn)?.fqn)))
+        .flat_map(|(class, fqn)| class.methods.iter().map(|m| (fqn.clone(), m.name.clone())))
+        .collect();
     shared.report_unreleased = config.report_unreleased;
     // A body's analysis depends on nothing but its code, its entry state and what the file
     // declares only when it adds to no shared table (the unreleased-object report does) and
@@ -437,6 +444,31 @@ fn runs_code(expr: &Expr, language: Language) -> bool {
     }
 }
 
+/// The private fields of the file's classes.
+fn private_fields(
+    classes: &[(&Class, String)],
+    res: &Resolution,
+) -> std::collections::HashSet<Var> {
+    let mut fields = std::collections::HashSet::new();
+    for (class, fqn) in classes {
+        let Some(info) = res.class(fqn) else {
+            continue;
+        };
+        for field in class.fields.iter().filter(|f| f.modifiers.is_private) {
+            fields.insert(Var::Field(info.fqn.clone(), field.name.clone()));
+        }
+    }
+    fields
+}
+
+/// Whether `ty` is a Java primitive type, whose default is no reference.
+fn is_primitive(ty: &str) -> bool {
+    matches!(
+        ty,
+        "boolean" | "byte" | "short" | "int" | "long" | "char" | "float" | "double"
+    )
+}
+
 /// Analyses one class: construction (field initializers, with their bodies in
 /// `initializers`, and initializer blocks, then constructors), the event fixpoint, then a
 /// recording pass.
@@ -492,6 +524,31 @@ fn check_class<'a>(
     }
     if let Some(protocol) = shared.protocols.protocol_of(fqn) {
         fields.insert(Var::This(fqn.to_owned()), Value::unknown(protocol));
+    }
+    // The flags a new object of the class starts with: constant initializers, and Java's
+    // defaults (`false`, `null`) for fields declared without one.
+    for field in &class.fields {
+        let var = Var::Field(fqn.to_owned(), field.name.clone());
+        if shared.protocol_of_var(&var).is_some()
+            || field.delegate.is_some()
+            || !shared.follows_flag(&var)
+        {
+            continue;
+        }
+        let fact = match &field.init {
+            Some(init) => constant(init),
+            None if shared.language == Language::Java => {
+                match field.ty.as_ref().map(|ty| ty.name.as_str()) {
+                    Some("boolean") => Some(Fact::Bool(false)),
+                    Some(ty) if !is_primitive(ty) => Some(Fact::Null),
+                    _ => None,
+                }
+            }
+            None => None,
+        };
+        if let Some(fact) = fact {
+            set_fact(&mut fields, &var, Some(BTreeSet::from([fact])));
+        }
     }
     // Captured locals of the class hold nothing until their method runs.
     let declared_here = |at: usize| class.span.start_byte <= at && at < class.span.end_byte;

@@ -253,6 +253,7 @@ pub fn merge(observations: Vec<Observation>) -> Vec<Observation> {
         match by_site.get_mut(&key) {
             Some(existing) if existing.value.protocol == observation.value.protocol => {
                 existing.value.join(&observation.value);
+                existing.guarded |= observation.guarded;
             }
             Some(_) => {}
             None => {
@@ -292,8 +293,6 @@ fn violation(
         }
     }
     let (kind, offending) = if !failing.is_empty() {
-        // Definite only when every path reaches the call in a failing state through nothing
-        // approximated, and each failing step is one somebody ran.
         // Narrowed from nothing known, a call that fails in only some of the states the
         // earlier calls allow proves nothing: the object may well be in the others.
         if value.from_unknown && failing.len() < value.states.len() {
@@ -304,7 +303,14 @@ fn violation(
             .all(|thrown| is_caught(&observation.caught, *thrown));
         let kind = if handled {
             ViolationKind::Handled
-        } else if failing.len() == value.states.len() && !value.approximate && all_verified {
+        } else if failing.len() == value.states.len()
+            && !value.approximate
+            && !observation.guarded
+            && all_verified
+        {
+            // Definite only when every path reaches the call in a failing state through
+            // nothing approximated, under no condition the analysis did not use, and each
+            // failing step is one somebody ran.
             ViolationKind::Definite
         } else {
             ViolationKind::Possible

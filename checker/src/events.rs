@@ -318,12 +318,15 @@ impl<'a> Waits<'a> {
                 .collect()
         };
         let close = |env: &Env| -> Env {
-            env.iter()
+            let mut closed: Env = env
+                .iter()
                 .map(|(var, value)| {
                     let value = value.after_wait_except(shared.protocols, &handled(var));
                     (var.clone(), value)
                 })
-                .collect()
+                .collect();
+            closed.facts = env.facts.clone();
+            closed
         };
         let mut state = FlowState(Some(close(env)));
         for _ in 0..MAX_ROUNDS {
@@ -494,17 +497,28 @@ fn run_handlers<'a>(
 
 /// The fields, `this` and captured locals: what survives from one event to the next.
 fn object_state(shared: &Shared<'_, '_>, env: &Env) -> Env {
-    env.iter()
+    let mut state: Env = env
+        .iter()
         .filter(|(var, _)| shared.survives(var))
         .map(|(var, value)| (var.clone(), value.clone()))
-        .collect()
+        .collect();
+    state.facts = env
+        .facts
+        .iter()
+        .filter(|(var, _)| shared.survives(var))
+        .map(|(var, values)| (var.clone(), values.clone()))
+        .collect();
+    state
 }
 
 /// `env` after time passes.
 fn after_wait(shared: &Shared<'_, '_>, env: &Env) -> Env {
-    env.iter()
+    let mut waited: Env = env
+        .iter()
         .map(|(var, value)| (var.clone(), value.after_wait(shared.protocols)))
-        .collect()
+        .collect();
+    waited.facts = env.facts.clone();
+    waited
 }
 
 /// The handlers of `model`: methods the framework or other code may call at any time, and

@@ -10,6 +10,10 @@
 //! IR takes about 13 times the text); files past it are lowered again when checked, which
 //! bounds the memory of very large projects at the cost of a second lowering of those files.
 //!
+//! Parsing a file stops at [`CheckConfig::time_limit`] (tree-sitter's progress callback), as
+//! the analysis does: a file whose parse runs out of time is reported as timed out, with no
+//! findings, instead of holding a thread and its memory for minutes.
+//!
 //! A skipped file cannot produce a finding (see [`crate::prefilter`]); it is never parsed,
 //! so its syntax errors are not reported either.
 //! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the
@@ -17,9 +21,11 @@
 //! The results are those of [`crate::check`] with [`crate::project_supertypes`] for every
 //! file that is checked.
 
+use std::ops::ControlFlow;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
@@ -48,6 +54,8 @@ enum Slot {
     Kept(SourceIr),
     /// Analysed, lowered again when checked (past the memory budget).
     Relower,
+    /// Parsing ran out of time: reported as timed out, without findings.
+    OutOfTime,
     /// Lowering panicked.
     Failed,
 }
@@ -73,6 +81,7 @@ impl<'a> Project<'a> {
         let library_only = Protocols::new(library, Supertypes::new());
         let mut lowered: Vec<Option<Lowered>> = (0..files.len()).map(|_| None).collect();
         let mut failed = vec![false; files.len()];
+        let mut out_of_time = vec![false; files.len()];
         let mut todo: Vec<usize> = (0..files.len())
             .filter(|&i| filter.matches(&files[i].text))
             .collect();
@@ -80,16 +89,18 @@ impl<'a> Project<'a> {
         let mut interim = config.supertypes.clone();
         let mut pending: Vec<String> = Vec::new();
         while !todo.is_empty() {
-            for (i, result) in lower_all(files, &todo, &library_only, jobs) {
+            let limit = config.time_limit;
+            for (i, result) in lower_all(files, &todo, &library_only, limit, jobs) {
                 match result {
-                    Some(file) => {
+                    Outcome::Lowered(file) => {
                         for info in &file.classes {
                             interim.insert(info.fqn.clone(), info.supertypes.clone());
                             pending.push(info.fqn.clone());
                         }
                         lowered[i] = Some(file);
                     }
-                    None => failed[i] = true,
+                    Outcome::OutOfTime => out_of_time[i] = true,
+                    Outcome::Panicked => failed[i] = true,
                 }
             }
             let mut new_names = NameFilter::default();
@@ -110,7 +121,7 @@ impl<'a> Project<'a> {
                 Vec::new()
             } else {
                 (0..files.len())
-                    .filter(|&i| lowered[i].is_none() && !failed[i])
+                    .filter(|&i| lowered[i].is_none() && !failed[i] && !out_of_time[i])
                     .filter(|&i| new_names.matches(&files[i].text))
                     .collect()
             };
@@ -127,15 +138,16 @@ impl<'a> Project<'a> {
         let mut kept_bytes = 0;
         let slots = lowered
             .into_iter()
-            .zip(&failed)
+            .zip(failed.iter().zip(&out_of_time))
             .zip(files)
-            .map(|((lowered, &failed), file)| match lowered {
+            .map(|((lowered, (&failed, &out_of_time)), file)| match lowered {
                 Some(_) if kept_bytes + file.text.len() > KEPT_TEXT_BYTES => Slot::Relower,
                 Some(lowered) => {
                     kept_bytes += file.text.len();
                     Slot::Kept(lowered.ir)
                 }
                 None if failed => Slot::Failed,
+                None if out_of_time => Slot::OutOfTime,
                 None => Slot::Skipped,
             })
             .collect();
@@ -158,7 +170,7 @@ impl<'a> Project<'a> {
     }
 
     /// Whether file `index` is analysed (its text names something a protocol object can come
-    /// from); the others have no findings.
+    /// from, and it was parsed in time); the others have no findings.
     pub fn is_analysed(&self, index: usize) -> bool {
         matches!(self.slots.get(index), Some(Slot::Kept(_) | Slot::Relower))
     }
@@ -179,31 +191,75 @@ impl<'a> Project<'a> {
             (Some(file), Some(Slot::Kept(ir))) => {
                 check_lowered(self.library, &file.text, ir, &self.config, None).0
             }
-            (Some(file), Some(Slot::Relower)) => {
-                let ir = crate::lang::lower(file.language, &file.text);
-                check_lowered(self.library, &file.text, &ir, &self.config, None).0
-            }
+            (Some(file), Some(Slot::Relower)) => match lower_within(file, self.config.time_limit) {
+                Some(ir) => check_lowered(self.library, &file.text, &ir, &self.config, None).0,
+                None => timed_out(),
+            },
+            (Some(_), Some(Slot::OutOfTime)) => timed_out(),
             _ => CheckResult::default(),
         }
     }
 }
 
+/// The result of a file that ran out of time: no findings, marked as cut short.
+fn timed_out() -> CheckResult {
+    CheckResult {
+        timed_out: true,
+        ..CheckResult::default()
+    }
+}
+
+/// Parses `file`, giving up when parsing takes longer than `limit`, and lowers it; `None`
+/// when parsing ran out of time.
+pub(crate) fn lower_within(file: &SourceFile, limit: Duration) -> Option<SourceIr> {
+    let Some(mut parser) = crate::lang::parser(file.language) else {
+        return Some(crate::lang::lower(file.language, &file.text));
+    };
+    let deadline = Instant::now().checked_add(limit);
+    let mut out_of_time = |_: &tree_sitter::ParseState| match deadline {
+        Some(deadline) if Instant::now() >= deadline => ControlFlow::Break(()),
+        _ => ControlFlow::Continue(()),
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut out_of_time);
+    let bytes = file.text.as_bytes();
+    let tree = parser.parse_with_options(
+        &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
+        None,
+        Some(options),
+    )?;
+    Some(crate::lang::lower_tree(file.language, &file.text, &tree))
+}
+
+/// What lowering one file gave.
+enum Outcome {
+    /// The IR and the classes the file declares.
+    Lowered(Lowered),
+    /// Parsing ran out of time.
+    OutOfTime,
+    /// Lowering panicked.
+    Panicked,
+}
+
 /// Lowers the files `todo` names and resolves their class declarations, on up to `jobs`
-/// threads; `None` for a file whose lowering panicked.
+/// threads, parsing each within `limit`.
 fn lower_all(
     files: &[SourceFile],
     todo: &[usize],
     library_only: &Protocols<'_>,
+    limit: Duration,
     jobs: usize,
-) -> Vec<(usize, Option<Lowered>)> {
+) -> Vec<(usize, Outcome)> {
     let lower_one = |i: usize| {
         let file = &files[i];
         std::panic::catch_unwind(AssertUnwindSafe(|| {
-            let ir = crate::lang::lower(file.language, &file.text);
-            let classes = declared_classes(&ir, library_only);
-            Lowered { ir, classes }
+            lower_within(file, limit).map(|ir| {
+                let classes = declared_classes(&ir, library_only);
+                Lowered { ir, classes }
+            })
         }))
-        .ok()
+        .map_or(Outcome::Panicked, |lowered| {
+            lowered.map_or(Outcome::OutOfTime, Outcome::Lowered)
+        })
     };
     let jobs = jobs.clamp(1, todo.len().max(1));
     if jobs == 1 {

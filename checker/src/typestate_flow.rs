@@ -91,6 +91,53 @@ pub struct Value {
     /// one after a call of unknown effect) before calls narrowed it: its states are only
     /// those the calls allow, so a call that fails in some of them but not all says nothing.
     pub from_unknown: bool,
+    /// Per state, what the paths that reach it know of the class's flags (ESP's property
+    /// simulation: facts of booleans, enum constants and null checks kept apart per protocol
+    /// state, so that `if (playing) player.pause()` sees only the states where `playing` may
+    /// be true). A state without an entry knows nothing.
+    pub facts: BTreeMap<StateId, Facts>,
+}
+
+/// A constant a flag may hold.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Fact {
+    /// `true` or `false`.
+    Bool(bool),
+    /// `null`.
+    Null,
+    /// An enum or named constant, by its simple name (`MEDIA_RUNNING`).
+    Const(String),
+}
+
+/// What a path knows of flags: the constants each may hold; a flag not named may hold anything.
+pub type Facts = BTreeMap<Var, BTreeSet<Fact>>;
+
+/// At most this many flags are followed per state, and this many constants per flag.
+const MAX_FACTS: usize = 8;
+const MAX_FACT_VALUES: usize = 4;
+
+/// The flag a helper's `return` sets, renamed to the call at the call site.
+const RETURNED: Var = Var::Temp(ExprId(u32::MAX));
+
+/// Joins `other` into `facts`, as two paths meeting: a flag known on both keeps the union of
+/// its constants; one the other path does not know is forgotten. Returns whether it changed.
+fn join_facts(facts: &mut Facts, other: &Facts) -> bool {
+    let before = facts.len();
+    facts.retain(|var, _| other.contains_key(var));
+    let mut changed = facts.len() != before;
+    let mut too_many = Vec::new();
+    for (var, values) in facts.iter_mut() {
+        for value in &other[var] {
+            changed |= values.insert(value.clone());
+        }
+        if values.len() > MAX_FACT_VALUES {
+            too_many.push(var.clone());
+        }
+    }
+    for var in too_many {
+        facts.remove(&var);
+    }
+    changed
 }
 
 /// A key of [`Value::listeners`].
@@ -162,6 +209,7 @@ impl Value {
             listeners: BTreeMap::new(),
             approximate: false,
             from_unknown: false,
+            facts: BTreeMap::new(),
         }
     }
 
@@ -176,6 +224,7 @@ impl Value {
             listeners: BTreeMap::new(),
             approximate: false,
             from_unknown: false,
+            facts: BTreeMap::new(),
         }
     }
 
@@ -190,6 +239,7 @@ impl Value {
             listeners: BTreeMap::new(),
             approximate: false,
             from_unknown: false,
+            facts: BTreeMap::new(),
         }
     }
 
@@ -204,6 +254,7 @@ impl Value {
             listeners: BTreeMap::new(),
             approximate: false,
             from_unknown: false,
+            facts: BTreeMap::new(),
         }
     }
 
@@ -221,10 +272,18 @@ impl Value {
         }
     }
 
+    /// Renames the flags the states know.
+    pub fn rename_fact_vars(&mut self, rename: &mut impl FnMut(Var) -> Var) {
+        for facts in self.facts.values_mut() {
+            *facts = rename_facts(std::mem::take(facts), rename);
+        }
+    }
+
     /// Forgets the states after a call whose effect is unknown: the object may now be in any
     /// state, so no finding follows from it until a call narrows it again.
     pub fn havoc(&mut self) {
         self.states.clear();
+        self.facts.clear();
         self.unknown = true;
         self.approximate = true;
     }
@@ -254,6 +313,21 @@ impl Value {
                 self.approximate,
                 self.from_unknown,
             );
+        for state in other.states.keys() {
+            let theirs = other.facts.get(state);
+            if self.states.contains_key(state) {
+                match (self.facts.get_mut(state), theirs) {
+                    (Some(mine), Some(theirs)) => changed |= join_facts(mine, theirs),
+                    (Some(_), None) => {
+                        self.facts.remove(state);
+                        changed = true;
+                    }
+                    (None, _) => {}
+                }
+            } else if let Some(theirs) = theirs {
+                self.facts.insert(*state, theirs.clone());
+            }
+        }
         for (state, causes) in &other.states {
             let mine = self.states.entry(*state).or_default();
             for cause in causes {
@@ -342,6 +416,8 @@ impl Value {
                 if !out.states.contains_key(&target) {
                     todo.push(target);
                 }
+                let facts = out.facts.get(&state).cloned();
+                carry_facts(&mut out, facts.as_ref(), target);
                 out.states.entry(target).or_default().insert(cause);
             }
             return out;
@@ -367,6 +443,7 @@ impl Value {
                 if runs_listener {
                     continue;
                 }
+                carry_facts(&mut next, out.facts.get(&state), target);
                 next.states.entry(target).or_default().insert(cause);
                 for (listener, registered) in &out.listeners {
                     if let Some(into) = next.listeners.get_mut(listener) {
@@ -421,7 +498,9 @@ impl Value {
             }
             out.listeners.insert(site.clone(), into.normalised());
         }
-        for (_, target, callback) in moves {
+        out.facts = BTreeMap::new();
+        for (source, target, callback) in moves {
+            carry_facts(&mut out, self.facts.get(&source), target);
             out.states
                 .entry(target)
                 .or_default()
@@ -468,8 +547,83 @@ impl Value {
     }
 }
 
-/// The tracked objects at a program point.
-pub type Env = BTreeMap<Var, Value>;
+/// The tracked objects at a program point, and what the path knows of the class's flags
+/// (booleans, enum constants, null checks of other fields).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Env {
+    objects: BTreeMap<Var, Value>,
+    /// The flags' constants on this path; a new object starts with them in its states.
+    pub facts: Facts,
+}
+
+impl Env {
+    /// No object, nothing known.
+    pub fn new() -> Env {
+        Env::default()
+    }
+
+    /// Renames every variable the state names: the objects' names, and the flags the path
+    /// and each object's states know.
+    pub fn rename_vars(&mut self, rename: &mut impl FnMut(Var) -> Var) {
+        self.objects = std::mem::take(&mut self.objects)
+            .into_iter()
+            .map(|(var, mut value)| {
+                value.rename_fact_vars(rename);
+                (rename(var), value)
+            })
+            .collect();
+        self.facts = rename_facts(std::mem::take(&mut self.facts), rename);
+    }
+}
+
+/// `facts` with every flag renamed.
+fn rename_facts(facts: Facts, rename: &mut impl FnMut(Var) -> Var) -> Facts {
+    facts
+        .into_iter()
+        .map(|(var, values)| (rename(var), values))
+        .collect()
+}
+
+impl std::ops::Deref for Env {
+    type Target = BTreeMap<Var, Value>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.objects
+    }
+}
+
+impl std::ops::DerefMut for Env {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.objects
+    }
+}
+
+impl FromIterator<(Var, Value)> for Env {
+    fn from_iter<I: IntoIterator<Item = (Var, Value)>>(iter: I) -> Env {
+        Env {
+            objects: iter.into_iter().collect(),
+            facts: Facts::new(),
+        }
+    }
+}
+
+impl<'e> IntoIterator for &'e Env {
+    type Item = (&'e Var, &'e Value);
+    type IntoIter = std::collections::btree_map::Iter<'e, Var, Value>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.objects.iter()
+    }
+}
+
+impl<'e> IntoIterator for &'e mut Env {
+    type Item = (&'e Var, &'e mut Value);
+    type IntoIter = std::collections::btree_map::IterMut<'e, Var, Value>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.objects.iter_mut()
+    }
+}
 
 /// The dataflow state: `None` where no path reaches.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -488,8 +642,8 @@ impl Lattice for FlowState {
             self.0 = Some(theirs.clone());
             return true;
         };
-        let mut changed = false;
-        for (var, value) in theirs {
+        let mut changed = join_facts(&mut mine.facts, &theirs.facts);
+        for (var, value) in theirs.iter() {
             match mine.get_mut(var) {
                 Some(current) => changed |= current.join(value),
                 None => {
@@ -527,6 +681,10 @@ pub struct Observation {
     /// The exception types (simple names, as written) that a `catch` around the call
     /// catches, so that a violation the code expects can be reported as handled.
     pub caught: Vec<String>,
+    /// Whether the call runs only under a condition the analysis did not use for this object
+    /// (`if (set.size() > 0)`, `if (prepared)`): the condition may exclude the states that
+    /// fail, so a finding here is never definite.
+    pub guarded: bool,
 }
 
 /// A private helper method of the class, whose calls are analysed in place.
@@ -560,6 +718,11 @@ pub struct Shared<'a, 'l> {
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
     pub captured: HashMap<LocalId, usize>,
+    /// The private fields of the file's classes, as [`Var::Field`]s: the only fields whose
+    /// flags the analysis follows, since code elsewhere cannot write them between events.
+    pub private_fields: std::collections::HashSet<Var>,
+    /// The methods the file's classes declare, by class and name.
+    pub own_methods: std::collections::HashSet<(String, String)>,
     /// Whether to collect [`Shared::leaks`].
     pub report_unreleased: bool,
     /// Names that were given a newly created object, with the name as written and where.
@@ -592,6 +755,8 @@ impl<'a, 'l> Shared<'a, 'l> {
             cfgs: RefCell::default(),
             memo: None,
             captured: HashMap::new(),
+            private_fields: std::collections::HashSet::new(),
+            own_methods: std::collections::HashSet::new(),
             report_unreleased: false,
             owned: RefCell::default(),
             leaks: RefCell::default(),
@@ -625,6 +790,16 @@ impl<'a, 'l> Shared<'a, 'l> {
             Var::Field(..) | Var::This(_) => true,
             Var::Local(local) => self.captured.contains_key(local),
             Var::Temp(_) => false,
+        }
+    }
+
+    /// Whether the analysis follows the constants `var` holds: locals, helper results, and
+    /// private fields.
+    pub fn follows_flag(&self, var: &Var) -> bool {
+        match var {
+            Var::Local(_) | Var::Temp(_) => true,
+            Var::Field(..) => self.private_fields.contains(var),
+            Var::This(_) => false,
         }
     }
 
@@ -759,16 +934,24 @@ fn analyze_fresh<'a>(
     }
     let mut exit = FlowState::bottom();
     exit.join(solution.state_at(cfg.exit));
-    exit.join(solution.state_at(cfg.exceptional_exit));
+    exit.join(&without_facts_of_throwing_paths(
+        solution.state_at(cfg.exceptional_exit),
+        solution.state_at(cfg.exit),
+    ));
     let returned = (depth > 0)
         .then(|| analysis.returned(&cfg, &solution))
         .flatten();
     if record {
+        let dependences = cfg.control_dependences();
         for (index, node) in cfg.nodes.iter().enumerate() {
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
             if let (true, FlowState(Some(env))) = (solution.is_reachable(id), solution.state_at(id))
             {
-                analysis.record(node, env, caught_at(&cfg, id));
+                let guards: Vec<&Node<'_>> = dependences[index]
+                    .iter()
+                    .map(|branch| cfg.node(*branch))
+                    .collect();
+                analysis.record(node, env, caught_at(&cfg, id), &guards);
             }
         }
     }
@@ -825,6 +1008,13 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                     .map(Var::Local);
                 if let Some(var) = var {
                     let protocol = self.shared.protocol_of_var(&var);
+                    if protocol.is_none() && self.shared.follows_flag(&var) {
+                        let fact = local
+                            .init
+                            .as_ref()
+                            .and_then(|init| self.fact_of(init, &env));
+                        set_fact(&mut env, &var, fact);
+                    }
                     let value = match &local.init {
                         Some(init) => {
                             let value = self.eval(init, &env, protocol);
@@ -840,6 +1030,10 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
             NodeKind::Assign { target, value } => {
                 if let Some(var) = self.shared.places.var(target).cloned() {
                     let protocol = self.shared.protocol_of_var(&var);
+                    if protocol.is_none() && self.shared.follows_flag(&var) {
+                        let fact = self.fact_of(value, &env);
+                        set_fact(&mut env, &var, fact);
+                    }
                     let evaluated = self.eval(value, &env, protocol);
                     self.own(&var, value, &receiver_text(target), target.span, protocol);
                     let value = self.copy(value, evaluated, &mut env);
@@ -876,12 +1070,18 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 }
                 true
             }
+            NodeKind::Return(value) => {
+                if self.depth > 0 {
+                    let fact = self.fact_of(value, &env);
+                    set_fact(&mut env, &RETURNED, fact);
+                }
+                true
+            }
             NodeKind::Entry
             | NodeKind::Exit
             | NodeKind::ExceptionalExit
             | NodeKind::Catch(_)
             | NodeKind::Throw(_)
-            | NodeKind::Return(_)
             | NodeKind::Join => true,
         };
         FlowState(reachable.then_some(env))
@@ -918,6 +1118,152 @@ fn join_group(
     };
     value.alias = Some(group);
     value
+}
+
+/// The constant `expr` spells: `true`, `false`, `null`, or a named constant by the Java
+/// convention (`STATE_IDLE`, `State.MEDIA_RUNNING`).
+pub(crate) fn constant(expr: &Expr) -> Option<Fact> {
+    match &expr.kind {
+        ExprKind::Bool(b) => Some(Fact::Bool(*b)),
+        ExprKind::Null => Some(Fact::Null),
+        ExprKind::Name(name) | ExprKind::Field { name, .. }
+            if name.len() > 1
+                && name.starts_with(|c: char| c.is_ascii_uppercase())
+                && name
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') =>
+        {
+            Some(Fact::Const(name.clone()))
+        }
+        _ => None,
+    }
+}
+
+/// A branch condition that tests a flag: whether `var` equals `compared` (`equal`) or not.
+struct FlagTest {
+    var: Var,
+    compared: Fact,
+    equal: bool,
+}
+
+/// Sets what the path knows of `var` (`None`: nothing), in the path's facts and in every
+/// state of every object: from here on, whatever state an object is in, the flag is this.
+pub(crate) fn set_fact(env: &mut Env, var: &Var, fact: Option<BTreeSet<Fact>>) {
+    match fact {
+        Some(fact) if env.facts.contains_key(var) || env.facts.len() < MAX_FACTS => {
+            env.facts.insert(var.clone(), fact.clone());
+            for value in env.values_mut() {
+                for state in value.states.keys() {
+                    let facts = value.facts.entry(*state).or_default();
+                    if facts.contains_key(var) || facts.len() < MAX_FACTS {
+                        facts.insert(var.clone(), fact.clone());
+                    }
+                }
+            }
+        }
+        _ => forget_facts(env, |known| known == var),
+    }
+}
+
+/// Forgets the flags `forgotten` selects, on the path and in every object's states.
+fn forget_facts(env: &mut Env, forgotten: impl Fn(&Var) -> bool) {
+    env.facts.retain(|var, _| !forgotten(var));
+    for value in env.values_mut() {
+        for facts in value.facts.values_mut() {
+            facts.retain(|var, _| !forgotten(var));
+        }
+    }
+}
+
+/// Refines the path and every object on the `holds` edge of `test`: the path's constants of
+/// the flag narrow to those that pass, and an object keeps only the states where the flag
+/// may pass. Returns whether the edge can be taken at all.
+fn refine_facts(env: &mut Env, test: &FlagTest, holds: bool) -> bool {
+    let passes = |fact: &Fact| (*fact == test.compared) == (test.equal == holds);
+    // What an unknown flag is assumed to be on this edge, when the test pins it down.
+    let assumed: Option<BTreeSet<Fact>> = match (&test.compared, test.equal == holds) {
+        (compared, true) => Some(BTreeSet::from([compared.clone()])),
+        (Fact::Bool(b), false) => Some(BTreeSet::from([Fact::Bool(!b)])),
+        _ => None,
+    };
+    let narrow = |facts: &mut Facts| -> bool {
+        match facts.get_mut(&test.var) {
+            Some(values) => {
+                values.retain(|fact| passes(fact));
+                !values.is_empty()
+            }
+            None => {
+                if let Some(assumed) = &assumed {
+                    if facts.len() < MAX_FACTS {
+                        facts.insert(test.var.clone(), assumed.clone());
+                    }
+                }
+                true
+            }
+        }
+    };
+    if !narrow(&mut env.facts) {
+        return false;
+    }
+    for value in env.values_mut() {
+        let mut dropped = Vec::new();
+        for state in value.states.keys() {
+            if let Some(facts) = value.facts.get_mut(state) {
+                if !narrow(facts) {
+                    dropped.push(*state);
+                }
+            }
+        }
+        for state in dropped {
+            value.states.remove(&state);
+            value.facts.remove(&state);
+        }
+    }
+    true
+}
+
+/// The state at the exceptional exit, with the facts of the normal exit where an object is in
+/// the same state there: the caller's code after a call runs only when it returned, so what a
+/// throwing path knew (or did not) must not blur what the returning paths know; the states
+/// themselves are kept.
+fn without_facts_of_throwing_paths(thrown: &FlowState, returned: &FlowState) -> FlowState {
+    let (FlowState(Some(thrown)), FlowState(Some(returned))) = (thrown, returned) else {
+        return thrown.clone();
+    };
+    let mut out = thrown.clone();
+    out.facts = returned.facts.clone();
+    for (var, value) in &mut out {
+        let Some(normal) = returned.get(var) else {
+            continue;
+        };
+        for state in value.states.keys() {
+            match normal.facts.get(state) {
+                Some(facts) if normal.states.contains_key(state) => {
+                    value.facts.insert(*state, facts.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+    FlowState(Some(out))
+}
+
+/// Adds to `value` what the path reaching `target` from a state with `facts` knows, before
+/// `target` is added to its states: the first path's facts, joined with the next ones'.
+fn carry_facts(value: &mut Value, facts: Option<&Facts>, target: StateId) {
+    if value.states.contains_key(&target) {
+        match (value.facts.get_mut(&target), facts) {
+            (Some(mine), Some(theirs)) => {
+                join_facts(mine, theirs);
+            }
+            (Some(_), None) => {
+                value.facts.remove(&target);
+            }
+            (None, _) => {}
+        }
+    } else if let Some(facts) = facts {
+        value.facts.insert(target, facts.clone());
+    }
 }
 
 /// Makes `var`, which holds `value`, and every name in its alias group hold an object of
@@ -973,7 +1319,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             ExprKind::New { .. } | ExprKind::Call(_) => {
                 let created = self.creation(expr, expected);
                 created
-                    .map(|(protocol, states)| Value::fresh(protocol, &states, Cause::Call(expr.id)))
+                    .map(|(protocol, states)| {
+                        let mut value = Value::fresh(protocol, &states, Cause::Call(expr.id));
+                        value.facts = states.iter().map(|s| (*s, env.facts.clone())).collect();
+                        value
+                    })
                     .or_else(|| {
                         expected
                             .or_else(|| shared.protocol_of_type(shared.res.type_of(expr.id)))
@@ -983,6 +1333,72 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             _ => expected
                 .or_else(|| shared.protocol_of_type(shared.res.type_of(expr.id)))
                 .map(Value::unknown),
+        }
+    }
+
+    /// The constants `expr` may evaluate to, when the path knows: a literal, a named constant,
+    /// a flag the path knows, or what a helper call returned.
+    fn fact_of(&self, expr: &Expr, env: &Env) -> Option<BTreeSet<Fact>> {
+        if let Some(fact) = constant(expr) {
+            return Some(BTreeSet::from([fact]));
+        }
+        match &expr.kind {
+            ExprKind::Not(inner) => {
+                let inner = self.fact_of(inner, env)?;
+                inner
+                    .iter()
+                    .map(|fact| match fact {
+                        Fact::Bool(b) => Some(Fact::Bool(!b)),
+                        _ => None,
+                    })
+                    .collect()
+            }
+            ExprKind::Call(_) => env.facts.get(&Var::Temp(expr.id)).cloned(),
+            _ => {
+                let var = self.shared.places.var(expr)?;
+                env.facts.get(var).cloned()
+            }
+        }
+    }
+
+    /// The flag a branch condition tests, if it tests one: `playing`, `state == RUNNING`,
+    /// `listener != null`, or a helper call's result.
+    fn flag_test(&self, cond: &Expr) -> Option<FlagTest> {
+        let flag = |expr: &Expr| -> Option<Var> {
+            match &expr.kind {
+                // What a helper returned; any other call's result is not followed.
+                ExprKind::Call(call) => self.helper(call).map(|_| Var::Temp(expr.id)),
+                _ => {
+                    let var = self.shared.places.var(expr)?;
+                    (self.shared.protocol_of_var(var).is_none() && self.shared.follows_flag(var))
+                        .then(|| var.clone())
+                }
+            }
+        };
+        match &cond.kind {
+            ExprKind::Binary { op, lhs, rhs } => {
+                let equal = match op {
+                    BinaryOp::Eq => true,
+                    BinaryOp::Ne => false,
+                    _ => return None,
+                };
+                let (var, compared) = match (constant(lhs), constant(rhs)) {
+                    (None, Some(c)) => (flag(lhs)?, c),
+                    (Some(c), None) => (flag(rhs)?, c),
+                    _ => return None,
+                };
+                Some(FlagTest {
+                    var,
+                    compared,
+                    equal,
+                })
+            }
+            ExprKind::Call(_) | ExprKind::Name(_) | ExprKind::Field { .. } => Some(FlagTest {
+                var: flag(cond)?,
+                compared: Fact::Bool(true),
+                equal: true,
+            }),
+            _ => None,
         }
     }
 
@@ -1134,6 +1550,19 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
         env.remove(&Var::Temp(expr.id));
         self.havoc_arguments(&call.args, env);
+        let on_this = match &call.receiver {
+            None => true,
+            Some(receiver) => matches!(receiver.kind, ExprKind::This(_)),
+        };
+        let declared_here = self
+            .shared
+            .own_methods
+            .contains(&(self.class.to_owned(), call.name.clone()));
+        if on_this && declared_here {
+            // A method of the class that is not analysed here may set any of its private
+            // fields; no other code can.
+            forget_facts(env, |var| matches!(var, Var::Field(..)));
+        }
         true
     }
 
@@ -1268,6 +1697,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             listeners: BTreeMap::new(),
             approximate: value.approximate || value.unknown,
             from_unknown: value.from_unknown || value.unknown,
+            facts: BTreeMap::new(),
         };
         for (site, registered) in &value.listeners {
             let mut into = Registered {
@@ -1287,6 +1717,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             for &callin in callins {
                 match ts.step(state, callin) {
                     Step::Enabled { target, origin, .. } => {
+                        carry_facts(&mut next, value.facts.get(&state), *target);
                         next.states.entry(*target).or_default().insert(cause);
                         next.approximate |= origin.unverified;
                     }
@@ -1346,16 +1777,19 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 return true;
             }
         }
-        let Some(test) = observer_test(cond) else {
-            return true;
-        };
-        let Some(var) = test
-            .call
-            .receiver
-            .as_deref()
-            .and_then(|r| self.shared.places.var(r))
-        else {
-            return true;
+        let observed = observer_test(cond).and_then(|test| {
+            let var = test
+                .call
+                .receiver
+                .as_deref()
+                .and_then(|r| self.shared.places.var(r))?;
+            env.contains_key(var).then_some((test, var))
+        });
+        let Some((test, var)) = observed else {
+            return match self.flag_test(cond) {
+                Some(test) => refine_facts(env, &test, holds),
+                None => true,
+            };
         };
         let Some(value) = env.get_mut(var) else {
             return true;
@@ -1423,6 +1857,23 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 }
             }
         }
+        entry.facts = env
+            .facts
+            .iter()
+            .filter(|(var, _)| matches!(var, Var::Field(..)))
+            .map(|(var, values)| (var.clone(), values.clone()))
+            .collect();
+        for (param, arg) in helper.method.params.iter().zip(&call.args) {
+            let Some(local) = self.shared.res.declared_at(param.span.start_byte) else {
+                continue;
+            };
+            let param_var = Var::Local(local);
+            if self.shared.protocol_of_var(&param_var).is_none() {
+                if let Some(fact) = self.fact_of(arg, env) {
+                    entry.facts.insert(param_var, fact);
+                }
+            }
+        }
         let key = (helper.index, entry.clone());
         let cached = (!record)
             .then(|| self.shared.summaries.borrow().get(&key).cloned())
@@ -1461,9 +1912,21 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 }
             }
         }
+        let called = Var::Temp(expr.id);
+        let mut rename = |var: Var| if var == RETURNED { called.clone() } else { var };
         for (var, value) in &exit {
             if self.shared.survives(var) {
-                env.insert(var.clone(), value.clone());
+                let mut value = value.clone();
+                value.rename_fact_vars(&mut rename);
+                env.insert(var.clone(), value);
+            }
+        }
+        env.facts.retain(|var, _| !matches!(var, Var::Field(..)));
+        for (var, values) in &exit.facts {
+            if matches!(var, Var::Field(..)) {
+                env.facts.insert(var.clone(), values.clone());
+            } else if *var == RETURNED {
+                env.facts.insert(called.clone(), values.clone());
             }
         }
         for (param, arg) in &bound {
@@ -1558,7 +2021,22 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     }
 
     /// Records what the call or close at `node` sees, given the state entering it.
-    fn record(&self, node: &Node<'_>, env: &Env, caught: Vec<String>) {
+    fn record(&self, node: &Node<'_>, env: &Env, caught: Vec<String>, guards: &[&Node<'_>]) {
+        let places = self.shared.places;
+        // A guard is resolved for the object when the analysis refined it there: a null
+        // check of its name, or a test of one of its observers.
+        let unresolved = |var: Option<&Var>| {
+            guards.iter().any(|guard| {
+                let NodeKind::Branch(cond) = guard.kind else {
+                    return true;
+                };
+                let tested = cond
+                    .null_check()
+                    .map(|(tested, _)| tested)
+                    .or_else(|| observer_test(cond).and_then(|t| t.call.receiver.as_deref()));
+                var.is_none() || tested.and_then(|t| places.var(t)) != var
+            })
+        };
         let observation = match node.kind {
             NodeKind::Call(expr) => {
                 let ExprKind::Call(call) = &expr.kind else {
@@ -1584,6 +2062,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     receiver: receiver.text,
                     receiver_span: call.receiver.as_ref().map(|r| r.span),
                     callins,
+                    guarded: unresolved(receiver.var.as_ref()),
                     value: receiver.value,
                     caught,
                 }
@@ -1602,6 +2081,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     receiver: receiver.text,
                     receiver_span: None,
                     callins,
+                    guarded: unresolved(receiver.var.as_ref()),
                     value: receiver.value,
                     caught,
                 }

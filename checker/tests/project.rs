@@ -96,3 +96,33 @@ fn project_check_matches_the_per_file_check() {
     }
     assert!(n > 5, "the example app has findings");
 }
+
+/// The per-file time limit covers parsing: a file too large to parse within the limit is
+/// reported as timed out and not analysed, instead of being parsed and lowered in full.
+#[test]
+fn parsing_stops_at_the_time_limit() {
+    let method = "    void m() { MediaPlayer p = new MediaPlayer(); p.release(); p.start(); }\n";
+    let big = format!(
+        "import android.media.MediaPlayer;\nclass Big {{\n{}}}\n",
+        method.repeat(40_000)
+    );
+    let files = [file("Big.java", &big)];
+    let library = Library::bundled();
+    let config = CheckConfig {
+        time_limit: std::time::Duration::from_millis(1),
+        ..CheckConfig::default()
+    };
+    let project = Project::new(&library, &files, config, 1);
+    let result = project.check(0);
+    assert!(result.timed_out, "the cut is reported");
+    assert!(result.violations.is_empty());
+    assert!(!project.is_analysed(0), "parsing stopped before lowering");
+    // With the default limit the same code is parsed and checked.
+    let small = [file(
+        "Small.java",
+        &format!("import android.media.MediaPlayer;\nclass Small {{\n{method}}}\n"),
+    )];
+    let project = Project::new(&library, &small, CheckConfig::default(), 1);
+    assert!(project.is_analysed(0));
+    assert_eq!(project.check(0).violations.len(), 1);
+}

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use checker::cfg::Cfg;
 use checker::ir::{Class, Language};
-use checker::source::{SourceError, SourceFile, MAX_SOURCE_BYTES};
+use checker::source::{Encoding, SourceError, SourceFile, MAX_SOURCE_BYTES};
 
 /// Runs every pass on `text` and walks every resulting graph.
 fn run_all(language: Language, text: &str) {
@@ -174,4 +174,18 @@ fn unreadable_files_get_clear_errors() {
     assert!(matches!(err, SourceError::TooLarge { .. }));
     let ok = SourceFile::from_bytes(Path::new("A.kt"), b"fun f() {}".to_vec()).expect("valid file");
     assert_eq!(ok.language, Language::Kotlin);
+}
+
+#[test]
+fn latin1_files_are_decoded_and_say_so() {
+    let (file, encoding) =
+        SourceFile::decode(Path::new("A.java"), b"// caf\xe9\nclass A {}\n".to_vec())
+            .expect("Latin-1 is read");
+    assert_eq!(encoding, Encoding::Latin1);
+    assert_eq!(file.text, "// caf\u{e9}\nclass A {}\n");
+    let (_, encoding) =
+        SourceFile::decode(Path::new("A.kt"), "// café".as_bytes().to_vec()).expect("UTF-8");
+    assert_eq!(encoding, Encoding::Utf8);
+    let err = SourceFile::decode(Path::new("notes.txt"), b"\xff".to_vec()).unwrap_err();
+    assert!(matches!(err, SourceError::UnknownLanguage { .. }));
 }

@@ -3,17 +3,32 @@
 //! factory, lowers each other file once, learns the project's class hierarchy (so
 //! `new DownloadTask()` counts as an AsyncTask when another file declares
 //! `DownloadTask extends AsyncTask`), and checks every file, in parallel.
+//!
+//! Folders of build output are skipped: `build` beside a Gradle build file, `target` beside a
+//! `pom.xml`, and `out` holding class files; a Java or Kotlin package of the same name is
+//! checked.
+//! A folder under which no Java or Kotlin file is found is an error, so that a wrong path is
+//! not taken for a clean project.
+//! A file that is not UTF-8 is read as Latin-1, with a warning.
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use checker::source::Encoding;
 use checker::{CheckConfig, CheckResult, Project, SourceFile};
 use typestates::library::Library;
 
-/// Folders never descended into: build output, dependencies, version control.
-const SKIPPED_DIRS: &[&str] = &["build", "target", "node_modules", "out", ".git", ".gradle"];
+/// Folders never descended into: dependencies and tool state (hidden folders are skipped too).
+const SKIPPED_DIRS: &[&str] = &["node_modules", ".git", ".gradle"];
+
+/// Build output folders by name, each with the files beside it that mark its parent as the
+/// root of a build of that tool.
+const BUILD_OUTPUT: &[(&str, &[&str])] = &[
+    ("build", &["build.gradle", "build.gradle.kts"]),
+    ("target", &["pom.xml"]),
+];
 
 /// A file that could not be checked, and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,6 +46,8 @@ pub struct ProjectResult {
     pub files: Vec<(SourceFile, CheckResult)>,
     /// Files that could not be checked.
     pub errors: Vec<FileError>,
+    /// Files checked with a caveat (read as Latin-1), and why.
+    pub warnings: Vec<FileError>,
 }
 
 impl ProjectResult {
@@ -59,7 +76,17 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
     let mut errors = Vec::new();
     for path in paths {
         if path.is_dir() {
+            let before = files.len();
             walk(path, &mut files, &mut errors);
+            if files.len() == before {
+                errors.push(FileError {
+                    path: path.clone(),
+                    message: format!(
+                        "{}: no Java or Kotlin files in this folder (outside build output): nothing was checked",
+                        path.display()
+                    ),
+                });
+            }
         } else if path.is_file() {
             files.push(path.clone());
         } else {
@@ -90,7 +117,10 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>) {
         let name = entry.file_name();
         let name = name.to_string_lossy();
         if path.is_dir() {
-            if !SKIPPED_DIRS.contains(&name.as_ref()) && !name.starts_with('.') {
+            if !SKIPPED_DIRS.contains(&name.as_ref())
+                && !name.starts_with('.')
+                && !is_build_output(&path, &name)
+            {
                 walk(&path, files, errors);
             }
         } else if matches!(
@@ -102,6 +132,34 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>) {
     }
 }
 
+/// Whether the folder `dir`, named `name`, holds build output rather than sources: `build`
+/// beside a Gradle build file, `target` beside a `pom.xml`, or `out` with class files in it.
+fn is_build_output(dir: &Path, name: &str) -> bool {
+    if name == "out" {
+        return holds_class_files(dir);
+    }
+    let parent = dir.parent().unwrap_or(dir);
+    BUILD_OUTPUT
+        .iter()
+        .filter(|(output, _)| *output == name)
+        .any(|(_, markers)| markers.iter().any(|m| parent.join(m).is_file()))
+}
+
+/// Whether a `.class` file lies anywhere under `dir` (IntelliJ's and javac's `out`).
+fn holds_class_files(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let path = entry.path();
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            holds_class_files(&path)
+        } else {
+            path.extension().is_some_and(|ext| ext == "class")
+        }
+    })
+}
+
 /// Reads and checks `paths` against `library`, using up to `jobs` threads.
 pub fn check_paths(
     library: &Library,
@@ -110,13 +168,25 @@ pub fn check_paths(
     jobs: usize,
 ) -> ProjectResult {
     let (found, mut errors) = collect(paths);
+    let mut warnings = Vec::new();
     let mut sources = Vec::new();
     for path in found {
         let read = std::fs::read(&path)
             .map_err(|err| format!("{}: cannot read: {err}", path.display()))
-            .and_then(|bytes| SourceFile::from_bytes(&path, bytes).map_err(|e| e.to_string()));
+            .and_then(|bytes| SourceFile::decode(&path, bytes).map_err(|e| e.to_string()));
         match read {
-            Ok(source) => sources.push(source),
+            Ok((source, encoding)) => {
+                if encoding == Encoding::Latin1 {
+                    warnings.push(FileError {
+                        message: format!(
+                            "{}: not valid UTF-8; read as Latin-1 (ISO 8859-1)",
+                            path.display()
+                        ),
+                        path,
+                    });
+                }
+                sources.push(source);
+            }
             Err(message) => errors.push(FileError { path, message }),
         }
     }
@@ -133,7 +203,11 @@ pub fn check_paths(
             }),
         }
     }
-    ProjectResult { files, errors }
+    ProjectResult {
+        files,
+        errors,
+        warnings,
+    }
 }
 
 /// Checks each source on a small pool of scoped threads; results keep the sources' order.

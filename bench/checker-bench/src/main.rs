@@ -8,6 +8,8 @@
 //!               [--ast-grep BIN] [--sg-config FILE] [--time /usr/bin/time] [--out FILE]
 //! checker-bench phase NAME --threads N --corpus DIR     (internal: one child process)
 //! checker-bench verify [--corpus DIR]
+//! checker-bench precision [--corpus DIR] [--verdicts FILE] [--findings REPORT.json]
+//!                         [--out FILE] [--json-out FILE] [--threads N] [--check]
 //! ```
 //!
 //! `verify` checks that `checker::Project` (what `typestar check` runs) finds exactly what
@@ -16,12 +18,18 @@
 //! returns exactly the same results (syntax errors included), and prints any
 //! difference and how many files the prefilter skipped; it exits with 1 on a difference.
 //!
+//! `precision` runs the checker over the corpus as `typestar check` does, matches every
+//! finding to its verdict in `bench/checker/verdicts.toml`, and prints precision, the findings
+//! not yet judged and the judged-true findings lost (see [`precision`]); with `--check` it
+//! exits with 1 when a judged-true finding is lost or a finding is not judged.
+//!
 //! Each (job, threads) pair runs `--reps` times in its own child process, round-robin, so
 //! that changing machine load spreads evenly over the jobs; see `bench/checker/README.md`.
 
 mod corpus;
 mod measure;
 mod phase;
+mod precision;
 mod report;
 
 use std::path::PathBuf;
@@ -75,6 +83,17 @@ fn main() -> ExitCode {
         run_phase(&args[1..])
     } else if args.first().map(String::as_str) == Some("verify") {
         verify(&args[1..])
+    } else if args.first().map(String::as_str) == Some("precision") {
+        match parse_precision(&args[1..])
+            .and_then(|options| precision::run(&options, &command_line(args.as_slice())))
+        {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                eprintln!("checker-bench: precision gate failed: a judged-true finding was lost or a finding is not judged");
+                return ExitCode::from(1);
+            }
+            Err(msg) => Err(msg),
+        }
     } else {
         parse_config(&args).and_then(|config| measure_all(&config, &args))
     };
@@ -94,6 +113,15 @@ fn value<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<&'
         .ok_or_else(|| format!("{flag} needs a value"))
 }
 
+/// Takes the positive number after a flag.
+fn positive<'a>(it: &mut impl Iterator<Item = &'a String>, flag: &str) -> Result<usize, String> {
+    value(it, flag)?
+        .parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{flag} needs a positive number"))
+}
+
 fn parse_list<T>(text: &str, item: impl Fn(&str) -> Option<T>) -> Result<Vec<T>, String> {
     text.split(',')
         .map(|s| item(s.trim()).ok_or_else(|| format!("bad list item {s:?} in {text:?}")))
@@ -106,13 +134,7 @@ fn parse_config(args: &[String]) -> Result<Config, String> {
     while let Some(flag) = it.next() {
         match flag.as_str() {
             "--corpus" => config.corpus = value(&mut it, flag)?.into(),
-            "--reps" => {
-                config.reps = value(&mut it, flag)?
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .ok_or("--reps needs a positive number")?;
-            }
+            "--reps" => config.reps = positive(&mut it, flag)?,
             "--threads" => {
                 config.threads =
                     parse_list(value(&mut it, flag)?, |s| s.parse().ok().filter(|&n| n > 0))?;
@@ -131,6 +153,32 @@ fn parse_config(args: &[String]) -> Result<Config, String> {
         }
     }
     Ok(config)
+}
+
+fn parse_precision(args: &[String]) -> Result<precision::Options, String> {
+    let mut options = precision::Options {
+        corpus: PathBuf::from("bench/work/corpus"),
+        verdicts: PathBuf::from("bench/checker/verdicts.toml"),
+        findings: None,
+        out: None,
+        json_out: None,
+        gate: precision::Gate::Report,
+        threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--corpus" => options.corpus = value(&mut it, flag)?.into(),
+            "--verdicts" => options.verdicts = value(&mut it, flag)?.into(),
+            "--findings" => options.findings = Some(value(&mut it, flag)?.into()),
+            "--out" => options.out = Some(value(&mut it, flag)?.into()),
+            "--json-out" => options.json_out = Some(value(&mut it, flag)?.into()),
+            "--threads" => options.threads = positive(&mut it, flag)?,
+            "--check" => options.gate = precision::Gate::Check,
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(options)
 }
 
 /// The child side: runs one phase and prints its tally line.

@@ -84,6 +84,11 @@ pub fn tool_version(binary: &Path) -> Option<String> {
     text.lines().next().map(|l| l.trim().to_owned())
 }
 
+/// The short hash of the checked-out commit, or `unknown`.
+pub fn git_commit() -> String {
+    git(&["rev-parse", "--short", "HEAD"]).unwrap_or_else(|| "unknown".into())
+}
+
 fn git(args: &[&str]) -> Option<String> {
     let out = Command::new("git").args(args).output().ok()?;
     out.status
@@ -92,7 +97,7 @@ fn git(args: &[&str]) -> Option<String> {
 }
 
 /// Today's date in UTC as `YYYY-MM-DD` (Howard Hinnant's civil-from-days).
-fn today() -> String {
+pub fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -35,6 +35,14 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
     for error in &project.errors {
         let _ = writeln!(out, "{}: {}\n", style.paint("1;31", "error"), error.message);
     }
+    for warning in &project.warnings {
+        let _ = writeln!(
+            out,
+            "{}: {}\n",
+            style.paint("1;33", "warning"),
+            warning.message
+        );
+    }
     for (file, result) in &project.files {
         for violation in &result.violations {
             render_violation(&mut out, file, violation, style);
@@ -74,9 +82,13 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
         }
     }
     let n_violations = project.n_violations();
+    let warnings = match project.warnings.len() {
+        0 => String::new(),
+        n => format!(", {n} file warning(s)"),
+    };
     let _ = writeln!(
         out,
-        "{} file(s) checked: {} finding(s), {} file error(s).",
+        "{} file(s) checked: {} finding(s), {} file error(s){warnings}.",
         project.files.len(),
         n_violations,
         project.errors.len()

@@ -1,5 +1,6 @@
 //! The JSON report (`"format": "typestar-check/1"`): every finding with its place, states,
-//! exception, related locations and hint, and every file that could not be checked.
+//! exception, related locations and hint, every file that could not be checked, and every
+//! file checked with a caveat (`warnings`: read as Latin-1).
 
 use checker::{SourceFile, Violation};
 use serde_json::{json, Value};
@@ -39,6 +40,11 @@ pub fn render(project: &ProjectResult) -> String {
         .iter()
         .map(|e| json!({ "path": e.path.display().to_string(), "message": e.message }))
         .collect();
+    let warnings: Vec<Value> = project
+        .warnings
+        .iter()
+        .map(|w| json!({ "path": w.path.display().to_string(), "message": w.message }))
+        .collect();
     let syntax_errors: Vec<Value> = project
         .files
         .iter()
@@ -58,6 +64,7 @@ pub fn render(project: &ProjectResult) -> String {
         "findings": findings,
         "unreleased": unreleased,
         "errors": errors,
+        "warnings": warnings,
         "syntax_errors": syntax_errors,
     });
     serde_json::to_string_pretty(&report).expect("JSON values serialize") + "\n"

@@ -1,6 +1,6 @@
 //! SARIF 2.1.0 for code-scanning tools: one run of the `typestar` driver, one rule per
 //! diagnostic code, one result per finding with related locations, and a notification per
-//! file that could not be checked.
+//! file that could not be checked (an error) or was read as Latin-1 (a warning).
 
 use checker::{SourceFile, Violation, ViolationKind};
 use serde_sarif::sarif::{
@@ -66,13 +66,13 @@ pub fn render(project: &ProjectResult) -> String {
             violations.chain(unreleased)
         })
         .collect();
-    let notifications: Vec<Notification> = project
-        .errors
-        .iter()
-        .map(|e| {
+    let levels = (project.errors.iter().map(|e| (e, "error")))
+        .chain(project.warnings.iter().map(|w| (w, "warning")));
+    let notifications: Vec<Notification> = levels
+        .map(|(e, level)| {
             Notification::builder()
                 .message(Message::builder().text(e.message.clone()).build())
-                .level("error")
+                .level(level)
                 .build()
         })
         .collect();

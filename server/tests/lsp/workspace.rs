@@ -13,6 +13,10 @@ async fn startup_checks_the_workspace_with_progress() {
         .countdown_protocol()
         .file("src/A.java", TWO_STARTS)
         .file("src/B.kt", "fun main() {}\n")
+        .file(
+            "build.gradle",
+            "// the Gradle build whose output build/ holds\n",
+        )
         .file("build/Generated.java", TWO_STARTS)
         .build()
         .await;
@@ -20,7 +24,10 @@ async fn startup_checks_the_workspace_with_progress() {
         .await_notification("$/progress", |p| p["value"]["kind"] == "begin")
         .await;
     assert_eq!(begin["value"]["title"], "typestar: checking the workspace");
-    assert_eq!(begin["value"]["message"], "2 files", "build/ is skipped");
+    assert_eq!(
+        begin["value"]["message"], "2 files",
+        "build/ beside build.gradle is skipped"
+    );
     let uri = server.uri("src/A.java");
     let diagnostics = server.await_diagnostics(&uri, None).await;
     assert_eq!(diagnostics[0]["code"], "typestate-violation");
