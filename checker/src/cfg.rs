@@ -2,7 +2,8 @@
 //!
 //! Nodes are the effects the typestate analysis cares about, in evaluation order: calls,
 //! object creations, assignments, declarations, branches on conditions, closes of resources,
-//! entries into catch handlers, throws and returned values.
+//! entries into catch handlers, throws and returned values, and the value each branch of an
+//! `if` or `when` used as a value gives it ([`NodeKind::Yield`]).
 //! Conditions are split at `&&`, `||` and `!`, so each [`NodeKind::Branch`] tests one
 //! condition and its `True`/`False` edges can refine null checks.
 //!
@@ -14,27 +15,16 @@
 //! `finally` blocks are copied onto every path that leaves them (normal, exceptional,
 //! `return`, `break`, `continue`).
 //!
-//! Lambdas passed to the Kotlin scope functions (`apply`, `also`, `let`, `run`, `with`,
-//! `use`, `takeIf`, `takeUnless`) run in place and are inlined, after a
-//! [`NodeKind::EnterScope`] node; `use` closes its receiver afterwards, and try-with-resources
-//! closes its resources in reverse order.
+//! Lambdas passed to the Kotlin inline functions of [`crate::inline`] run in place and are
+//! inlined: once (after a [`NodeKind::EnterScope`] node where the lambda gets the subject), or
+//! as a loop that runs them zero or more times; `use` closes its subject afterwards,
+//! `runCatching` catches what its lambda throws, and a safe call (`x?.let { … }`) runs only
+//! after a [`NodeKind::NotNull`] test of its receiver.
+//! Try-with-resources closes its resources in reverse order.
 //! Other lambdas and anonymous class bodies get graphs of their own.
 
-use crate::ir::{
-    BinaryOp, Block, Body, Catch, Expr, ExprKind, Language, Local, Param, Stmt, StmtKind,
-};
-
-/// Kotlin functions whose lambda argument runs once, in place.
-pub(crate) const INLINE_SCOPE_FUNCTIONS: &[&str] = &[
-    "apply",
-    "also",
-    "let",
-    "run",
-    "with",
-    "use",
-    "takeIf",
-    "takeUnless",
-];
+use crate::inline::{Binds, Inlined, Runs};
+use crate::ir::{BinaryOp, Block, Body, Catch, Expr, ExprKind, Language, Local, Stmt, StmtKind};
 
 /// Index of a node in its [`Cfg`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,20 +68,27 @@ pub enum NodeKind<'a> {
     New(&'a Expr),
     /// A test of a condition; leaves by a `True` and a `False` edge.
     Branch(&'a Expr),
-    /// An inlined scope-function lambda starts: `call`'s receiver (or first argument for
-    /// `with`) becomes `this` or the lambda's parameter.
-    EnterScope {
-        /// The scope-function call.
-        call: &'a Expr,
-        /// The lambda's declared parameters (none for an implicit `it`).
-        params: &'a [Param],
-    },
+    /// A test whether the value of the expression is not `null`, before a Kotlin safe call
+    /// whose inlined lambda runs only then (`x?.let { … }`); leaves by a `True` edge (not
+    /// `null`) and a `False` edge (`null`: the call is skipped).
+    NotNull(&'a Expr),
+    /// An inlined lambda starts with this subject (the receiver, or `with`'s first argument)
+    /// as its `this` or its parameter.
+    EnterScope(&'a Expr),
     /// A resource is closed (end of try-with-resources, end of Kotlin `use`).
     Close(CloseTarget<'a>),
     /// A catch handler is entered.
     Catch(&'a Catch),
     /// An exception is thrown.
     Throw(&'a Expr),
+    /// A branch of a control expression (`if`/`when` as a value) ends with this value, which
+    /// becomes the control expression's.
+    Yield {
+        /// The control expression ([`ExprKind::Control`]).
+        control: &'a Expr,
+        /// The branch's value.
+        value: &'a Expr,
+    },
     /// The body returns this value, after it was evaluated (only a `return` that leaves the
     /// body itself: not Kotlin's `return@label` out of an inlined lambda).
     Return(&'a Expr),
@@ -148,6 +145,7 @@ impl<'a> Cfg<'a> {
             language,
             exit: NodeId(1),
             exceptional_exit: NodeId(2),
+            value_of: None,
         };
         builder.add_node(NodeKind::Entry);
         builder.exit = builder.add_detached(NodeKind::Exit);
@@ -302,6 +300,9 @@ struct Builder<'a> {
     language: Language,
     exit: NodeId,
     exceptional_exit: NodeId,
+    /// The control expression whose statement is built next, so that its branches yield
+    /// their values to it.
+    value_of: Option<&'a Expr>,
 }
 
 impl<'a> Builder<'a> {
@@ -360,6 +361,7 @@ impl<'a> Builder<'a> {
     }
 
     fn stmt(&mut self, stmt: &'a Stmt, label: Option<&str>) {
+        let value_of = self.value_of.take();
         match &stmt.kind {
             StmtKind::Local(local) => {
                 if let Some(init) = &local.init {
@@ -375,10 +377,10 @@ impl<'a> Builder<'a> {
             } => {
                 let (on_true, on_false) = self.cond(cond);
                 self.current = on_true;
-                self.block(then_branch);
+                self.branch(then_branch, value_of);
                 let after_then = std::mem::replace(&mut self.current, on_false);
                 if let Some(otherwise) = else_branch {
-                    self.block(otherwise);
+                    self.branch(otherwise, value_of);
                 }
                 self.current.extend(after_then);
             }
@@ -444,7 +446,7 @@ impl<'a> Builder<'a> {
                 scrutinee,
                 arms,
                 fallthrough,
-            } => self.switch(scrutinee.as_ref(), arms, *fallthrough, label),
+            } => self.switch(scrutinee.as_ref(), arms, *fallthrough, label, value_of),
             StmtKind::Try {
                 resources,
                 body,
@@ -505,6 +507,19 @@ impl<'a> Builder<'a> {
             }
             StmtKind::Labeled { label, body } => self.stmt(body, Some(label)),
             StmtKind::LocalClass(_) | StmtKind::LocalFunction(_) => {}
+        }
+    }
+
+    /// Builds a branch of an `if` or `when`; in a control expression `value_of`, the branch's
+    /// last expression statement is its value.
+    fn branch(&mut self, stmts: &'a [Stmt], value_of: Option<&'a Expr>) {
+        self.block(stmts);
+        let value = match stmts.last().map(|stmt| &stmt.kind) {
+            Some(StmtKind::Expr(value)) => value,
+            _ => return,
+        };
+        if let (Some(control), false) = (value_of, self.current.is_empty()) {
+            self.add_node(NodeKind::Yield { control, value });
         }
     }
 
@@ -573,6 +588,7 @@ impl<'a> Builder<'a> {
         arms: &'a [crate::ir::SwitchArm],
         fallthrough: bool,
         label: Option<&str>,
+        value_of: Option<&'a Expr>,
     ) {
         if let Some(scrutinee) = scrutinee {
             self.expr(scrutinee);
@@ -599,7 +615,7 @@ impl<'a> Builder<'a> {
                 done.extend(on_false);
             }
             self.current.append(&mut falling);
-            self.block(&arm.body);
+            self.branch(&arm.body, value_of.filter(|_| !fallthrough));
             if fallthrough {
                 falling = std::mem::take(&mut self.current);
             } else {
@@ -763,27 +779,29 @@ impl<'a> Builder<'a> {
                 if let Some(receiver) = &call.receiver {
                     self.expr(receiver);
                 }
-                let inline_lambda = match call.args.last().map(|arg| &arg.kind) {
-                    Some(ExprKind::Lambda { params, body })
-                        if INLINE_SCOPE_FUNCTIONS.contains(&call.name.as_str()) =>
-                    {
-                        Some((params.as_slice(), body.as_ref()))
+                let Some(inlined) = crate::inline::inlined(call, self.language) else {
+                    for arg in &call.args {
+                        self.expr(arg);
                     }
-                    _ => None,
+                    self.add_throwing(NodeKind::Call(expr));
+                    return;
                 };
-                let n_evaluated = call.args.len() - usize::from(inline_lambda.is_some());
-                for arg in &call.args[..n_evaluated] {
+                // `x?.let { … }` runs nothing where `x` is null.
+                let skipped = match (&call.receiver, call.is_safe) {
+                    (Some(receiver), true) => {
+                        let test = self.add_node(NodeKind::NotNull(receiver));
+                        self.current = vec![(test, EdgeKind::True)];
+                        vec![(test, EdgeKind::False)]
+                    }
+                    _ => Vec::new(),
+                };
+                for arg in inlined.args {
                     self.expr(arg);
                 }
-                if let Some((params, body)) = inline_lambda {
-                    self.inline_lambda(expr, &call.name, params, body);
-                    if call.name == "use" {
-                        if let Some(receiver) = &call.receiver {
-                            self.add_throwing(NodeKind::Close(CloseTarget::Expr(receiver)));
-                        }
-                    }
-                }
-                self.add_throwing(NodeKind::Call(expr));
+                self.inline_lambda(&call.name, inlined);
+                // What may throw is in the lambda, which was inlined with its exception edges.
+                self.add_node(NodeKind::Call(expr));
+                self.current.extend(skipped);
             }
             ExprKind::New { args, .. } => {
                 for arg in args {
@@ -825,7 +843,10 @@ impl<'a> Builder<'a> {
             | ExprKind::MethodRef { receiver, .. }
             | ExprKind::Cast { expr: receiver, .. }
             | ExprKind::TypeTest { expr: receiver, .. } => self.expr(receiver),
-            ExprKind::Control(stmt) => self.stmt(stmt, None),
+            ExprKind::Control(stmt) => {
+                self.value_of = Some(expr);
+                self.stmt(stmt, None);
+            }
             ExprKind::Other(parts) => {
                 for part in parts {
                     self.expr(part);
@@ -841,15 +862,54 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Inlines the lambda of a scope function: `return@name` leaves the lambda, a plain
-    /// `return` leaves the enclosing function (Kotlin inline semantics).
-    fn inline_lambda(&mut self, call: &'a Expr, name: &str, params: &'a [Param], body: &'a Body) {
-        self.add_node(NodeKind::EnterScope { call, params });
+    /// Inlines the lambda of the inline function `name` as its contract says.
+    fn inline_lambda(&mut self, name: &str, inlined: Inlined<'a>) {
+        if let (Some(subject), Binds::This | Binds::Parameter) =
+            (inlined.subject, inlined.function.binds)
+        {
+            self.add_node(NodeKind::EnterScope(subject));
+        }
+        let body = &inlined.body.stmts;
+        match inlined.function.runs {
+            Runs::Once => self.lambda_body(name, body),
+            Runs::OnceThenClose => {
+                self.lambda_body(name, body);
+                if let Some(subject) = inlined.subject {
+                    self.add_throwing(NodeKind::Close(CloseTarget::Expr(subject)));
+                }
+            }
+            Runs::OnceCatching => {
+                self.jump_targets.push(JumpTarget::Handler {
+                    throwers: Vec::new(),
+                });
+                self.lambda_body(name, body);
+                if let Some(JumpTarget::Handler { throwers }) = self.jump_targets.pop() {
+                    if !throwers.is_empty() {
+                        let caught = self.add_detached(NodeKind::Join);
+                        for thrower in throwers {
+                            self.connect(vec![(thrower, EdgeKind::Exception)], caught);
+                        }
+                        self.current.push((caught, EdgeKind::Normal));
+                    }
+                }
+            }
+            Runs::Repeatedly => {
+                let head = self.add_node(NodeKind::Join);
+                self.lambda_body(name, body);
+                self.connect_current(head);
+                self.current = vec![(head, EdgeKind::Normal)];
+            }
+        }
+    }
+
+    /// One run of an inlined lambda: `return@name` ends the run, a plain `return` leaves the
+    /// enclosing function (Kotlin inline semantics).
+    fn lambda_body(&mut self, name: &str, body: &'a [Stmt]) {
         self.jump_targets.push(JumpTarget::Inline {
             label: name.to_owned(),
             returns: Vec::new(),
         });
-        self.block(&body.stmts);
+        self.block(body);
         if let Some(JumpTarget::Inline { returns, .. }) = self.jump_targets.pop() {
             self.current.extend(returns);
         }

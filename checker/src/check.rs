@@ -15,7 +15,10 @@ use typestates::library::Library;
 use crate::body_memo::{Analyses, BodyMemo};
 use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode};
-use crate::ir::{Class, ClassKind, Language, MethodKind, SourceIr, Span};
+use crate::ir::{
+    Body, Class, ClassKind, Expr, ExprId, ExprKind, Language, MethodKind, SourceIr, Span, Stmt,
+    StmtKind,
+};
 use crate::places::{self, Places, Var};
 use crate::protocols::{Protocols, Supertypes};
 use crate::resolve::Resolution;
@@ -261,7 +264,7 @@ fn analyze<R>(
     protocols.add_classes(&res);
     let desugared = crate::accessors::desugar(ir, &res, &protocols);
     let ir = &*desugared;
-    let places = places::collect(&ir.classes, ir.package.as_deref(), &res);
+    let places = places::collect(&ir.classes, ir.package.as_deref(), ir.language, &res);
     let mut helpers = HashMap::new();
     let mut classes = Vec::new();
     for class in &ir.classes {
@@ -274,6 +277,7 @@ fn analyze<R>(
     for (class, fqn) in &classes {
         collect_helpers(class, fqn, &res, &places, &mut helpers);
     }
+    let initializers = initializer_bodies(&classes, ir.language);
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
     shared.private_fields = private_fields(&classes, &res);
@@ -295,7 +299,7 @@ fn analyze<R>(
         )
     });
     for (class, fqn) in &classes {
-        check_class(&shared, class, fqn);
+        check_class(&shared, class, fqn, &initializers);
     }
     let memo = shared.memo.take().map(BodyMemo::finish);
     let observations = shared.observations.take();
@@ -380,6 +384,66 @@ fn collect_helpers<'a>(
     }
 }
 
+/// Each field initializer of `classes` that runs code of its own (see [`runs_code`]) as a
+/// body that returns its value, by the initializer's expression; the value of any other
+/// initializer is its expression's.
+fn initializer_bodies(classes: &[(&Class, String)], language: Language) -> HashMap<ExprId, Body> {
+    let fields = classes.iter().flat_map(|(class, _)| &class.fields);
+    fields
+        .filter_map(|field| field.init.as_ref())
+        .filter(|init| runs_code(init, language))
+        .map(|init| {
+            let stmt = Stmt {
+                kind: StmtKind::Return {
+                    value: Some(init.clone()),
+                    label: None,
+                },
+                span: init.span,
+            };
+            let body = Body {
+                stmts: vec![stmt],
+                span: init.span,
+            };
+            (init.id, body)
+        })
+        .collect()
+}
+
+/// Whether evaluating `expr` runs code beside calls: an inlined lambda
+/// (`MediaPlayer().apply { … }`) or the branches of an `if` or `when` used as a value.
+fn runs_code(expr: &Expr, language: Language) -> bool {
+    let any = |exprs: &[Expr]| exprs.iter().any(|e| runs_code(e, language));
+    match &expr.kind {
+        ExprKind::Control(_) => true,
+        ExprKind::Call(call) => {
+            crate::inline::inlined(call, language).is_some()
+                || call
+                    .receiver
+                    .as_deref()
+                    .is_some_and(|r| runs_code(r, language))
+                || any(&call.args)
+        }
+        ExprKind::New { args, .. } | ExprKind::Other(args) => any(args),
+        ExprKind::Field { receiver, .. }
+        | ExprKind::MethodRef { receiver, .. }
+        | ExprKind::Not(receiver)
+        | ExprKind::Cast { expr: receiver, .. }
+        | ExprKind::TypeTest { expr: receiver, .. } => runs_code(receiver, language),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign {
+            target: lhs,
+            value: rhs,
+        } => runs_code(lhs, language) || runs_code(rhs, language),
+        ExprKind::Name(_)
+        | ExprKind::This(_)
+        | ExprKind::Super
+        | ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Literal
+        | ExprKind::Lambda { .. } => false,
+    }
+}
+
 /// The private fields of the file's classes.
 fn private_fields(
     classes: &[(&Class, String)],
@@ -405,20 +469,43 @@ fn is_primitive(ty: &str) -> bool {
     )
 }
 
-/// Analyses one class: construction, the event fixpoint, then a recording pass.
-fn check_class<'a>(shared: &Shared<'a, '_>, class: &'a Class, fqn: &str) {
+/// Analyses one class: construction (field initializers, with their bodies in
+/// `initializers`, and initializer blocks, then constructors), the event fixpoint, then a
+/// recording pass.
+fn check_class<'a>(
+    shared: &Shared<'a, '_>,
+    class: &'a Class,
+    fqn: &str,
+    initializers: &'a HashMap<ExprId, Body>,
+) {
     let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
         return;
     };
     let mut fields = Env::new();
     for field in &class.fields {
         let var = Var::Field(fqn.to_owned(), field.name.clone());
+        // An initializer that runs code of its own is analysed like a helper whose returned
+        // object the field holds.
+        let returned = field.init.as_ref().and_then(|init| {
+            let body = initializers.get(&init.id)?;
+            let result = analyze_body(shared, fqn, body, fields.clone(), true, 1);
+            if let Some(exit) = result.exit {
+                fields = exit;
+            }
+            result.returned
+        });
         let Some(protocol) = shared.protocol_of_var(&var) else {
             continue;
         };
         let value = match (&field.init, &field.delegate) {
             (Some(init), _) => {
-                let value = eval_initializer(shared, fqn, init, Some(protocol));
+                let value = returned
+                    .map(|returned| Value {
+                        alias: None,
+                        ..returned.value
+                    })
+                    .filter(|value| value.protocol == protocol)
+                    .or_else(|| eval_initializer(shared, fqn, init, Some(protocol)));
                 let created = value
                     .as_ref()
                     .is_some_and(|v| !v.unknown && !v.states.is_empty());

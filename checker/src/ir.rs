@@ -569,6 +569,49 @@ impl Expr {
     }
 }
 
+impl Stmt {
+    /// The expressions a control expression ([`ExprKind::Control`]) of this statement takes
+    /// its value from: the last expression statement of each branch of an `if` with an
+    /// `else`, or of a `when`/`switch` with an `else`/`default` arm; a branch that leaves by
+    /// a jump (`return`, `throw`) gives none. `None` when some branch gives no value.
+    pub fn branch_values(&self) -> Option<Vec<&Expr>> {
+        let branches: Vec<&Block> = match &self.kind {
+            StmtKind::If {
+                then_branch,
+                else_branch: Some(otherwise),
+                ..
+            } => vec![then_branch, otherwise],
+            StmtKind::Switch {
+                arms,
+                fallthrough: false,
+                ..
+            } if arms.iter().any(|arm| arm.is_default) => arms.iter().map(|a| &a.body).collect(),
+            _ => return None,
+        };
+        let mut values = Vec::new();
+        for branch in branches {
+            match branch.last().map(|stmt| &stmt.kind) {
+                Some(StmtKind::Expr(Expr {
+                    kind: ExprKind::Control(jump),
+                    ..
+                })) if is_jump(&jump.kind) => {}
+                Some(StmtKind::Expr(value)) => values.push(value),
+                Some(kind) if is_jump(kind) => {}
+                _ => return None,
+            }
+        }
+        Some(values)
+    }
+}
+
+/// Whether the statement always jumps away (`return`, `throw`, `break`, `continue`).
+fn is_jump(kind: &StmtKind) -> bool {
+    matches!(
+        kind,
+        StmtKind::Return { .. } | StmtKind::Throw(_) | StmtKind::Break(_) | StmtKind::Continue(_)
+    )
+}
+
 impl Annotation {
     /// Whether this annotation suppresses the given warning name
     /// (`@SuppressWarnings("name")` or `@Suppress("name")`).

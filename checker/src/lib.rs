@@ -5,7 +5,8 @@
 //! [`lang`] parses it with tree-sitter and lowers it into the language-neutral [`ir`];
 //! [`resolve`] gives receivers and locals their fully qualified types without a build, and
 //! [`accessors`] turns Kotlin property reads of Java getters on protocol objects back into calls;
-//! [`cfg`] builds a control-flow graph per method body and lambda;
+//! [`cfg`] builds a control-flow graph per method body and lambda, inlining the lambdas of
+//! Kotlin's inline functions (`inline`: `apply`, `let`, `use`, `forEach`, …);
 //! [`flow`] solves forward dataflow problems over those graphs to a fixpoint;
 //! [`protocols`] is the typestate library as the checker sees it, with [`platform`] knowledge
 //! of class hierarchies;
@@ -37,6 +38,7 @@ pub mod events;
 pub mod fixes;
 pub mod flow;
 mod incremental;
+mod inline;
 pub mod ir;
 pub mod lang;
 pub mod places;

@@ -3,9 +3,10 @@
 //! One pass over a file, before any dataflow, maps names, field accesses, `this` and the
 //! implicit receivers of unqualified calls to a [`Var`]: a local, a field, the object itself,
 //! or the temporary receiver of a Kotlin scope function.
-//! Inside the lambdas the control-flow graph inlines (`apply`, `also`, `let`, `run`, `with`,
-//! `use`), the lambda's parameter (or `it`) is an alias of the receiver and an unqualified
-//! call goes to the receiver, so `player.apply { start() }` acts on `player`.
+//! Inside the lambdas the control-flow graph inlines ([`crate::inline`]), the lambda's
+//! parameter (or `it`) of `also`, `let`, `use` is an alias of the subject, and an unqualified
+//! call inside `apply`, `run`, `with` goes to the subject, so `player.apply { start() }` acts
+//! on `player`; the elements `forEach` and the like pass are objects of unknown origin.
 //! Getters are aliases: reading a Kotlin property whose getter only returns a field
 //! (`val player get() = mPlayer`), or calling a method of the class that only returns a field
 //! (`player()`), denotes that field; a property whose getter returns anything else denotes no
@@ -16,14 +17,11 @@
 
 use std::collections::HashMap;
 
-use crate::cfg::INLINE_SCOPE_FUNCTIONS;
+use crate::inline::{Binds, Inlined, Returns};
 use crate::ir::{
-    Body, Call, Class, Expr, ExprId, ExprKind, Local, Method, MethodKind, Param, Span,
+    Body, Call, Class, Expr, ExprId, ExprKind, Language, Local, Method, MethodKind, Param, Span,
 };
-use crate::resolve::{
-    returned_expr, Binding, ExprType, LocalId, Resolution, RECEIVER_SCOPE_FUNCTIONS,
-    SELF_RETURNING_SCOPE_FUNCTIONS,
-};
+use crate::resolve::{returned_expr, Binding, ExprType, LocalId, Resolution};
 use crate::visit::Visitor;
 
 /// A tracked object: where the analysis keeps its abstract state.
@@ -72,6 +70,7 @@ pub struct Deferred<'a> {
 pub struct Places<'a> {
     vars: HashMap<ExprId, Var>,
     implicit_receivers: HashMap<ExprId, Var>,
+    implicit_subjects: HashMap<ExprId, &'a Expr>,
     /// Deferred code, in source order.
     pub deferred: Vec<Deferred<'a>>,
     /// Names of methods referenced by `this::name` or `::name`.
@@ -98,7 +97,7 @@ pub struct Site {
     pub method: Option<String>,
 }
 
-impl Places<'_> {
+impl<'a> Places<'a> {
     /// The tracked object `expr` denotes, if any.
     pub fn var(&self, expr: &Expr) -> Option<&Var> {
         self.vars.get(&expr.id)
@@ -107,6 +106,12 @@ impl Places<'_> {
     /// The object an unqualified call `call` (by its expression id) is made on.
     pub fn implicit_receiver(&self, call: ExprId) -> Option<&Var> {
         self.implicit_receivers.get(&call)
+    }
+
+    /// The subject of the enclosing inlined lambda an unqualified call `call` goes to
+    /// (`player` for `start()` in `player.apply { start() }`), as written.
+    pub fn implicit_subject(&self, call: ExprId) -> Option<&'a Expr> {
+        self.implicit_subjects.get(&call).copied()
     }
 }
 
@@ -119,9 +124,15 @@ pub fn scope_receiver(places: &Places<'_>, receiver: &Expr) -> Var {
 }
 
 /// Finds the places of every class of a file.
-pub fn collect<'a>(classes: &'a [Class], package: Option<&str>, res: &'a Resolution) -> Places<'a> {
+pub fn collect<'a>(
+    classes: &'a [Class],
+    package: Option<&str>,
+    language: Language,
+    res: &'a Resolution,
+) -> Places<'a> {
     let mut walker = Walker {
         res,
+        language,
         places: Places::default(),
         aliases: HashMap::new(),
         scopes: Vec::new(),
@@ -142,10 +153,13 @@ pub fn collect<'a>(classes: &'a [Class], package: Option<&str>, res: &'a Resolut
 
 struct Walker<'a> {
     res: &'a Resolution,
+    /// The file's language: only Kotlin has inline lambdas.
+    language: Language,
     places: Places<'a>,
     aliases: HashMap<LocalId, Var>,
-    /// Receivers of the enclosing inlined `apply`/`run`/`with` lambdas, innermost last.
-    scopes: Vec<(Var, Option<ExprType>)>,
+    /// Subjects of the enclosing inlined `apply`/`run`/`with` lambdas, innermost last: the
+    /// object, its type and the expression.
+    scopes: Vec<(Var, Option<ExprType>, &'a Expr)>,
     /// Fully qualified names of the enclosing classes, innermost last (interned here so
     /// [`Deferred::class`] can borrow them for the walk's lifetime).
     class_names: Vec<&'a str>,
@@ -258,18 +272,21 @@ impl<'a> Walker<'a> {
 
     /// The object `this` (or an unqualified call resolved to `ty`) stands for.
     fn this_var(&self, ty: Option<&ExprType>) -> Option<Var> {
-        let ty = ty?;
-        if let Some((var, _)) = self
-            .scopes
-            .iter()
-            .rev()
-            .find(|(_, scope_ty)| scope_ty.as_ref() == Some(ty))
-        {
+        if let Some((var, _, _)) = self.scope_of(ty) {
             return Some(var.clone());
         }
         self.res
-            .class(&ty.fqn)
+            .class(&ty?.fqn)
             .map(|info| Var::This(info.fqn.clone()))
+    }
+
+    /// The innermost enclosing inlined lambda whose `this` has type `ty`.
+    fn scope_of(&self, ty: Option<&ExprType>) -> Option<&(Var, Option<ExprType>, &'a Expr)> {
+        let ty = ty?;
+        self.scopes
+            .iter()
+            .rev()
+            .find(|(_, scope_ty, _)| scope_ty.as_ref() == Some(ty))
     }
 
     fn expr(&mut self, expr: &'a Expr) {
@@ -365,6 +382,9 @@ impl<'a> Walker<'a> {
             self.expr(receiver);
         } else if let Some(var) = self.this_var(self.res.receiver_of(expr.id)) {
             self.places.implicit_receivers.insert(expr.id, var);
+            if let Some((_, _, subject)) = self.scope_of(self.res.receiver_of(expr.id)) {
+                self.places.implicit_subjects.insert(expr.id, subject);
+            }
         }
         let on_this = call
             .receiver
@@ -380,17 +400,8 @@ impl<'a> Walker<'a> {
                 self.places.vars.insert(expr.id, var.clone());
             }
         }
-        let name = call.name.as_str();
-        let inline = matches!(
-            call.args.last().map(|a| &a.kind),
-            Some(ExprKind::Lambda { .. })
-        ) && INLINE_SCOPE_FUNCTIONS.contains(&name);
-        let n_plain = call.args.len() - usize::from(inline);
-        let scope_subject = match (&call.receiver, name) {
-            (None, "with") => call.args.first(),
-            (receiver, _) => receiver.as_deref(),
-        };
-        for arg in &call.args[..n_plain] {
+        let inlined = crate::inline::inlined(call, self.language);
+        for arg in inlined.map_or(call.args.as_slice(), |i| i.args) {
             match &arg.kind {
                 ExprKind::Lambda { params, body } => {
                     let registration = Registration {
@@ -416,45 +427,43 @@ impl<'a> Walker<'a> {
                 _ => self.escaping_expr(arg),
             }
         }
-        if let (true, Some(ExprKind::Lambda { params, body })) =
-            (inline, call.args.last().map(|a| &a.kind))
-        {
-            self.inline_lambda(name, scope_subject, params, body);
-        }
-        if SELF_RETURNING_SCOPE_FUNCTIONS.contains(&name) {
-            if let Some(receiver) = &call.receiver {
-                let var = scope_receiver(&self.places, receiver);
-                self.places.vars.insert(expr.id, var);
-            }
+        let Some(inlined) = inlined else {
+            return;
+        };
+        self.inline_lambda(inlined);
+        if let (Returns::Subject, Some(receiver)) = (inlined.function.returns, &call.receiver) {
+            let var = scope_receiver(&self.places, receiver);
+            self.places.vars.insert(expr.id, var);
         }
     }
 
-    fn inline_lambda(
-        &mut self,
-        name: &str,
-        subject: Option<&'a Expr>,
-        params: &'a [Param],
-        body: &'a Body,
-    ) {
-        let Some(subject) = subject else {
-            self.visit_block(&body.stmts);
+    /// Walks an inlined lambda, whose `this` or parameter is an alias of the subject.
+    fn inline_lambda(&mut self, inlined: Inlined<'a>) {
+        let body = &inlined.body.stmts;
+        let Some(subject) = inlined.subject else {
+            self.visit_block(body);
             return;
         };
         let var = scope_receiver(&self.places, subject);
-        if RECEIVER_SCOPE_FUNCTIONS.contains(&name) {
-            let ty = self.res.type_of(subject.id).cloned();
-            self.scopes.push((var, ty));
-            self.visit_block(&body.stmts);
-            self.scopes.pop();
-            return;
+        match inlined.function.binds {
+            Binds::This => {
+                let ty = self.res.type_of(subject.id).cloned();
+                self.scopes.push((var, ty, subject));
+                self.visit_block(body);
+                self.scopes.pop();
+            }
+            Binds::Parameter => {
+                let param = inlined
+                    .params
+                    .first()
+                    .map_or(inlined.body.span.start_byte, |p| p.span.start_byte);
+                if let Some(local) = self.res.declared_at(param) {
+                    self.aliases.insert(local, var);
+                }
+                self.visit_block(body);
+            }
+            Binds::Nothing => self.visit_block(body),
         }
-        let param = params
-            .first()
-            .map_or(body.span.start_byte, |p| p.span.start_byte);
-        if let Some(local) = self.res.declared_at(param) {
-            self.aliases.insert(local, var);
-        }
-        self.visit_block(&body.stmts);
     }
 
     fn lambda(

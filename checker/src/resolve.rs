@@ -20,6 +20,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::inline::{Binds, Returns};
 use crate::ir::{
     BinaryOp, Body, Call, Class, ClassKind, Expr, ExprId, ExprKind, Language, Local, Method, Param,
     SourceIr, Stmt, StmtKind, TypeRef,
@@ -295,10 +296,6 @@ const JAVA_LANG: &[&str] = &[
     "System",
 ];
 
-/// Kotlin scope functions whose lambda runs with the receiver as `this`.
-pub(crate) const RECEIVER_SCOPE_FUNCTIONS: &[&str] = &["apply", "run", "with"];
-/// Kotlin scope functions whose lambda gets the receiver as its parameter (`it`).
-const ARGUMENT_SCOPE_FUNCTIONS: &[&str] = &["also", "let", "use", "takeIf", "takeUnless"];
 /// Kotlin standard functions called without a receiver; an unqualified call to one of them
 /// is not a call on `this`.
 const KOTLIN_TOP_LEVEL_FUNCTIONS: &[&str] = &[
@@ -322,9 +319,6 @@ const KOTLIN_TOP_LEVEL_FUNCTIONS: &[&str] = &[
     "minOf",
     "runCatching",
 ];
-/// Kotlin scope functions that return their receiver.
-pub(crate) const SELF_RETURNING_SCOPE_FUNCTIONS: &[&str] =
-    &["apply", "also", "takeIf", "takeUnless"];
 
 /// The expression a body consisting of one `return` statement returns: a getter
 /// (`return player;`, `fun player() = player`, `get() = player`).
@@ -805,7 +799,13 @@ impl Resolver<'_> {
             }
             ExprKind::Control(stmt) => {
                 self.visit_stmt(stmt);
-                None
+                // The type every branch's value has (`if (…) MediaRecorder(c) else MediaRecorder()`).
+                let values = stmt.branch_values()?;
+                let (first, rest) = values.split_first()?;
+                let ty = self.res.type_of(first.id)?;
+                rest.iter()
+                    .all(|value| self.res.type_of(value.id) == Some(ty))
+                    .then(|| ty.clone())
             }
             ExprKind::Other(parts) => {
                 for part in parts {
@@ -832,22 +832,25 @@ impl Resolver<'_> {
             Some(receiver) => self.expr(receiver),
             None => self.implicit_receiver_for(&call.name),
         };
-        // `with(x) { … }` takes its receiver as the first argument.
-        let scope_receiver = if call.receiver.is_none() && call.name == "with" {
-            call.args.first().and_then(|arg| self.expr(arg))
-        } else {
-            receiver.clone()
-        };
+        let inlined = crate::inline::inlined(call, self.ir.language);
+        // The subject an inlined lambda gets: the receiver, or `with`'s first argument.
+        let mut subject = receiver.clone();
         for (index, arg) in call.args.iter().enumerate() {
-            if call.name == "with" && call.receiver.is_none() && index == 0 {
-                continue;
-            }
             match &arg.kind {
                 ExprKind::Lambda { params, body } => {
-                    self.lambda_arg(call, params, body, scope_receiver.clone());
+                    let binds = inlined
+                        .filter(|_| index + 1 == call.args.len())
+                        .map(|i| i.function.binds);
+                    self.lambda_arg(call, params, body, binds, subject.clone());
                 }
                 _ => {
-                    self.expr(arg);
+                    let ty = self.expr(arg);
+                    let is_subject = inlined
+                        .and_then(|i| i.subject)
+                        .is_some_and(|s| s.id == arg.id);
+                    if is_subject {
+                        subject = ty;
+                    }
                 }
             }
         }
@@ -858,7 +861,7 @@ impl Resolver<'_> {
         if let Some(receiver) = &receiver {
             self.res.receivers.insert(id, receiver.clone());
         }
-        if SELF_RETURNING_SCOPE_FUNCTIONS.contains(&call.name.as_str()) {
+        if inlined.is_some_and(|i| i.function.returns == Returns::Subject) {
             return receiver.filter(|r| !r.is_class_ref);
         }
         let receiver = receiver?;
@@ -895,22 +898,25 @@ impl Resolver<'_> {
         }
     }
 
-    /// Resolves a lambda passed to `call`, binding its receiver or parameter for scope
-    /// functions and listener registrations.
+    /// Resolves a lambda passed to `call`, binding its receiver or parameter to the subject
+    /// as an inlined lambda's contract `binds` says, or to the object a listener is
+    /// registered on.
     fn lambda_arg(
         &mut self,
         call: &Call,
         params: &[Param],
         body: &Body,
-        call_receiver: Option<ExprType>,
+        binds: Option<Binds>,
+        subject: Option<ExprType>,
     ) {
         let name = call.name.as_str();
-        let value_receiver = call_receiver.filter(|r| !r.is_class_ref);
-        let binds_receiver = RECEIVER_SCOPE_FUNCTIONS.contains(&name);
-        let binds_argument = ARGUMENT_SCOPE_FUNCTIONS.contains(&name)
-            || value_receiver
-                .as_ref()
-                .is_some_and(|r| self.known.registers_listener(r, name));
+        let value_receiver = subject.filter(|r| !r.is_class_ref);
+        let binds_receiver = binds == Some(Binds::This);
+        let binds_argument = binds == Some(Binds::Parameter)
+            || (binds.is_none()
+                && value_receiver
+                    .as_ref()
+                    .is_some_and(|r| self.known.registers_listener(r, name)));
         let mut resolved = self.typed_params(params);
         let implicit_it = body.span.start_byte;
         if binds_argument {

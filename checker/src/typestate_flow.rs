@@ -38,7 +38,6 @@ use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 use typestates::Answer;
 
 use crate::body_memo::BodyMemo;
-use crate::cfg::INLINE_SCOPE_FUNCTIONS;
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{BinaryOp, Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
@@ -970,6 +969,12 @@ struct BodyAnalysis<'s, 'a, 'l> {
     started_groups: RefCell<BTreeSet<ExprId>>,
 }
 
+/// What a null test found on one of its edges.
+enum Nullness {
+    Null,
+    NotNull,
+}
+
 /// The receiver of a call or close, as the analysis sees it.
 struct Receiver {
     var: Option<Var>,
@@ -1036,19 +1041,24 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
             }
             NodeKind::Call(expr) => self.call(expr, &mut env),
             NodeKind::Close(target) => self.close(target, &mut env),
-            NodeKind::EnterScope { call, .. } => {
-                if let ExprKind::Call(c) = &call.kind {
-                    let subject = match (&c.receiver, c.name.as_str()) {
-                        (None, "with") => c.args.first(),
-                        (receiver, _) => receiver.as_deref(),
-                    };
-                    if let Some(subject) = subject {
-                        if self.shared.places.var(subject).is_none() {
-                            let value = self.eval(subject, &env, None);
-                            set(&mut env, Var::Temp(subject.id), value);
-                        }
-                    }
+            NodeKind::EnterScope(subject) => {
+                if self.shared.places.var(subject).is_none() {
+                    let value = self.eval(subject, &env, None);
+                    set(&mut env, Var::Temp(subject.id), value);
                 }
+                true
+            }
+            NodeKind::NotNull(tested) => {
+                let found = match edge {
+                    EdgeKind::False => Nullness::Null,
+                    _ => Nullness::NotNull,
+                };
+                self.refine_null(tested, found, &mut env);
+                true
+            }
+            NodeKind::Yield { control, value } => {
+                let value = self.eval(value, &env, None);
+                set(&mut env, Var::Temp(control.id), value);
                 true
             }
             NodeKind::Branch(cond) => self.refine(cond, edge == EdgeKind::True, &mut env),
@@ -1489,7 +1499,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             ),
             None => (
                 shared.places.implicit_receiver(expr.id).cloned(),
-                "this".to_owned(),
+                shared
+                    .places
+                    .implicit_subject(expr.id)
+                    .filter(|s| matches!(s.kind, ExprKind::Name(_) | ExprKind::Field { .. }))
+                    .map_or_else(|| "this".to_owned(), receiver_text),
             ),
         };
         let value = match (&var, &call.receiver) {
@@ -1507,6 +1521,10 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let ExprKind::Call(call) = &expr.kind else {
             return true;
         };
+        if crate::inline::inlined(call, self.shared.language).is_some() {
+            // An inline function does what its lambda, inlined before this node, does.
+            return true;
+        }
         let Some(receiver) = self.receiver(expr, call, env) else {
             return self.other_call(expr, call, env);
         };
@@ -1517,14 +1535,13 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             .protocols
             .callins(protocol, &call.name, call.args.len());
         if callins.is_empty() {
-            let in_place = INLINE_SCOPE_FUNCTIONS.contains(&call.name.as_str());
             let effect = self
                 .shared
                 .protocols
                 .unnamed_call(protocol, &call.name, call.args.len());
             // The class's own calls on itself are its code, analysed as helpers or events.
             let own = matches!(receiver.var, Some(Var::This(_)) | None);
-            if !in_place && !own && effect == UnnamedCall::Unknown {
+            if !own && effect == UnnamedCall::Unknown {
                 if let Some(var) = &receiver.var {
                     havoc(env, var, &receiver.value, self.shared.protocols);
                 }
@@ -1744,19 +1761,34 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         goes_on
     }
 
+    /// Refines the object `tested` names on a path where it was `found` null or not null;
+    /// returns whether `tested` names a tracked object.
+    fn refine_null(&self, tested: &Expr, found: Nullness, env: &mut Env) -> bool {
+        let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) else {
+            return false;
+        };
+        match found {
+            Nullness::Null => {
+                value.states.clear();
+                value.unknown = false;
+                value.null = true;
+            }
+            Nullness::NotNull => value.null = false,
+        }
+        true
+    }
+
     /// Refines the state on the `holds` edge of a branch on `cond`: a null check of a tracked
     /// name, or a test of an observer's answer (`p.isPlaying()`, `it.hasNext()`,
     /// `task.getStatus() == Status.RUNNING`, `c.getFoo() != null`).
     fn refine(&self, cond: &Expr, holds: bool, env: &mut Env) -> bool {
         if let Some((tested, is_eq)) = cond.null_check() {
-            if let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) {
-                if is_eq == holds {
-                    value.states.clear();
-                    value.unknown = false;
-                    value.null = true;
-                } else {
-                    value.null = false;
-                }
+            let found = if is_eq == holds {
+                Nullness::Null
+            } else {
+                Nullness::NotNull
+            };
+            if self.refine_null(tested, found, env) {
                 return true;
             }
         }

@@ -65,6 +65,10 @@ impl<'a> Analysis<'a> for CallsBeforeProbe {
                 expr.dotted_name().map(|name| format!("close({name})"))
             }
             (NodeKind::Catch(catch), _) => Some(format!("catch({})", catch.param.name)),
+            (NodeKind::NotNull(tested), EdgeKind::True | EdgeKind::False) => {
+                let op = if edge == EdgeKind::True { "!=" } else { "==" };
+                tested.dotted_name().map(|name| format!("{name}{op}null"))
+            }
             (NodeKind::Branch(cond), EdgeKind::True | EdgeKind::False) => {
                 cond.null_check().and_then(|(tested, is_eq)| {
                     let holds_null = is_eq == (edge == EdgeKind::True);

@@ -162,7 +162,7 @@ fn phases(
         let protocols = checker::protocols::Protocols::new(library, config.supertypes.clone());
         let res = checker::resolve::resolve(&ir, &protocols);
         let resolved = started.elapsed();
-        checker::places::collect(&ir.classes, ir.package.as_deref(), &res);
+        checker::places::collect(&ir.classes, ir.package.as_deref(), ir.language, &res);
         let placed = started.elapsed();
         let started = Instant::now();
         checker::check(library, file, config);

@@ -884,6 +884,15 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
             Some(inner) => lower_expr(cx, inner).kind,
             None => ExprKind::Other(Vec::new()),
         },
+        // `@Suppress("DEPRECATION") MediaRecorder()` and `label@ expr` are the expression.
+        "prefix_expression"
+            if children(node).any(|kid| matches!(kid.kind(), "annotation" | "label")) =>
+        {
+            match children(node).last() {
+                Some(inner) => lower_expr(cx, inner).kind,
+                None => ExprKind::Other(Vec::new()),
+            }
+        }
         "prefix_expression" if has_token(node, "!") => match children(node).last() {
             Some(inner) => ExprKind::Not(Box::new(lower_expr(cx, inner))),
             None => ExprKind::Other(Vec::new()),
