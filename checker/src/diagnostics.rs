@@ -451,24 +451,34 @@ pub fn span_of(text: &str, start: usize, end: usize) -> Option<Span> {
     })
 }
 
-/// The Java methods allowed, and the callbacks that may arrive, in `states`.
+/// The Java methods allowed in every one of `states` (so the advice holds whichever the
+/// object is in; observers, which only ask, are left out), and the callbacks that may arrive
+/// in any of them.
 fn hint(ts: &Typestate, states: &[StateId]) -> (Vec<String>, Vec<String>) {
-    let mut allowed = BTreeSet::new();
+    let mut allowed: Option<BTreeSet<String>> = None;
     let mut callbacks = BTreeSet::new();
     for &state in states {
+        let mut here = BTreeSet::new();
         for callin in ts.input_callins() {
+            if ts.callin(callin).binding.returns.is_some() {
+                continue;
+            }
             if let Step::Enabled { ignored: false, .. } = ts.step(state, callin) {
                 for method in &ts.callin(callin).binding.methods {
-                    allowed.insert(method.name.clone());
+                    here.insert(method.name.clone());
                 }
             }
         }
+        allowed = Some(match allowed {
+            Some(before) => before.intersection(&here).cloned().collect(),
+            None => here,
+        });
         if let WaitOutcome::Callback { callback, .. } = &ts.state(state).on_wait {
             callbacks.insert(ts.callback(*callback).binding.method().to_owned());
         }
     }
     (
-        allowed.into_iter().collect(),
+        allowed.unwrap_or_default().into_iter().collect(),
         callbacks.into_iter().collect(),
     )
 }
