@@ -72,6 +72,17 @@ pub enum NodeKind<'a> {
     /// whose inlined lambda runs only then (`x?.let { … }`); leaves by a `True` edge (not
     /// `null`) and a `False` edge (`null`: the call is skipped).
     NotNull(&'a Expr),
+    /// An arm of a `switch` or `when` on `scrutinee` is entered from the dispatch: the
+    /// scrutinee equals one of the labels of `arms[arm]`, or, for the default arm (`arm` is
+    /// `None`), none of the labels of `arms`.
+    Case {
+        /// The switched-on expression.
+        scrutinee: &'a Expr,
+        /// Every arm of the switch.
+        arms: &'a [crate::ir::SwitchArm],
+        /// The arm entered; `None` for the default arm.
+        arm: Option<usize>,
+    },
     /// An inlined lambda starts with this subject (the receiver, or `with`'s first argument)
     /// as its `this` or its parameter.
     EnterScope(&'a Expr),
@@ -603,9 +614,16 @@ impl<'a> Builder<'a> {
         let mut done = Vec::new();
         let mut falling: Pending = Vec::new();
         let mut has_default = false;
-        for arm in arms {
+        for (index, arm) in arms.iter().enumerate() {
             has_default |= arm.is_default;
             self.current = vec![(dispatch, EdgeKind::Normal)];
+            if let Some(scrutinee) = scrutinee {
+                self.add_node(NodeKind::Case {
+                    scrutinee,
+                    arms,
+                    arm: (!arm.is_default).then_some(index),
+                });
+            }
             for label in &arm.labels {
                 self.expr(label);
             }

@@ -1068,6 +1068,11 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 }
                 true
             }
+            NodeKind::Case {
+                scrutinee,
+                arms,
+                arm,
+            } => self.enter_case(scrutinee, arms, arm, &mut env),
             NodeKind::Return(value) => {
                 if self.depth > 0 {
                     let fact = self.fact_of(value, &env);
@@ -1184,8 +1189,19 @@ fn refine_facts(env: &mut Env, test: &FlagTest, holds: bool) -> bool {
         (Fact::Bool(b), false) => Some(BTreeSet::from([Fact::Bool(!b)])),
         _ => None,
     };
+    refine_flag(env, &test.var, passes, assumed)
+}
+
+/// Refines the path and every object to the constants of `var` that `passes` lets through,
+/// assuming `assumed` where the flag is not known; returns whether any path is left.
+fn refine_flag(
+    env: &mut Env,
+    var: &Var,
+    passes: impl Fn(&Fact) -> bool,
+    assumed: Option<BTreeSet<Fact>>,
+) -> bool {
     let narrow = |facts: &mut Facts| -> bool {
-        match facts.get_mut(&test.var) {
+        match facts.get_mut(var) {
             Some(values) => {
                 values.retain(|fact| passes(fact));
                 !values.is_empty()
@@ -1193,7 +1209,7 @@ fn refine_facts(env: &mut Env, test: &FlagTest, holds: bool) -> bool {
             None => {
                 if let Some(assumed) = &assumed {
                     if facts.len() < MAX_FACTS {
-                        facts.insert(test.var.clone(), assumed.clone());
+                        facts.insert(var.clone(), assumed.clone());
                     }
                 }
                 true
@@ -1367,6 +1383,58 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             _ => {
                 let var = self.shared.places.var(expr)?;
                 env.facts.get(var).cloned()
+            }
+        }
+    }
+
+    /// Refines the flag a `switch` tests on entering one of its arms: the labels' constants
+    /// for a case arm, anything but them for the default arm. Labels that are not all
+    /// constants say nothing.
+    fn enter_case(
+        &self,
+        scrutinee: &Expr,
+        arms: &[crate::ir::SwitchArm],
+        arm: Option<usize>,
+        env: &mut Env,
+    ) -> bool {
+        let Some(var) = self
+            .shared
+            .places
+            .var(scrutinee)
+            .filter(|var| {
+                self.shared.protocol_of_var(var).is_none() && self.shared.follows_flag(var)
+            })
+            .cloned()
+        else {
+            return true;
+        };
+        let constants = |arm: &crate::ir::SwitchArm| -> Option<BTreeSet<Fact>> {
+            arm.labels.iter().map(constant).collect()
+        };
+        match arm {
+            Some(index) => {
+                let Some(labels) = arms.get(index).and_then(constants) else {
+                    return true;
+                };
+                if labels.is_empty() || arms[index].guard.is_some() {
+                    return true;
+                }
+                refine_flag(
+                    env,
+                    &var,
+                    |fact| labels.contains(fact),
+                    Some(labels.clone()),
+                )
+            }
+            None => {
+                let mut others = BTreeSet::new();
+                for arm in arms.iter().filter(|arm| !arm.is_default) {
+                    match constants(arm) {
+                        Some(labels) if arm.guard.is_none() => others.extend(labels),
+                        _ => return true,
+                    }
+                }
+                refine_flag(env, &var, |fact| !others.contains(fact), None)
             }
         }
     }
