@@ -271,7 +271,12 @@ fn violation(
     observation: &Observation,
 ) -> Option<Violation> {
     let value = &observation.value;
-    if observation.callins.is_empty() || value.unknown || value.states.is_empty() {
+    // An object of unknown origin says nothing; one whose state a call of unknown effect made
+    // some path forget still has the states the other paths reach.
+    if observation.callins.is_empty()
+        || value.unknown && !value.forgotten
+        || value.states.is_empty()
+    {
         return None;
     }
     let ts = protocols.typestate(value.protocol);

@@ -91,6 +91,10 @@ pub struct Value {
     /// narrowed it (an object of unknown origin, or one after a call of unknown effect): they
     /// are only what the calls allow, so a call failing in some of them says nothing.
     pub guessed: BTreeSet<StateId>,
+    /// Whether a call of unknown effect made some path forget the object's state
+    /// ([`Value::havoc`]): unlike an object of unknown origin, the states other paths reach
+    /// still count for findings.
+    pub forgotten: bool,
     /// Per state, what the paths that reach it know of the class's flags (ESP's property
     /// simulation: facts of booleans, enum constants and null checks kept apart per protocol
     /// state, so that `if (playing) player.pause()` sees only the states where `playing` may
@@ -209,6 +213,7 @@ impl Value {
             listeners: BTreeMap::new(),
             approximate: false,
             guessed: BTreeSet::new(),
+            forgotten: false,
             facts: BTreeMap::new(),
         }
     }
@@ -224,6 +229,7 @@ impl Value {
             listeners: BTreeMap::new(),
             approximate: false,
             guessed: BTreeSet::new(),
+            forgotten: false,
             facts: BTreeMap::new(),
         }
     }
@@ -239,6 +245,7 @@ impl Value {
             listeners: BTreeMap::new(),
             approximate: false,
             guessed: BTreeSet::new(),
+            forgotten: false,
             facts: BTreeMap::new(),
         }
     }
@@ -254,6 +261,7 @@ impl Value {
             listeners: BTreeMap::new(),
             approximate: false,
             guessed: BTreeSet::new(),
+            forgotten: false,
             facts: BTreeMap::new(),
         }
     }
@@ -280,28 +288,43 @@ impl Value {
     }
 
     /// Forgets the states after a call whose effect is unknown: the object may now be in any
-    /// state of its protocol, each a guess ([`Value::guessed`]), so no finding follows from
-    /// this path alone, while the states other paths reach still count where paths meet.
-    pub fn havoc(&mut self, protocols: &Protocols<'_>) {
-        let ts = protocols.typestate(self.protocol);
-        self.states = ts.state_ids().map(|s| (s, BTreeSet::new())).collect();
-        self.guessed = ts.state_ids().collect();
+    /// state of its protocol ([`Value::unknown`], [`Value::forgotten`]), so no finding follows
+    /// from this path alone, while the states other paths reach still count where paths
+    /// meet, and a later call narrows it to guesses ([`Value::guessed`]).
+    pub fn havoc(&mut self) {
+        self.states.clear();
+        self.guessed.clear();
         self.facts.clear();
-        self.unknown = false;
+        self.unknown = true;
+        self.forgotten = true;
         self.approximate = true;
     }
 
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
         let mut changed = self.join_listeners(other);
-        let before = (self.null, self.unknown, self.alias, self.approximate);
+        let before = (
+            self.null,
+            self.unknown,
+            self.alias,
+            self.approximate,
+            self.forgotten,
+        );
         self.null |= other.null;
         self.unknown |= other.unknown;
         self.approximate |= other.approximate;
+        self.forgotten |= other.forgotten;
         if self.alias != other.alias {
             self.alias = None;
         }
-        changed |= before != (self.null, self.unknown, self.alias, self.approximate);
+        changed |= before
+            != (
+                self.null,
+                self.unknown,
+                self.alias,
+                self.approximate,
+                self.forgotten,
+            );
         for state in other.states.keys() {
             // A state is guessed only where every path reaching it guessed.
             let guessed_there = other.guessed.contains(state);
@@ -1294,9 +1317,9 @@ fn carry_facts(value: &mut Value, facts: Option<&Facts>, target: StateId) {
 
 /// Makes `var`, which holds `value`, and every name in its alias group hold an object of
 /// unknown state ([`Value::havoc`]).
-fn havoc(env: &mut Env, var: &Var, value: &Value, protocols: &Protocols<'_>) {
+fn havoc(env: &mut Env, var: &Var, value: &Value) {
     let mut forgotten = value.clone();
-    forgotten.havoc(protocols);
+    forgotten.havoc();
     forgotten.null = false;
     if let Some(group) = value.alias {
         for other in env.values_mut() {
@@ -1611,7 +1634,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             let own = matches!(receiver.var, Some(Var::This(_)) | None);
             if !own && effect == UnnamedCall::Unknown {
                 if let Some(var) = &receiver.var {
-                    havoc(env, var, &receiver.value, self.shared.protocols);
+                    havoc(env, var, &receiver.value);
                 }
             }
             return self.other_call(expr, call, env);
@@ -1654,7 +1677,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             };
             if let Some(value) = env.get(var).cloned() {
                 if !value.has_no_state() {
-                    havoc(env, var, &value, self.shared.protocols);
+                    havoc(env, var, &value);
                 }
             }
         }
@@ -1776,6 +1799,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             listeners: BTreeMap::new(),
             approximate: value.approximate || value.unknown,
             guessed: BTreeSet::new(),
+            forgotten: false,
             facts: BTreeMap::new(),
         };
         for (site, registered) in &value.listeners {
