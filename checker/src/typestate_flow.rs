@@ -2256,21 +2256,11 @@ fn observer_test(cond: &Expr) -> Option<ObserverTest<'_>> {
                 (_, ExprKind::Call(call)) => (call, lhs),
                 _ => return None,
             };
-            let compared = match &other.kind {
-                ExprKind::Null => Answer::Null,
-                ExprKind::Bool(true) => Answer::True,
-                ExprKind::Bool(false) => Answer::False,
-                // Constants by the Java convention (`Status.RUNNING`, `STATE_IDLE`); any other
-                // name may hold anything.
-                ExprKind::Name(name) | ExprKind::Field { name, .. }
-                    if name.starts_with(|c: char| c.is_ascii_uppercase())
-                        && name
-                            .chars()
-                            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_') =>
-                {
-                    Answer::Constant(name.clone())
-                }
-                _ => return None,
+            let compared = match constant(other)? {
+                Fact::Bool(true) => Answer::True,
+                Fact::Bool(false) => Answer::False,
+                Fact::Null => Answer::Null,
+                Fact::Const(name) => Answer::Constant(name),
             };
             Some(ObserverTest {
                 call,

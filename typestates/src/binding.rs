@@ -85,7 +85,7 @@ impl Answer {
             (Zero, NonZero) | (NonZero, Zero) => Some(false),
             (Constant(_), Constant(_)) => Some(false),
             (Constant(_), Null) | (Null, Constant(_)) => Some(false),
-            (Constant(_), NonNull) | (NonNull, Constant(_)) => None,
+            // A constant is never null, but `nonnull` may or may not be that constant.
             _ => None,
         }
     }
