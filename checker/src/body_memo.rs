@@ -73,8 +73,7 @@ impl Analysis {
             if renumbers {
                 env.rename_vars(&mut |var| renumber_var(shift, var));
             }
-            env.values_mut()
-                .for_each(|value| relocate_value(shift, value));
+            env.update_each(|_, value| relocate_value(shift, value));
         }
         if let Some(returned) = &mut self.result.returned {
             if renumbers {

@@ -500,9 +500,10 @@ fn check_class<'a>(
         let value = match (&field.init, &field.delegate) {
             (Some(init), _) => {
                 let value = returned
-                    .map(|returned| Value {
-                        alias: None,
-                        ..returned.value
+                    .map(|returned| {
+                        let mut value = returned.value;
+                        value.alias = None;
+                        value
                     })
                     .filter(|value| value.protocol == protocol)
                     .or_else(|| eval_initializer(shared, fqn, init, Some(protocol)));

@@ -557,12 +557,12 @@ fn narrow_to_callbacks(
     entry: &mut Env,
     callbacks_of: impl Fn(ProtocolId) -> Vec<CallbackId>,
 ) {
-    for value in entry.values_mut() {
+    entry.update_each(|_, value| {
         let callbacks = callbacks_of(value.protocol);
         if let Some(narrowed) = value.after_callbacks(protocols, &callbacks) {
             *value = narrowed;
         }
-    }
+    });
 }
 
 /// The entry state of a handler: the waited hub state, narrowed to the callback's target
@@ -577,7 +577,7 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
             // of one of the object's own callbacks (`onCreate` of an SQLiteOpenHelper): the
             // framework runs it only when the callback arrives, so `this`, whose origin is
             // unknown, is in the callback's target states.
-            for (var, value) in &mut entry {
+            entry.update_each(|var, value| {
                 let callbacks = protocols.callbacks_for_method(value.protocol, &method.name);
                 let from = match var {
                     Var::This(_) if value.unknown => &value.in_every_state(protocols),
@@ -586,7 +586,7 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
                 if let Some(narrowed) = from.after_callbacks(protocols, &callbacks) {
                     *value = narrowed;
                 }
-            }
+            });
         }
         EventCode::Deferred(deferred) => {
             let Some(registration) = deferred.registration else {

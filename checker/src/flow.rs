@@ -4,10 +4,14 @@
 //! function per edge: the edge kind lets an analysis refine on `True`/`False` branches (null
 //! checks) and leave the state unchanged on `Exception` edges (a call that threw had no
 //! effect).
+//! The worklist takes nodes in reverse postorder, so that a node where paths meet is visited
+//! once all the paths into it have been (except along loops), not once per path: on a chain
+//! of `if`s, visiting in arrival order instead costs a visit of the rest of the chain per
+//! branch.
 //! The solver caps the number of node visits, so a lattice of unexpected height cannot make
 //! it hang; [`Solution::converged`] tells whether the fixpoint was reached.
 
-use std::collections::VecDeque;
+use std::collections::BTreeSet;
 
 use crate::cfg::{Cfg, EdgeKind, Node, NodeId};
 
@@ -61,13 +65,12 @@ pub fn solve<'a, A: Analysis<'a>>(cfg: &Cfg<'a>, analysis: &A) -> Solution<A::St
     let n_nodes = cfg.nodes.len();
     let mut states = vec![A::State::bottom(); n_nodes];
     states[cfg.entry().0 as usize] = analysis.entry_state();
-    let mut queued = vec![false; n_nodes];
     let mut reached = vec![false; n_nodes];
     reached[cfg.entry().0 as usize] = true;
-    let mut worklist = VecDeque::from([cfg.entry()]);
-    queued[cfg.entry().0 as usize] = true;
+    let order = reverse_postorder(cfg);
+    let mut worklist = BTreeSet::from([(order[cfg.entry().0 as usize], cfg.entry())]);
     let mut budget = n_nodes.saturating_mul(MAX_VISITS_PER_NODE);
-    while let Some(id) = worklist.pop_front() {
+    while let Some((_, id)) = worklist.pop_first() {
         if budget == 0 {
             return Solution {
                 states,
@@ -76,15 +79,13 @@ pub fn solve<'a, A: Analysis<'a>>(cfg: &Cfg<'a>, analysis: &A) -> Solution<A::St
             };
         }
         budget -= 1;
-        queued[id.0 as usize] = false;
         let node = cfg.node(id);
         for &(succ, edge) in &node.succs {
             let out = analysis.transfer(node, edge, &states[id.0 as usize]);
             let changed = states[succ.0 as usize].join(&out);
             let first_visit = !std::mem::replace(&mut reached[succ.0 as usize], true);
-            if (changed || first_visit) && !queued[succ.0 as usize] {
-                queued[succ.0 as usize] = true;
-                worklist.push_back(succ);
+            if changed || first_visit {
+                worklist.insert((order[succ.0 as usize], succ));
             }
         }
     }
@@ -93,4 +94,32 @@ pub fn solve<'a, A: Analysis<'a>>(cfg: &Cfg<'a>, analysis: &A) -> Solution<A::St
         reached,
         converged: true,
     }
+}
+
+/// Each node's position in a reverse postorder of the graph from its entry (nodes the entry
+/// does not reach come last).
+fn reverse_postorder(cfg: &Cfg<'_>) -> Vec<usize> {
+    let n_nodes = cfg.nodes.len();
+    let mut postorder = Vec::with_capacity(n_nodes);
+    let mut seen = vec![false; n_nodes];
+    // Each frame: a node and how many of its successors were pushed.
+    let mut stack = vec![(cfg.entry(), 0)];
+    seen[cfg.entry().0 as usize] = true;
+    while let Some((id, next)) = stack.last_mut() {
+        let succs = &cfg.node(*id).succs;
+        if let Some(&(succ, _)) = succs.get(*next) {
+            *next += 1;
+            if !std::mem::replace(&mut seen[succ.0 as usize], true) {
+                stack.push((succ, 0));
+            }
+        } else {
+            postorder.push(*id);
+            stack.pop();
+        }
+    }
+    let mut order = vec![n_nodes; n_nodes];
+    for (position, id) in postorder.iter().rev().enumerate() {
+        order[id.0 as usize] = position;
+    }
+    order
 }

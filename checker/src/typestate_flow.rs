@@ -32,6 +32,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
@@ -63,9 +64,37 @@ pub enum Cause {
     Quiet,
 }
 
-/// The abstract state of one tracked object.
+/// The abstract state of one tracked object: a shared, copy-on-write handle on its
+/// [`ValueData`].
+/// The flow state holds one per name at every program point; most points leave most objects
+/// as they were, so sharing makes a copy of the state cost a pointer per object.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Value {
+pub struct Value(Arc<ValueData>);
+
+impl std::ops::Deref for Value {
+    type Target = ValueData;
+
+    fn deref(&self) -> &ValueData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Value {
+    /// Copies the data first when another name or program point shares it.
+    fn deref_mut(&mut self) -> &mut ValueData {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl From<ValueData> for Value {
+    fn from(data: ValueData) -> Value {
+        Value(Arc::new(data))
+    }
+}
+
+/// What the analysis knows of one tracked object.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ValueData {
     /// The protocol the object follows.
     pub protocol: ProtocolId,
     /// The possible states, each with why.
@@ -98,8 +127,27 @@ pub struct Value {
     /// Per state, what the paths that reach it know of the class's flags (ESP's property
     /// simulation: facts of booleans, enum constants and null checks kept apart per protocol
     /// state, so that `if (playing) player.pause()` sees only the states where `playing` may
-    /// be true). A state without an entry knows nothing.
+    /// be true).
+    /// A state knows, besides its own facts, what the path it is on knows ([`Env::facts`]):
+    /// a flag set or tested applies to the path alone, and only the objects that differ
+    /// where two paths meet take their path's facts as their own, so a flag costs nothing
+    /// per object until the object's state depends on it.
     pub facts: BTreeMap<StateId, Facts>,
+}
+
+/// What a state knows of the flags: what it knows of its own (`own`), and for the flags it
+/// knows nothing of, what the path it is on knows; where both know a flag, the constants
+/// both allow (each is true of every path that reaches the state).
+fn path_facts(own: Option<&Facts>, path: &Facts) -> Facts {
+    let mut facts = own.cloned().unwrap_or_default();
+    for (var, values) in path {
+        if let Some(known) = facts.get_mut(var) {
+            known.retain(|value| values.contains(value));
+        } else if facts.len() < MAX_FACTS {
+            facts.insert(var.clone(), values.clone());
+        }
+    }
+    facts
 }
 
 /// A constant a flag may hold.
@@ -198,86 +246,69 @@ impl Registered {
     }
 }
 
+impl ValueData {
+    /// A name that holds nothing: no state, not `null`, nothing known.
+    fn empty(protocol: ProtocolId) -> ValueData {
+        ValueData {
+            protocol,
+            states: BTreeMap::new(),
+            null: false,
+            unknown: false,
+            alias: None,
+            listeners: BTreeMap::new(),
+            approximate: false,
+            guessed: BTreeSet::new(),
+            forgotten: false,
+            facts: BTreeMap::new(),
+        }
+    }
+}
+
 impl Value {
     /// A new object in `states`, created by `cause`.
     pub fn fresh(protocol: ProtocolId, states: &[StateId], cause: Cause) -> Value {
-        Value {
-            protocol,
+        Value::from(ValueData {
             states: states
                 .iter()
                 .map(|s| (*s, BTreeSet::from([cause])))
                 .collect(),
-            null: false,
-            unknown: false,
-            alias: None,
-            listeners: BTreeMap::new(),
-            approximate: false,
-            guessed: BTreeSet::new(),
-            forgotten: false,
-            facts: BTreeMap::new(),
-        }
+            ..ValueData::empty(protocol)
+        })
     }
 
     /// A `null` reference.
     pub fn null(protocol: ProtocolId) -> Value {
-        Value {
-            protocol,
-            states: BTreeMap::new(),
+        Value::from(ValueData {
             null: true,
-            unknown: false,
-            alias: None,
-            listeners: BTreeMap::new(),
-            approximate: false,
-            guessed: BTreeSet::new(),
-            forgotten: false,
-            facts: BTreeMap::new(),
-        }
+            ..ValueData::empty(protocol)
+        })
     }
 
     /// A name that holds no object yet: a captured local before its method has run.
     pub fn absent(protocol: ProtocolId) -> Value {
-        Value {
-            protocol,
-            states: BTreeMap::new(),
-            null: false,
-            unknown: false,
-            alias: None,
-            listeners: BTreeMap::new(),
-            approximate: false,
-            guessed: BTreeSet::new(),
-            forgotten: false,
-            facts: BTreeMap::new(),
-        }
+        Value::from(ValueData::empty(protocol))
     }
 
     /// An object of unknown origin.
     pub fn unknown(protocol: ProtocolId) -> Value {
-        Value {
-            protocol,
-            states: BTreeMap::new(),
-            null: false,
+        Value::from(ValueData {
             unknown: true,
-            alias: None,
-            listeners: BTreeMap::new(),
-            approximate: false,
-            guessed: BTreeSet::new(),
-            forgotten: false,
-            facts: BTreeMap::new(),
-        }
+            ..ValueData::empty(protocol)
+        })
     }
 
     /// An object of unknown origin seen as one that may be in any state of its protocol, so
     /// that a callback can narrow it ([`Value::after_callbacks`]).
     pub fn in_every_state(&self, protocols: &Protocols<'_>) -> Value {
         let ts = protocols.typestate(self.protocol);
-        Value {
+        Value::from(ValueData {
             states: ts
                 .state_ids()
                 .map(|state| (state, BTreeSet::new()))
                 .collect(),
             unknown: false,
-            ..self.clone()
-        }
+            ..(*self.0).clone()
+        })
     }
 
     /// Renames the flags the states know.
@@ -300,8 +331,17 @@ impl Value {
         self.approximate = true;
     }
 
+    /// Whether joining `other` would leave `self` as it is, judged cheaply: the same data,
+    /// shared or equal.
+    fn includes(&self, other: &Value) -> bool {
+        Arc::ptr_eq(&self.0, &other.0) || self.0 == other.0
+    }
+
     /// Joins `other` into `self`; returns whether `self` changed.
     pub fn join(&mut self, other: &Value) -> bool {
+        if self.includes(other) {
+            return false;
+        }
         let mut changed = self.join_listeners(other);
         let before = (
             self.null,
@@ -503,12 +543,13 @@ impl Value {
         if moves.is_empty() {
             return None;
         }
-        let mut out = Value {
+        let mut out = Value::from(ValueData {
             states: BTreeMap::new(),
             null: false,
             listeners: BTreeMap::new(),
-            ..self.clone()
-        };
+            facts: BTreeMap::new(),
+            ..(*self.0).clone()
+        });
         for (site, registered) in &self.listeners {
             let mut into = Registered {
                 without_any: registered.without_any,
@@ -519,7 +560,6 @@ impl Value {
             }
             out.listeners.insert(site.clone(), into.normalised());
         }
-        out.facts = BTreeMap::new();
         for (source, target, callback) in moves {
             carry_facts(&mut out, self.facts.get(&source), target);
             out.states
@@ -555,11 +595,59 @@ impl Value {
     /// Makes the value what one path of a join sees when the other path does not track the
     /// name: any state, and no listener registered on every path; returns whether it changed.
     fn untracked_elsewhere(&mut self) -> bool {
+        if self.is_untracked_elsewhere() {
+            return false;
+        }
         let mut changed = !std::mem::replace(&mut self.unknown, true);
         for registered in self.listeners.values_mut() {
             changed |= !std::mem::replace(&mut registered.without_any, true);
         }
         changed
+    }
+
+    /// Whether [`Value::untracked_elsewhere`] would leave the value as it is.
+    fn is_untracked_elsewhere(&self) -> bool {
+        self.unknown && self.listeners.values().all(|r| r.without_any)
+    }
+
+    /// Makes each state know, of its own, what `path` (the facts of the path the object is
+    /// on) knows: before the object leaves that path, at a join or a `return`.
+    fn take_path_facts(&mut self, path: &Facts) {
+        if path.is_empty() {
+            return;
+        }
+        let taken = |state: &StateId| {
+            let own = self.facts.get(state);
+            path_facts(own, path) != own.cloned().unwrap_or_default()
+        };
+        if !self.states.keys().any(taken) {
+            return;
+        }
+        let value: &mut ValueData = self;
+        for state in value.states.keys() {
+            let facts = path_facts(value.facts.get(state), path);
+            value.facts.insert(*state, facts);
+        }
+    }
+
+    /// Forgets what a state knows of its own that the path (`path`, where paths met) knows as
+    /// well or better: the state takes it from the path.
+    fn drop_path_facts(&mut self, path: &Facts) {
+        let redundant = |var: &Var, values: &BTreeSet<Fact>| {
+            path.get(var).is_some_and(|known| known.is_subset(values))
+        };
+        let any = self
+            .facts
+            .values()
+            .any(|facts| facts.iter().any(|(var, values)| redundant(var, values)));
+        if !any {
+            return;
+        }
+        let value: &mut ValueData = self;
+        for facts in value.facts.values_mut() {
+            facts.retain(|var, values| !redundant(var, values));
+        }
+        value.facts.retain(|_, facts| !facts.is_empty());
     }
 
     /// Whether no path reaches the object in a state: only `null` (or nothing) is left.
@@ -572,7 +660,8 @@ impl Value {
 /// (booleans, enum constants, null checks of other fields).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Env {
-    objects: BTreeMap<Var, Value>,
+    /// A persistent map: a copy shares it, and a change copies only the path to one entry.
+    objects: imbl::OrdMap<Var, Value>,
     /// The flags' constants on this path; a new object starts with them in its states.
     pub facts: Facts,
 }
@@ -606,7 +695,7 @@ fn rename_facts(facts: Facts, rename: &mut impl FnMut(Var) -> Var) -> Facts {
 }
 
 impl std::ops::Deref for Env {
-    type Target = BTreeMap<Var, Value>;
+    type Target = imbl::OrdMap<Var, Value>;
 
     fn deref(&self) -> &Self::Target {
         &self.objects
@@ -628,21 +717,30 @@ impl FromIterator<(Var, Value)> for Env {
     }
 }
 
-impl<'e> IntoIterator for &'e Env {
-    type Item = (&'e Var, &'e Value);
-    type IntoIter = std::collections::btree_map::Iter<'e, Var, Value>;
-
-    fn into_iter(self) -> Self::IntoIter {
-        self.objects.iter()
+impl Env {
+    /// Lets `change` see and change each object; writes back only the ones it changed, so
+    /// that the others stay shared with the states this one was copied from.
+    pub fn update_each(&mut self, mut change: impl FnMut(&Var, &mut Value)) {
+        let mut changed = Vec::new();
+        for (var, value) in &self.objects {
+            let mut copy = value.clone();
+            change(var, &mut copy);
+            if !Arc::ptr_eq(&copy.0, &value.0) {
+                changed.push((var.clone(), copy));
+            }
+        }
+        for (var, value) in changed {
+            self.objects.insert(var, value);
+        }
     }
 }
 
-impl<'e> IntoIterator for &'e mut Env {
-    type Item = (&'e Var, &'e mut Value);
-    type IntoIter = std::collections::btree_map::IterMut<'e, Var, Value>;
+impl<'e> IntoIterator for &'e Env {
+    type Item = (&'e Var, &'e Value);
+    type IntoIter = imbl::ordmap::Iter<'e, Var, Value, imbl::shared_ptr::DefaultSharedPtr>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.objects.iter_mut()
+        self.objects.iter()
     }
 }
 
@@ -663,23 +761,43 @@ impl Lattice for FlowState {
             self.0 = Some(theirs.clone());
             return true;
         };
+        // The objects' states take the facts of their own path ([`ValueData::facts`]) before
+        // the paths' facts are joined; an object the same on both paths needs not.
+        let path = mine.facts.clone();
         let mut changed = join_facts(&mut mine.facts, &theirs.facts);
+        if mine.objects.ptr_eq(&theirs.objects) {
+            return changed;
+        }
         for (var, value) in theirs.iter() {
-            match mine.get_mut(var) {
-                Some(current) => changed |= current.join(value),
+            match mine.objects.get(var) {
+                Some(current) if current.includes(value) => {}
+                Some(_) => {
+                    if let Some(current) = mine.objects.get_mut(var) {
+                        current.take_path_facts(&path);
+                        let mut value = value.clone();
+                        value.take_path_facts(&theirs.facts);
+                        changed |= current.join(&value);
+                        current.drop_path_facts(&mine.facts);
+                    }
+                }
                 None => {
                     let mut value = value.clone();
+                    value.take_path_facts(&theirs.facts);
                     value.untracked_elsewhere();
-                    mine.insert(var.clone(), value);
+                    value.drop_path_facts(&mine.facts);
+                    mine.objects.insert(var.clone(), value);
                     changed = true;
                 }
             }
         }
-        for (var, value) in mine.iter_mut() {
-            if !theirs.contains_key(var) {
+        let joined = mine.facts.clone();
+        mine.update_each(|var, value| {
+            if !theirs.contains_key(var) && !value.is_untracked_elsewhere() {
+                value.take_path_facts(&path);
                 changed |= value.untracked_elsewhere();
+                value.drop_path_facts(&joined);
             }
-        }
+        });
         changed
     }
 }
@@ -1130,11 +1248,11 @@ fn join_group(
     let group = match held.alias {
         Some(group) => group,
         None => {
-            for other in env.values_mut() {
+            env.update_each(|_, other| {
                 if other.alias == Some(site) {
                     other.alias = None;
                 }
-            }
+            });
             if let Some(held) = env.get_mut(var) {
                 held.alias = Some(site);
             }
@@ -1172,33 +1290,29 @@ struct FlagTest {
     equal: bool,
 }
 
-/// Sets what the path knows of `var` (`None`: nothing), in the path's facts and in every
-/// state of every object: from here on, whatever state an object is in, the flag is this.
+/// Sets what the path knows of `var` (`None`: nothing): from here on, whatever state an
+/// object is in, the flag is this, so the objects' states forget what they knew of it and
+/// take the path's fact.
 pub(crate) fn set_fact(env: &mut Env, var: &Var, fact: Option<BTreeSet<Fact>>) {
-    match fact {
-        Some(fact) if env.facts.contains_key(var) || env.facts.len() < MAX_FACTS => {
-            env.facts.insert(var.clone(), fact.clone());
-            for value in env.values_mut() {
-                for state in value.states.keys() {
-                    let facts = value.facts.entry(*state).or_default();
-                    if facts.contains_key(var) || facts.len() < MAX_FACTS {
-                        facts.insert(var.clone(), fact.clone());
-                    }
-                }
-            }
+    forget_facts(env, |known| known == var);
+    if let Some(fact) = fact {
+        if env.facts.len() < MAX_FACTS {
+            env.facts.insert(var.clone(), fact);
         }
-        _ => forget_facts(env, |known| known == var),
     }
 }
 
 /// Forgets the flags `forgotten` selects, on the path and in every object's states.
 fn forget_facts(env: &mut Env, forgotten: impl Fn(&Var) -> bool) {
     env.facts.retain(|var, _| !forgotten(var));
-    for value in env.values_mut() {
-        for facts in value.facts.values_mut() {
-            facts.retain(|var, _| !forgotten(var));
+    env.update_each(|_, value| {
+        let knows = |facts: &Facts| facts.keys().any(&forgotten);
+        if value.facts.values().any(knows) {
+            for facts in value.facts.values_mut() {
+                facts.retain(|var, _| !forgotten(var));
+            }
         }
-    }
+    });
 }
 
 /// Refines the path and every object on the `holds` edge of `test`: the path's constants of
@@ -1242,12 +1356,26 @@ fn refine_flag(
     if !narrow(&mut env.facts) {
         return false;
     }
-    for value in env.values_mut() {
+    // A state that knows nothing of its own about the flag takes the path's, narrowed above;
+    // only the states that know some constants of the flag narrow them.
+    let narrows = |facts: &Facts| {
+        facts
+            .get(var)
+            .is_some_and(|values| values.iter().any(|fact| !passes(fact)))
+    };
+    env.update_each(|_, value| {
+        if !value.facts.values().any(narrows) {
+            return;
+        }
+        let value: &mut ValueData = value;
         let mut dropped = Vec::new();
         for state in value.states.keys() {
             if let Some(facts) = value.facts.get_mut(state) {
-                if !narrow(facts) {
-                    dropped.push(*state);
+                if let Some(values) = facts.get_mut(var) {
+                    values.retain(|fact| passes(fact));
+                    if values.is_empty() {
+                        dropped.push(*state);
+                    }
                 }
             }
         }
@@ -1255,7 +1383,7 @@ fn refine_flag(
             value.states.remove(&state);
             value.facts.remove(&state);
         }
-    }
+    });
     true
 }
 
@@ -1269,10 +1397,11 @@ fn without_facts_of_throwing_paths(thrown: &FlowState, returned: &FlowState) -> 
     };
     let mut out = thrown.clone();
     out.facts = returned.facts.clone();
-    for (var, value) in &mut out {
+    out.update_each(|var, value| {
         let Some(normal) = returned.get(var) else {
-            continue;
+            return;
         };
+        let value: &mut ValueData = value;
         for state in value.states.keys() {
             match normal.facts.get(state) {
                 Some(facts) if normal.states.contains_key(state) => {
@@ -1281,7 +1410,7 @@ fn without_facts_of_throwing_paths(thrown: &FlowState, returned: &FlowState) -> 
                 _ => {}
             }
         }
-    }
+    });
     FlowState(Some(out))
 }
 
@@ -1322,11 +1451,11 @@ fn havoc(env: &mut Env, var: &Var, value: &Value) {
     forgotten.havoc();
     forgotten.null = false;
     if let Some(group) = value.alias {
-        for other in env.values_mut() {
+        env.update_each(|_, other| {
             if other.alias == Some(group) {
                 *other = forgotten.clone();
             }
-        }
+        });
     }
     env.insert(var.clone(), forgotten);
 }
@@ -1368,11 +1497,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             ExprKind::New { .. } | ExprKind::Call(_) => {
                 let created = self.creation(expr, expected);
                 created
-                    .map(|(protocol, states)| {
-                        let mut value = Value::fresh(protocol, &states, Cause::Call(expr.id));
-                        value.facts = states.iter().map(|s| (*s, env.facts.clone())).collect();
-                        value
-                    })
+                    .map(|(protocol, states)| Value::fresh(protocol, &states, Cause::Call(expr.id)))
                     .or_else(|| {
                         expected
                             .or_else(|| shared.protocol_of_type(shared.res.type_of(expr.id)))
@@ -1713,9 +1838,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let value = env.entry(var.clone()).or_insert(receiver.value.clone());
         update(value);
         if let Some(group) = value.alias {
-            env.values_mut()
-                .filter(|v| v.alias == Some(group))
-                .for_each(update);
+            env.update_each(|_, other| {
+                if other.alias == Some(group) {
+                    update(other);
+                }
+            });
         }
     }
 
@@ -1790,18 +1917,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         } else {
             value.states.keys().copied().collect()
         };
-        let mut next = Value {
-            protocol: value.protocol,
-            states: BTreeMap::new(),
-            null: false,
-            unknown: false,
+        let mut next = Value::from(ValueData {
             alias: value.alias,
-            listeners: BTreeMap::new(),
             approximate: value.approximate || value.unknown,
-            guessed: BTreeSet::new(),
-            forgotten: false,
-            facts: BTreeMap::new(),
-        };
+            ..ValueData::empty(value.protocol)
+        });
         for (site, registered) in &value.listeners {
             let mut into = Registered {
                 without_any: registered.without_any,
@@ -1841,11 +1961,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         if let Some(var) = receiver.var {
             if goes_on {
                 if let Some(group) = next.alias {
-                    for (other, value) in env.iter_mut() {
+                    env.update_each(|other, value| {
                         if *other != var && value.alias == Some(group) {
                             *value = next.clone();
                         }
-                    }
+                    });
                 }
                 env.insert(var, next);
             }
@@ -2006,8 +2126,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         self.started_groups
             .borrow_mut()
             .extend(result.started_groups.iter().copied());
-        for (var, value) in env.iter_mut() {
-            let Some(group) = value.alias else { continue };
+        env.update_each(|var, value| {
+            let Some(group) = value.alias else { return };
             if result.started_groups.contains(&group) {
                 value.alias = None;
             } else if !self.shared.survives(var) {
@@ -2018,13 +2138,19 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     *value = held.clone();
                 }
             }
-        }
+        });
         let called = Var::Temp(expr.id);
         let mut rename = |var: Var| if var == RETURNED { called.clone() } else { var };
         for (var, value) in &exit {
             if self.shared.survives(var) {
                 let mut value = value.clone();
-                value.rename_fact_vars(&mut rename);
+                if value
+                    .facts
+                    .values()
+                    .any(|facts| facts.contains_key(&RETURNED))
+                {
+                    value.rename_fact_vars(&mut rename);
+                }
                 env.insert(var.clone(), value);
             }
         }
@@ -2101,7 +2227,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 continue;
             };
             let place = self.shared.places.var(value).cloned();
-            returns.push((value, place, self.eval(value, env, None)));
+            let mut returned = self.eval(value, env, None);
+            if let Some(returned) = &mut returned {
+                returned.take_path_facts(&env.facts);
+            }
+            returns.push((value, place, returned));
         }
         let protocol = returns.iter().find_map(|(_, _, v)| v.as_ref())?.protocol;
         let first_place = returns.first().and_then(|(_, place, _)| place.clone());
