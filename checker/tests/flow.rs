@@ -169,3 +169,70 @@ fn java_flow() {
 fn kotlin_flow() {
     check(Path::new("tests/fixtures/kotlin/Flow.kt"));
 }
+
+/// Counts the solver's transfers; its lattice only says whether a point is reached, with
+/// the number of paths that reach it so far (capped), so every new path changes it.
+struct CountingPaths {
+    transfers: std::cell::Cell<usize>,
+}
+
+#[derive(Clone, PartialEq, Debug)]
+struct Paths(u32);
+
+impl Lattice for Paths {
+    fn bottom() -> Self {
+        Paths(0)
+    }
+
+    fn join(&mut self, other: &Self) -> bool {
+        let joined = self.0.saturating_add(other.0).min(1 << 20);
+        std::mem::replace(&mut self.0, joined) != joined
+    }
+}
+
+impl<'a> Analysis<'a> for CountingPaths {
+    type State = Paths;
+
+    fn entry_state(&self) -> Paths {
+        Paths(1)
+    }
+
+    fn transfer(&self, _: &Node<'a>, _: EdgeKind, input: &Paths) -> Paths {
+        self.transfers.set(self.transfers.get() + 1);
+        input.clone()
+    }
+}
+
+/// On a body without loops the solver visits each node once, after every path into it:
+/// a chain of `if`s visited in arrival order would cost a visit of the rest of the chain per
+/// branch (quadratic; fuzz finding F9's chains of conditionals).
+#[test]
+fn acyclic_bodies_visit_each_node_once() {
+    for ifs in [1, 10, 100] {
+        let mut text = String::from("class A { void f(boolean c) {\n");
+        for i in 0..ifs {
+            // Branches of unequal length: in arrival order, the short one reaches the join first.
+            text.push_str(&format!(
+                "if (c) {{ a{i}(); }} else {{ b{i}(); b{i}(); b{i}(); }}\n"
+            ));
+        }
+        text.push_str("} }\n");
+        let ir = checker::lang::lower(checker::ir::Language::Java, &text);
+        let body = ir.classes[0].methods[0]
+            .body
+            .as_ref()
+            .expect("f has a body");
+        let cfg = Cfg::build(body, checker::ir::Language::Java);
+        let analysis = CountingPaths {
+            transfers: std::cell::Cell::new(0),
+        };
+        let solution = solve(&cfg, &analysis);
+        assert!(solution.converged);
+        let edges: usize = cfg.nodes.iter().map(|node| node.succs.len()).sum();
+        assert!(
+            analysis.transfers.get() <= edges,
+            "{ifs} ifs: {} transfers over {edges} edges",
+            analysis.transfers.get()
+        );
+    }
+}
