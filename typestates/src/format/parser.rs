@@ -13,7 +13,7 @@ use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodR
 use crate::model::{
     Callback, Callin, Event, Example, Origin, State, StateId, Step, Typestate, WaitOutcome,
 };
-use crate::provenance::{LearningStats, Provenance, ProvenanceKind};
+use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
 
 /// Parses `text`, read from `path`, into a typestate, or returns every error found.
 pub fn parse(path: &str, text: &str) -> Result<Typestate, Vec<Diagnostic>> {
@@ -179,6 +179,7 @@ impl Reader<'_> {
                 ))?;
             }
             "stats" => self.file.provenance.stats = Some(stats(cursor)?),
+            "run" => self.file.provenance.run = Some(run(cursor)?),
             "callin" => {
                 let callin = callin(cursor)?;
                 self.file.callins.push(callin);
@@ -242,6 +243,61 @@ fn transition_col(transition: &RawTransition) -> usize {
         | Trigger::Fails(n)
         | Trigger::Wait(n) => n.col,
     }
+}
+
+/// `run backend=robolectric sdk=34 code=real date="2026-11-25"`
+fn run(cursor: &mut Cursor) -> Result<LearningRun, (usize, String)> {
+    let mut backend = None;
+    let mut run = LearningRun {
+        backend: Backend::Jvm,
+        sdk: None,
+        code: None,
+        date: None,
+    };
+    let start = cursor.found().0;
+    while !cursor.at_end() {
+        let key = cursor.word("a property of the run (`backend`, `sdk`, `code`, `date`)")?;
+        cursor.expect(Token::Equals, "`=` after the property's name")?;
+        match key.text.as_str() {
+            "backend" => {
+                let value = cursor.word("`jvm` or `robolectric`")?;
+                backend = Some(Backend::from_keyword(&value.text).ok_or((
+                    value.col,
+                    format!("expected `jvm` or `robolectric`, found `{}`", value.text),
+                ))?);
+            }
+            "sdk" => {
+                let value = cursor.word("the SDK level as a number")?;
+                run.sdk = Some(value.text.parse().map_err(|_| {
+                    (
+                        value.col,
+                        format!("expected the SDK level as a number, found `{}`", value.text),
+                    )
+                })?);
+            }
+            "code" => {
+                let value = cursor.word("`real`, `calls_through` or `simulated`")?;
+                run.code = Some(Code::from_keyword(&value.text).ok_or((
+                    value.col,
+                    format!(
+                        "expected `real`, `calls_through` or `simulated`, found `{}`",
+                        value.text
+                    ),
+                ))?);
+            }
+            "date" => run.date = Some(cursor.string("the date as a string, \"YYYY-MM-DD\"")?),
+            other => {
+                return Err((
+                    key.col,
+                    format!(
+                        "unknown property `{other}` of the run (expected `backend`, `sdk`, `code` or `date`)"
+                    ),
+                ))
+            }
+        }
+    }
+    run.backend = backend.ok_or((start, "the run names no `backend=`".to_owned()))?;
+    Ok(run)
 }
 
 /// `stats states=8 time_ms=248000 mq_asked=1512 mq_executed=721 eq=1 bound=2`
