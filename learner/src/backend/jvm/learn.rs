@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use typestates::{Backend, Code, LearningRun, Typestate};
+use typestates::{Backend, Code, LearningRun, Step, Typestate};
 
 use super::error::JvmError;
 use super::experiment::Experiment;
@@ -218,6 +218,9 @@ pub(crate) async fn learn_on_agents(
             &filters,
             pipeline.restrictions(),
         );
+        if let Some(exception) = experiment.sole_exception() {
+            name_exception(&mut typestate, exception);
+        }
         typestate.provenance.platform = Some(provenance.platform);
         typestate.provenance.run = Some(LearningRun {
             date: Some(today()),
@@ -253,6 +256,29 @@ pub(crate) async fn learn_on_agents(
         asked,
         executed,
     })
+}
+
+/// Names `exception` on every error of a callin not refined by its result: such a callin
+/// answers `err` only by throwing one of the experiment's exceptions, here all instances of it.
+fn name_exception(typestate: &mut Typestate, exception: &str) {
+    let plain: Vec<bool> = typestate
+        .callins
+        .iter()
+        .map(|callin| callin.binding.returns.is_none() && callin.binding.condition.is_none())
+        .collect();
+    for state in &mut typestate.states {
+        for (step, plain) in state.on_callin.iter_mut().zip(&plain) {
+            if let (
+                Step::Error {
+                    exception: known, ..
+                },
+                true,
+            ) = (step, plain)
+            {
+                *known = Some(exception.to_owned());
+            }
+        }
+    }
 }
 
 /// Today's date in UTC, `YYYY-MM-DD` (the civil-from-days conversion of Howard Hinnant's

@@ -389,6 +389,18 @@ impl Experiment {
         }
     }
 
+    /// The exception every `err` of a callin not refined by its result is an instance of: the
+    /// one class `[errors] exceptions` lists, when it lists one and no error callbacks.
+    pub fn sole_exception(&self) -> Option<&str> {
+        match (
+            &self.spec.errors.exceptions,
+            &self.spec.errors.callbacks[..],
+        ) {
+            (Some(exceptions), []) if exceptions.len() == 1 => Some(&exceptions[0]),
+            _ => None,
+        }
+    }
+
     /// The callins of `[learn] creators`: the learned typestate makes them creators.
     pub fn creators(&self) -> Vec<String> {
         self.spec
