@@ -169,14 +169,11 @@ impl Reader<'_> {
                 self.file.provenance.platform = Some(cursor.string("the platform as a string")?)
             }
             "provenance" => {
-                let kind = cursor.word("`learned`, `droidstar` or `documented`")?;
-                self.file.provenance.kind = ProvenanceKind::from_keyword(&kind.text).ok_or((
-                    kind.col,
-                    format!(
-                        "expected `learned`, `droidstar` or `documented`, found `{}`",
-                        kind.text
-                    ),
-                ))?;
+                self.file.provenance.kind = one_of(
+                    cursor,
+                    "`learned`, `droidstar` or `documented`",
+                    ProvenanceKind::from_keyword,
+                )?;
             }
             "stats" => self.file.provenance.stats = Some(stats(cursor)?),
             "run" => self.file.provenance.run = Some(run(cursor)?),
@@ -245,6 +242,19 @@ fn transition_col(transition: &RawTransition) -> usize {
     }
 }
 
+/// The next word, read by `parse`; else an error saying what was `expected` and what was found.
+fn one_of<T>(
+    cursor: &mut Cursor,
+    expected: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<T, (usize, String)> {
+    let word = cursor.word(expected)?;
+    parse(&word.text).ok_or((
+        word.col,
+        format!("expected {expected}, found `{}`", word.text),
+    ))
+}
+
 /// `run backend=robolectric sdk=34 code=real date="2026-11-25"`
 fn run(cursor: &mut Cursor) -> Result<LearningRun, (usize, String)> {
     let mut backend = None;
@@ -260,30 +270,23 @@ fn run(cursor: &mut Cursor) -> Result<LearningRun, (usize, String)> {
         cursor.expect(Token::Equals, "`=` after the property's name")?;
         match key.text.as_str() {
             "backend" => {
-                let value = cursor.word("`jvm` or `robolectric`")?;
-                backend = Some(Backend::from_keyword(&value.text).ok_or((
-                    value.col,
-                    format!("expected `jvm` or `robolectric`, found `{}`", value.text),
-                ))?);
+                backend = Some(one_of(
+                    cursor,
+                    "`jvm` or `robolectric`",
+                    Backend::from_keyword,
+                )?)
             }
             "sdk" => {
-                let value = cursor.word("the SDK level as a number")?;
-                run.sdk = Some(value.text.parse().map_err(|_| {
-                    (
-                        value.col,
-                        format!("expected the SDK level as a number, found `{}`", value.text),
-                    )
-                })?);
+                run.sdk = Some(one_of(cursor, "the SDK level as a number", |it| {
+                    it.parse().ok()
+                })?)
             }
             "code" => {
-                let value = cursor.word("`real`, `calls_through` or `simulated`")?;
-                run.code = Some(Code::from_keyword(&value.text).ok_or((
-                    value.col,
-                    format!(
-                        "expected `real`, `calls_through` or `simulated`, found `{}`",
-                        value.text
-                    ),
-                ))?);
+                run.code = Some(one_of(
+                    cursor,
+                    "`real`, `calls_through` or `simulated`",
+                    Code::from_keyword,
+                )?)
             }
             "date" => run.date = Some(cursor.string("the date as a string, \"YYYY-MM-DD\"")?),
             other => {
@@ -350,14 +353,11 @@ fn callin(cursor: &mut Cursor) -> Result<RawCallin, (usize, String)> {
         creates: None,
     };
     if cursor.eat_word("returns") {
-        let word = cursor.word("the answer: `true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name")?;
-        callin.returns = Some(Answer::parse(&word.text).ok_or((
-            word.col,
-            format!(
-                "expected `true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name, found `{}`",
-                word.text
-            ),
-        ))?);
+        callin.returns = Some(one_of(
+            cursor,
+            "`true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name",
+            Answer::parse,
+        )?);
     }
     if cursor.eat_word("when") {
         callin.condition = Some(cursor.string("the condition as a string")?);
