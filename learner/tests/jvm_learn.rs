@@ -121,3 +121,54 @@ async fn file_output_stream_flushes_after_close() {
         .collect();
     assert_eq!(witnesses, ["close eps/eps, flush eps/err"], "{diff:#?}");
 }
+
+/// `expect = { null = true }` and `expect_not = { null = true }` split an observer into the
+/// answers `null` and `nonnull`, each where the state gives it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn null_and_non_null_observers() {
+    let path = jvm_support::target_dir().join("atomic-reference-observers.toml");
+    std::fs::write(
+        &path,
+        r#"class = "java.util.concurrent.atomic.AtomicReference"
+
+[timeouts]
+quiescence_ms = 5
+
+[[build]]
+new = "java.util.concurrent.atomic.AtomicReference"
+as = "subject"
+
+[callins.set]
+call = "set"
+args = ["a"]
+
+[callins.clear]
+call = "set"
+args = [{ null = true }]
+
+[callins.getNull]
+call = "get"
+expect = { null = true }
+
+[callins.getNonNull]
+call = "get"
+expect_not = { null = true }
+"#,
+    )
+    .expect("the target directory is writable");
+    let experiment = std::sync::Arc::new(
+        learner::backend::jvm::Experiment::load(&path).unwrap_or_else(|error| panic!("{error}")),
+    );
+    let run = learn(experiment, &config(Vec::new())).await;
+    let learned = run
+        .typestate
+        .as_ref()
+        .expect("a learned run has a typestate");
+    let text = typestates::format::print(learned);
+    assert_eq!(learned.states.len(), 2, "{text}");
+    assert!(
+        text.contains("callin getNonNull: get(..) returns nonnull")
+            && text.contains("callin getNull: get(..) returns null"),
+        "{text}"
+    );
+}
