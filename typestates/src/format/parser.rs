@@ -176,7 +176,8 @@ impl Reader<'_> {
                 )?;
             }
             "stats" => self.file.provenance.stats = Some(stats(cursor)?),
-            "run" => self.file.provenance.run = Some(run(cursor)?),
+            // `run` is also a common symbol name (`run -> Done`): only `run KEY=…` is the header.
+            "run" if cursor.peek_property() => self.file.provenance.run = Some(run(cursor)?),
             "callin" => {
                 let callin = callin(cursor)?;
                 self.file.callins.push(callin);
@@ -640,6 +641,18 @@ impl Cursor<'_> {
                 ..
             })
         )
+    }
+
+    /// Whether the next tokens are `WORD =`, a property such as `backend=jvm`.
+    fn peek_property(&self) -> bool {
+        self.peek_is_word()
+            && matches!(
+                self.tokens.get(self.next + 1),
+                Some(Spanned {
+                    token: Token::Equals,
+                    ..
+                })
+            )
     }
 
     fn peek_is_string(&self) -> bool {
