@@ -2,9 +2,10 @@
 # The Robolectric learning benchmark: learns each Android experiment of learner/experiments/ with
 # `typestar learn --backend robolectric` (a debug build, as CI has it) and writes
 # bench/results/robolectric.md: wall time (JVM and sandbox start included) and the queries asked
-# and executed per class, beside DroidStar's 2016 device figures for the same alphabets, for each
-# SDK level and number of JVMs asked for, and whether the protocols learned at each SDK level are
-# the same (typestar diff against the first level).
+# and executed per class, beside DroidStar's 2016 device figures where DroidStar learned the class,
+# for each SDK level and number of JVMs asked for, the whole library's time per SDK level and
+# number of JVMs, and whether the protocols learned at each SDK level are the same (typestar diff
+# against the first level).
 #   bench/robolectric/run.sh [--sdk N[,N...]] [--jobs J[,J...]]      (defaults: SDK 34; 1 and 2 JVMs)
 # Fetches the Maven artifacts with learner/robolectric/fetch.sh first (a no-op once cached).
 set -euo pipefail
@@ -37,6 +38,17 @@ droidstar() {
     esac
 }
 
+# The Android experiments: the file's stem under learner/experiments/, and the class as the
+# learner's report names it.
+experiments=(
+    android.os.CountDownTimer:CountDownTimer
+    android.os.AsyncTask:AsyncTask
+    android.database.sqlite.SQLiteDatabase:SQLiteDatabase
+    android.database.Cursor:Cursor
+    android.content.res.TypedArray:TypedArray
+    'android.os.PowerManager-WakeLock:PowerManager$WakeLock'
+)
+
 out=bench/results/robolectric.md
 {
     echo "# Robolectric learning benchmark"
@@ -45,7 +57,7 @@ out=bench/results/robolectric.md
     echo "Each class is learned by \`typestar learn --backend robolectric --experiment learner/experiments/<class>.toml --sdk N --jobs J\` (debug build)."
     echo "**time** is the whole run's wall time, the start of each JVM and its Robolectric sandbox (10-30 s) included; waits run on the simulated clock, so only real background work (AsyncTask's 200 ms \`doInBackground\`) costs real time."
     echo "**MQ asked (executed)**: queries the learner asked, and runs executed on the agents (each a fresh object)."
-    echo "**code**: what the agent read from Robolectric's shadow registry (\`calls-through\`: shadow methods intercept the class and run its AOSP code)."
+    echo "**code**: what the agent read from Robolectric's shadow registry (\`real\`: AOSP code; \`calls-through\`: shadow methods intercept the class and run its AOSP code; \`simulated\`: the shadow's own protocol)."
     echo "**JVMs**: agents in parallel (\`--jobs\`); each pays its own sandbox start, so a second one only pays off when the queries themselves take long."
     echo "DroidStar's columns are its 2016 runs on a device with the same alphabets (AsyncTask-NoGet; droidstar-lessons.md §4.1)."
     echo
@@ -53,18 +65,21 @@ out=bench/results/robolectric.md
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 } >"$work/table.md"
 first_sdk=${sdks%% *}
-for class in CountDownTimer AsyncTask; do
-    experiment=learner/experiments/android.os.$class.toml
+for entry in "${experiments[@]}"; do
+    stem=${entry%%:*}
+    class=${entry#*:}
+    experiment=learner/experiments/$stem.toml
     for sdk in $sdks; do
         for jobs in $jobs_list; do
-            echo "learning android.os.$class (SDK $sdk, $jobs JVM(s))" >&2
+            echo "learning $stem (SDK $sdk, $jobs JVM(s))" >&2
             result=$work/$class-$sdk-$jobs
             target/debug/typestar learn --backend robolectric --experiment "$experiment" --sdk "$sdk" \
                 --jobs "$jobs" --no-progress --report "$result.md" -o "$result.typestate"
             # | CountDownTimer | 3 | 39.0 | 141 (45) | 1 | 45.0 | 2 |
-            IFS='|' read -r _ _ states time queries eq _ <<<"$(grep "^| $class |" "$result.md")"
+            IFS='|' read -r _ _ states time queries eq _ <<<"$(grep -F "| $class |" "$result.md")"
             code=$(sed -n 's/^source "code \([a-z-]*\):.*/\1/p' "$result.typestate")
             echo "| $class | $sdk | $jobs | $code |$states|$time|$queries|$eq| $(droidstar "$class") |" >>"$work/table.md"
+            echo "$sdk $jobs $time" >>"$work/times"
             cp "$result.typestate" "$work/$class-$sdk.typestate"
         done
     done
@@ -78,6 +93,14 @@ for class in CountDownTimer AsyncTask; do
         echo "- $class, SDK $first_sdk against SDK $sdk: ${verdict//$work\//}" >>"$work/sdk-diffs.md"
     done
 done
+{
+    echo
+    echo "The whole library (${#experiments[@]} classes), one class after the other:"
+    echo
+    echo "| SDK | JVMs | time (s) |"
+    echo "| --- | --- | --- |"
+    awk '{ total[$1 " | " $2] += $3 } END { for (k in total) printf "| %s | %.1f |\n", k, total[k] }' "$work/times" | sort
+} >>"$work/table.md"
 if [ -f "$work/sdk-diffs.md" ]; then
     { echo; echo "Protocols learned at each SDK level (\`typestar diff\`):"; echo; cat "$work/sdk-diffs.md"; } >>"$work/table.md"
 fi

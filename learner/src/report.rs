@@ -96,6 +96,7 @@ pub fn learned_typestate(
         sources: vec!["typestar learner".to_owned()],
         platform: None,
         stats: Some(statistics.to_learning_stats()),
+        run: None,
     };
     mark_restrictions(&mut typestate, alphabet, filters, restrictions);
     typestate

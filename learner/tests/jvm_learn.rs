@@ -46,3 +46,129 @@ async fn array_list_iterator() {
     .await;
     assert_learned(&run, &expected("java.util.ArrayList-iterator.typestate"));
 }
+
+/// The bundled library's protocol of `class`.
+fn library(class: &str) -> typestates::Typestate {
+    typestates::library::Library::bundled()
+        .get(class)
+        .unwrap_or_else(|| panic!("{class} is not in the library"))
+        .typestate
+        .clone()
+}
+
+/// The library's protocols learned on the host JVM are what their experiments learn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learned_library_protocols() {
+    for (file, class) in [
+        (
+            "java.util.concurrent.ExecutorService.toml",
+            "java.util.concurrent.ExecutorService",
+        ),
+        (
+            "java.util.zip.ZipOutputStream.toml",
+            "java.util.zip.ZipOutputStream",
+        ),
+        (
+            "java.nio.channels.FileChannel.toml",
+            "java.nio.channels.FileChannel",
+        ),
+    ] {
+        let run = learn(experiment(file), &config(Vec::new())).await;
+        assert_learned(&run, &library(class));
+    }
+}
+
+/// The library's documented protocols of abstract JDK types hold on one real subclass each:
+/// learned on it, each is equivalent to the documented contract.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documented_library_protocols_hold_on_real_classes() {
+    for (file, class) in [
+        ("javax.crypto.Cipher.toml", "javax.crypto.Cipher"),
+        ("java.io.BufferedReader.toml", "java.io.Reader"),
+        ("java.io.BufferedInputStream.toml", "java.io.InputStream"),
+        ("java.io.BufferedWriter.toml", "java.io.Writer"),
+    ] {
+        let run = learn(experiment(file), &config(Vec::new())).await;
+        assert_learned(&run, &library(class));
+    }
+}
+
+/// FileOutputStream keeps the documented OutputStream contract but one step: its flush() does
+/// nothing, so it does not throw after close() (the library's file says so in a note).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn file_output_stream_flushes_after_close() {
+    let run = learn(
+        experiment("java.io.FileOutputStream.toml"),
+        &config(Vec::new()),
+    )
+    .await;
+    let learned = run
+        .typestate
+        .as_ref()
+        .expect("a learned run has a typestate");
+    let diff = typestates::diff::diff(learned, &library("java.io.OutputStream"), 10);
+    let witnesses: Vec<String> = diff
+        .witnesses
+        .iter()
+        .map(|witness| {
+            witness
+                .steps
+                .iter()
+                .map(|step| format!("{} {}/{}", step.input, step.left, step.right))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .collect();
+    assert_eq!(witnesses, ["close eps/eps, flush eps/err"], "{diff:#?}");
+}
+
+/// `expect = { null = true }` and `expect_not = { null = true }` split an observer into the
+/// answers `null` and `nonnull`, each where the state gives it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn null_and_non_null_observers() {
+    let path = jvm_support::target_dir().join("atomic-reference-observers.toml");
+    std::fs::write(
+        &path,
+        r#"class = "java.util.concurrent.atomic.AtomicReference"
+
+[timeouts]
+quiescence_ms = 5
+
+[[build]]
+new = "java.util.concurrent.atomic.AtomicReference"
+as = "subject"
+
+[callins.set]
+call = "set"
+args = ["a"]
+
+[callins.clear]
+call = "set"
+args = [{ null = true }]
+
+[callins.getNull]
+call = "get"
+expect = { null = true }
+
+[callins.getNonNull]
+call = "get"
+expect_not = { null = true }
+"#,
+    )
+    .expect("the target directory is writable");
+    let experiment = std::sync::Arc::new(
+        learner::backend::jvm::Experiment::load(&path).unwrap_or_else(|error| panic!("{error}")),
+    );
+    let run = learn(experiment, &config(Vec::new())).await;
+    let learned = run
+        .typestate
+        .as_ref()
+        .expect("a learned run has a typestate");
+    let text = typestates::format::print(learned);
+    assert_eq!(learned.states.len(), 2, "{text}");
+    assert!(
+        text.contains("callin getNonNull: get(..) returns nonnull")
+            && text.contains("callin getNull: get(..) returns null"),
+        "{text}"
+    );
+}

@@ -1,7 +1,8 @@
 //! Learns `android.os.CountDownTimer` and `android.os.AsyncTask` inside Robolectric with
 //! DroidStar's alphabets (`learner/experiments/android.os.*.toml`) and compares each with the
 //! automaton DroidStar learned on a device in 2016 (`tests/robolectric/*.gv`, transcribed from
-//! droidstar-lessons.md §4.2), by `typestates::diff`. Also: a class Robolectric only simulates
+//! droidstar-lessons.md §4.2), by `typestates::diff`. Learns the library's protocols learned
+//! on Robolectric and checks each is equivalent to its library file. Also: a class Robolectric only simulates
 //! is labelled so, a hung main thread ends the JVM and the run, and missing artifacts name the
 //! script that fetches them.
 //!
@@ -263,6 +264,50 @@ async fn a_shadowed_class_is_labelled_simulated() {
         "{}",
         typestates::format::print(&learned)
     );
+}
+
+/// The library's protocols learned on Robolectric are what their experiments learn, and say
+/// what ran: AOSP code, or (WakeLock) Robolectric's shadow.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learned_library_protocols() {
+    if !slow_tests_enabled("learned_library_protocols") {
+        return;
+    }
+    let library = typestates::library::Library::bundled();
+    for (file, class, code) in [
+        (
+            "android.database.sqlite.SQLiteDatabase.toml",
+            "android.database.sqlite.SQLiteDatabase",
+            "real",
+        ),
+        (
+            "android.database.Cursor.toml",
+            "android.database.Cursor",
+            "real",
+        ),
+        (
+            "android.content.res.TypedArray.toml",
+            "android.content.res.TypedArray",
+            "real",
+        ),
+        (
+            "android.os.PowerManager-WakeLock.toml",
+            "android.os.PowerManager$WakeLock",
+            "simulated",
+        ),
+    ] {
+        let learned = learn(experiment(file), code).await;
+        let bundled = &library
+            .get(class)
+            .unwrap_or_else(|| panic!("{class} is not in the library"))
+            .typestate;
+        let diff = diff(&learned, bundled, 3);
+        assert!(
+            diff.is_equivalent(),
+            "{class}: {diff:#?}\n--- learned ---\n{}",
+            typestates::format::print(&learned)
+        );
+    }
 }
 
 /// A callin that hangs the main thread cannot be preempted: the agent's watchdog ends the JVM

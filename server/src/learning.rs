@@ -249,6 +249,7 @@ fn learn_on_model(
             eq: run.outcome.rounds,
             distinguisher_bound: run.outcome.distinguisher_bound,
         }),
+        run: None,
     };
     Ok(typestate)
 }

@@ -30,4 +30,4 @@ pub use model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
     Typestate, WaitOutcome,
 };
-pub use provenance::{LearningStats, Provenance, ProvenanceKind};
+pub use provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};

@@ -42,6 +42,9 @@ macro_rules! bundled {
 const BUNDLED: &[BundledFile] = bundled![
     "android/app/DownloadManager.typestate",
     "android/bluetooth/BluetoothAdapter.typestate",
+    "android/content/res/TypedArray.typestate",
+    "android/database/Cursor.typestate",
+    "android/database/sqlite/SQLiteDatabase.typestate",
     "android/database/sqlite/SQLiteOpenHelper.typestate",
     "android/media/MediaCodec.typestate",
     "android/media/MediaPlayer.typestate",
@@ -50,6 +53,7 @@ const BUNDLED: &[BundledFile] = bundled![
     "android/os/AsyncTask.typestate",
     "android/os/CountDownTimer.typestate",
     "android/os/FileObserver.typestate",
+    "android/os/PowerManager$WakeLock.typestate",
     "android/speech/SpeechRecognizer.typestate",
     "android/view/VelocityTracker.typestate",
     "android/view/textservice/SpellCheckerSession.typestate",
@@ -59,7 +63,10 @@ const BUNDLED: &[BundledFile] = bundled![
     "java/io/OutputStream.typestate",
     "java/io/Reader.typestate",
     "java/io/Writer.typestate",
+    "java/nio/channels/FileChannel.typestate",
     "java/util/Iterator.typestate",
+    "java/util/concurrent/ExecutorService.typestate",
+    "java/util/zip/ZipOutputStream.typestate",
     "javax/crypto/Cipher.typestate",
     "okhttp3/Call.typestate",
 ];

@@ -12,6 +12,8 @@ pub struct Provenance {
     pub platform: Option<String>,
     /// Statistics of the learning run, when learned.
     pub stats: Option<LearningStats>,
+    /// Where and when the class ran, when learned by a backend that runs it.
+    pub run: Option<LearningRun>,
 }
 
 /// The kind of origin of a typestate.
@@ -63,4 +65,73 @@ pub struct LearningStats {
     pub eq: u32,
     /// The distinguisher bound used.
     pub distinguisher_bound: Option<u32>,
+}
+
+/// Where and when a learned class ran: the backend, the Android SDK level, whether the code was
+/// the platform's own or a simulation of it, and the day.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearningRun {
+    /// The backend that ran the class.
+    pub backend: Backend,
+    /// The Android SDK level, on an Android backend.
+    pub sdk: Option<u32>,
+    /// What ran: the class's own code, or a simulation standing in for it.
+    pub code: Option<Code>,
+    /// The day of the run, `YYYY-MM-DD` (UTC).
+    pub date: Option<String>,
+}
+
+/// A backend that runs the class under study.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// The host JVM.
+    Jvm,
+    /// Robolectric on the host JVM.
+    Robolectric,
+}
+
+/// What ran when a class was learned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// The class's own code, with nothing intercepting it.
+    Real,
+    /// The class's own code, behind shadow methods that call through to it.
+    CallsThrough,
+    /// A simulation (Robolectric's shadow), not the class's code.
+    Simulated,
+}
+
+impl Backend {
+    /// The keyword used in files.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Backend::Jvm => "jvm",
+            Backend::Robolectric => "robolectric",
+        }
+    }
+
+    /// Parses a keyword written by [`Backend::keyword`].
+    pub fn from_keyword(word: &str) -> Option<Backend> {
+        [Backend::Jvm, Backend::Robolectric]
+            .into_iter()
+            .find(|it| it.keyword() == word)
+    }
+}
+
+impl Code {
+    /// The keyword used in files.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Code::Real => "real",
+            Code::CallsThrough => "calls_through",
+            Code::Simulated => "simulated",
+        }
+    }
+
+    /// Parses a keyword written by [`Code::keyword`].
+    pub fn from_keyword(word: &str) -> Option<Code> {
+        [Code::Real, Code::CallsThrough, Code::Simulated]
+            .into_iter()
+            .find(|it| it.keyword() == word)
+    }
 }

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use typestates::format::{parse, print};
 use typestates::library::{bundled_files, path_for_class, EntrySource, Library, LibraryError};
 use typestates::mealy::to_mealy;
-use typestates::{Event, StateId, Step, Typestate, WaitOutcome};
+use typestates::{Backend, Event, ProvenanceKind, StateId, Step, Typestate, WaitOutcome};
 
 fn library_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("library")
@@ -287,7 +287,46 @@ const DAILY: &[(&str, usize)] = &[
     ("java.io.Reader", 3),
     ("java.io.Writer", 2),
     ("javax.crypto.Cipher", 2),
+    ("android.content.res.TypedArray", 2),
+    ("android.database.Cursor", 7),
+    ("android.database.sqlite.SQLiteDatabase", 5),
+    ("android.os.PowerManager$WakeLock", 3),
+    ("java.nio.channels.FileChannel", 2),
+    ("java.util.concurrent.ExecutorService", 2),
+    ("java.util.zip.ZipOutputStream", 4),
 ];
+
+/// Every protocol the library says typestar learned names its run: the backend, the day, and on
+/// Android the SDK level and whether AOSP code or a simulation ran; its statistics count its
+/// states.
+#[test]
+fn learned_protocols_name_their_run() {
+    let mut failures = Vec::new();
+    for entry in Library::bundled().iter() {
+        let provenance = entry.provenance();
+        if provenance.kind != ProvenanceKind::Learned {
+            continue;
+        }
+        let class = entry.class();
+        let Some(run) = &provenance.run else {
+            failures.push(format!("{class}: no `run` line"));
+            continue;
+        };
+        if run.date.is_none() || run.code.is_none() {
+            failures.push(format!("{class}: the run names no date or no code"));
+        }
+        if run.backend == Backend::Robolectric && run.sdk.is_none() {
+            failures.push(format!("{class}: a Robolectric run names no SDK level"));
+        }
+        match &provenance.stats {
+            Some(stats) if stats.states as usize == entry.typestate.states.len() => {}
+            _ => failures.push(format!(
+                "{class}: statistics missing or not its state count"
+            )),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
 
 #[test]
 fn table_1_classes_and_state_counts() {

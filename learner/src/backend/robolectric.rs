@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value;
+use typestates::{Backend, Code, LearningRun};
 
 use crate::backend::jvm::java::{
     agent_sources, build_once, hash_files, java_files, join_classpath, Jdk,
@@ -310,5 +311,18 @@ fn provenance(
     Ok(Provenance {
         platform: platform_text,
         sources: vec![label],
+        run: LearningRun {
+            backend: Backend::Robolectric,
+            sdk: platform
+                .get("sdk")
+                .and_then(Value::as_u64)
+                .and_then(|it| u32::try_from(it).ok()),
+            code: Some(match code.as_str() {
+                "real" => Code::Real,
+                "calls-through" => Code::CallsThrough,
+                _ => Code::Simulated,
+            }),
+            date: None,
+        },
     })
 }

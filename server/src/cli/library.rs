@@ -9,7 +9,8 @@ use typestates::library::Library;
 #[derive(Args, Debug)]
 pub struct LibraryArgs {}
 
-/// Prints one line per class: name, states, provenance, platform and first source.
+/// Prints one line per class: name, states, provenance, platform, then the learning run and the
+/// first source.
 pub fn run(_args: LibraryArgs) -> anyhow::Result<ExitCode> {
     let library = Library::bundled();
     let width = library.iter().map(|e| e.class().len()).max().unwrap_or(0);
@@ -23,6 +24,26 @@ pub fn run(_args: LibraryArgs) -> anyhow::Result<ExitCode> {
             provenance.kind.keyword(),
             provenance.platform.as_deref().unwrap_or("-"),
         );
+        if let Some(run) = &provenance.run {
+            let sdk = run
+                .sdk
+                .map(|sdk| format!(", SDK {sdk}"))
+                .unwrap_or_default();
+            let code = run
+                .code
+                .map(|code| format!(", code {}", code.keyword()))
+                .unwrap_or_default();
+            let date = run
+                .date
+                .as_deref()
+                .map(|d| format!(", {d}"))
+                .unwrap_or_default();
+            println!(
+                "{:width$}  run: {}{sdk}{code}{date}",
+                "",
+                run.backend.keyword()
+            );
+        }
         if let Some(source) = provenance.sources.first() {
             println!("{:width$}  source: {source}", "");
         }

@@ -208,6 +208,7 @@ impl Builder<'_> {
                 sources: vec![format!("DroidStar result {}", self.path)],
                 platform: None,
                 stats: None,
+                run: None,
             },
             notes: Vec::new(),
             callins,

@@ -88,6 +88,51 @@ struct ProvenanceDto {
     /// Statistics of the learning run, when learned.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     stats: Option<StatsDto>,
+    /// Where and when the class ran, when learned by a backend that runs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    run: Option<RunDto>,
+}
+
+/// Where and when a learned class ran.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Run")]
+struct RunDto {
+    /// The backend that ran the class.
+    backend: BackendDto,
+    /// The Android SDK level, on an Android backend.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sdk: Option<u32>,
+    /// What ran: the class's own code, or a simulation standing in for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    code: Option<CodeDto>,
+    /// The day of the run, `YYYY-MM-DD` (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    date: Option<String>,
+}
+
+/// A backend that runs the class under study.
+#[derive(Clone, Copy, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "Backend")]
+enum BackendDto {
+    /// The host JVM.
+    Jvm,
+    /// Robolectric on the host JVM.
+    Robolectric,
+}
+
+/// What ran when a class was learned.
+#[derive(Clone, Copy, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[schemars(rename = "Code")]
+enum CodeDto {
+    /// The class's own code, with nothing intercepting it.
+    Real,
+    /// The class's own code, behind shadow methods that call through to it.
+    CallsThrough,
+    /// A simulation (Robolectric's shadow), not the class's code.
+    Simulated,
 }
 
 /// How a typestate came to be.

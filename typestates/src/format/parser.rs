@@ -13,7 +13,7 @@ use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodR
 use crate::model::{
     Callback, Callin, Event, Example, Origin, State, StateId, Step, Typestate, WaitOutcome,
 };
-use crate::provenance::{LearningStats, Provenance, ProvenanceKind};
+use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
 
 /// Parses `text`, read from `path`, into a typestate, or returns every error found.
 pub fn parse(path: &str, text: &str) -> Result<Typestate, Vec<Diagnostic>> {
@@ -169,16 +169,15 @@ impl Reader<'_> {
                 self.file.provenance.platform = Some(cursor.string("the platform as a string")?)
             }
             "provenance" => {
-                let kind = cursor.word("`learned`, `droidstar` or `documented`")?;
-                self.file.provenance.kind = ProvenanceKind::from_keyword(&kind.text).ok_or((
-                    kind.col,
-                    format!(
-                        "expected `learned`, `droidstar` or `documented`, found `{}`",
-                        kind.text
-                    ),
-                ))?;
+                self.file.provenance.kind = one_of(
+                    cursor,
+                    "`learned`, `droidstar` or `documented`",
+                    ProvenanceKind::from_keyword,
+                )?;
             }
             "stats" => self.file.provenance.stats = Some(stats(cursor)?),
+            // `run` is also a common symbol name (`run -> Done`): only `run KEY=…` is the header.
+            "run" if cursor.peek_property() => self.file.provenance.run = Some(run(cursor)?),
             "callin" => {
                 let callin = callin(cursor)?;
                 self.file.callins.push(callin);
@@ -244,6 +243,67 @@ fn transition_col(transition: &RawTransition) -> usize {
     }
 }
 
+/// The next word, read by `parse`; else an error saying what was `expected` and what was found.
+fn one_of<T>(
+    cursor: &mut Cursor,
+    expected: &str,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<T, (usize, String)> {
+    let word = cursor.word(expected)?;
+    parse(&word.text).ok_or((
+        word.col,
+        format!("expected {expected}, found `{}`", word.text),
+    ))
+}
+
+/// `run backend=robolectric sdk=34 code=real date="2026-11-25"`
+fn run(cursor: &mut Cursor) -> Result<LearningRun, (usize, String)> {
+    let mut backend = None;
+    let mut run = LearningRun {
+        backend: Backend::Jvm,
+        sdk: None,
+        code: None,
+        date: None,
+    };
+    let start = cursor.found().0;
+    while !cursor.at_end() {
+        let key = cursor.word("a property of the run (`backend`, `sdk`, `code`, `date`)")?;
+        cursor.expect(Token::Equals, "`=` after the property's name")?;
+        match key.text.as_str() {
+            "backend" => {
+                backend = Some(one_of(
+                    cursor,
+                    "`jvm` or `robolectric`",
+                    Backend::from_keyword,
+                )?)
+            }
+            "sdk" => {
+                run.sdk = Some(one_of(cursor, "the SDK level as a number", |it| {
+                    it.parse().ok()
+                })?)
+            }
+            "code" => {
+                run.code = Some(one_of(
+                    cursor,
+                    "`real`, `calls_through` or `simulated`",
+                    Code::from_keyword,
+                )?)
+            }
+            "date" => run.date = Some(cursor.string("the date as a string, \"YYYY-MM-DD\"")?),
+            other => {
+                return Err((
+                    key.col,
+                    format!(
+                        "unknown property `{other}` of the run (expected `backend`, `sdk`, `code` or `date`)"
+                    ),
+                ))
+            }
+        }
+    }
+    run.backend = backend.ok_or((start, "the run names no `backend=`".to_owned()))?;
+    Ok(run)
+}
+
 /// `stats states=8 time_ms=248000 mq_asked=1512 mq_executed=721 eq=1 bound=2`
 fn stats(cursor: &mut Cursor) -> Result<LearningStats, (usize, String)> {
     let mut stats = LearningStats::default();
@@ -294,14 +354,11 @@ fn callin(cursor: &mut Cursor) -> Result<RawCallin, (usize, String)> {
         creates: None,
     };
     if cursor.eat_word("returns") {
-        let word = cursor.word("the answer: `true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name")?;
-        callin.returns = Some(Answer::parse(&word.text).ok_or((
-            word.col,
-            format!(
-                "expected `true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name, found `{}`",
-                word.text
-            ),
-        ))?);
+        callin.returns = Some(one_of(
+            cursor,
+            "`true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name",
+            Answer::parse,
+        )?);
     }
     if cursor.eat_word("when") {
         callin.condition = Some(cursor.string("the condition as a string")?);
@@ -584,6 +641,18 @@ impl Cursor<'_> {
                 ..
             })
         )
+    }
+
+    /// Whether the next tokens are `WORD =`, a property such as `backend=jvm`.
+    fn peek_property(&self) -> bool {
+        self.peek_is_word()
+            && matches!(
+                self.tokens.get(self.next + 1),
+                Some(Spanned {
+                    token: Token::Equals,
+                    ..
+                })
+            )
     }
 
     fn peek_is_string(&self) -> bool {

@@ -38,6 +38,19 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
         }
         writeln!(out)?;
     }
+    if let Some(run) = &t.provenance.run {
+        write!(out, "run backend={}", run.backend.keyword())?;
+        if let Some(sdk) = run.sdk {
+            write!(out, " sdk={sdk}")?;
+        }
+        if let Some(code) = run.code {
+            write!(out, " code={}", code.keyword())?;
+        }
+        if let Some(date) = &run.date {
+            write!(out, " date={}", quote(date))?;
+        }
+        writeln!(out)?;
+    }
     for note in &t.notes {
         writeln!(out, "note {}", quote(note))?;
     }

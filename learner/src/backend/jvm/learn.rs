@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use typestates::Typestate;
+use typestates::{Backend, Code, LearningRun, Step, Typestate};
 
 use super::error::JvmError;
 use super::experiment::Experiment;
@@ -124,6 +124,12 @@ pub async fn learn_class(
         Provenance {
             platform,
             sources: Vec::new(),
+            run: LearningRun {
+                backend: Backend::Jvm,
+                sdk: None,
+                code: Some(Code::Real),
+                date: None,
+            },
         },
         progress,
     )
@@ -160,6 +166,8 @@ pub(crate) struct Provenance {
     pub platform: String,
     /// Sources beyond the experiment file.
     pub sources: Vec<String>,
+    /// Where the class ran; the date is filled in when the run ends.
+    pub run: LearningRun,
 }
 
 /// Learns `launcher`'s experiment on `first` and `jobs - 1` more agents the launcher starts:
@@ -210,7 +218,14 @@ pub(crate) async fn learn_on_agents(
             &filters,
             pipeline.restrictions(),
         );
+        if let Some(exception) = experiment.sole_exception() {
+            name_exception(&mut typestate, exception);
+        }
         typestate.provenance.platform = Some(provenance.platform);
+        typestate.provenance.run = Some(LearningRun {
+            date: Some(today()),
+            ..provenance.run
+        });
         typestate
             .provenance
             .sources
@@ -241,4 +256,50 @@ pub(crate) async fn learn_on_agents(
         asked,
         executed,
     })
+}
+
+/// Names `exception` on every error of a callin not refined by its result: such a callin
+/// answers `err` only by throwing one of the experiment's exceptions, here all instances of it.
+fn name_exception(typestate: &mut Typestate, exception: &str) {
+    let plain: Vec<bool> = typestate
+        .callins
+        .iter()
+        .map(|callin| callin.binding.returns.is_none() && callin.binding.condition.is_none())
+        .collect();
+    for state in &mut typestate.states {
+        for (step, plain) in state.on_callin.iter_mut().zip(&plain) {
+            if let (
+                Step::Error {
+                    exception: known, ..
+                },
+                true,
+            ) = (step, plain)
+            {
+                *known = Some(exception.to_owned());
+            }
+        }
+    }
+}
+
+/// Today's date in UTC, `YYYY-MM-DD` (the civil-from-days conversion of Howard Hinnant's
+/// "chrono-Compatible Low-Level Date Algorithms").
+fn today() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |it| it.as_secs());
+    let days = (seconds / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }

@@ -1,13 +1,13 @@
 //! Model to wire types: every field of a [`Typestate`], with indices replaced by names.
 
 use super::{
-    AnyOverload, CallbackBindingDto, CallbackDto, CallinDto, ExampleDto, MethodDto, MethodKindDto,
-    OriginDto, ParamsDto, ProvenanceDto, ProvenanceKindDto, StateDto, StatsDto, StepDto,
-    TypestateDto, Version, WaitDto,
+    AnyOverload, BackendDto, CallbackBindingDto, CallbackDto, CallinDto, CodeDto, ExampleDto,
+    MethodDto, MethodKindDto, OriginDto, ParamsDto, ProvenanceDto, ProvenanceKindDto, RunDto,
+    StateDto, StatsDto, StepDto, TypestateDto, Version, WaitDto,
 };
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
 use crate::model::{Origin, Step, Typestate, WaitOutcome};
-use crate::provenance::{LearningStats, Provenance, ProvenanceKind};
+use crate::provenance::{Backend, Code, LearningStats, Provenance, ProvenanceKind};
 
 /// The JSON text of `typestate`, pretty-printed with a final newline. Every input callin is
 /// listed in every state, so readers need no default rule.
@@ -149,6 +149,19 @@ fn provenance(p: &Provenance) -> ProvenanceDto {
             mq_executed: s.mq_executed,
             eq: s.eq,
             distinguisher_bound: s.distinguisher_bound,
+        }),
+        run: p.run.as_ref().map(|run| RunDto {
+            backend: match run.backend {
+                Backend::Jvm => BackendDto::Jvm,
+                Backend::Robolectric => BackendDto::Robolectric,
+            },
+            sdk: run.sdk,
+            code: run.code.map(|code| match code {
+                Code::Real => CodeDto::Real,
+                Code::CallsThrough => CodeDto::CallsThrough,
+                Code::Simulated => CodeDto::Simulated,
+            }),
+            date: run.date.clone(),
         }),
     }
 }

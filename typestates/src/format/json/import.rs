@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use super::locate::JsonPath;
 use super::{
-    CallbackBindingDto, ExampleDto, MethodDto, MethodKindDto, OriginDto, ParamsDto, ProvenanceDto,
-    ProvenanceKindDto, StateDto, StepDto, TypestateDto, WaitDto,
+    BackendDto, CallbackBindingDto, CodeDto, ExampleDto, MethodDto, MethodKindDto, OriginDto,
+    ParamsDto, ProvenanceDto, ProvenanceKindDto, StateDto, StepDto, TypestateDto, WaitDto,
 };
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::format::lexer::is_word;
@@ -15,7 +15,7 @@ use crate::model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
     Typestate, WaitOutcome,
 };
-use crate::provenance::{LearningStats, Provenance, ProvenanceKind};
+use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
 
 /// Reads the JSON text of a typestate, read from `path`, or returns every error found: a syntax
 /// or shape error at serde_json's line:col, or each name that does not resolve, at the line:col
@@ -362,6 +362,19 @@ fn provenance(dto: ProvenanceDto) -> Provenance {
             mq_executed: s.mq_executed,
             eq: s.eq,
             distinguisher_bound: s.distinguisher_bound,
+        }),
+        run: dto.run.map(|run| LearningRun {
+            backend: match run.backend {
+                BackendDto::Jvm => Backend::Jvm,
+                BackendDto::Robolectric => Backend::Robolectric,
+            },
+            sdk: run.sdk,
+            code: run.code.map(|code| match code {
+                CodeDto::Real => Code::Real,
+                CodeDto::CallsThrough => Code::CallsThrough,
+                CodeDto::Simulated => Code::Simulated,
+            }),
+            date: run.date,
         }),
     }
 }

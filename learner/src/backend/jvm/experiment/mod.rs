@@ -80,6 +80,7 @@ struct Call {
     type_: Option<String>,
     variants: Option<Vec<Call>>,
     expect: Option<Value>,
+    expect_not: Option<Value>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -291,12 +292,24 @@ impl Experiment {
                 name: name.clone(),
                 binding: CallinBinding {
                     methods: vec![method_ref(call)],
-                    returns: call.expect.as_ref().and_then(answer),
-                    condition: call
-                        .expect
-                        .as_ref()
-                        .filter(|it| answer(it).is_none())
-                        .map(|it| format!("returns {it}")),
+                    returns: refinement(call).and_then(|(expected, negated)| {
+                        if negated {
+                            not_answer(&expected)
+                        } else {
+                            answer(&expected)
+                        }
+                    }),
+                    condition: refinement(call)
+                        .filter(|(expected, negated)| {
+                            if *negated {
+                                not_answer(expected).is_none()
+                            } else {
+                                answer(expected).is_none()
+                            }
+                        })
+                        .map(|(expected, negated)| {
+                            format!("returns {}{expected}", if negated { "not " } else { "" })
+                        }),
                 },
                 creates: None,
             })
@@ -386,6 +399,18 @@ impl Experiment {
         match self.spec.learn.algorithm {
             AlgorithmSpec::Lstar => Algorithm::LStar,
             AlgorithmSpec::Lsharp => Algorithm::LSharp,
+        }
+    }
+
+    /// The exception every `err` of a callin not refined by its result is an instance of: the
+    /// one class `[errors] exceptions` lists, when it lists one and no error callbacks.
+    pub fn sole_exception(&self) -> Option<&str> {
+        match (
+            &self.spec.errors.exceptions,
+            &self.spec.errors.callbacks[..],
+        ) {
+            (Some(exceptions), []) if exceptions.len() == 1 => Some(&exceptions[0]),
+            _ => None,
         }
     }
 
@@ -588,7 +613,8 @@ fn method_ref(call: &Call) -> MethodRef {
     }
 }
 
-/// The TOML key of an agent JSON key (timeouts are camelCase there, `class` is `name`).
+/// The TOML key of an agent JSON key (timeouts and `expectNot` are camelCase there, `class` is
+/// `name`).
 fn toml_key(json_key: &str) -> String {
     match json_key {
         "name" => "class".to_owned(),
@@ -597,6 +623,7 @@ fn toml_key(json_key: &str) -> String {
         "stepMs" => "step_ms".to_owned(),
         "drainMs" => "drain_ms".to_owned(),
         "settleMs" => "settle_ms".to_owned(),
+        "expectNot" => "expect_not".to_owned(),
         other => other.to_owned(),
     }
 }
@@ -704,6 +731,9 @@ fn call_json(call: &Call) -> Value {
     if let Some(expect) = &call.expect {
         out.insert("expect".into(), literal(expect));
     }
+    if let Some(expect_not) = &call.expect_not {
+        out.insert("expectNot".into(), literal(expect_not));
+    }
     if let Some(variants) = &call.variants {
         out.insert(
             "variants".into(),
@@ -727,6 +757,25 @@ fn literal(value: &Value) -> Value {
         ),
         Value::Array(items) => Value::Array(items.iter().map(literal).collect()),
         other => other.clone(),
+    }
+}
+
+/// The return value a callin is refined by, as the agent reads it, and whether it is the value
+/// the call must not return (`expect_not`).
+fn refinement(call: &Call) -> Option<(Value, bool)> {
+    match (&call.expect, &call.expect_not) {
+        (Some(expected), _) => Some((literal(expected), false)),
+        (None, Some(unexpected)) => Some((literal(unexpected), true)),
+        (None, None) => None,
+    }
+}
+
+/// The observer answer "anything but `unexpected`" stands for: not null, or not zero.
+fn not_answer(unexpected: &Value) -> Option<Answer> {
+    match answer(unexpected)? {
+        Answer::Null => Some(Answer::NonNull),
+        Answer::Zero => Some(Answer::NonZero),
+        _ => None,
     }
 }
 

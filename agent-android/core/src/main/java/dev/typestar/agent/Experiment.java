@@ -71,7 +71,7 @@ final class Experiment {
      */
     static final class Form {
         final Invocation call;
-        /** {@code null} unless the form has {@code "expect"}. */
+        /** {@code null} unless the form has {@code "expect"} or {@code "expectNot"}. */
         final Expect expect;
         /** {@code null} unless the callin has {@code "as"}. */
         final String as;
@@ -86,24 +86,37 @@ final class Experiment {
                 throws RequestException {
             Set<String> keys = new HashSet<>(extraKeys);
             keys.add("expect");
+            keys.add("expectNot");
             Invocation call = Invocation.parse(c, names, path, keys);
-            Expect expect = c.has("expect") ? Expect.parse(c.raw("expect"), call, c.child("expect")) : null;
+            if (c.has("expect") && c.has("expectNot")) {
+                throw new RequestException("bad-request", c.child("expectNot"),
+                        c.child("expectNot") + ": a form has at most one of expect and expectNot");
+            }
+            Expect expect = null;
+            if (c.has("expect")) {
+                expect = Expect.parse(c.raw("expect"), call, c.child("expect"), false);
+            } else if (c.has("expectNot")) {
+                expect = Expect.parse(c.raw("expectNot"), call, c.child("expectNot"), true);
+            }
             return new Form(call, expect, as);
         }
     }
 
     /**
      * The {@code "expect"} rule of a callin form: the call must return this constant, else the
-     * output is {@code err} (a callin refined by its result, such as {@code hasNext()} returning true).
+     * output is {@code err} (a callin refined by its result, such as {@code hasNext()} returning true);
+     * or the {@code "expectNot"} rule: it must return anything else ({@code getLooper()} not null).
      */
     static final class Expect {
         private final Object value;
+        private final boolean negated;
 
-        private Expect(Object value) {
+        private Expect(Object value, boolean negated) {
             this.value = value;
+            this.negated = negated;
         }
 
-        static Expect parse(Object json, Invocation call, String field) throws RequestException {
+        static Expect parse(Object json, Invocation call, String field, boolean negated) throws RequestException {
             if (call.resultType == void.class) {
                 throw new RequestException("bad-argument", field, field + ": " + call.signature
                         + " returns void, so it cannot expect a value");
@@ -114,7 +127,7 @@ final class Experiment {
             }
             Literal literal = Literal.parse(json, call.resultType, Collections.<String, Class<?>>emptyMap(), field);
             try {
-                return new Expect(literal.evaluate(new Scope(null)));
+                return new Expect(literal.evaluate(new Scope(null)), negated);
             } catch (Throwable t) {
                 throw new RequestException("bad-argument", field, field + " cannot be evaluated: " + t);
             }
@@ -122,12 +135,12 @@ final class Experiment {
 
         /** Whether a returned value satisfies the rule. */
         boolean matches(Object returned) {
-            return Objects.equals(value, returned);
+            return Objects.equals(value, returned) != negated;
         }
 
-        /** The expected value, for reports. */
+        /** The expected value, for reports: {@code "not null"} for an expectNot rule. */
         String describe() {
-            return String.valueOf(value);
+            return (negated ? "not " : "") + value;
         }
     }
 
@@ -434,7 +447,7 @@ final class Experiment {
             throw new RequestException("bad-request", when.child("expect"), "missing field " + when.child("expect")
                     + " (the value the \"when\" call must return for the callback to be " + rule.symbol + ")");
         }
-        Expect expect = Expect.parse(when.raw("expect"), call, when.child("expect"));
+        Expect expect = Expect.parse(when.raw("expect"), call, when.child("expect"), false);
         return new ListenerProxy.Rule(rule.symbol, call, expect);
     }
 
@@ -486,7 +499,7 @@ final class Experiment {
                 Fields c = callins.object(symbol);
                 Invocation call;
                 try {
-                    call = Invocation.parse(c, names, callins.child(symbol), Fields.keys("variants", "expect", "as"));
+                    call = Invocation.parse(c, names, callins.child(symbol), Fields.keys("variants", "expect", "expectNot", "as"));
                 } catch (RequestException e) {
                     if (!e.code.equals("unknown-name")) {
                         throw e;

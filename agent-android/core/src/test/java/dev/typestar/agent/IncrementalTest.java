@@ -2,7 +2,7 @@ package dev.typestar.agent;
 
 import java.util.Map;
 
-/** End-to-end tests of incremental runs (reset and step requests) and of callin {@code expect} rules. */
+/** End-to-end tests of incremental runs (reset and step requests) and of callin {@code expect} and {@code expectNot} rules. */
 public class IncrementalTest {
     private static final String EXPECTING_ITERATOR = "{\"build\": ["
             + "  {\"new\": \"java.util.ArrayList\", \"as\": \"list\"},"
@@ -99,6 +99,29 @@ public class IncrementalTest {
             Map<String, Object> err = Check.obj(r.get("err"));
             Check.equal("true", err.get("returned"));
             Check.equal("false", err.get("expected"));
+        }
+    }
+
+    @Test
+    public void expectNotRefinesACallinByAValueItMustNotReturn() throws Exception {
+        try (AgentProcess agent = AgentProcess.started()) {
+            agent.load(EXPECTING_ITERATOR.replace("\"hasNextFalse\": {\"call\": \"hasNext\", \"expect\": false}",
+                    "\"hasNextFalse\": {\"call\": \"hasNext\", \"expectNot\": true}"));
+            Check.outputs(agent.query("hasNextTrue", "next", "hasNextFalse"), "eps", "eps", "eps");
+            Map<String, Object> r = agent.query("hasNextFalse");
+            Check.outputs(r, "err");
+            Map<String, Object> err = Check.obj(r.get("err"));
+            Check.equal("true", err.get("returned"));
+            Check.equal("not true", err.get("expected"));
+        }
+    }
+
+    @Test
+    public void expectAndExpectNotTogetherAreRejectedAtLoad() throws Exception {
+        try (AgentProcess agent = AgentProcess.started()) {
+            Map<String, Object> reply = agent.request("load", "experiment", Json.parse(EXPECTING_ITERATOR
+                    .replace("\"expect\": false}", "\"expect\": false, \"expectNot\": true}")));
+            Check.error(reply, "bad-request", "experiment.callins.hasNextFalse.expectNot");
         }
     }
 

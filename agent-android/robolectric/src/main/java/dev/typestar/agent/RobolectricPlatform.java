@@ -49,16 +49,24 @@ final class RobolectricPlatform implements Platform {
         }
     }
 
+    /** Shadows and shadow pickers by the canonical name of the class they stand for. */
     private final Map<String, String> shadows = new HashMap<>();
     private final Map<String, String> pickers = new HashMap<>();
 
     RobolectricPlatform() {
         for (ShadowProvider provider : ServiceLoader.load(ShadowProvider.class, getClass().getClassLoader())) {
             for (Map.Entry<String, String> entry : provider.getShadows()) {
-                shadows.putIfAbsent(entry.getKey(), entry.getValue());
+                shadows.putIfAbsent(canonical(entry.getKey()), entry.getValue());
             }
-            pickers.putAll(provider.getShadowPickerMap());
+            for (Map.Entry<String, String> entry : provider.getShadowPickerMap().entrySet()) {
+                pickers.put(canonical(entry.getKey()), entry.getValue());
+            }
         }
+    }
+
+    /** The registry's name of a class: nested classes with dots (android.os.PowerManager.WakeLock). */
+    private static String canonical(String binaryName) {
+        return binaryName.replace('$', '.');
     }
 
     @Override
@@ -109,15 +117,16 @@ final class RobolectricPlatform implements Platform {
     /** The shadow Robolectric uses for {@code c} at this SDK level, or null. */
     private Class<?> shadowOf(Class<?> c) {
         Class<?> shadow = null;
+        String name = canonical(c.getName());
         try {
-            String picker = pickers.get(c.getName());
+            String picker = pickers.get(name);
             if (picker != null) {
                 Object instance = Class.forName(picker, true, c.getClassLoader()).getDeclaredConstructor().newInstance();
                 Method pick = instance.getClass().getMethod("pickShadowClass");
                 pick.setAccessible(true);
                 shadow = (Class<?>) pick.invoke(instance);
-            } else if (shadows.containsKey(c.getName())) {
-                shadow = Class.forName(shadows.get(c.getName()), false, c.getClassLoader());
+            } else if (shadows.containsKey(name)) {
+                shadow = Class.forName(shadows.get(name), false, c.getClassLoader());
             }
         } catch (ReflectiveOperationException | LinkageError e) {
             throw new IllegalStateException("cannot read Robolectric's shadow of " + c.getName() + ": " + e, e);
