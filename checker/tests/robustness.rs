@@ -189,3 +189,22 @@ fn latin1_files_are_decoded_and_say_so() {
     let err = SourceFile::decode(Path::new("notes.txt"), b"\xff".to_vec()).unwrap_err();
     assert!(matches!(err, SourceError::UnknownLanguage { .. }));
 }
+
+/// A Kotlin elvis chain whose right operands add no node used to double the pending edges
+/// per operator (`a ?: a ?: …`, 40 terms: gigabytes); the graph now grows with the chain.
+#[test]
+fn elvis_chain_builds_a_linear_graph() {
+    for terms in [10, 20, 40] {
+        let chain = vec!["a"; terms].join(" ?: ");
+        let text = format!("fun f(a: String?) {{ val s = {chain}\n s.length }}");
+        let ir = checker::lang::lower(Language::Kotlin, &text);
+        let body = ir.classes[0].methods[0].body.as_ref().expect("a body");
+        let cfg = Cfg::build(body, Language::Kotlin);
+        let edges: usize = cfg.nodes.iter().map(|node| node.succs.len()).sum();
+        assert!(edges < 10 * terms, "{terms} terms: {edges} edges");
+    }
+    run_all(
+        Language::Kotlin,
+        &format!("fun f(a: String?) {{ val s = {} }}", vec!["a"; 60].join(" ?: ")),
+    );
+}
