@@ -67,6 +67,60 @@ pub struct SourceIr {
     pub syntax_errors: Vec<Span>,
     /// The number of expressions; every [`ExprId`] is below it.
     pub n_exprs: u32,
+    /// The first place nested deeper than lowering follows; what lies deeper was skipped.
+    pub too_deep: Option<TooDeep>,
+}
+
+/// A place nested deeper than the checker follows, so the file was not checked fully.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooDeep {
+    /// What nests.
+    pub nesting: Nesting,
+    /// The first node past the limit.
+    pub span: Span,
+}
+
+/// What nests too deeply (see [`TooDeep`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nesting {
+    /// Statements and expressions.
+    Code,
+    /// Named classes declared inside classes.
+    Classes,
+    /// Kotlin strings inside string templates (the grammar's scanner aborts at 512).
+    StringTemplates,
+}
+
+impl Nesting {
+    /// How many levels are followed.
+    pub fn limit(self) -> u32 {
+        match self {
+            Nesting::Code => 100,
+            Nesting::Classes => 100,
+            Nesting::StringTemplates => 128,
+        }
+    }
+
+    /// What nests, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Nesting::Code => "statements and expressions",
+            Nesting::Classes => "classes",
+            Nesting::StringTemplates => "strings in string templates",
+        }
+    }
+}
+
+impl fmt::Display for TooDeep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} nested deeper than {} levels; the file was not checked fully",
+            self.span.start,
+            self.nesting.describe(),
+            self.nesting.limit()
+        )
+    }
 }
 
 /// An import declaration.

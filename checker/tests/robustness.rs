@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use checker::cfg::Cfg;
-use checker::ir::{Class, Language};
+use checker::ir::{Class, Language, Nesting};
 use checker::source::{Encoding, SourceError, SourceFile, MAX_SOURCE_BYTES};
 
 /// Runs every pass on `text` and walks every resulting graph.
@@ -205,6 +205,138 @@ fn elvis_chain_builds_a_linear_graph() {
     }
     run_all(
         Language::Kotlin,
-        &format!("fun f(a: String?) {{ val s = {} }}", vec!["a"; 60].join(" ?: ")),
+        &format!(
+            "fun f(a: String?) {{ val s = {} }}",
+            vec!["a"; 60].join(" ?: ")
+        ),
     );
+}
+
+/// Checks `text` as the file `path` with the default configuration.
+fn check_text(path: &str, text: &str) -> checker::CheckResult {
+    let file = SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec()).expect("UTF-8");
+    let library = typestates::library::Library::bundled();
+    checker::check(&library, &file, &checker::CheckConfig::default())
+}
+
+/// Named classes nested 6 000 deep (Java) or 3 000 deep (Kotlin) overflowed the stack while
+/// lowering; lowering now stops at the limit and says where.
+#[test]
+fn deeply_nested_classes_are_cut_and_reported() {
+    let depth = 6_000;
+    let java = format!(
+        "import android.media.MediaPlayer;\n{}{}\n",
+        "class A { ".repeat(depth),
+        "}".repeat(depth)
+    );
+    run_all(Language::Java, &java);
+    let too_deep = check_text("Nested.java", &java).too_deep.expect("reported");
+    assert_eq!(too_deep.nesting, Nesting::Classes);
+    assert_eq!(too_deep.span.start.line, 2);
+    assert_eq!(too_deep.span.start.col, 1001, "the 101st class");
+    let kotlin = format!(
+        "import android.media.MediaPlayer\n{}{}\n",
+        "class A {\n".repeat(3_000),
+        "}\n".repeat(3_000)
+    );
+    run_all(Language::Kotlin, &kotlin);
+    let too_deep = check_text("Nested.kt", &kotlin).too_deep.expect("reported");
+    assert_eq!(too_deep.nesting, Nesting::Classes);
+    assert_eq!(too_deep.span.start.line, 102, "the 101st class");
+    // Code within the limits is checked fully.
+    let shallow = "import android.media.MediaPlayer;\nclass A { class B { void f() { new MediaPlayer().start(); } } }\n";
+    assert_eq!(check_text("A.java", shallow).too_deep, None);
+}
+
+/// Statements nested past the limit are summarised and the file says so.
+#[test]
+fn deeply_nested_code_is_reported() {
+    let text = format!(
+        "import android.media.MediaPlayer;\nclass A {{ void f() {{ {}{} }} }}\n",
+        "if (a) { ".repeat(300),
+        "}".repeat(300)
+    );
+    let too_deep = check_text("A.java", &text).too_deep.expect("reported");
+    assert_eq!(too_deep.nesting, Nesting::Code);
+    assert!(too_deep
+        .to_string()
+        .contains("nested deeper than 100 levels"));
+}
+
+/// Annotation element arrays 40 000 deep (Java) and parenthesized types 40 000 deep (Kotlin)
+/// overflowed the stack; both are now walked without recursion, and nothing is lost.
+#[test]
+fn deep_annotation_arrays_and_parenthesized_types() {
+    let depth = 40_000;
+    let java = format!(
+        "@SuppressWarnings({}\"typestate\"{})\nclass A {{}}\n",
+        "{".repeat(depth),
+        "}".repeat(depth)
+    );
+    run_all(Language::Java, &java);
+    let ir = checker::lang::lower(Language::Java, &java);
+    assert_eq!(ir.classes[0].annotations[0].string_args, ["typestate"]);
+    let kotlin = format!(
+        "val x: {}MediaPlayer{} = null\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    run_all(Language::Kotlin, &kotlin);
+    let ir = checker::lang::lower(Language::Kotlin, &kotlin);
+    let field = &ir.classes[0].fields[0];
+    assert_eq!(
+        field.ty.as_ref().map(|ty| ty.name.as_str()),
+        Some("MediaPlayer")
+    );
+}
+
+/// Kotlin strings nested 512 deep in string templates abort the grammar's scanner, so such a
+/// text is refused before parsing, naming the place; shallow templates, however many, parse.
+#[test]
+fn kotlin_templates_nested_too_deep_are_refused() {
+    let deep = format!(
+        "import android.media.MediaPlayer\nval s = {}\"\n",
+        "\"${".repeat(600)
+    );
+    run_all(Language::Kotlin, &deep);
+    let too_deep = check_text("Deep.kt", &deep).too_deep.expect("refused");
+    assert_eq!(too_deep.nesting, Nesting::StringTemplates);
+    assert_eq!(too_deep.span.start.line, 2);
+    assert_eq!(too_deep.span.start.col, 9 + 3 * 128, "the 129th string");
+    let nested = |n: usize| format!("val s = {}x{}\n", "\"${".repeat(n), "}\"".repeat(n));
+    assert_eq!(check_text("Ok.kt", &nested(100)).too_deep, None);
+    assert!(check_text("Deep.kt", &nested(200)).too_deep.is_some());
+    let many = "val s = \"${a} ${\"b\"}\"\n".repeat(2_000);
+    let result = check_text("Many.kt", &many);
+    assert_eq!((result.too_deep, result.syntax_errors.len()), (None, 0));
+    // Raw strings, comments and character literals do not open strings.
+    let other = format!(
+        "val s = \"\"\"${{\"a\"}}\"\"\" // \"${{\"\n/* \"${{ */ val c = '\"'\n{}",
+        many
+    );
+    assert_eq!(check_text("Other.kt", &other).too_deep, None);
+}
+
+/// Parsing stops at the time limit in `check` and in `Incremental` too, not only in
+/// `Project` (`tests/project.rs`).
+#[test]
+fn parsing_in_check_stops_at_the_time_limit() {
+    let method = "    void m() { MediaPlayer p = new MediaPlayer(); p.release(); p.start(); }\n";
+    let big = format!(
+        "import android.media.MediaPlayer;\nclass Big {{\n{}}}\n",
+        method.repeat(40_000)
+    );
+    let file = SourceFile::from_bytes(Path::new("Big.java"), big.into_bytes()).expect("UTF-8");
+    let library = typestates::library::Library::bundled();
+    for skip_unrelated in [true, false] {
+        let config = checker::CheckConfig {
+            time_limit: std::time::Duration::from_millis(1),
+            skip_unrelated,
+            ..checker::CheckConfig::default()
+        };
+        let result = checker::check(&library, &file, &config);
+        assert!(result.timed_out && result.violations.is_empty());
+        let result = checker::Incremental::default().check(&library, &file, &config);
+        assert!(result.timed_out && result.violations.is_empty());
+    }
 }
