@@ -218,11 +218,16 @@ pub fn states_at(
 }
 
 /// The direct supertypes of every class the files declare, for [`CheckConfig::supertypes`].
+/// Each file is parsed within the default time limit; a file that takes longer is left out.
 pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes {
     let mut out = Supertypes::new();
     let protocols = Protocols::new(library, Supertypes::new());
+    let limit = CheckConfig::default().time_limit;
     for file in files {
-        let ir = crate::lang::lower(file.language, &file.text);
+        let deadline = Instant::now().checked_add(limit);
+        let Ok(ir) = crate::lang::lower_within(file.language, &file.text, deadline) else {
+            continue;
+        };
         for info in crate::resolve::resolve(&ir, &protocols).classes() {
             out.insert(info.fqn.clone(), info.supertypes.clone());
         }
