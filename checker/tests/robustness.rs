@@ -340,3 +340,46 @@ fn parsing_in_check_stops_at_the_time_limit() {
         assert!(result.timed_out && result.violations.is_empty());
     }
 }
+
+/// Texts whose parse is quadratic inside one lexing step (a run of `$` in Kotlin, an
+/// unterminated comment holding many `/*`, an unterminated string followed by many `'`):
+/// tree-sitter's progress callback is not called within that step, so parsing used to run
+/// for minutes past the limit. Each is now cut at the limit, in `check` and in `Project`.
+#[test]
+fn quadratic_parses_stop_at_the_time_limit() {
+    let cases = [
+        (
+            "Dollars.kt",
+            format!(
+                "import android.media.MediaPlayer\nfun f() {{\n{}\n}}\n",
+                "$".repeat(256 << 10)
+            ),
+        ),
+        (
+            "Comments.java",
+            format!(
+                "import android.media.MediaPlayer;\nclass A {{ void f() {{{}",
+                " /*".repeat(80_000)
+            ),
+        ),
+        (
+            "Quotes.kt",
+            format!(
+                "import android.media.MediaPlayer\nval s = \"\n{}",
+                format!("{}\n", "'".repeat(50)).repeat(6_400)
+            ),
+        ),
+    ];
+    let library = typestates::library::Library::bundled();
+    let config = checker::CheckConfig {
+        time_limit: std::time::Duration::from_millis(1),
+        ..checker::CheckConfig::default()
+    };
+    for (path, text) in cases {
+        let file = SourceFile::from_bytes(Path::new(path), text.into_bytes()).expect("UTF-8");
+        assert!(checker::check(&library, &file, &config).timed_out, "{path}");
+        let files = [file];
+        let project = checker::Project::new(&library, &files, config.clone(), 1);
+        assert!(project.check(0).timed_out, "{path}");
+    }
+}

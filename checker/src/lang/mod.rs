@@ -162,22 +162,40 @@ pub fn parse_within(
             }));
         }
     }
-    let mut out_of_time = |_: &tree_sitter::ParseState| match deadline {
-        Some(deadline) if Instant::now() >= deadline => ControlFlow::Break(()),
-        _ => ControlFlow::Continue(()),
+    let past_deadline = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    let mut out_of_time = |_: &tree_sitter::ParseState| {
+        if past_deadline() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     };
     let options = tree_sitter::ParseOptions::new().progress_callback(&mut out_of_time);
     let bytes = text.as_bytes();
+    // tree-sitter calls the progress callback between parse actions only, and one action can
+    // lex for a long time (error recovery rescans the rest of a run of `$` or `/*` from every
+    // position). The text is therefore handed over in small chunks, and past the deadline as
+    // if it ended there: the lexer asks for the next chunk often, and then stops.
+    let mut cut = false;
+    let mut read = |offset: usize, _: tree_sitter::Point| -> &[u8] {
+        if past_deadline() {
+            cut = true;
+            return &[];
+        }
+        let rest = bytes.get(offset..).unwrap_or_default();
+        &rest[..rest.len().min(PARSE_CHUNK_BYTES)]
+    };
     // A parser stopped by the callback resumes its old parse next time unless reset.
     parser.reset();
-    parser
-        .parse_with_options(
-            &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
-            old,
-            Some(options),
-        )
-        .ok_or(NotParsed::OutOfTime)
+    let tree = parser.parse_with_options(&mut read, old, Some(options));
+    match tree {
+        Some(tree) if !cut => Ok(tree),
+        _ => Err(NotParsed::OutOfTime),
+    }
 }
+
+/// How much text the parser gets at a time (see [`parse_within`]).
+const PARSE_CHUNK_BYTES: usize = 4096;
 
 /// A parser for `language`; `None` only if tree-sitter refuses the grammar.
 pub fn parser(language: Language) -> Option<Parser> {
