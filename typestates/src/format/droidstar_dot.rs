@@ -146,6 +146,10 @@ impl Builder<'_> {
                     }
                     let callin =
                         index_or_push(&mut callins, |c| c.name == name, || callin_named(name));
+                    if let Some(message) = super::too_many_steps(states.len(), callins.len()) {
+                        self.error(label, message);
+                        break;
+                    }
                     let on_callin = &mut states[from.index()].on_callin;
                     on_callin.resize(callins.len(), Step::unknown_error());
                     on_callin[callin] = Step::Enabled {

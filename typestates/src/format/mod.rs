@@ -16,7 +16,22 @@ pub use json::{from_json, json_schema, to_json};
 /// Quotes a string with `\"`, `\\` and `\n` escapes: the text format's strings, which
 /// are also valid DOT strings.
 pub(crate) use lexer::quote;
-pub use parser::parse;
+pub use parser::{parse, MAX_ERRORS};
+
+/// The most steps (states times callins) a typestate read from a file may hold.
+/// The model keeps one step per state and callin, so a file of a few hundred kilobytes naming
+/// thousands of states and callins would take gigabytes; real protocols hold a few hundred.
+pub const MAX_STEPS: usize = 1 << 20;
+
+/// The error for a typestate of `states` states and `callins` callins past [`MAX_STEPS`].
+fn too_many_steps(states: usize, callins: usize) -> Option<String> {
+    let steps = states.saturating_mul(callins);
+    (steps > MAX_STEPS).then(|| {
+        format!(
+            "{states} states times {callins} callins make {steps} steps, more than the limit of {MAX_STEPS}"
+        )
+    })
+}
 pub use printer::print;
 
 use std::fmt;
