@@ -118,6 +118,14 @@ impl Incremental {
         file: &SourceFile,
         config: &CheckConfig,
     ) -> (CheckResult, Reuse) {
+        // Relocating positions across an edit counts `\n` only, as tree-sitter does; a text
+        // that ends lines with a lone `\r` is checked afresh each time.
+        let lone_cr = |parsed: &Parsed| crate::ir::has_lone_cr(&parsed.text);
+        if crate::ir::has_lone_cr(&file.text) || self.parsed.as_ref().is_some_and(lone_cr) {
+            *self = Incremental::default();
+            let result = crate::check(library, file, config);
+            return (result, Reuse::Nothing);
+        }
         let reparsed = self.reparse(file, Instant::now().checked_add(config.time_limit));
         self.lowering = Lowering::None;
         // Taken out while in use, so that a panic midway leaves nothing half relocated.

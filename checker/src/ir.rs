@@ -25,6 +25,40 @@ impl fmt::Display for LineCol {
     }
 }
 
+/// Where each line of `text` starts, in bytes; lines end at `\n`, `\r\n` and a lone `\r`, as
+/// Java (JLS 3.4) and Kotlin end them.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (at, &byte) in bytes.iter().enumerate() {
+        let ends_line = byte == b'\n' || (byte == b'\r' && bytes.get(at + 1) != Some(&b'\n'));
+        if ends_line {
+            starts.push(at + 1);
+        }
+    }
+    starts
+}
+
+/// Whether `text` ends a line with a lone `\r` (neither `\n` nor `\r\n`), where tree-sitter,
+/// which counts `\n` only, gives other rows than [`line_starts`].
+pub fn has_lone_cr(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes
+        .iter()
+        .enumerate()
+        .any(|(at, &byte)| byte == b'\r' && bytes.get(at + 1) != Some(&b'\n'))
+}
+
+/// The line and column of byte `offset`, given the [`line_starts`] of its text.
+pub fn position(starts: &[usize], offset: usize) -> LineCol {
+    let line = starts.partition_point(|&start| start <= offset).max(1);
+    let start = starts[line - 1];
+    LineCol {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        col: u32::try_from(offset - start + 1).unwrap_or(u32::MAX),
+    }
+}
+
 /// A range of source text: byte offsets plus the line and column of both ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Span {

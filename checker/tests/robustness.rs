@@ -383,3 +383,37 @@ fn quadratic_parses_stop_at_the_time_limit() {
         assert!(project.check(0).timed_out, "{path}");
     }
 }
+
+/// A lone CR ends a line in Java and Kotlin: findings on a file with CR line ends were all
+/// reported on line 1 (`1:103` instead of `5:7`).
+#[test]
+fn lone_cr_ends_lines() {
+    let lines = [
+        "import android.media.MediaPlayer;",
+        "class A {",
+        "  void f() {",
+        "    MediaPlayer p = new MediaPlayer();",
+        "      p.start();",
+        "  }",
+        "}",
+    ];
+    let library = typestates::library::Library::bundled();
+    let config = checker::CheckConfig::default();
+    for ending in ["\r", "\n", "\r\n"] {
+        let text = lines.join(ending);
+        let file = SourceFile::from_bytes(Path::new("A.java"), text.into_bytes()).expect("UTF-8");
+        let result = checker::check(&library, &file, &config);
+        let starts: Vec<String> = result
+            .violations
+            .iter()
+            .map(|v| v.span.start.to_string())
+            .collect();
+        assert_eq!(starts, ["5:9"], "{ending:?}");
+        let mut incremental = checker::Incremental::default();
+        assert_eq!(
+            incremental.check(&library, &file, &config),
+            result,
+            "{ending:?}"
+        );
+    }
+}

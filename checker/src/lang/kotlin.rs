@@ -10,8 +10,8 @@ use tree_sitter::Node;
 use super::{child_of_kind, children, has_token, LowerCx};
 use crate::ir::{
     Annotation, BinaryOp, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprKind, Field,
-    Import, Language, LineCol, Local, Method, MethodKind, Modifiers, Param, SourceIr, Span, Stmt,
-    StmtKind, SwitchArm, TypeRef,
+    Import, Language, Local, Method, MethodKind, Modifiers, Param, SourceIr, Span, Stmt, StmtKind,
+    SwitchArm, TypeRef,
 };
 
 /// Lowers a `source_file` node.
@@ -670,17 +670,7 @@ pub(super) fn template_nesting_past(text: &str, limit: u32) -> Option<Span> {
 
 /// An empty span at byte `at` of `text`, with its line and column.
 fn point_span(text: &str, at: usize) -> Span {
-    let before = &text.as_bytes()[..at];
-    let line = before.iter().filter(|&&b| b == b'\n').count();
-    let col = at
-        - before
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |p| p + 1);
-    let position = LineCol {
-        line: u32::try_from(line + 1).unwrap_or(u32::MAX),
-        col: u32::try_from(col + 1).unwrap_or(u32::MAX),
-    };
+    let position = crate::ir::position(&crate::ir::line_starts(text), at);
     Span {
         start_byte: at,
         end_byte: at,

@@ -270,6 +270,9 @@ pub(crate) struct LowerCx<'a> {
     /// Named classes entered (see [`Nesting::Classes`]).
     classes: u32,
     too_deep: Option<TooDeep>,
+    /// The line starts of a text that ends lines with a lone `\r`, where tree-sitter's rows,
+    /// which count `\n` only, are not the lines.
+    lines: Option<Vec<usize>>,
 }
 
 impl<'a> LowerCx<'a> {
@@ -280,6 +283,7 @@ impl<'a> LowerCx<'a> {
             depth: 0,
             classes: 0,
             too_deep: None,
+            lines: crate::ir::has_lone_cr(text).then(|| crate::ir::line_starts(text)),
         }
     }
 
@@ -290,6 +294,14 @@ impl<'a> LowerCx<'a> {
 
     /// The span of `node`.
     pub(crate) fn span(&self, node: Node<'_>) -> Span {
+        if let Some(lines) = &self.lines {
+            return Span {
+                start_byte: node.start_byte(),
+                end_byte: node.end_byte(),
+                start: crate::ir::position(lines, node.start_byte()),
+                end: crate::ir::position(lines, node.end_byte()),
+            };
+        }
         let position = |point: tree_sitter::Point| LineCol {
             line: u32::try_from(point.row)
                 .unwrap_or(u32::MAX)
