@@ -92,6 +92,7 @@ impl<'a> Project<'a> {
             for (i, result) in lower_all(files, &todo, &library_only, limit, jobs) {
                 match result {
                     Outcome::Lowered(file) => {
+                        let file = *file;
                         for info in &file.classes {
                             interim.insert(info.fqn.clone(), info.supertypes.clone());
                             pending.push(info.fqn.clone());
@@ -217,7 +218,7 @@ pub(crate) fn lower_within(file: &SourceFile, limit: Duration) -> Option<SourceI
 /// What lowering one file gave.
 enum Outcome {
     /// The IR and the classes the file declares.
-    Lowered(Lowered),
+    Lowered(Box<Lowered>),
     /// Parsing ran out of time.
     OutOfTime,
     /// Lowering panicked.
@@ -242,7 +243,7 @@ fn lower_all(
             })
         }))
         .map_or(Outcome::Panicked, |lowered| {
-            lowered.map_or(Outcome::OutOfTime, Outcome::Lowered)
+            lowered.map_or(Outcome::OutOfTime, |file| Outcome::Lowered(Box::new(file)))
         })
     };
     let jobs = jobs.clamp(1, todo.len().max(1));

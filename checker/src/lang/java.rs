@@ -339,11 +339,9 @@ fn collect_strings(cx: &LowerCx<'_>, node: Node<'_>, out: &mut Vec<String>) {
     while let Some(node) = todo.pop() {
         let kids: Vec<Node<'_>> = children(node).collect();
         for kid in kids.into_iter().rev() {
-            if kid.kind() == "string_literal" {
-                todo.push(kid);
-            } else if matches!(
+            if matches!(
                 kid.kind(),
-                "element_value_array_initializer" | "element_value_pair"
+                "string_literal" | "element_value_array_initializer" | "element_value_pair"
             ) {
                 todo.push(kid);
             }

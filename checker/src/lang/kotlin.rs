@@ -622,13 +622,11 @@ pub(super) fn template_nesting_past(text: &str, limit: u32) -> Option<Span> {
                     continue;
                 }
                 [b'{', ..] => *braces += 1,
-                [b'}', ..] if *braces == 0 => {
-                    // The `}` of a template: back into its string.
-                    if stack.len() > 1 {
-                        stack.pop();
-                    }
+                [b'}', ..] if *braces > 0 => *braces -= 1,
+                // The `}` of a template: back into its string (a stray one outside is skipped).
+                [b'}', ..] if stack.len() > 1 => {
+                    stack.pop();
                 }
-                [b'}', ..] => *braces -= 1,
                 _ => {}
             },
             Some(Frame::Str { raw }) => {
