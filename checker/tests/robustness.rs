@@ -212,6 +212,14 @@ fn elvis_chain_builds_a_linear_graph() {
     );
 }
 
+const JAVA_HEAD: &str = "import android.media.MediaPlayer;\n";
+const KOTLIN_HEAD: &str = "import android.media.MediaPlayer\n";
+
+/// `head`, then `open` `n` times, `middle`, `close` `n` times and `tail`.
+fn deep(head: &str, open: &str, middle: &str, close: &str, n: usize, tail: &str) -> String {
+    format!("{head}{}{middle}{}{tail}", open.repeat(n), close.repeat(n))
+}
+
 /// Checks `text` as the file `path` with the default configuration.
 fn check_text(path: &str, text: &str) -> checker::CheckResult {
     let file = SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec()).expect("UTF-8");
@@ -224,21 +232,13 @@ fn check_text(path: &str, text: &str) -> checker::CheckResult {
 #[test]
 fn deeply_nested_classes_are_cut_and_reported() {
     let depth = 6_000;
-    let java = format!(
-        "import android.media.MediaPlayer;\n{}{}\n",
-        "class A { ".repeat(depth),
-        "}".repeat(depth)
-    );
+    let java = deep(JAVA_HEAD, "class A { ", "", "}", depth, "\n");
     run_all(Language::Java, &java);
     let too_deep = check_text("Nested.java", &java).too_deep.expect("reported");
     assert_eq!(too_deep.nesting, Nesting::Classes);
     assert_eq!(too_deep.span.start.line, 2);
     assert_eq!(too_deep.span.start.col, 1001, "the 101st class");
-    let kotlin = format!(
-        "import android.media.MediaPlayer\n{}{}\n",
-        "class A {\n".repeat(3_000),
-        "}\n".repeat(3_000)
-    );
+    let kotlin = deep(KOTLIN_HEAD, "class A {\n", "", "}\n", 3_000, "");
     run_all(Language::Kotlin, &kotlin);
     let too_deep = check_text("Nested.kt", &kotlin).too_deep.expect("reported");
     assert_eq!(too_deep.nesting, Nesting::Classes);
@@ -251,11 +251,8 @@ fn deeply_nested_classes_are_cut_and_reported() {
 /// Statements nested past the limit are summarised and the file says so.
 #[test]
 fn deeply_nested_code_is_reported() {
-    let text = format!(
-        "import android.media.MediaPlayer;\nclass A {{ void f() {{ {}{} }} }}\n",
-        "if (a) { ".repeat(300),
-        "}".repeat(300)
-    );
+    let head = format!("{JAVA_HEAD}class A {{ void f() {{ ");
+    let text = deep(&head, "if (a) { ", "", "}", 300, " } }\n");
     let too_deep = check_text("A.java", &text).too_deep.expect("reported");
     assert_eq!(too_deep.nesting, Nesting::Code);
     assert!(too_deep
@@ -268,19 +265,18 @@ fn deeply_nested_code_is_reported() {
 #[test]
 fn deep_annotation_arrays_and_parenthesized_types() {
     let depth = 40_000;
-    let java = format!(
-        "@SuppressWarnings({}\"typestate\"{})\nclass A {{}}\n",
-        "{".repeat(depth),
-        "}".repeat(depth)
+    let java = deep(
+        "@SuppressWarnings(",
+        "{",
+        "\"typestate\"",
+        "}",
+        depth,
+        ")\nclass A {}\n",
     );
     run_all(Language::Java, &java);
     let ir = checker::lang::lower(Language::Java, &java);
     assert_eq!(ir.classes[0].annotations[0].string_args, ["typestate"]);
-    let kotlin = format!(
-        "val x: {}MediaPlayer{} = null\n",
-        "(".repeat(depth),
-        ")".repeat(depth)
-    );
+    let kotlin = deep("val x: ", "(", "MediaPlayer", ")", depth, " = null\n");
     run_all(Language::Kotlin, &kotlin);
     let ir = checker::lang::lower(Language::Kotlin, &kotlin);
     let field = &ir.classes[0].fields[0];
@@ -294,16 +290,14 @@ fn deep_annotation_arrays_and_parenthesized_types() {
 /// text is refused before parsing, naming the place; shallow templates, however many, parse.
 #[test]
 fn kotlin_templates_nested_too_deep_are_refused() {
-    let deep = format!(
-        "import android.media.MediaPlayer\nval s = {}\"\n",
-        "\"${".repeat(600)
-    );
-    run_all(Language::Kotlin, &deep);
-    let too_deep = check_text("Deep.kt", &deep).too_deep.expect("refused");
+    let head = format!("{KOTLIN_HEAD}val s = ");
+    let text = deep(&head, "\"${", "\"", "", 600, "\n");
+    run_all(Language::Kotlin, &text);
+    let too_deep = check_text("Deep.kt", &text).too_deep.expect("refused");
     assert_eq!(too_deep.nesting, Nesting::StringTemplates);
     assert_eq!(too_deep.span.start.line, 2);
     assert_eq!(too_deep.span.start.col, 9 + 3 * 128, "the 129th string");
-    let nested = |n: usize| format!("val s = {}x{}\n", "\"${".repeat(n), "}\"".repeat(n));
+    let nested = |n: usize| deep("val s = ", "\"${", "x", "}\"", n, "\n");
     assert_eq!(check_text("Ok.kt", &nested(100)).too_deep, None);
     assert!(check_text("Deep.kt", &nested(200)).too_deep.is_some());
     let many = "val s = \"${a} ${\"b\"}\"\n".repeat(2_000);

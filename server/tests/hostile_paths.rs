@@ -36,6 +36,12 @@ fn typestar(dir: &Path, args: &[&str]) -> Output {
     panic!("typestar {args:?} did not end within 60 s");
 }
 
+/// Makes a FIFO at `path`.
+fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().expect("mkfifo");
+    assert!(made.success());
+}
+
 fn stdout(output: &Output) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
@@ -73,11 +79,7 @@ fn symlink_loops_are_walked_once() {
 fn special_files_are_refused_by_name_without_blocking() {
     let dir = scratch("special");
     std::fs::write(dir.join("A.java"), A_JAVA).expect("write");
-    let fifo = Command::new("mkfifo")
-        .arg(dir.join("F.java"))
-        .status()
-        .expect("mkfifo");
-    assert!(fifo.success());
+    mkfifo(&dir.join("F.java"));
     let _socket = std::os::unix::net::UnixListener::bind(dir.join("S.kt")).expect("socket");
     symlink("/dev/zero", dir.join("Z.java")).expect("link");
     for args in [
@@ -102,11 +104,7 @@ fn special_files_are_refused_by_name_without_blocking() {
     }
     // A FIFO in the library folder is refused by name too.
     std::fs::create_dir(dir.join(".typestar")).expect("mkdir");
-    let fifo = Command::new("mkfifo")
-        .arg(dir.join(".typestar/X.typestate"))
-        .status()
-        .expect("mkfifo");
-    assert!(fifo.success());
+    mkfifo(&dir.join(".typestar/X.typestate"));
     let output = typestar(&dir, &["check", "A.java"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("X.typestate: not a regular file"));

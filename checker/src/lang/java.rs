@@ -5,8 +5,8 @@ use tree_sitter::Node;
 use super::{child_of_kind, children, has_token, string_contents, LowerCx};
 use crate::ir::{
     Annotation, BinaryOp, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprKind, Field,
-    Import, Language, Local, Method, MethodKind, Modifiers, Param, SourceIr, Stmt, StmtKind,
-    SwitchArm, TypeRef,
+    Import, Language, Local, Method, MethodKind, Modifiers, Nesting, Param, SourceIr, Stmt,
+    StmtKind, SwitchArm, TypeRef,
 };
 
 /// Lowers a `program` node.
@@ -65,7 +65,7 @@ pub(super) fn is_class_node(kind: &str) -> bool {
 /// nodes, and for classes nested too deeply.
 fn lower_type_declaration(cx: &mut LowerCx<'_>, node: Node<'_>) -> Option<Class> {
     let kind = class_kind(node.kind())?;
-    cx.nested_class(node, |cx| lower_class(cx, node, kind))
+    cx.nested(Nesting::Classes, node, |cx| lower_class(cx, node, kind))
 }
 
 fn lower_class(cx: &mut LowerCx<'_>, node: Node<'_>, kind: ClassKind) -> Class {
@@ -433,7 +433,7 @@ fn lower_block(cx: &mut LowerCx<'_>, node: Node<'_>) -> Block {
 
 fn lower_stmt(cx: &mut LowerCx<'_>, node: Node<'_>, out: &mut Block) {
     if cx
-        .nested(node, |cx| lower_stmt_at_depth(cx, node, out))
+        .nested(Nesting::Code, node, |cx| lower_stmt_at_depth(cx, node, out))
         .is_none()
     {
         let span = cx.span(node);
@@ -748,7 +748,7 @@ fn lower_args(cx: &mut LowerCx<'_>, args: Node<'_>) -> Vec<Expr> {
 
 fn lower_expr(cx: &mut LowerCx<'_>, node: Node<'_>) -> Expr {
     let span = cx.span(node);
-    match cx.nested(node, |cx| lower_expr_kind(cx, node)) {
+    match cx.nested(Nesting::Code, node, |cx| lower_expr_kind(cx, node)) {
         Some(kind) => cx.expr(kind, span),
         None => cx.expr(ExprKind::Other(Vec::new()), span),
     }

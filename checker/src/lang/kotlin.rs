@@ -10,8 +10,8 @@ use tree_sitter::Node;
 use super::{child_of_kind, children, has_token, LowerCx};
 use crate::ir::{
     Annotation, BinaryOp, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprKind, Field,
-    Import, Language, Local, Method, MethodKind, Modifiers, Param, SourceIr, Span, Stmt, StmtKind,
-    SwitchArm, TypeRef,
+    Import, Language, Local, Method, MethodKind, Modifiers, Nesting, Param, SourceIr, Span, Stmt,
+    StmtKind, SwitchArm, TypeRef,
 };
 
 /// Lowers a `source_file` node.
@@ -151,7 +151,9 @@ fn lower_class(cx: &mut LowerCx<'_>, node: Node<'_>) -> Option<Class> {
         "companion_object" => ClassKind::Companion,
         _ => return None,
     };
-    cx.nested_class(node, |cx| lower_class_of_kind(cx, node, kind))
+    cx.nested(Nesting::Classes, node, |cx| {
+        lower_class_of_kind(cx, node, kind)
+    })
 }
 
 fn lower_class_of_kind(cx: &mut LowerCx<'_>, node: Node<'_>, kind: ClassKind) -> Class {
@@ -719,7 +721,7 @@ fn lower_statements_of(cx: &mut LowerCx<'_>, node: Node<'_>) -> Block {
 
 fn lower_stmt(cx: &mut LowerCx<'_>, node: Node<'_>, out: &mut Block) {
     if cx
-        .nested(node, |cx| lower_stmt_at_depth(cx, node, out))
+        .nested(Nesting::Code, node, |cx| lower_stmt_at_depth(cx, node, out))
         .is_none()
     {
         let span = cx.span(node);
@@ -976,7 +978,7 @@ fn lower_jump(cx: &mut LowerCx<'_>, node: Node<'_>) -> StmtKind {
 
 fn lower_expr(cx: &mut LowerCx<'_>, node: Node<'_>) -> Expr {
     let span = cx.span(node);
-    match cx.nested(node, |cx| lower_expr_kind(cx, node)) {
+    match cx.nested(Nesting::Code, node, |cx| lower_expr_kind(cx, node)) {
         Some(kind) => cx.expr(kind, span),
         None => cx.expr(ExprKind::Other(Vec::new()), span),
     }

@@ -325,40 +325,31 @@ impl<'a> LowerCx<'a> {
         Expr { id, kind, span }
     }
 
-    /// Runs `lower` on `node` one level of statements and expressions deeper, or returns
-    /// `None` past the limit of [`Nesting::Code`].
-    /// Real code stays below it, and every later pass recurses over the IR, so this bound keeps
-    /// them within a 2 MiB thread stack even in debug builds (`tests/robustness.rs`).
+    /// Runs `lower` on `node` one level of `nesting` deeper, or returns `None` past its limit.
+    /// Real code stays below the limits, and every later pass recurses over the IR, so they
+    /// keep them within a 2 MiB thread stack even in debug builds (`tests/robustness.rs`).
     pub(crate) fn nested<T>(
         &mut self,
+        nesting: Nesting,
         node: Node<'_>,
         lower: impl FnOnce(&mut Self) -> T,
     ) -> Option<T> {
-        if self.depth >= Nesting::Code.limit() {
-            self.cut(Nesting::Code, node);
+        if *self.depth(nesting) >= nesting.limit() {
+            self.cut(nesting, node);
             return None;
         }
-        self.depth += 1;
+        *self.depth(nesting) += 1;
         let res = lower(self);
-        self.depth -= 1;
+        *self.depth(nesting) -= 1;
         Some(res)
     }
 
-    /// Runs `lower` on `node`, a named class, one class deeper, or returns `None` past the
-    /// limit of [`Nesting::Classes`].
-    pub(crate) fn nested_class<T>(
-        &mut self,
-        node: Node<'_>,
-        lower: impl FnOnce(&mut Self) -> T,
-    ) -> Option<T> {
-        if self.classes >= Nesting::Classes.limit() {
-            self.cut(Nesting::Classes, node);
-            return None;
+    /// How deep lowering is in `nesting`.
+    fn depth(&mut self, nesting: Nesting) -> &mut u32 {
+        match nesting {
+            Nesting::Classes => &mut self.classes,
+            Nesting::Code | Nesting::StringTemplates => &mut self.depth,
         }
-        self.classes += 1;
-        let res = lower(self);
-        self.classes -= 1;
-        Some(res)
     }
 
     /// Records the first place where lowering stopped going deeper.

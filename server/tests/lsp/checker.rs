@@ -229,25 +229,30 @@ async fn a_subclass_declared_in_another_file_is_tracked() {
 /// keeps serving.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_files_never_take_the_server_down() {
-    let nested = format!(
-        "import android.media.MediaPlayer;\n{}{}\n",
-        "class N { ".repeat(1_000),
-        "}".repeat(1_000)
+    // `head`, then `open` n times, `middle`, `close` n times and `tail`.
+    let deep = |head: &str, open: &str, middle: &str, close: &str, n: usize, tail: &str| {
+        format!("{head}{}{middle}{}{tail}", open.repeat(n), close.repeat(n))
+    };
+    let java = "import android.media.MediaPlayer;\n";
+    let kotlin = "import android.media.MediaPlayer\n";
+    let nested = deep(java, "class N { ", "", "}", 1_000, "\n");
+    let annotation = deep(
+        &format!("{java}@SuppressWarnings("),
+        "{",
+        "\"x\"",
+        "}",
+        10_000,
+        ")\nclass A {}\n",
     );
-    let annotation = format!(
-        "import android.media.MediaPlayer;\n@SuppressWarnings({}\"x\"{})\nclass A {{}}\n",
-        "{".repeat(10_000),
-        "}".repeat(10_000)
+    let types = deep(
+        &format!("{kotlin}val x: "),
+        "(",
+        "MediaPlayer",
+        ")",
+        12_000,
+        "? = null\n",
     );
-    let types = format!(
-        "import android.media.MediaPlayer\nval x: {}MediaPlayer{}? = null\n",
-        "(".repeat(12_000),
-        ")".repeat(12_000)
-    );
-    let templates = format!(
-        "import android.media.MediaPlayer\nval s = {}\"\n",
-        "\"${".repeat(600)
-    );
+    let templates = deep(&format!("{kotlin}val s = "), "\"${", "\"", "", 600, "\n");
     let elvis = format!(
         "import android.media.MediaPlayer\nfun f(a: String?) {{ val s = {} }}\n",
         vec!["a"; 40].join(" ?: ")
