@@ -131,3 +131,15 @@ fn json_names_the_text_format_cannot_write_are_refused() {
     let loaded = from_json("ok.json", &json).expect("the export loads");
     assert_eq!(parse("printed.typestate", &print(&loaded)), Ok(loaded));
 }
+
+/// A DOT label with a dot imported as a callin whose method `a.b` printed as method `b` of
+/// class `a` (found by the `droidstar_dot` fuzz target); such labels are refused.
+#[test]
+fn dotted_dot_labels_are_refused() {
+    let errors =
+        from_droidstar_dot("dotted.gv", "digraph {\n  0 -> 1[label=a.b];\n}\n", "a.B").unwrap_err();
+    assert_eq!(
+        messages(&errors),
+        ["dotted.gv:2:16: `a.b` cannot name a symbol"]
+    );
+}

@@ -115,7 +115,8 @@ impl Builder<'_> {
                 Symbol::Quiet => None,
             };
             if let Some(name) = name {
-                if !is_word(name) || RESERVED.contains(&name) {
+                // A dot would make the method `a.b(..)` of the printed text a method of class `a`.
+                if !is_word(name) || RESERVED.contains(&name) || name.contains('.') {
                     self.error(label, format!("`{name}` cannot name a symbol"));
                     continue;
                 }
