@@ -143,3 +143,18 @@ fn dotted_dot_labels_are_refused() {
         ["dotted.gv:2:16: `a.b` cannot name a symbol"]
     );
 }
+
+/// A DOT label that is a keyword opening a declaration (`source`, `state`, `accept`, …)
+/// imported as a callin whose transition line the text reader read as that declaration (found
+/// by the `droidstar_dot` fuzz target); such labels are refused like other reserved words.
+#[test]
+fn declaration_keywords_are_not_symbols() {
+    for keyword in ["source", "state", "note", "accept", "reject", "callin"] {
+        let dot = format!("digraph {{\n  0 -> 0[label={keyword}];\n}}\n");
+        let errors = from_droidstar_dot("keyword.gv", &dot, "a.B").unwrap_err();
+        assert_eq!(
+            messages(&errors),
+            [format!("keyword.gv:2:16: `{keyword}` cannot name a symbol")]
+        );
+    }
+}

@@ -36,9 +36,11 @@ pub use printer::print;
 
 use std::fmt;
 
-/// Words that cannot name a callin or callback: the synchronous closure's own symbols and the
-/// keywords of transition lines (`restricted` also names restrictions in `typestar diff`).
-const RESERVED: [&str; 8] = [
+/// Words that cannot name a callin or callback: the synchronous closure's own symbols, the
+/// keywords of transition lines (`restricted` also names restrictions in `typestar diff`), and
+/// the keywords that open a declaration, which a transition line of that callin would read as
+/// (found by the `droidstar_dot` fuzz target: a callin `source` printed `source -> s0`).
+const RESERVED: [&str; 20] = [
     "wait",
     "quiet",
     "eps",
@@ -47,6 +49,18 @@ const RESERVED: [&str; 8] = [
     "fails",
     "restricted",
     "harmless",
+    "typestate",
+    "summary",
+    "note",
+    "source",
+    "platform",
+    "provenance",
+    "stats",
+    "callin",
+    "callback",
+    "state",
+    "accept",
+    "reject",
 ];
 
 /// An error in a typestate file, at file:line:col.
