@@ -14,6 +14,8 @@ learner/robolectric/fetch.sh --sdk 34 >/dev/null
 echo "== cargo test"
 # TYPESTAR_SLOW=1 runs the slow tests too (learner/tests/robolectric_droidstar.rs, ~1 min).
 TYPESTAR_SLOW=1 cargo test --workspace
+echo "== fuzzing, 20 s per target (fuzz/README.md)"
+fuzz/run.sh 20
 echo "== AALpy comparison harness"
 bench/aalpy/test.sh
 echo "== Java agent"

@@ -280,6 +280,17 @@ impl<'a> Cfg<'a> {
 /// Dangling edges waiting for their target: (source, kind).
 type Pending = Vec<(NodeId, EdgeKind)>;
 
+/// Adds to `into` the edges of `more` it does not hold yet.
+/// Paths that meet again (`a ?: b` when `b` adds no node) bring the same edges twice, and
+/// keeping both would double the list at every such join: 2^n edges for a chain of n.
+fn join(into: &mut Pending, more: Pending) {
+    for edge in more {
+        if !into.contains(&edge) {
+            into.push(edge);
+        }
+    }
+}
+
 /// Something a jump can leave: a loop, a labeled block, a switch, a `try` with a `finally`,
 /// an exception handler scope, or an inlined lambda.
 enum JumpTarget<'a> {
@@ -393,14 +404,14 @@ impl<'a> Builder<'a> {
                 if let Some(otherwise) = else_branch {
                     self.branch(otherwise, value_of);
                 }
-                self.current.extend(after_then);
+                join(&mut self.current, after_then);
             }
             StmtKind::While { cond, body } => {
                 let head = self.add_node(NodeKind::Join);
                 let (on_true, on_false) = self.cond(cond);
                 self.current = on_true;
                 let continues = self.loop_body(label, body);
-                self.current.extend(continues);
+                join(&mut self.current, continues);
                 self.connect_current(head);
                 self.current = on_false;
                 self.finish_loop();
@@ -408,7 +419,7 @@ impl<'a> Builder<'a> {
             StmtKind::DoWhile { body, cond } => {
                 let head = self.add_node(NodeKind::Join);
                 let continues = self.loop_body(label, body);
-                self.current.extend(continues);
+                join(&mut self.current, continues);
                 let (on_true, on_false) = self.cond(cond);
                 self.connect(on_true, head);
                 self.current = on_false;
@@ -431,7 +442,7 @@ impl<'a> Builder<'a> {
                     None => Vec::new(),
                 };
                 let continues = self.loop_body(label, body);
-                self.current.extend(continues);
+                join(&mut self.current, continues);
                 for expr in update {
                     self.expr(expr);
                 }
@@ -448,7 +459,7 @@ impl<'a> Builder<'a> {
                 let head = self.add_node(NodeKind::Join);
                 self.add_node(NodeKind::Declare(var));
                 let continues = self.loop_body(label, body);
-                self.current.extend(continues);
+                join(&mut self.current, continues);
                 self.connect_current(head);
                 self.current = vec![(head, EdgeKind::Normal)];
                 self.finish_loop();
@@ -551,13 +562,13 @@ impl<'a> Builder<'a> {
     /// Pops the loop context; its `break`s join the current point.
     fn finish_loop(&mut self) {
         if let Some(JumpTarget::Loop { breaks, .. }) = self.jump_targets.pop() {
-            self.current.extend(breaks);
+            join(&mut self.current, breaks);
         }
     }
 
     fn finish_breakable(&mut self) {
         if let Some(JumpTarget::Breakable { breaks, .. }) = self.jump_targets.pop() {
-            self.current.extend(breaks);
+            join(&mut self.current, breaks);
         }
     }
 
@@ -583,12 +594,12 @@ impl<'a> Builder<'a> {
         let pending = std::mem::take(&mut self.current);
         match (position.map(|p| &mut self.jump_targets[p]), jump) {
             (Some(JumpTarget::Loop { continues, .. }), Jump::Continue) => {
-                continues.extend(pending);
+                join(continues, pending);
             }
             (Some(JumpTarget::Loop { breaks, .. } | JumpTarget::Breakable { breaks, .. }), _) => {
-                breaks.extend(pending)
+                join(breaks, pending)
             }
-            (Some(JumpTarget::Inline { returns, .. }), _) => returns.extend(pending),
+            (Some(JumpTarget::Inline { returns, .. }), _) => join(returns, pending),
             _ => self.connect(pending, self.exit),
         }
     }
@@ -630,7 +641,7 @@ impl<'a> Builder<'a> {
             if let Some(guard) = &arm.guard {
                 let (on_true, on_false) = self.cond(guard);
                 self.current = on_true;
-                done.extend(on_false);
+                join(&mut done, on_false);
             }
             self.current.append(&mut falling);
             self.branch(&arm.body, value_of.filter(|_| !fallthrough));
@@ -751,7 +762,7 @@ impl<'a> Builder<'a> {
                 let (lhs_true, mut lhs_false) = self.cond(lhs);
                 self.current = lhs_true;
                 let (on_true, rhs_false) = self.cond(rhs);
-                lhs_false.extend(rhs_false);
+                join(&mut lhs_false, rhs_false);
                 (on_true, lhs_false)
             }
             ExprKind::Binary {
@@ -762,7 +773,7 @@ impl<'a> Builder<'a> {
                 let (mut lhs_true, lhs_false) = self.cond(lhs);
                 self.current = lhs_false;
                 let (rhs_true, on_false) = self.cond(rhs);
-                lhs_true.extend(rhs_true);
+                join(&mut lhs_true, rhs_true);
                 (lhs_true, on_false)
             }
             ExprKind::Not(inner) => {
@@ -819,7 +830,7 @@ impl<'a> Builder<'a> {
                 self.inline_lambda(&call.name, inlined);
                 // What may throw is in the lambda, which was inlined with its exception edges.
                 self.add_node(NodeKind::Call(expr));
-                self.current.extend(skipped);
+                join(&mut self.current, skipped);
             }
             ExprKind::New { args, .. } => {
                 for arg in args {
@@ -841,7 +852,7 @@ impl<'a> Builder<'a> {
             | ExprKind::Not(_) => {
                 let (on_true, on_false) = self.cond(expr);
                 self.current = on_true;
-                self.current.extend(on_false);
+                join(&mut self.current, on_false);
             }
             ExprKind::Binary {
                 op: BinaryOp::Elvis,
@@ -851,7 +862,7 @@ impl<'a> Builder<'a> {
                 self.expr(lhs);
                 let skip_rhs = self.current.clone();
                 self.expr(rhs);
-                self.current.extend(skip_rhs);
+                join(&mut self.current, skip_rhs);
             }
             ExprKind::Binary { lhs, rhs, .. } => {
                 self.expr(lhs);
@@ -929,7 +940,7 @@ impl<'a> Builder<'a> {
         });
         self.block(body);
         if let Some(JumpTarget::Inline { returns, .. }) = self.jump_targets.pop() {
-            self.current.extend(returns);
+            join(&mut self.current, returns);
         }
     }
 }

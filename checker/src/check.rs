@@ -17,8 +17,9 @@ use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode};
 use crate::ir::{
     Body, Class, ClassKind, Expr, ExprId, ExprKind, Language, MethodKind, SourceIr, Span, Stmt,
-    StmtKind,
+    StmtKind, TooDeep,
 };
+use crate::lang::NotParsed;
 use crate::places::{self, Places, Var};
 use crate::protocols::{Protocols, Supertypes};
 use crate::resolve::Resolution;
@@ -36,8 +37,8 @@ pub struct CheckConfig {
     /// [`project_supertypes`]), so that `class DownloadTask extends AsyncTask` in one file
     /// makes `new DownloadTask()` a protocol object in another.
     pub supertypes: Supertypes,
-    /// How long one file may take; past it the rest of the file is skipped and
-    /// [`CheckResult::timed_out`] is set.
+    /// How long parsing one file may take, and then how long its analysis may take; past it
+    /// the rest of the file is skipped and [`CheckResult::timed_out`] is set.
     pub time_limit: Duration,
     /// Whether to report objects that may be dropped before reaching a final state of their
     /// protocol ([`CheckResult::unreleased`]): a `MediaPlayer` never released, a stream never
@@ -67,8 +68,10 @@ pub struct CheckResult {
     pub violations: Vec<Violation>,
     /// Regions the parser could not read; the rest of the file was checked.
     pub syntax_errors: Vec<Span>,
-    /// Whether the time limit cut the analysis short.
+    /// Whether the time limit cut parsing or the analysis short.
     pub timed_out: bool,
+    /// Where the code nests deeper than the checker follows; what lies deeper was not checked.
+    pub too_deep: Option<TooDeep>,
     /// With [`CheckConfig::report_unreleased`], the objects that may be dropped unreleased,
     /// in source order, suppressions applied.
     pub unreleased: Vec<Unreleased>,
@@ -93,14 +96,36 @@ pub struct StatesAt {
 
 /// Checks `file` against `library`.
 pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> CheckResult {
+    let deadline = Instant::now().checked_add(config.time_limit);
     if config.skip_unrelated && !related(library, &file.text, &config.supertypes) {
-        return CheckResult {
-            syntax_errors: crate::lang::syntax_errors(file.language, &file.text),
-            ..CheckResult::default()
+        return match crate::lang::syntax_errors(file.language, &file.text, deadline) {
+            Ok(syntax_errors) => CheckResult {
+                syntax_errors,
+                ..CheckResult::default()
+            },
+            Err(not_parsed) => CheckResult::not_parsed(not_parsed),
         };
     }
-    let ir = crate::lang::lower(file.language, &file.text);
-    check_lowered(library, &file.text, &ir, config, None).0
+    match crate::lang::lower_within(file.language, &file.text, deadline) {
+        Ok(ir) => check_lowered(library, &file.text, &ir, config, None).0,
+        Err(not_parsed) => CheckResult::not_parsed(not_parsed),
+    }
+}
+
+impl CheckResult {
+    /// The result of a file that was not parsed: no findings, and why.
+    pub(crate) fn not_parsed(why: NotParsed) -> CheckResult {
+        match why {
+            NotParsed::OutOfTime => CheckResult {
+                timed_out: true,
+                ..CheckResult::default()
+            },
+            NotParsed::TooDeep(too_deep) => CheckResult {
+                too_deep: Some(too_deep),
+                ..CheckResult::default()
+            },
+        }
+    }
 }
 
 /// Whether `text` names something a protocol object can come from: a name of the library's
@@ -152,6 +177,7 @@ pub(crate) fn check_lowered(
         violations,
         syntax_errors: ir.syntax_errors.clone(),
         timed_out,
+        too_deep: ir.too_deep,
         unreleased,
     };
     (result, memo)
@@ -192,11 +218,16 @@ pub fn states_at(
 }
 
 /// The direct supertypes of every class the files declare, for [`CheckConfig::supertypes`].
+/// Each file is parsed within the default time limit; a file that takes longer is left out.
 pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes {
     let mut out = Supertypes::new();
     let protocols = Protocols::new(library, Supertypes::new());
+    let limit = CheckConfig::default().time_limit;
     for file in files {
-        let ir = crate::lang::lower(file.language, &file.text);
+        let deadline = Instant::now().checked_add(limit);
+        let Ok(ir) = crate::lang::lower_within(file.language, &file.text, deadline) else {
+            continue;
+        };
         for info in crate::resolve::resolve(&ir, &protocols).classes() {
             out.insert(info.fqn.clone(), info.supertypes.clone());
         }

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use typestates::model::{CallinId, StateId, Step, Typestate, WaitOutcome};
 
-use crate::ir::{LineCol, Span};
+use crate::ir::Span;
 use crate::places::Places;
 use crate::protocols::Protocols;
 use crate::typestate_flow::{Cause, Observation, Value};
@@ -439,20 +439,14 @@ fn related(
 
 /// The span of the bytes `start..end` of `text`, with lines and columns.
 pub fn span_of(text: &str, start: usize, end: usize) -> Option<Span> {
-    let position = |offset: usize| -> Option<LineCol> {
-        let before = text.get(..offset)?;
-        let line = before.matches('\n').count() + 1;
-        let col = offset - before.rfind('\n').map_or(0, |newline| newline + 1) + 1;
-        Some(LineCol {
-            line: u32::try_from(line).ok()?,
-            col: u32::try_from(col).ok()?,
-        })
-    };
+    text.get(..start)?;
+    text.get(..end)?;
+    let starts = crate::ir::line_starts(text);
     Some(Span {
         start_byte: start,
         end_byte: end,
-        start: position(start)?,
-        end: position(end)?,
+        start: crate::ir::position(&starts, start),
+        end: crate::ir::position(&starts, end),
     })
 }
 

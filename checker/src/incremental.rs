@@ -28,12 +28,15 @@
 //! lowered from it: `tests/incremental.rs` applies many random edits to fixture files and
 //! compares both after each one.
 
+use std::time::Instant;
+
 use tree_sitter::{Parser, Tree};
 use typestates::library::Library;
 
 use crate::body_memo::Analyses;
 use crate::check::{check_lowered, related};
 use crate::ir::{Language, Method, MethodKind, SourceIr};
+use crate::lang::{parse_within, NotParsed};
 use crate::relocate::{self, Comparison, Renumbering, Shift, TextEdit};
 use crate::source::SourceFile;
 use crate::visit_mut::VisitMut;
@@ -115,13 +118,25 @@ impl Incremental {
         file: &SourceFile,
         config: &CheckConfig,
     ) -> (CheckResult, Reuse) {
-        let reparsed = self.reparse(file);
+        // Relocating positions across an edit counts `\n` only, as tree-sitter does; a text
+        // that ends lines with a lone `\r` is checked afresh each time.
+        let lone_cr = |parsed: &Parsed| crate::ir::has_lone_cr(&parsed.text);
+        if crate::ir::has_lone_cr(&file.text) || self.parsed.as_ref().is_some_and(lone_cr) {
+            *self = Incremental::default();
+            let result = crate::check(library, file, config);
+            return (result, Reuse::Nothing);
+        }
+        let reparsed = self.reparse(file, Instant::now().checked_add(config.time_limit));
         self.lowering = Lowering::None;
         // Taken out while in use, so that a panic midway leaves nothing half relocated.
         let last = self.last.take();
         let Some(parsed) = &self.parsed else {
-            // tree-sitter refused the grammar, which the grammar tests rule out.
-            return (crate::check(library, file, config), Reuse::Nothing);
+            let result = match reparsed.not_parsed {
+                Some(why) => CheckResult::not_parsed(why),
+                // tree-sitter refused the grammar, which the grammar tests rule out.
+                None => crate::check(library, file, config),
+            };
+            return (result, Reuse::Nothing);
         };
         let reused_tree = if reparsed.reused_tree {
             Reuse::Tree
@@ -195,15 +210,23 @@ impl Incremental {
         (result, reuse)
     }
 
-    /// Brings the kept tree up to `file`.
-    fn reparse(&mut self, file: &SourceFile) -> Reparsed {
+    /// Brings the kept tree up to `file`, giving up at `deadline`.
+    fn reparse(&mut self, file: &SourceFile, deadline: Option<Instant>) -> Reparsed {
         let old = self
             .parsed
             .take()
             .filter(|parsed| parsed.language == file.language);
         let Some(mut parsed) = old else {
-            self.parsed = parse_new(file);
-            return Reparsed::default();
+            return match parse_new(file, deadline) {
+                Ok(parsed) => {
+                    self.parsed = parsed;
+                    Reparsed::default()
+                }
+                Err(why) => Reparsed {
+                    not_parsed: Some(why),
+                    ..Reparsed::default()
+                },
+            };
         };
         let edit = TextEdit::between(&parsed.text, &file.text);
         if edit.is_empty() {
@@ -213,6 +236,7 @@ impl Incremental {
                 reused_tree: true,
                 same_ir: true,
                 changed: Vec::new(),
+                not_parsed: None,
             };
         }
         let old_comment = comment_around(
@@ -222,20 +246,30 @@ impl Incremental {
             edit.old_end_byte,
         );
         parsed.tree.edit(&edit.to_tree_sitter());
-        let mut tree = parsed.parser.parse(&file.text, Some(&parsed.tree));
+        let language = file.language;
+        let mut tree = parse_within(
+            &mut parsed.parser,
+            language,
+            &file.text,
+            Some(&parsed.tree),
+            deadline,
+        );
         let mut reused_tree = true;
         // Around syntax errors tree-sitter's recovery may take another path when it reuses old
         // subtrees than when it starts afresh; only a fresh parse is sure to give what `check`
         // sees.
-        if tree
-            .as_ref()
-            .is_some_and(|tree| tree.root_node().has_error())
-        {
-            tree = parsed.parser.parse(&file.text, None);
+        if tree.as_ref().is_ok_and(|tree| tree.root_node().has_error()) {
+            tree = parse_within(&mut parsed.parser, language, &file.text, None, deadline);
             reused_tree = false;
         }
-        let Some(tree) = tree else {
-            return Reparsed::default();
+        let tree = match tree {
+            Ok(tree) => tree,
+            Err(why) => {
+                return Reparsed {
+                    not_parsed: Some(why),
+                    ..Reparsed::default()
+                }
+            }
         };
         let changed = if reused_tree {
             parsed
@@ -269,6 +303,7 @@ impl Incremental {
             reused_tree,
             same_ir,
             changed,
+            not_parsed: None,
         }
     }
 
@@ -297,6 +332,8 @@ struct Reparsed {
     /// The byte ranges of the new tree whose structure differs from the kept tree's, when
     /// that was reused.
     changed: Vec<std::ops::Range<usize>>,
+    /// Why the new text has no tree, when parsing gave up.
+    not_parsed: Option<NotParsed>,
 }
 
 /// The IR of the new text, for [`Last::reuse`].
@@ -353,7 +390,9 @@ impl Last {
         parsed: &Parsed,
         changed: &[std::ops::Range<usize>],
     ) -> Option<Spliced> {
-        let plain = |ir: &SourceIr| ir.syntax_errors.is_empty() && ir.ignore_comments.is_empty();
+        let plain = |ir: &SourceIr| {
+            ir.syntax_errors.is_empty() && ir.ignore_comments.is_empty() && ir.too_deep.is_none()
+        };
         if !plain(&self.ir)
             || parsed.tree.root_node().has_error()
             || parsed.text.contains(crate::lang::IGNORE_MARKER)
@@ -382,11 +421,11 @@ impl Last {
             return None;
         }
         let (first, old_next) = (old.ids.start, old.ids.end);
+        let (method, next) =
+            crate::lang::lower_method(parsed.language, &parsed.text, node, class, first)?;
         let mut shift = Shift::new(edit);
         shift.visit_method(old);
         let moved_exactly = shift.is_exact();
-        let (method, next) =
-            crate::lang::lower_method(parsed.language, &parsed.text, node, class, first);
         let old = std::mem::take(old);
         let renumbering = if next == old_next {
             Renumbering::NONE
@@ -559,13 +598,17 @@ fn written_once(text: &str, name: &str) -> bool {
     !name.is_empty() && found == 1
 }
 
-fn parse_new(file: &SourceFile) -> Option<Parsed> {
-    let mut parser = crate::lang::parser(file.language)?;
-    let tree = parser.parse(&file.text, None)?;
-    Some(Parsed {
+/// A fresh parse of `file` (`None` if tree-sitter refuses the grammar), giving up at
+/// `deadline`.
+fn parse_new(file: &SourceFile, deadline: Option<Instant>) -> Result<Option<Parsed>, NotParsed> {
+    let Some(mut parser) = crate::lang::parser(file.language) else {
+        return Ok(None);
+    };
+    let tree = parse_within(&mut parser, file.language, &file.text, None, deadline)?;
+    Ok(Some(Parsed {
         language: file.language,
         parser,
         text: file.text.clone(),
         tree,
-    })
+    }))
 }

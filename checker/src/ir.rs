@@ -25,6 +25,40 @@ impl fmt::Display for LineCol {
     }
 }
 
+/// Where each line of `text` starts, in bytes; lines end at `\n`, `\r\n` and a lone `\r`, as
+/// Java (JLS 3.4) and Kotlin end them.
+pub fn line_starts(text: &str) -> Vec<usize> {
+    let bytes = text.as_bytes();
+    let mut starts = vec![0];
+    for (at, &byte) in bytes.iter().enumerate() {
+        let ends_line = byte == b'\n' || (byte == b'\r' && bytes.get(at + 1) != Some(&b'\n'));
+        if ends_line {
+            starts.push(at + 1);
+        }
+    }
+    starts
+}
+
+/// Whether `text` ends a line with a lone `\r` (neither `\n` nor `\r\n`), where tree-sitter,
+/// which counts `\n` only, gives other rows than [`line_starts`].
+pub fn has_lone_cr(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes
+        .iter()
+        .enumerate()
+        .any(|(at, &byte)| byte == b'\r' && bytes.get(at + 1) != Some(&b'\n'))
+}
+
+/// The line and column of byte `offset`, given the [`line_starts`] of its text.
+pub fn position(starts: &[usize], offset: usize) -> LineCol {
+    let line = starts.partition_point(|&start| start <= offset).max(1);
+    let start = starts[line - 1];
+    LineCol {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        col: u32::try_from(offset - start + 1).unwrap_or(u32::MAX),
+    }
+}
+
 /// A range of source text: byte offsets plus the line and column of both ends.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Span {
@@ -67,6 +101,60 @@ pub struct SourceIr {
     pub syntax_errors: Vec<Span>,
     /// The number of expressions; every [`ExprId`] is below it.
     pub n_exprs: u32,
+    /// The first place nested deeper than lowering follows; what lies deeper was skipped.
+    pub too_deep: Option<TooDeep>,
+}
+
+/// A place nested deeper than the checker follows, so the file was not checked fully.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TooDeep {
+    /// What nests.
+    pub nesting: Nesting,
+    /// The first node past the limit.
+    pub span: Span,
+}
+
+/// What nests too deeply (see [`TooDeep`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Nesting {
+    /// Statements and expressions.
+    Code,
+    /// Named classes declared inside classes.
+    Classes,
+    /// Kotlin strings inside string templates (the grammar's scanner aborts at 512).
+    StringTemplates,
+}
+
+impl Nesting {
+    /// How many levels are followed.
+    pub fn limit(self) -> u32 {
+        match self {
+            Nesting::Code => 100,
+            Nesting::Classes => 100,
+            Nesting::StringTemplates => 128,
+        }
+    }
+
+    /// What nests, in words.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Nesting::Code => "statements and expressions",
+            Nesting::Classes => "classes",
+            Nesting::StringTemplates => "strings in string templates",
+        }
+    }
+}
+
+impl fmt::Display for TooDeep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} nested deeper than {} levels; the file was not checked fully",
+            self.span.start,
+            self.nesting.describe(),
+            self.nesting.limit()
+        )
+    }
 }
 
 /// An import declaration.

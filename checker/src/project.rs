@@ -21,7 +21,6 @@
 //! The results are those of [`crate::check`] with [`crate::project_supertypes`] for every
 //! file that is checked.
 
-use std::ops::ControlFlow;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -93,6 +92,7 @@ impl<'a> Project<'a> {
             for (i, result) in lower_all(files, &todo, &library_only, limit, jobs) {
                 match result {
                     Outcome::Lowered(file) => {
+                        let file = *file;
                         for info in &file.classes {
                             interim.insert(info.fqn.clone(), info.supertypes.clone());
                             pending.push(info.fqn.clone());
@@ -212,28 +212,13 @@ fn timed_out() -> CheckResult {
 /// Parses `file`, giving up when parsing takes longer than `limit`, and lowers it; `None`
 /// when parsing ran out of time.
 pub(crate) fn lower_within(file: &SourceFile, limit: Duration) -> Option<SourceIr> {
-    let Some(mut parser) = crate::lang::parser(file.language) else {
-        return Some(crate::lang::lower(file.language, &file.text));
-    };
-    let deadline = Instant::now().checked_add(limit);
-    let mut out_of_time = |_: &tree_sitter::ParseState| match deadline {
-        Some(deadline) if Instant::now() >= deadline => ControlFlow::Break(()),
-        _ => ControlFlow::Continue(()),
-    };
-    let options = tree_sitter::ParseOptions::new().progress_callback(&mut out_of_time);
-    let bytes = file.text.as_bytes();
-    let tree = parser.parse_with_options(
-        &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
-        None,
-        Some(options),
-    )?;
-    Some(crate::lang::lower_tree(file.language, &file.text, &tree))
+    crate::lang::lower_within(file.language, &file.text, Instant::now().checked_add(limit)).ok()
 }
 
 /// What lowering one file gave.
 enum Outcome {
     /// The IR and the classes the file declares.
-    Lowered(Lowered),
+    Lowered(Box<Lowered>),
     /// Parsing ran out of time.
     OutOfTime,
     /// Lowering panicked.
@@ -258,7 +243,7 @@ fn lower_all(
             })
         }))
         .map_or(Outcome::Panicked, |lowered| {
-            lowered.map_or(Outcome::OutOfTime, Outcome::Lowered)
+            lowered.map_or(Outcome::OutOfTime, |file| Outcome::Lowered(Box::new(file)))
         })
     };
     let jobs = jobs.clamp(1, todo.len().max(1));

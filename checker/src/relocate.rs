@@ -284,6 +284,7 @@ pub fn compare(edit: TextEdit, old: &mut SourceIr, new: &SourceIr) -> Comparison
         ignore_comments,
         syntax_errors,
         n_exprs,
+        too_deep,
     } = &*old;
     let mut same_methods = Vec::new();
     let mut same = *language == new.language
@@ -292,6 +293,7 @@ pub fn compare(edit: TextEdit, old: &mut SourceIr, new: &SourceIr) -> Comparison
         && *file_annotations == new.file_annotations
         && *ignore_comments == new.ignore_comments
         && *syntax_errors == new.syntax_errors
+        && *too_deep == new.too_deep
         && classes.len() == new.classes.len();
     let same_numbering = *n_exprs == new.n_exprs;
     for (old, new) in classes.iter_mut().zip(&new.classes) {

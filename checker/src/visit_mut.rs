@@ -53,6 +53,7 @@ pub fn walk_source<V: VisitMut + ?Sized>(visitor: &mut V, ir: &mut SourceIr) {
         ignore_comments,
         syntax_errors,
         n_exprs: _,
+        too_deep,
     } = ir;
     imports.iter_mut().for_each(|it| walk_import(visitor, it));
     classes.iter_mut().for_each(|it| visitor.visit_class(it));
@@ -62,6 +63,7 @@ pub fn walk_source<V: VisitMut + ?Sized>(visitor: &mut V, ir: &mut SourceIr) {
     ignore_comments
         .iter_mut()
         .chain(syntax_errors)
+        .chain(too_deep.iter_mut().map(|it| &mut it.span))
         .for_each(|it| visitor.visit_span(it));
 }
 

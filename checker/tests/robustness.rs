@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use checker::cfg::Cfg;
-use checker::ir::{Class, Language};
+use checker::ir::{Class, Language, Nesting};
 use checker::source::{Encoding, SourceError, SourceFile, MAX_SOURCE_BYTES};
 
 /// Runs every pass on `text` and walks every resulting graph.
@@ -188,4 +188,226 @@ fn latin1_files_are_decoded_and_say_so() {
     assert_eq!(encoding, Encoding::Utf8);
     let err = SourceFile::decode(Path::new("notes.txt"), b"\xff".to_vec()).unwrap_err();
     assert!(matches!(err, SourceError::UnknownLanguage { .. }));
+}
+
+/// A Kotlin elvis chain whose right operands add no node used to double the pending edges
+/// per operator (`a ?: a ?: …`, 40 terms: gigabytes); the graph now grows with the chain.
+#[test]
+fn elvis_chain_builds_a_linear_graph() {
+    for terms in [10, 20, 40] {
+        let chain = vec!["a"; terms].join(" ?: ");
+        let text = format!("fun f(a: String?) {{ val s = {chain}\n s.length }}");
+        let ir = checker::lang::lower(Language::Kotlin, &text);
+        let body = ir.classes[0].methods[0].body.as_ref().expect("a body");
+        let cfg = Cfg::build(body, Language::Kotlin);
+        let edges: usize = cfg.nodes.iter().map(|node| node.succs.len()).sum();
+        assert!(edges < 10 * terms, "{terms} terms: {edges} edges");
+    }
+    run_all(
+        Language::Kotlin,
+        &format!(
+            "fun f(a: String?) {{ val s = {} }}",
+            vec!["a"; 60].join(" ?: ")
+        ),
+    );
+}
+
+const JAVA_HEAD: &str = "import android.media.MediaPlayer;\n";
+const KOTLIN_HEAD: &str = "import android.media.MediaPlayer\n";
+
+/// `head`, then `open` `n` times, `middle`, `close` `n` times and `tail`.
+fn deep(head: &str, open: &str, middle: &str, close: &str, n: usize, tail: &str) -> String {
+    format!("{head}{}{middle}{}{tail}", open.repeat(n), close.repeat(n))
+}
+
+/// Checks `text` as the file `path` with the default configuration.
+fn check_text(path: &str, text: &str) -> checker::CheckResult {
+    let file = SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec()).expect("UTF-8");
+    let library = typestates::library::Library::bundled();
+    checker::check(&library, &file, &checker::CheckConfig::default())
+}
+
+/// Named classes nested 6 000 deep (Java) or 3 000 deep (Kotlin) overflowed the stack while
+/// lowering; lowering now stops at the limit and says where.
+#[test]
+fn deeply_nested_classes_are_cut_and_reported() {
+    let depth = 6_000;
+    let java = deep(JAVA_HEAD, "class A { ", "", "}", depth, "\n");
+    run_all(Language::Java, &java);
+    let too_deep = check_text("Nested.java", &java).too_deep.expect("reported");
+    assert_eq!(too_deep.nesting, Nesting::Classes);
+    assert_eq!(too_deep.span.start.line, 2);
+    assert_eq!(too_deep.span.start.col, 1001, "the 101st class");
+    let kotlin = deep(KOTLIN_HEAD, "class A {\n", "", "}\n", 3_000, "");
+    run_all(Language::Kotlin, &kotlin);
+    let too_deep = check_text("Nested.kt", &kotlin).too_deep.expect("reported");
+    assert_eq!(too_deep.nesting, Nesting::Classes);
+    assert_eq!(too_deep.span.start.line, 102, "the 101st class");
+    // Code within the limits is checked fully.
+    let shallow = "import android.media.MediaPlayer;\nclass A { class B { void f() { new MediaPlayer().start(); } } }\n";
+    assert_eq!(check_text("A.java", shallow).too_deep, None);
+}
+
+/// Statements nested past the limit are summarised and the file says so.
+#[test]
+fn deeply_nested_code_is_reported() {
+    let head = format!("{JAVA_HEAD}class A {{ void f() {{ ");
+    let text = deep(&head, "if (a) { ", "", "}", 300, " } }\n");
+    let too_deep = check_text("A.java", &text).too_deep.expect("reported");
+    assert_eq!(too_deep.nesting, Nesting::Code);
+    assert!(too_deep
+        .to_string()
+        .contains("nested deeper than 100 levels"));
+}
+
+/// Annotation element arrays 40 000 deep (Java) and parenthesized types 40 000 deep (Kotlin)
+/// overflowed the stack; both are now walked without recursion, and nothing is lost.
+#[test]
+fn deep_annotation_arrays_and_parenthesized_types() {
+    let depth = 40_000;
+    let java = deep(
+        "@SuppressWarnings(",
+        "{",
+        "\"typestate\"",
+        "}",
+        depth,
+        ")\nclass A {}\n",
+    );
+    run_all(Language::Java, &java);
+    let ir = checker::lang::lower(Language::Java, &java);
+    assert_eq!(ir.classes[0].annotations[0].string_args, ["typestate"]);
+    let kotlin = deep("val x: ", "(", "MediaPlayer", ")", depth, " = null\n");
+    run_all(Language::Kotlin, &kotlin);
+    let ir = checker::lang::lower(Language::Kotlin, &kotlin);
+    let field = &ir.classes[0].fields[0];
+    assert_eq!(
+        field.ty.as_ref().map(|ty| ty.name.as_str()),
+        Some("MediaPlayer")
+    );
+}
+
+/// Kotlin strings nested 512 deep in string templates abort the grammar's scanner, so such a
+/// text is refused before parsing, naming the place; shallow templates, however many, parse.
+#[test]
+fn kotlin_templates_nested_too_deep_are_refused() {
+    let head = format!("{KOTLIN_HEAD}val s = ");
+    let text = deep(&head, "\"${", "\"", "", 600, "\n");
+    run_all(Language::Kotlin, &text);
+    let too_deep = check_text("Deep.kt", &text).too_deep.expect("refused");
+    assert_eq!(too_deep.nesting, Nesting::StringTemplates);
+    assert_eq!(too_deep.span.start.line, 2);
+    assert_eq!(too_deep.span.start.col, 9 + 3 * 128, "the 129th string");
+    let nested = |n: usize| deep("val s = ", "\"${", "x", "}\"", n, "\n");
+    assert_eq!(check_text("Ok.kt", &nested(100)).too_deep, None);
+    assert!(check_text("Deep.kt", &nested(200)).too_deep.is_some());
+    let many = "val s = \"${a} ${\"b\"}\"\n".repeat(2_000);
+    let result = check_text("Many.kt", &many);
+    assert_eq!((result.too_deep, result.syntax_errors.len()), (None, 0));
+    // Raw strings, comments and character literals do not open strings.
+    let other = format!(
+        "val s = \"\"\"${{\"a\"}}\"\"\" // \"${{\"\n/* \"${{ */ val c = '\"'\n{}",
+        many
+    );
+    assert_eq!(check_text("Other.kt", &other).too_deep, None);
+}
+
+/// Parsing stops at the time limit in `check` and in `Incremental` too, not only in
+/// `Project` (`tests/project.rs`).
+#[test]
+fn parsing_in_check_stops_at_the_time_limit() {
+    let method = "    void m() { MediaPlayer p = new MediaPlayer(); p.release(); p.start(); }\n";
+    let big = format!(
+        "import android.media.MediaPlayer;\nclass Big {{\n{}}}\n",
+        method.repeat(40_000)
+    );
+    let file = SourceFile::from_bytes(Path::new("Big.java"), big.into_bytes()).expect("UTF-8");
+    let library = typestates::library::Library::bundled();
+    for skip_unrelated in [true, false] {
+        let config = checker::CheckConfig {
+            time_limit: std::time::Duration::from_millis(1),
+            skip_unrelated,
+            ..checker::CheckConfig::default()
+        };
+        let result = checker::check(&library, &file, &config);
+        assert!(result.timed_out && result.violations.is_empty());
+        let result = checker::Incremental::default().check(&library, &file, &config);
+        assert!(result.timed_out && result.violations.is_empty());
+    }
+}
+
+/// Texts whose parse is quadratic inside one lexing step (a run of `$` in Kotlin, an
+/// unterminated comment holding many `/*`, an unterminated string followed by many `'`):
+/// tree-sitter's progress callback is not called within that step, so parsing used to run
+/// for minutes past the limit. Each is now cut at the limit, in `check` and in `Project`.
+#[test]
+fn quadratic_parses_stop_at_the_time_limit() {
+    let cases = [
+        (
+            "Dollars.kt",
+            format!(
+                "import android.media.MediaPlayer\nfun f() {{\n{}\n}}\n",
+                "$".repeat(256 << 10)
+            ),
+        ),
+        (
+            "Comments.java",
+            format!(
+                "import android.media.MediaPlayer;\nclass A {{ void f() {{{}",
+                " /*".repeat(80_000)
+            ),
+        ),
+        (
+            "Quotes.kt",
+            format!(
+                "import android.media.MediaPlayer\nval s = \"\n{}",
+                format!("{}\n", "'".repeat(50)).repeat(6_400)
+            ),
+        ),
+    ];
+    let library = typestates::library::Library::bundled();
+    let config = checker::CheckConfig {
+        time_limit: std::time::Duration::from_millis(1),
+        ..checker::CheckConfig::default()
+    };
+    for (path, text) in cases {
+        let file = SourceFile::from_bytes(Path::new(path), text.into_bytes()).expect("UTF-8");
+        assert!(checker::check(&library, &file, &config).timed_out, "{path}");
+        let files = [file];
+        let project = checker::Project::new(&library, &files, config.clone(), 1);
+        assert!(project.check(0).timed_out, "{path}");
+    }
+}
+
+/// A lone CR ends a line in Java and Kotlin: findings on a file with CR line ends were all
+/// reported on line 1 (`1:103` instead of `5:7`).
+#[test]
+fn lone_cr_ends_lines() {
+    let lines = [
+        "import android.media.MediaPlayer;",
+        "class A {",
+        "  void f() {",
+        "    MediaPlayer p = new MediaPlayer();",
+        "      p.start();",
+        "  }",
+        "}",
+    ];
+    let library = typestates::library::Library::bundled();
+    let config = checker::CheckConfig::default();
+    for ending in ["\r", "\n", "\r\n"] {
+        let text = lines.join(ending);
+        let file = SourceFile::from_bytes(Path::new("A.java"), text.into_bytes()).expect("UTF-8");
+        let result = checker::check(&library, &file, &config);
+        let starts: Vec<String> = result
+            .violations
+            .iter()
+            .map(|v| v.span.start.to_string())
+            .collect();
+        assert_eq!(starts, ["5:9"], "{ending:?}");
+        let mut incremental = checker::Incremental::default();
+        assert_eq!(
+            incremental.check(&library, &file, &config),
+            result,
+            "{ending:?}"
+        );
+    }
 }

@@ -6,20 +6,22 @@ use std::path::Path;
 
 use anyhow::Context;
 use typestates::format::Diagnostic;
-use typestates::library::Library;
+use typestates::library::{Library, MAX_TYPESTATE_BYTES};
 use typestates::Typestate;
 
 /// Loads `spec`: a path to a `.typestate`, `.json`, `.gv` or `.dot` file, or a library class.
 pub fn typestate(spec: &str) -> anyhow::Result<Typestate> {
     let path = Path::new(spec);
-    if !path.is_file() {
+    if !path.exists() {
         let library = Library::bundled();
         let entry = library.find(spec).with_context(|| {
             format!("`{spec}` is neither a file nor a class of the typestate library (see `typestar library`)")
         })?;
         return Ok(entry.typestate.clone());
     }
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {spec}"))?;
+    let bytes = typestates::files::read_regular(path, MAX_TYPESTATE_BYTES)
+        .with_context(|| format!("cannot read {spec}"))?;
+    let text = String::from_utf8(bytes).with_context(|| format!("cannot read {spec}"))?;
     let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     let parsed = match extension {
         "json" => typestates::format::from_json(spec, &text),

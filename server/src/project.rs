@@ -10,14 +10,19 @@
 //! A folder under which no Java or Kotlin file is found is an error, so that a wrong path is
 //! not taken for a clean project.
 //! A file that is not UTF-8 is read as Latin-1, with a warning.
+//! The walk enters each folder once, however many links lead to it; a file that is not a
+//! regular file (a FIFO, socket or device) or is larger than the checker's limit is reported
+//! by name, unread (see [`typestates::files`]).
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
-use checker::source::Encoding;
+use checker::source::{Encoding, MAX_SOURCE_BYTES};
 use checker::{CheckConfig, CheckResult, Project, SourceFile};
+use typestates::files::Visited;
 use typestates::library::Library;
 
 /// Folders never descended into: dependencies and tool state (hidden folders are skipped too).
@@ -74,10 +79,11 @@ impl ProjectResult {
 pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
+    let mut visited = Visited::default();
     for path in paths {
         if path.is_dir() {
             let before = files.len();
-            walk(path, &mut files, &mut errors);
+            walk(path, &mut files, &mut errors, &mut visited);
             if files.len() == before {
                 errors.push(FileError {
                     path: path.clone(),
@@ -87,7 +93,8 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
                     ),
                 });
             }
-        } else if path.is_file() {
+        } else if path.exists() {
+            // Read, or refused by name when it is not a regular file.
             files.push(path.clone());
         } else {
             errors.push(FileError {
@@ -101,7 +108,10 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
     (files, errors)
 }
 
-fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>) {
+fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>, visited: &mut Visited) {
+    if !visited.first_visit(dir) {
+        return;
+    }
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) => {
@@ -121,7 +131,7 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>) {
                 && !name.starts_with('.')
                 && !is_build_output(&path, &name)
             {
-                walk(&path, files, errors);
+                walk(&path, files, errors, visited);
             }
         } else if matches!(
             path.extension().and_then(|e| e.to_str()),
@@ -160,6 +170,12 @@ fn holds_class_files(dir: &Path) -> bool {
     })
 }
 
+/// Reads the source file at `path`: a regular file within the checker's size limit.
+pub fn read_source(path: &Path) -> std::io::Result<Vec<u8>> {
+    let limit = u64::try_from(MAX_SOURCE_BYTES).unwrap_or(u64::MAX);
+    typestates::files::read_regular(path, limit)
+}
+
 /// Reads and checks `paths` against `library`, using up to `jobs` threads.
 pub fn check_paths(
     library: &Library,
@@ -171,7 +187,7 @@ pub fn check_paths(
     let mut warnings = Vec::new();
     let mut sources = Vec::new();
     for path in found {
-        let read = std::fs::read(&path)
+        let read = read_source(&path)
             .map_err(|err| format!("{}: cannot read: {err}", path.display()))
             .and_then(|bytes| SourceFile::decode(&path, bytes).map_err(|e| e.to_string()));
         match read {
@@ -191,12 +207,21 @@ pub fn check_paths(
         }
     }
     let jobs = jobs.max(1);
+    let limit = config.time_limit;
     let project = Project::new(library, &sources, config, jobs);
     let results = check_all(&project, &sources, jobs);
     let mut files = Vec::new();
     for (source, result) in sources.into_iter().zip(results) {
         match result {
-            Ok(result) => files.push((source, result)),
+            Ok(result) => {
+                if let Some(message) = incomplete(&source.path, &result, limit) {
+                    errors.push(FileError {
+                        path: source.path.clone(),
+                        message,
+                    });
+                }
+                files.push((source, result));
+            }
             Err(message) => errors.push(FileError {
                 path: source.path.clone(),
                 message,
@@ -208,6 +233,21 @@ pub fn check_paths(
         errors,
         warnings,
     }
+}
+
+/// Why the check of the file at `path` is incomplete, naming the file, the place and the
+/// limit it hit; `None` when it is complete.
+fn incomplete(path: &Path, result: &CheckResult, limit: Duration) -> Option<String> {
+    if let Some(too_deep) = result.too_deep {
+        return Some(format!("{}:{too_deep}", path.display()));
+    }
+    result.timed_out.then(|| {
+        format!(
+            "{}: checking took longer than the limit of {} s per file; the file was not checked fully",
+            path.display(),
+            limit.as_secs_f64()
+        )
+    })
 }
 
 /// Checks each source on a small pool of scoped threads; results keep the sources' order.

@@ -123,7 +123,14 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_rust_file_opens_with_a_doc_comment() {
     let root = workspace_root();
     let mut files = Vec::new();
-    for krate in ["typestates", "learner", "checker", "server", "bench"] {
+    for krate in [
+        "typestates",
+        "learner",
+        "checker",
+        "server",
+        "bench",
+        "fuzz",
+    ] {
         rust_files(&root.join(krate), &mut files);
     }
     assert!(files.len() > 5, "the walk found the sources");

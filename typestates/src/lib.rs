@@ -17,6 +17,7 @@
 
 pub mod binding;
 pub mod diff;
+pub mod files;
 pub mod format;
 pub mod library;
 pub mod mealy;

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::files::{read_regular, Visited};
 use crate::format::{self, Diagnostic};
 use crate::model::Typestate;
 use crate::provenance::Provenance;
@@ -39,6 +40,10 @@ macro_rules! bundled {
 }
 
 /// Every bundled file, sorted by path. `tests/library.rs` checks this list against the folder.
+/// Typestate files larger than this are refused before they are read; the largest real one
+/// is a few kilobytes.
+pub const MAX_TYPESTATE_BYTES: u64 = 4 << 20;
+
 const BUNDLED: &[BundledFile] = bundled![
     "android/app/DownloadManager.typestate",
     "android/bluetooth/BluetoothAdapter.typestate",
@@ -227,11 +232,15 @@ impl Library {
     pub fn add_dir(&mut self, dir: &Path) -> Result<(), Vec<LibraryError>> {
         let mut errors = Vec::new();
         let mut paths = Vec::new();
-        collect_typestate_files(dir, &mut paths, &mut errors);
+        collect_typestate_files(dir, &mut paths, &mut errors, &mut Visited::default());
         paths.sort();
         let mut read: BTreeMap<String, (PathBuf, Typestate)> = BTreeMap::new();
         for path in paths {
-            let text = match std::fs::read_to_string(&path) {
+            let contents = read_regular(&path, MAX_TYPESTATE_BYTES).and_then(|bytes| {
+                String::from_utf8(bytes)
+                    .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidData, err))
+            });
+            let text = match contents {
                 Ok(text) => text,
                 Err(source) => {
                     errors.push(LibraryError::Io { path, source });
@@ -324,7 +333,15 @@ impl Library {
     }
 }
 
-fn collect_typestate_files(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<LibraryError>) {
+fn collect_typestate_files(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    errors: &mut Vec<LibraryError>,
+    visited: &mut Visited,
+) {
+    if !visited.first_visit(dir) {
+        return;
+    }
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(source) => {
@@ -347,7 +364,7 @@ fn collect_typestate_files(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<
             }
         };
         if path.is_dir() {
-            collect_typestate_files(&path, out, errors);
+            collect_typestate_files(&path, out, errors, visited);
         } else if path.extension().is_some_and(|ext| ext == "typestate") {
             out.push(path);
         }

@@ -5,8 +5,8 @@ use tree_sitter::Node;
 use super::{child_of_kind, children, has_token, string_contents, LowerCx};
 use crate::ir::{
     Annotation, BinaryOp, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprKind, Field,
-    Import, Language, Local, Method, MethodKind, Modifiers, Param, SourceIr, Stmt, StmtKind,
-    SwitchArm, TypeRef,
+    Import, Language, Local, Method, MethodKind, Modifiers, Nesting, Param, SourceIr, Stmt,
+    StmtKind, SwitchArm, TypeRef,
 };
 
 /// Lowers a `program` node.
@@ -44,17 +44,31 @@ fn lower_import(cx: &mut LowerCx<'_>, node: Node<'_>) -> Import {
     }
 }
 
+/// The kind of class a node declares, if it declares one.
+fn class_kind(kind: &str) -> Option<ClassKind> {
+    match kind {
+        "class_declaration" => Some(ClassKind::Class),
+        "interface_declaration" => Some(ClassKind::Interface),
+        "enum_declaration" => Some(ClassKind::Enum),
+        "record_declaration" => Some(ClassKind::Record),
+        "annotation_type_declaration" => Some(ClassKind::Annotation),
+        _ => None,
+    }
+}
+
+/// Whether nodes of `kind` are lowered as named classes.
+pub(super) fn is_class_node(kind: &str) -> bool {
+    class_kind(kind).is_some()
+}
+
 /// Lowers a class, interface, enum, record or annotation type declaration; `None` for other
-/// nodes.
+/// nodes, and for classes nested too deeply.
 fn lower_type_declaration(cx: &mut LowerCx<'_>, node: Node<'_>) -> Option<Class> {
-    let kind = match node.kind() {
-        "class_declaration" => ClassKind::Class,
-        "interface_declaration" => ClassKind::Interface,
-        "enum_declaration" => ClassKind::Enum,
-        "record_declaration" => ClassKind::Record,
-        "annotation_type_declaration" => ClassKind::Annotation,
-        _ => return None,
-    };
+    let kind = class_kind(node.kind())?;
+    cx.nested(Nesting::Classes, node, |cx| lower_class(cx, node, kind))
+}
+
+fn lower_class(cx: &mut LowerCx<'_>, node: Node<'_>, kind: ClassKind) -> Class {
     let name = node
         .child_by_field_name("name")
         .map(|name| cx.text(name).to_owned())
@@ -97,7 +111,7 @@ fn lower_type_declaration(cx: &mut LowerCx<'_>, node: Node<'_>) -> Option<Class>
     if let Some(body) = node.child_by_field_name("body") {
         lower_class_body(cx, body, &mut class);
     }
-    Some(class)
+    class
 }
 
 fn new_class(cx: &LowerCx<'_>, node: Node<'_>, name: String, kind: ClassKind) -> Class {
@@ -317,17 +331,23 @@ fn lower_annotation(cx: &mut LowerCx<'_>, node: Node<'_>) -> Annotation {
     }
 }
 
-/// Collects the string literals among an annotation's arguments (they nest only a few
-/// levels: `{…}` arrays and `name = value` pairs).
+/// Collects the string literals among an annotation's arguments, in source order, through
+/// `{…}` arrays and `name = value` pairs nested to any depth (an explicit stack, not
+/// recursion).
 fn collect_strings(cx: &LowerCx<'_>, node: Node<'_>, out: &mut Vec<String>) {
-    for kid in children(node) {
-        if kid.kind() == "string_literal" {
-            out.push(string_contents(cx.text(kid)));
-        } else if matches!(
-            kid.kind(),
-            "element_value_array_initializer" | "element_value_pair"
-        ) {
-            collect_strings(cx, kid, out);
+    let mut todo = vec![node];
+    while let Some(node) = todo.pop() {
+        let kids: Vec<Node<'_>> = children(node).collect();
+        for kid in kids.into_iter().rev() {
+            if matches!(
+                kid.kind(),
+                "string_literal" | "element_value_array_initializer" | "element_value_pair"
+            ) {
+                todo.push(kid);
+            }
+        }
+        if node.kind() == "string_literal" {
+            out.push(string_contents(cx.text(node)));
         }
     }
 }
@@ -412,7 +432,10 @@ fn lower_block(cx: &mut LowerCx<'_>, node: Node<'_>) -> Block {
 }
 
 fn lower_stmt(cx: &mut LowerCx<'_>, node: Node<'_>, out: &mut Block) {
-    if cx.nested(|cx| lower_stmt_at_depth(cx, node, out)).is_none() {
+    if cx
+        .nested(Nesting::Code, node, |cx| lower_stmt_at_depth(cx, node, out))
+        .is_none()
+    {
         let span = cx.span(node);
         let summary = cx.expr(ExprKind::Other(Vec::new()), span);
         out.push(Stmt {
@@ -725,7 +748,7 @@ fn lower_args(cx: &mut LowerCx<'_>, args: Node<'_>) -> Vec<Expr> {
 
 fn lower_expr(cx: &mut LowerCx<'_>, node: Node<'_>) -> Expr {
     let span = cx.span(node);
-    match cx.nested(|cx| lower_expr_kind(cx, node)) {
+    match cx.nested(Nesting::Code, node, |cx| lower_expr_kind(cx, node)) {
         Some(kind) => cx.expr(kind, span),
         None => cx.expr(ExprKind::Other(Vec::new()), span),
     }

@@ -10,8 +10,8 @@ use tree_sitter::Node;
 use super::{child_of_kind, children, has_token, LowerCx};
 use crate::ir::{
     Annotation, BinaryOp, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprKind, Field,
-    Import, Language, Local, Method, MethodKind, Modifiers, Param, SourceIr, Stmt, StmtKind,
-    SwitchArm, TypeRef,
+    Import, Language, Local, Method, MethodKind, Modifiers, Nesting, Param, SourceIr, Span, Stmt,
+    StmtKind, SwitchArm, TypeRef,
 };
 
 /// Lowers a `source_file` node.
@@ -132,7 +132,16 @@ fn lower_member(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) -> bool
     true
 }
 
-/// Lowers a class, interface, enum class, object or companion object declaration.
+/// Whether nodes of `kind` are lowered as named classes.
+pub(super) fn is_class_node(kind: &str) -> bool {
+    matches!(
+        kind,
+        "class_declaration" | "object_declaration" | "companion_object"
+    )
+}
+
+/// Lowers a class, interface, enum class, object or companion object declaration; `None` for
+/// other nodes, and for classes nested too deeply.
 fn lower_class(cx: &mut LowerCx<'_>, node: Node<'_>) -> Option<Class> {
     let kind = match node.kind() {
         "class_declaration" if has_token(node, "interface") => ClassKind::Interface,
@@ -142,6 +151,12 @@ fn lower_class(cx: &mut LowerCx<'_>, node: Node<'_>) -> Option<Class> {
         "companion_object" => ClassKind::Companion,
         _ => return None,
     };
+    cx.nested(Nesting::Classes, node, |cx| {
+        lower_class_of_kind(cx, node, kind)
+    })
+}
+
+fn lower_class_of_kind(cx: &mut LowerCx<'_>, node: Node<'_>, kind: ClassKind) -> Class {
     let name = child_of_kind(node, "type_identifier")
         .map(|name| cx.text(name))
         .unwrap_or(if kind == ClassKind::Companion {
@@ -158,7 +173,7 @@ fn lower_class(cx: &mut LowerCx<'_>, node: Node<'_>) -> Option<Class> {
     for body in children(node).filter(|k| matches!(k.kind(), "class_body" | "enum_class_body")) {
         lower_member(cx, body, &mut class);
     }
-    Some(class)
+    class
 }
 
 /// Reads the `delegation_specifier`s of a class or object: the one with a constructor call
@@ -517,21 +532,150 @@ fn lower_type(cx: &LowerCx<'_>, node: Node<'_>) -> TypeRef {
     }
 }
 
-/// The dotted name of a type node, without type arguments, nullability or modifiers.
+/// The dotted name of a type node, without type arguments, nullability or modifiers, through
+/// any number of parentheses (a loop, not recursion).
 fn type_name(cx: &LowerCx<'_>, node: Node<'_>) -> String {
-    match node.kind() {
-        "user_type" => children(node)
-            .filter(|kid| kid.kind() == "type_identifier")
-            .map(|kid| cx.text(kid))
-            .collect::<Vec<_>>()
-            .join("."),
-        "nullable_type" | "non_nullable_type" | "parenthesized_type" | "type_reference" => {
-            children(node)
-                .find(|kid| is_type_node(*kid))
-                .map(|kid| type_name(cx, kid))
-                .unwrap_or_default()
+    let mut node = node;
+    loop {
+        match node.kind() {
+            "user_type" => {
+                return children(node)
+                    .filter(|kid| kid.kind() == "type_identifier")
+                    .map(|kid| cx.text(kid))
+                    .collect::<Vec<_>>()
+                    .join(".")
+            }
+            "nullable_type" | "non_nullable_type" | "parenthesized_type" | "type_reference" => {
+                match children(node).find(|kid| is_type_node(*kid)) {
+                    Some(kid) => node = kid,
+                    None => return String::new(),
+                }
+            }
+            _ => return cx.text(node).to_owned(),
         }
-        _ => cx.text(node).to_owned(),
+    }
+}
+
+/// The span of the first string opened inside string templates deeper than `limit` strings,
+/// if any: a lexer of Kotlin's strings, templates, comments and character literals, as the
+/// grammar's scanner sees them, which counts only what can nest.
+/// A text with fewer `${` than `limit` cannot nest that deep and is not scanned.
+pub(super) fn template_nesting_past(text: &str, limit: u32) -> Option<Span> {
+    if text.matches("${").count() < limit as usize {
+        return None;
+    }
+    /// What the lexer is inside.
+    enum Frame {
+        /// Code, inside `${` when not the outermost, with its open braces.
+        Code { braces: u32 },
+        /// A string, raw (`"""`) or not.
+        Str { raw: bool },
+    }
+    let bytes = text.as_bytes();
+    let mut stack = vec![Frame::Code { braces: 0 }];
+    let mut strings = 0u32;
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        match stack.last_mut() {
+            Some(Frame::Code { braces }) => match rest {
+                [b'/', b'/', ..] => {
+                    i += rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                    continue;
+                }
+                [b'/', b'*', ..] => {
+                    // Kotlin's block comments nest.
+                    let mut depth = 0u32;
+                    while i < bytes.len() {
+                        match &bytes[i..] {
+                            [b'/', b'*', ..] => (depth, i) = (depth + 1, i + 2),
+                            [b'*', b'/', ..] => {
+                                (depth, i) = (depth - 1, i + 2);
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            _ => i += 1,
+                        }
+                    }
+                    continue;
+                }
+                [b'\'', ..] => {
+                    // A character literal: up to the next unescaped quote on the line.
+                    let mut j = 1;
+                    while let Some(&b) = rest.get(j) {
+                        match b {
+                            b'\\' => j += 2,
+                            b'\'' | b'\n' => break,
+                            _ => j += 1,
+                        }
+                    }
+                    i += j + 1;
+                    continue;
+                }
+                [b'"', b'"', b'"', ..] | [b'"', ..] => {
+                    let raw = rest.starts_with(b"\"\"\"");
+                    strings += 1;
+                    if strings > limit {
+                        return Some(point_span(text, i));
+                    }
+                    stack.push(Frame::Str { raw });
+                    i += if raw { 3 } else { 1 };
+                    continue;
+                }
+                [b'{', ..] => *braces += 1,
+                [b'}', ..] if *braces > 0 => *braces -= 1,
+                // The `}` of a template: back into its string (a stray one outside is skipped).
+                [b'}', ..] if stack.len() > 1 => {
+                    stack.pop();
+                }
+                _ => {}
+            },
+            Some(Frame::Str { raw }) => {
+                let raw = *raw;
+                match rest {
+                    [b'$', b'{', ..] => {
+                        stack.push(Frame::Code { braces: 0 });
+                        i += 2;
+                        continue;
+                    }
+                    [b'\\', _, ..] if !raw => {
+                        i += 2;
+                        continue;
+                    }
+                    [b'"', b'"', b'"', ..] if raw => {
+                        stack.pop();
+                        strings -= 1;
+                        i += 3;
+                        continue;
+                    }
+                    [b'"', ..] if !raw => {
+                        stack.pop();
+                        strings -= 1;
+                    }
+                    [b'\n', ..] if !raw => {
+                        // An unterminated string ends at the line's end.
+                        stack.pop();
+                        strings -= 1;
+                    }
+                    _ => {}
+                }
+            }
+            None => break,
+        }
+        i += 1;
+    }
+    None
+}
+
+/// An empty span at byte `at` of `text`, with its line and column.
+fn point_span(text: &str, at: usize) -> Span {
+    let position = crate::ir::position(&crate::ir::line_starts(text), at);
+    Span {
+        start_byte: at,
+        end_byte: at,
+        start: position,
+        end: position,
     }
 }
 
@@ -576,7 +720,10 @@ fn lower_statements_of(cx: &mut LowerCx<'_>, node: Node<'_>) -> Block {
 }
 
 fn lower_stmt(cx: &mut LowerCx<'_>, node: Node<'_>, out: &mut Block) {
-    if cx.nested(|cx| lower_stmt_at_depth(cx, node, out)).is_none() {
+    if cx
+        .nested(Nesting::Code, node, |cx| lower_stmt_at_depth(cx, node, out))
+        .is_none()
+    {
         let span = cx.span(node);
         let summary = cx.expr(ExprKind::Other(Vec::new()), span);
         out.push(Stmt {
@@ -831,7 +978,7 @@ fn lower_jump(cx: &mut LowerCx<'_>, node: Node<'_>) -> StmtKind {
 
 fn lower_expr(cx: &mut LowerCx<'_>, node: Node<'_>) -> Expr {
     let span = cx.span(node);
-    match cx.nested(|cx| lower_expr_kind(cx, node)) {
+    match cx.nested(Nesting::Code, node, |cx| lower_expr_kind(cx, node)) {
         Some(kind) => cx.expr(kind, span),
         None => cx.expr(ExprKind::Other(Vec::new()), span),
     }

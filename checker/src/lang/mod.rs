@@ -8,24 +8,48 @@
 mod java;
 mod kotlin;
 
+use std::ops::ControlFlow;
+use std::time::Instant;
+
 use tree_sitter::{Node, Parser, Tree};
 
-use crate::ir::{Expr, ExprId, ExprKind, Language, LineCol, SourceIr, Span};
-
-/// How deep statements and expressions may nest before the rest is summarised as
-/// [`ExprKind::Other`]; real code stays below it, and every later pass recurses over the IR,
-/// so this bound keeps them within a 2 MiB thread stack even in debug builds
-/// (`tests/robustness.rs` checks 20 000 levels).
-const MAX_NESTING: u32 = 100;
+use crate::ir::{Expr, ExprId, ExprKind, Language, LineCol, Nesting, SourceIr, Span, TooDeep};
 
 /// The marker that suppresses diagnostics when it appears in a comment.
 pub const IGNORE_MARKER: &str = "typestar:ignore";
 
-/// Parses `text` as `language` and lowers it into the IR.
+/// Why a text was not parsed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotParsed {
+    /// Parsing did not end before the deadline.
+    OutOfTime,
+    /// The text nests deeper than the grammar can parse without aborting.
+    TooDeep(TooDeep),
+}
+
+/// Parses `text` as `language` and lowers it into the IR; a text [`parse_within`] refuses
+/// as too deep gives an empty IR that says so.
 pub fn lower(language: Language, text: &str) -> SourceIr {
-    match parse(language, text) {
-        Some(tree) => lower_tree(language, text, &tree),
-        None => SourceIr::empty(language),
+    lower_within(language, text, None).unwrap_or_else(|_| SourceIr::empty(language))
+}
+
+/// Parses `text` as `language`, giving up at `deadline`, and lowers it; a text
+/// [`parse_within`] refuses as too deep gives an empty IR that says so.
+pub fn lower_within(
+    language: Language,
+    text: &str,
+    deadline: Option<Instant>,
+) -> Result<SourceIr, NotParsed> {
+    let Some(mut parser) = parser(language) else {
+        return Ok(SourceIr::empty(language));
+    };
+    match parse_within(&mut parser, language, text, None, deadline) {
+        Ok(tree) => Ok(lower_tree(language, text, &tree)),
+        Err(NotParsed::TooDeep(too_deep)) => Ok(SourceIr {
+            too_deep: Some(too_deep),
+            ..SourceIr::empty(language)
+        }),
+        Err(NotParsed::OutOfTime) => Err(NotParsed::OutOfTime),
     }
 }
 
@@ -41,6 +65,7 @@ pub fn lower_tree(language: Language, text: &str, tree: &Tree) -> SourceIr {
     ir.ignore_comments = ignore_comments;
     ir.syntax_errors = syntax_errors;
     ir.n_exprs = cx.next_id;
+    ir.too_deep = cx.too_deep;
     ir
 }
 
@@ -56,32 +81,53 @@ pub(crate) fn is_method_node(language: Language, kind: &str) -> bool {
     }
 }
 
+/// The kinds of the tree nodes lowered as named classes, each one level of
+/// [`Nesting::Classes`].
+fn is_class_node(language: Language, kind: &str) -> bool {
+    match language {
+        Language::Java => java::is_class_node(kind),
+        Language::Kotlin => kotlin::is_class_node(kind),
+    }
+}
+
 /// Lowers `node`, a member of a class of kind `class` (a node [`is_method_node`] accepts), as
 /// [`lower_tree`] lowers it within the whole file when its expressions are numbered from
 /// `first_id`; with the number after the last one it used.
+/// `None` when the method nests too deeply, where only lowering the whole file says what
+/// the IR holds.
 pub(crate) fn lower_method(
     language: Language,
     text: &str,
     node: Node<'_>,
     class: crate::ir::ClassKind,
     first_id: u32,
-) -> (crate::ir::Method, u32) {
+) -> Option<(crate::ir::Method, u32)> {
     let mut cx = LowerCx::new(text);
     cx.next_id = first_id;
+    let mut ancestor = node.parent();
+    while let Some(parent) = ancestor {
+        cx.classes += u32::from(is_class_node(language, parent.kind()));
+        ancestor = parent.parent();
+    }
     let method = match language {
         Language::Java => java::lower_member_method(&mut cx, node, class),
         Language::Kotlin => kotlin::lower_member_method(&mut cx, node, class),
     };
-    (method, cx.next_id)
+    cx.too_deep.is_none().then_some((method, cx.next_id))
 }
 
 /// The regions of `text` the parser cannot read, exactly as [`lower`] records them in
-/// [`SourceIr::syntax_errors`], without lowering.
-pub fn syntax_errors(language: Language, text: &str) -> Vec<Span> {
-    let Some(tree) = parse(language, text) else {
-        return Vec::new();
+/// [`SourceIr::syntax_errors`], without lowering; parsing stops at `deadline`.
+pub fn syntax_errors(
+    language: Language,
+    text: &str,
+    deadline: Option<Instant>,
+) -> Result<Vec<Span>, NotParsed> {
+    let Some(mut parser) = parser(language) else {
+        return Ok(Vec::new());
     };
-    tree_syntax_errors(text, &tree)
+    let tree = parse_within(&mut parser, language, text, None, deadline)?;
+    Ok(tree_syntax_errors(text, &tree))
 }
 
 /// The regions of `text` that `tree`, its parse, could not read (see [`syntax_errors`]).
@@ -89,11 +135,67 @@ pub fn tree_syntax_errors(text: &str, tree: &Tree) -> Vec<Span> {
     scan_comments_and_errors(&LowerCx::new(text), tree).1
 }
 
-/// Parses `text` with the grammar of `language`; `None` only if tree-sitter refuses the
-/// grammar, which the grammar tests rule out.
+/// Parses `text` with the grammar of `language`; `None` if tree-sitter refuses the grammar,
+/// which the grammar tests rule out, or [`parse_within`] refuses the text.
 pub fn parse(language: Language, text: &str) -> Option<Tree> {
-    parser(language)?.parse(text, None)
+    parse_within(&mut parser(language)?, language, text, None, None).ok()
 }
+
+/// Parses `text` with `parser`, set to the grammar of `language`, reusing `old` (the tree of
+/// the text before an edit, edited to match), and gives up at `deadline`.
+/// A Kotlin text whose strings nest inside string templates deeper than
+/// [`Nesting::StringTemplates`] allows is refused before the grammar sees it: the grammar's
+/// scanner aborts the whole process at 512 levels, and screening costs one pass over the text,
+/// where running the parser in a separate process would cost a process per file.
+pub fn parse_within(
+    parser: &mut Parser,
+    language: Language,
+    text: &str,
+    old: Option<&Tree>,
+    deadline: Option<Instant>,
+) -> Result<Tree, NotParsed> {
+    if language == Language::Kotlin {
+        if let Some(span) = kotlin::template_nesting_past(text, Nesting::StringTemplates.limit()) {
+            return Err(NotParsed::TooDeep(TooDeep {
+                nesting: Nesting::StringTemplates,
+                span,
+            }));
+        }
+    }
+    let past_deadline = || deadline.is_some_and(|deadline| Instant::now() >= deadline);
+    let mut out_of_time = |_: &tree_sitter::ParseState| {
+        if past_deadline() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut out_of_time);
+    let bytes = text.as_bytes();
+    // tree-sitter calls the progress callback between parse actions only, and one action can
+    // lex for a long time (error recovery rescans the rest of a run of `$` or `/*` from every
+    // position). The text is therefore handed over in small chunks, and past the deadline as
+    // if it ended there: the lexer asks for the next chunk often, and then stops.
+    let mut cut = false;
+    let mut read = |offset: usize, _: tree_sitter::Point| -> &[u8] {
+        if past_deadline() {
+            cut = true;
+            return &[];
+        }
+        let rest = bytes.get(offset..).unwrap_or_default();
+        &rest[..rest.len().min(PARSE_CHUNK_BYTES)]
+    };
+    // A parser stopped by the callback resumes its old parse next time unless reset.
+    parser.reset();
+    let tree = parser.parse_with_options(&mut read, old, Some(options));
+    match tree {
+        Some(tree) if !cut => Ok(tree),
+        _ => Err(NotParsed::OutOfTime),
+    }
+}
+
+/// How much text the parser gets at a time (see [`parse_within`]).
+const PARSE_CHUNK_BYTES: usize = 4096;
 
 /// A parser for `language`; `None` only if tree-sitter refuses the grammar.
 pub fn parser(language: Language) -> Option<Parser> {
@@ -117,6 +219,7 @@ impl SourceIr {
             ignore_comments: Vec::new(),
             syntax_errors: Vec::new(),
             n_exprs: 0,
+            too_deep: None,
         }
     }
 }
@@ -162,7 +265,14 @@ fn scan_comments_and_errors(cx: &LowerCx<'_>, tree: &Tree) -> (Vec<Span>, Vec<Sp
 pub(crate) struct LowerCx<'a> {
     text: &'a str,
     next_id: u32,
+    /// Statements and expressions entered (see [`Nesting::Code`]).
     depth: u32,
+    /// Named classes entered (see [`Nesting::Classes`]).
+    classes: u32,
+    too_deep: Option<TooDeep>,
+    /// The line starts of a text that ends lines with a lone `\r`, where tree-sitter's rows,
+    /// which count `\n` only, are not the lines.
+    lines: Option<Vec<usize>>,
 }
 
 impl<'a> LowerCx<'a> {
@@ -171,6 +281,9 @@ impl<'a> LowerCx<'a> {
             text,
             next_id: 0,
             depth: 0,
+            classes: 0,
+            too_deep: None,
+            lines: crate::ir::has_lone_cr(text).then(|| crate::ir::line_starts(text)),
         }
     }
 
@@ -181,6 +294,14 @@ impl<'a> LowerCx<'a> {
 
     /// The span of `node`.
     pub(crate) fn span(&self, node: Node<'_>) -> Span {
+        if let Some(lines) = &self.lines {
+            return Span {
+                start_byte: node.start_byte(),
+                end_byte: node.end_byte(),
+                start: crate::ir::position(lines, node.start_byte()),
+                end: crate::ir::position(lines, node.end_byte()),
+            };
+        }
         let position = |point: tree_sitter::Point| LineCol {
             line: u32::try_from(point.row)
                 .unwrap_or(u32::MAX)
@@ -204,15 +325,41 @@ impl<'a> LowerCx<'a> {
         Expr { id, kind, span }
     }
 
-    /// Runs `lower` one nesting level deeper, or returns `None` past [`MAX_NESTING`].
-    pub(crate) fn nested<T>(&mut self, lower: impl FnOnce(&mut Self) -> T) -> Option<T> {
-        if self.depth >= MAX_NESTING {
+    /// Runs `lower` on `node` one level of `nesting` deeper, or returns `None` past its limit.
+    /// Real code stays below the limits, and every later pass recurses over the IR, so they
+    /// keep them within a 2 MiB thread stack even in debug builds (`tests/robustness.rs`).
+    pub(crate) fn nested<T>(
+        &mut self,
+        nesting: Nesting,
+        node: Node<'_>,
+        lower: impl FnOnce(&mut Self) -> T,
+    ) -> Option<T> {
+        if *self.depth(nesting) >= nesting.limit() {
+            self.cut(nesting, node);
             return None;
         }
-        self.depth += 1;
+        *self.depth(nesting) += 1;
         let res = lower(self);
-        self.depth -= 1;
+        *self.depth(nesting) -= 1;
         Some(res)
+    }
+
+    /// How deep lowering is in `nesting`.
+    fn depth(&mut self, nesting: Nesting) -> &mut u32 {
+        match nesting {
+            Nesting::Classes => &mut self.classes,
+            Nesting::Code | Nesting::StringTemplates => &mut self.depth,
+        }
+    }
+
+    /// Records the first place where lowering stopped going deeper.
+    fn cut(&mut self, nesting: Nesting, node: Node<'_>) {
+        if self.too_deep.is_none() {
+            self.too_deep = Some(TooDeep {
+                nesting,
+                span: self.span(node),
+            });
+        }
     }
 }
 

@@ -108,6 +108,9 @@ pub enum FindingCode {
     /// Diagnostic: typestate-violation-handled. A violation inside a `try` whose `catch`
     /// catches what the call throws: the code expects it.
     HandledViolation,
+    /// Diagnostic: not-checked-fully. The file nests deeper than the checker follows, or its
+    /// check hit the time limit; findings past that place may be missing.
+    NotCheckedFully,
 }
 
 impl FindingCode {
@@ -117,6 +120,7 @@ impl FindingCode {
             FindingCode::TypestateViolation => "typestate-violation",
             FindingCode::IgnoredCall => "ignored-call",
             FindingCode::HandledViolation => "typestate-violation-handled",
+            FindingCode::NotCheckedFully => "not-checked-fully",
         }
     }
 

@@ -30,12 +30,7 @@ impl Checker for StaticChecker {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .check(library, &source(file), &config);
-        if result.timed_out {
-            tracing::warn!(
-                "checking {:?} hit the time limit; later code was skipped",
-                file.path
-            );
-        }
+        let not_checked_fully = not_checked_fully(&result, &config);
         let findings = result
             .violations
             .into_iter()
@@ -73,6 +68,7 @@ impl Checker for StaticChecker {
                         .collect(),
                 }),
             })
+            .chain(not_checked_fully)
             .collect();
         FileAnalysis { findings }
     }
@@ -159,6 +155,37 @@ fn language(language: Language) -> checker::ir::Language {
 }
 
 /// The checker counts 1-based lines and 1-based byte columns.
+/// The finding that says a file was not checked fully, at the place nesting went too deep,
+/// or at the start of the file when the time limit was hit.
+fn not_checked_fully(result: &checker::CheckResult, config: &CheckConfig) -> Option<Finding> {
+    let (at, message) = match (result.too_deep, result.timed_out) {
+        (Some(too_deep), _) => (
+            span(too_deep.span),
+            format!(
+                "{} nested deeper than {} levels: the file was not checked fully",
+                too_deep.nesting.describe(),
+                too_deep.nesting.limit()
+            ),
+        ),
+        (None, true) => (
+            Span::new(Pos::new(0, 0), Pos::new(0, 0)),
+            format!(
+                "checking took longer than the limit of {} s: the file was not checked fully",
+                config.time_limit.as_secs_f64()
+            ),
+        ),
+        (None, false) => return None,
+    };
+    Some(Finding {
+        code: FindingCode::NotCheckedFully,
+        span: at,
+        certainty: Certainty::Possible,
+        message,
+        related: Vec::new(),
+        fix: None,
+    })
+}
+
 fn span(span: checker::ir::Span) -> Span {
     let pos = |at: LineCol| Pos::new(at.line.saturating_sub(1), at.col.saturating_sub(1));
     Span::new(pos(span.start), pos(span.end))

@@ -51,11 +51,9 @@ pub struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    /// Indexes `text`.
+    /// Indexes `text`, whose lines end at `\n`, `\r\n` or a lone `\r` (as LSP counts them).
     pub fn new(text: &'a str) -> LineIndex<'a> {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let starts = checker::ir::line_starts(text);
         LineIndex { text, starts }
     }
 
@@ -67,8 +65,9 @@ impl<'a> LineIndex<'a> {
         let end = self
             .starts
             .get(line as usize + 1)
-            .map_or(self.text.len(), |next| next - 1);
+            .map_or(self.text.len(), |&next| next);
         let l = &self.text[start..end];
+        let l = l.strip_suffix('\n').unwrap_or(l);
         l.strip_suffix('\r').unwrap_or(l)
     }
 
@@ -83,9 +82,7 @@ impl<'a> LineIndex<'a> {
 
 /// Line `line` of `text`, without its line terminator; empty past the end.
 pub fn line(text: &str, line: u32) -> &str {
-    text.split('\n')
-        .nth(line as usize)
-        .map_or("", |l| l.strip_suffix('\r').unwrap_or(l))
+    LineIndex::new(text).line(line)
 }
 
 /// The name at `pos`: the identifier under the cursor together with any qualifier before it
@@ -139,6 +136,15 @@ pub fn qualify(text: &str, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_end_at_lf_crlf_and_lone_cr() {
+        let index = LineIndex::new("a\rb\r\nc\nd");
+        let lines: Vec<&str> = (0..5).map(|n| index.line(n)).collect();
+        assert_eq!(lines, ["a", "b", "c", "d", ""]);
+        assert_eq!(index.offset(Pos::new(1, 1)), 3);
+        assert_eq!(index.offset(Pos::new(3, 0)), 7);
+    }
 
     #[test]
     fn word_at_finds_simple_and_qualified_names() {

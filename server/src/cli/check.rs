@@ -74,7 +74,7 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         Format::Json => report::json::render(&result),
         Format::Sarif => report::sarif::render(&result),
     };
-    print!("{text}");
+    out!("{text}");
     Ok(if !result.errors.is_empty() {
         ExitCode::from(2)
     } else if result.n_violations() > result.n_handled()

@@ -23,13 +23,14 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let right = crate::load::typestate(&args.right)?;
     let diff = typestates::diff::diff(&left, &right, args.limit);
     if diff.is_identical() {
-        println!("{} and {} are equivalent.", args.left, args.right);
+        outln!("{} and {} are equivalent.", args.left, args.right);
         return Ok(ExitCode::SUCCESS);
     }
     if diff.is_equivalent() {
-        println!(
+        outln!(
             "{} and {} have the same traces, but not the same restrictions of their experiments:",
-            args.left, args.right
+            args.left,
+            args.right
         );
     }
     let sides = [
@@ -40,7 +41,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     ];
     for (what, names, side) in sides {
         if !names.is_empty() {
-            println!("{what} only in {side}: {}", names.join(", "));
+            outln!("{what} only in {side}: {}", names.join(", "));
         }
     }
     for witness in diff.witnesses.iter().chain(&diff.restrictions) {
@@ -49,7 +50,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
             .map(|s| format!("{}/{}", s.input, s.left))
             .collect();
         let last = witness.steps.last().expect("a witness has a step");
-        println!(
+        outln!(
             "after [{}]: `{}` answers {} in {} but {} in {}",
             prefix.join(" "),
             last.input,

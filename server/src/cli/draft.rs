@@ -41,7 +41,7 @@ pub fn run(args: DraftArgs) -> anyhow::Result<ExitCode> {
         ))
         .with_context(|| format!("cannot draft an experiment for {}", args.class))?;
     let Some(path) = &args.output else {
-        print!("{}", draft.experiment);
+        out!("{}", draft.experiment);
         if !draft.harnesses.is_empty() {
             let files: Vec<&str> = draft
                 .harnesses

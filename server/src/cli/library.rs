@@ -14,10 +14,10 @@ pub struct LibraryArgs {}
 pub fn run(_args: LibraryArgs) -> anyhow::Result<ExitCode> {
     let library = Library::bundled();
     let width = library.iter().map(|e| e.class().len()).max().unwrap_or(0);
-    println!("{:width$}  states  provenance  platform", "class");
+    outln!("{:width$}  states  provenance  platform", "class");
     for entry in library.iter() {
         let provenance = entry.provenance();
-        println!(
+        outln!(
             "{:width$}  {:>6}  {:10}  {}",
             entry.class(),
             entry.typestate.states.len(),
@@ -45,9 +45,9 @@ pub fn run(_args: LibraryArgs) -> anyhow::Result<ExitCode> {
             );
         }
         if let Some(source) = provenance.sources.first() {
-            println!("{:width$}  source: {source}", "");
+            outln!("{:width$}  source: {source}", "");
         }
     }
-    println!("{} protocols.", library.len());
+    outln!("{} protocols.", library.len());
     Ok(ExitCode::SUCCESS)
 }

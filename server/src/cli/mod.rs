@@ -1,5 +1,24 @@
 //! The subcommands and their dispatch. Each subcommand lives in its own module and returns the
 //! process exit code: 0 for success (or "no findings"), 1 for findings or differences.
+//! Output goes through [`emit`] (`out!`, `outln!`), so a reader that closes the pipe early
+//! (`typestar library | head -n 1`) ends the program quietly.
+
+/// `print!` through [`emit`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::emit(format_args!($($arg)*))
+    };
+}
+
+/// `println!` through [`emit`].
+macro_rules! outln {
+    () => {
+        $crate::cli::emit(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::emit(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
 
 mod check;
 mod diff;
@@ -9,6 +28,7 @@ mod library;
 mod lsp;
 mod show;
 
+use std::io::{ErrorKind, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -49,5 +69,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Library(args) => library::run(args),
         Command::Draft(args) => draft::run(args),
         Command::Learn(args) => learn::run(args),
+    }
+}
+
+/// Writes `text` to standard output.
+/// When the reader has closed the pipe, the program ends at once with status 0: nobody reads
+/// the rest. Any other write error ends it with status 2 and a message.
+pub(crate) fn emit(text: std::fmt::Arguments<'_>) {
+    let mut stdout = std::io::stdout().lock();
+    if let Err(err) = stdout.write_fmt(text).and_then(|()| stdout.flush()) {
+        if err.kind() == ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {err}");
+        std::process::exit(2);
     }
 }

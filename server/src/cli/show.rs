@@ -47,9 +47,9 @@ pub fn run(args: ShowArgs) -> anyhow::Result<ExitCode> {
         Format::Mermaid => render::mermaid::render(&typestate, options),
         Format::Table => render::table::render(&typestate),
     };
-    print!("{text}");
+    out!("{text}");
     if !text.ends_with('\n') {
-        println!();
+        outln!();
     }
     Ok(ExitCode::SUCCESS)
 }

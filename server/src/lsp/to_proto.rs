@@ -55,6 +55,7 @@ pub fn diagnostic(
         severity: Some(match (finding.code, finding.certainty) {
             (FindingCode::IgnoredCall, _) => DiagnosticSeverity::INFORMATION,
             (FindingCode::HandledViolation, _) => DiagnosticSeverity::HINT,
+            (FindingCode::NotCheckedFully, _) => DiagnosticSeverity::WARNING,
             (_, Certainty::Definite) => DiagnosticSeverity::ERROR,
             (_, Certainty::Possible) => DiagnosticSeverity::WARNING,
         }),

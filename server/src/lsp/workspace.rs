@@ -86,7 +86,7 @@ async fn index(session: &Session, files: Vec<(PathBuf, Language)>) -> Option<Vec
         let sources: Vec<SourceFile> = files
             .into_iter()
             .filter_map(|(path, language)| {
-                let text = std::fs::read_to_string(&path).ok()?;
+                let text = String::from_utf8(crate::project::read_source(&path).ok()?).ok()?;
                 Some(SourceFile {
                     path: Some(path),
                     language,

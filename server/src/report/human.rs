@@ -72,14 +72,6 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
                 span.start
             );
         }
-        if result.timed_out {
-            let _ = writeln!(
-                out,
-                "{}: {}: the check took too long; findings after the cut are missing\n",
-                style.paint("1;33", "warning"),
-                file.path.display()
-            );
-        }
     }
     let n_violations = project.n_violations();
     let warnings = match project.warnings.len() {

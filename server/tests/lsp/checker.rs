@@ -222,3 +222,80 @@ async fn a_subclass_declared_in_another_file_is_tracked() {
         "the call hover knows the subclass too: {hover}"
     );
 }
+
+/// Files that overflowed the stack or aborted the process (nested classes, deep annotation
+/// arrays, deep parenthesized types, strings nested in templates, a long elvis chain) are
+/// checked as far as the limits allow, in the workspace and when opened, and the server
+/// keeps serving.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_files_never_take_the_server_down() {
+    // `head`, then `open` n times, `middle`, `close` n times and `tail`.
+    let deep = |head: &str, open: &str, middle: &str, close: &str, n: usize, tail: &str| {
+        format!("{head}{}{middle}{}{tail}", open.repeat(n), close.repeat(n))
+    };
+    let java = "import android.media.MediaPlayer;\n";
+    let kotlin = "import android.media.MediaPlayer\n";
+    let nested = deep(java, "class N { ", "", "}", 1_000, "\n");
+    let annotation = deep(
+        &format!("{java}@SuppressWarnings("),
+        "{",
+        "\"x\"",
+        "}",
+        10_000,
+        ")\nclass A {}\n",
+    );
+    let types = deep(
+        &format!("{kotlin}val x: "),
+        "(",
+        "MediaPlayer",
+        ")",
+        12_000,
+        "? = null\n",
+    );
+    let templates = deep(&format!("{kotlin}val s = "), "\"${", "\"", "", 600, "\n");
+    let elvis = format!(
+        "import android.media.MediaPlayer\nfun f(a: String?) {{ val s = {} }}\n",
+        vec!["a"; 40].join(" ?: ")
+    );
+    let mut server = TestServer::builder()
+        .static_checker()
+        .file("Nested.java", &nested)
+        .file("Templates.kt", &templates)
+        .build()
+        .await;
+    let uri = server.open("PlayerActivity.java", PLAYER).await;
+    assert_eq!(server.await_diagnostics(&uri, Some(1)).await.len(), 1);
+    let cases = [
+        (
+            "Nested2.java",
+            nested.as_str(),
+            Some("classes nested deeper than 100 levels"),
+        ),
+        ("Annotation.java", annotation.as_str(), None),
+        ("Types.kt", types.as_str(), None),
+        (
+            "Templates2.kt",
+            templates.as_str(),
+            Some("strings in string templates"),
+        ),
+        ("Elvis.kt", elvis.as_str(), None),
+    ];
+    for (path, text, expected) in cases {
+        let uri = server.open(path, text).await;
+        let diagnostics = server.await_diagnostics(&uri, Some(1)).await;
+        let messages: Vec<&str> = diagnostics
+            .iter()
+            .filter(|d| d["code"] == "not-checked-fully")
+            .map(|d| d["message"].as_str().unwrap())
+            .collect();
+        match expected {
+            Some(expected) => {
+                assert_eq!(messages.len(), 1, "{path}: {diagnostics:#?}");
+                assert!(messages[0].contains(expected), "{path}: {messages:?}");
+            }
+            None => assert!(messages.is_empty(), "{path}: {messages:?}"),
+        }
+    }
+    let hover = server.hover(&uri, START_LINE, 16).await;
+    assert!(hover["contents"].is_object(), "still serving: {hover}");
+}

@@ -254,12 +254,17 @@ impl TestServer {
         .await
     }
 
-    /// Opens a Java document at version 1.
+    /// Opens a document at version 1, Kotlin when `path` ends in `.kt`, else Java.
     pub async fn open(&self, path: &str, text: &str) -> String {
         let uri = self.uri(path);
+        let language = if path.ends_with(".kt") {
+            "kotlin"
+        } else {
+            "java"
+        };
         self.notify(
             "textDocument/didOpen",
-            json!({ "textDocument": { "uri": uri, "languageId": "java", "version": 1, "text": text } }),
+            json!({ "textDocument": { "uri": uri, "languageId": language, "version": 1, "text": text } }),
         )
         .await;
         uri

@@ -115,7 +115,8 @@ impl Builder<'_> {
                 Symbol::Quiet => None,
             };
             if let Some(name) = name {
-                if !is_word(name) || RESERVED.contains(&name) {
+                // A dot would make the method `a.b(..)` of the printed text a method of class `a`.
+                if !is_word(name) || RESERVED.contains(&name) || name.contains('.') {
                     self.error(label, format!("`{name}` cannot name a symbol"));
                     continue;
                 }
@@ -146,6 +147,10 @@ impl Builder<'_> {
                     }
                     let callin =
                         index_or_push(&mut callins, |c| c.name == name, || callin_named(name));
+                    if let Some(message) = super::too_many_steps(states.len(), callins.len()) {
+                        self.error(label, message);
+                        break;
+                    }
                     let on_callin = &mut states[from.index()].on_callin;
                     on_callin.resize(callins.len(), Step::unknown_error());
                     on_callin[callin] = Step::Enabled {

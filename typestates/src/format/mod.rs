@@ -16,14 +16,31 @@ pub use json::{from_json, json_schema, to_json};
 /// Quotes a string with `\"`, `\\` and `\n` escapes: the text format's strings, which
 /// are also valid DOT strings.
 pub(crate) use lexer::quote;
-pub use parser::parse;
+pub use parser::{parse, MAX_ERRORS};
+
+/// The most steps (states times callins) a typestate read from a file may hold.
+/// The model keeps one step per state and callin, so a file of a few hundred kilobytes naming
+/// thousands of states and callins would take gigabytes; real protocols hold a few hundred.
+pub const MAX_STEPS: usize = 1 << 20;
+
+/// The error for a typestate of `states` states and `callins` callins past [`MAX_STEPS`].
+fn too_many_steps(states: usize, callins: usize) -> Option<String> {
+    let steps = states.saturating_mul(callins);
+    (steps > MAX_STEPS).then(|| {
+        format!(
+            "{states} states times {callins} callins make {steps} steps, more than the limit of {MAX_STEPS}"
+        )
+    })
+}
 pub use printer::print;
 
 use std::fmt;
 
-/// Words that cannot name a callin or callback: the synchronous closure's own symbols and the
-/// keywords of transition lines (`restricted` also names restrictions in `typestar diff`).
-const RESERVED: [&str; 8] = [
+/// Words that cannot name a callin or callback: the synchronous closure's own symbols, the
+/// keywords of transition lines (`restricted` also names restrictions in `typestar diff`), and
+/// the keywords that open a declaration, which a transition line of that callin would read as
+/// (found by the `droidstar_dot` fuzz target: a callin `source` printed `source -> s0`).
+const RESERVED: [&str; 20] = [
     "wait",
     "quiet",
     "eps",
@@ -32,6 +49,18 @@ const RESERVED: [&str; 8] = [
     "fails",
     "restricted",
     "harmless",
+    "typestate",
+    "summary",
+    "note",
+    "source",
+    "platform",
+    "provenance",
+    "stats",
+    "callin",
+    "callback",
+    "state",
+    "accept",
+    "reject",
 ];
 
 /// An error in a typestate file, at file:line:col.

@@ -15,7 +15,12 @@ use crate::model::{
 };
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
 
-/// Parses `text`, read from `path`, into a typestate, or returns every error found.
+/// After this many errors the reader stops: a file that bad is not a typestate, and one
+/// error per line of a large file would take gigabytes.
+pub const MAX_ERRORS: usize = 100;
+
+/// Parses `text`, read from `path`, into a typestate, or returns every error found (at most
+/// [`MAX_ERRORS`], then one that says where reading stopped).
 pub fn parse(path: &str, text: &str) -> Result<Typestate, Vec<Diagnostic>> {
     let mut reader = Reader {
         path,
@@ -23,6 +28,17 @@ pub fn parse(path: &str, text: &str) -> Result<Typestate, Vec<Diagnostic>> {
         file: RawFile::default(),
     };
     for (index, line) in text.lines().enumerate() {
+        if reader.errors.len() >= MAX_ERRORS {
+            let mut errors = reader.errors;
+            errors.sort_by_key(|e| (e.line, e.col));
+            errors.push(Diagnostic::new(
+                path,
+                index + 1,
+                1,
+                format!("more than {MAX_ERRORS} errors: the rest of the file was not read"),
+            ));
+            return Err(errors);
+        }
         reader.line(index + 1, line);
     }
     let Reader {
@@ -848,6 +864,10 @@ impl Resolver<'_> {
             }
         };
 
+        if let Some(message) = super::too_many_steps(file.states.len(), callins.len()) {
+            self.error(&file.states[0].name, message);
+            return None;
+        }
         let mut states = Vec::with_capacity(file.states.len());
         for (index, raw) in file.states.iter().enumerate() {
             let id = StateId(index as u32);

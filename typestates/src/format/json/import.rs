@@ -10,7 +10,7 @@ use super::{
 };
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::format::lexer::is_word;
-use crate::format::{Diagnostic, RESERVED};
+use crate::format::{Diagnostic, MAX_ERRORS, RESERVED};
 use crate::model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
     Typestate, WaitOutcome,
@@ -30,6 +30,9 @@ pub fn from_json(path: &str, text: &str) -> Result<Typestate, Vec<Diagnostic>> {
         };
         vec![Diagnostic::new(path, err.line(), err.column(), message)]
     })?;
+    if let Some(message) = super::super::too_many_steps(dto.states.len(), dto.callins.len()) {
+        return Err(vec![Diagnostic::new(path, 1, 1, message)]);
+    }
     let mut importer = Importer {
         path,
         text,
@@ -58,7 +61,20 @@ struct Importer<'a> {
 }
 
 impl Importer<'_> {
+    /// Records an error at `at`; past [`MAX_ERRORS`] only says that there are more, since
+    /// locating each one walks the text.
     fn error(&mut self, at: &JsonPath, message: String) {
+        if self.errors.len() >= MAX_ERRORS {
+            if self.errors.len() == MAX_ERRORS {
+                self.errors.push(Diagnostic::new(
+                    self.path,
+                    1,
+                    1,
+                    format!("more than {MAX_ERRORS} errors: the others are not listed"),
+                ));
+            }
+            return;
+        }
         let (line, col) = at.locate(self.text).unwrap_or((1, 1));
         self.errors.push(Diagnostic::new(
             self.path,
@@ -101,7 +117,12 @@ impl Importer<'_> {
                         .map(|state| self.state(&at.key("creates"), &state)),
                     name: callin.name,
                     binding: CallinBinding {
-                        methods: callin.methods.into_iter().map(method).collect(),
+                        methods: callin
+                            .methods
+                            .into_iter()
+                            .enumerate()
+                            .map(|(j, m)| self.method(&at.key("methods").index(j), m))
+                            .collect(),
                         condition: callin.condition,
                         returns: callin.returns.and_then(|word| {
                             let answer = Answer::parse(&word);
@@ -130,15 +151,16 @@ impl Importer<'_> {
                         register,
                         register_callin,
                     } => CallbackBinding::Listener {
-                        interface,
-                        method,
-                        register,
+                        interface: self.word(&at.key("interface"), interface),
+                        method: self.word(&at.key("method"), method),
+                        register: self.word(&at.key("register"), register),
                         register_callin: register_callin
                             .and_then(|name| self.callin(&at.key("register_callin"), &name)),
                     },
-                    CallbackBindingDto::Override { class, method } => {
-                        CallbackBinding::Override { class, method }
-                    }
+                    CallbackBindingDto::Override { class, method } => CallbackBinding::Override {
+                        class: class.map(|class| self.word(&at.key("class"), class)),
+                        method: self.word(&at.key("method"), method),
+                    },
                 };
                 Callback {
                     name: callback.name,
@@ -146,6 +168,12 @@ impl Importer<'_> {
                     condition: callback.condition,
                 }
             })
+            .collect();
+        let harmless = dto
+            .harmless
+            .into_iter()
+            .enumerate()
+            .map(|(i, m)| self.method(&root.key("harmless").index(i), m))
             .collect();
         let initial = self.state(&root.key("initial"), &dto.initial);
         let states = dto
@@ -167,11 +195,47 @@ impl Importer<'_> {
             notes: dto.notes,
             callins,
             callbacks,
-            harmless: dto.harmless.into_iter().map(method).collect(),
+            harmless,
             states,
             initial,
             examples,
         }
+    }
+
+    /// The method `dto`, at `at`, reporting a class, name or parameter type the text format
+    /// could not write.
+    fn method(&mut self, at: &JsonPath, dto: MethodDto) -> MethodRef {
+        MethodRef {
+            kind: match dto.kind {
+                MethodKindDto::Constructor => MethodKind::Constructor,
+                MethodKindDto::Static => MethodKind::Static,
+                MethodKindDto::Instance => MethodKind::Instance,
+            },
+            class: dto.class.map(|class| self.word(&at.key("class"), class)),
+            name: self.word(&at.key("name"), dto.name),
+            params: match dto.params {
+                ParamsDto::Any(_) => Params::Any,
+                ParamsDto::Exact(types) => Params::Exact(
+                    types
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, ty)| self.word(&at.key("params").index(i), ty))
+                        .collect(),
+                ),
+            },
+        }
+    }
+
+    /// `text`, a Java name or type at `at`, reported unless the text format can write it as
+    /// one word (no spaces, quotes or punctuation beyond `.`, `$`, `<>`, `[]`, `?`, `*`).
+    fn word(&mut self, at: &JsonPath, text: String) -> String {
+        if !is_word(&text) {
+            self.error(
+                at,
+                format!("{text:?} is not a Java name the text format can write"),
+            );
+        }
+        text
     }
 
     /// Records every state and symbol name, reporting duplicates, reserved words and names
@@ -275,7 +339,7 @@ impl Importer<'_> {
                     exception,
                     origin: o,
                 } => Step::Error {
-                    exception,
+                    exception: exception.map(|name| self.word(&at.key("exception"), name)),
                     origin: origin(o),
                 },
                 StepDto::Restricted { origin: o } => Step::Restricted { origin: origin(o) },
@@ -376,22 +440,6 @@ fn provenance(dto: ProvenanceDto) -> Provenance {
             }),
             date: run.date,
         }),
-    }
-}
-
-fn method(dto: MethodDto) -> MethodRef {
-    MethodRef {
-        kind: match dto.kind {
-            MethodKindDto::Constructor => MethodKind::Constructor,
-            MethodKindDto::Static => MethodKind::Static,
-            MethodKindDto::Instance => MethodKind::Instance,
-        },
-        class: dto.class,
-        name: dto.name,
-        params: match dto.params {
-            ParamsDto::Any(_) => Params::Any,
-            ParamsDto::Exact(types) => Params::Exact(types),
-        },
     }
 }
 

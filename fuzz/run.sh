@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Runs every fuzz target for SECONDS each (default 20), seeded from the project's fixtures.
+# Usage: fuzz/run.sh [SECONDS] [TARGET...]   (needs nightly Rust and cargo-fuzz; see README.md)
+# A crash, a run over 10 s or over 1 GiB of memory fails the script; libFuzzer writes the
+# input to fuzz/artifacts/TARGET/.
+set -euo pipefail
+cd "$(dirname "$0")"
+seconds=${1:-20}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(check typestate_text typestate_json droidstar_dot)
+fi
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+  if [ -n "${CI:-}" ]; then
+    echo "fuzz/run.sh: nightly Rust with cargo-fuzz is required under CI" >&2
+    exit 1
+  fi
+  echo "SKIPPED fuzzing: install nightly Rust and cargo-fuzz (see fuzz/README.md)"
+  exit 0
+fi
+
+# seed DIR PREFIX FILES...: copies each file into DIR, PREFIX (a byte, or nothing) in front.
+seed() {
+  local dir=$1 prefix=$2
+  shift 2
+  mkdir -p "$dir"
+  for file in "$@"; do
+    local name
+    name=$(printf '%s' "$file" | tr '/' '_')
+    { printf '%b' "$prefix"; cat "$file"; } > "$dir/$name"
+  done
+}
+shopt -s globstar nullglob
+seed corpus/check '\x00' ../checker/tests/fixtures/**/*.java
+seed corpus/check '\x01' ../checker/tests/fixtures/**/*.kt
+seed corpus/typestate_text '' ../typestates/library/**/*.typestate ../typestates/test_data/format/**/*.typestate
+seed corpus/typestate_json '' ../typestates/test_data/**/*.json
+seed corpus/droidstar_dot '' ../typestates/test_data/droidstar/*.gv
+
+for target in "${targets[@]}"; do
+  echo "== fuzz $target for ${seconds} s"
+  cargo +nightly fuzz run "$target" "corpus/$target" -- \
+    -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -print_final_stats=1
+done

@@ -1,0 +1,160 @@
+//! The readers stay within bounded memory and time on hostile files, and refuse what the text
+//! format could not write back: inputs generated here, each beside the error it must give.
+
+use typestates::format::{
+    from_droidstar_dot, from_json, parse, print, to_json, Diagnostic, MAX_ERRORS, MAX_STEPS,
+};
+
+const COUNTDOWN: &str = include_str!("../library/android/os/CountDownTimer.typestate");
+
+fn messages(errors: &[Diagnostic]) -> Vec<String> {
+    errors.iter().map(ToString::to_string).collect()
+}
+
+/// A file with one error per line stops after [`MAX_ERRORS`] (4 million lines took 1.9 GB).
+#[test]
+fn many_errors_stop_at_the_limit() {
+    let text = format!("typestate a.B\nstate S initial\n{}", "%\n".repeat(100_000));
+    let errors = parse("many.typestate", &text).unwrap_err();
+    assert_eq!(errors.len(), MAX_ERRORS + 1);
+    assert_eq!(
+        errors.last().map(ToString::to_string).as_deref(),
+        Some("many.typestate:103:1: more than 100 errors: the rest of the file was not read")
+    );
+}
+
+/// Many states and many callins, one step each, made the model dense: a 250 KB file took
+/// 1.4 GB. Past [`MAX_STEPS`] steps each reader refuses the file instead.
+#[test]
+fn dense_models_are_refused() {
+    let n = 2_000;
+    assert!(n * n > MAX_STEPS);
+    let mut text = String::from("typestate com.example.Sparse\n");
+    for i in 0..n {
+        text.push_str(&format!("callin c{i}: m{i}()\n"));
+    }
+    for i in 0..n {
+        let initial = if i == 0 { " initial" } else { "" };
+        text.push_str(&format!(
+            "state S{i}{initial}\n  c{i} -> S{}\n",
+            (i + 1) % n
+        ));
+    }
+    let errors = parse("sparse.typestate", &text).unwrap_err();
+    assert_eq!(
+        messages(&errors),
+        [format!(
+            "sparse.typestate:{}:7: 2000 states times 2000 callins make 4000000 steps, more than the limit of {MAX_STEPS}",
+            n + 2
+        )]
+    );
+    let dot: String = (0..n)
+        .map(|i| format!("  {i} -> {}[label=c{i}];\n", i + 1))
+        .collect();
+    let errors =
+        from_droidstar_dot("sparse.gv", &format!("digraph {{\n{dot}}}\n"), "a.B").unwrap_err();
+    assert!(
+        messages(&errors)[0].contains("2001 states times 525 callins make 1050525 steps"),
+        "{errors:?}"
+    );
+    let errors = from_json("dense.json", &json_model(n, n, "")).unwrap_err();
+    assert_eq!(
+        messages(&errors),
+        [format!("dense.json:1:1: 2000 states times 2000 callins make 4000000 steps, more than the limit of {MAX_STEPS}")]
+    );
+}
+
+/// A typestar JSON model of `states` states and `callins` callins, each state holding
+/// `state_callins` (a JSON object's members) with `{i}` replaced by the state's number.
+fn json_model(states: usize, callins: usize, state_callins: &str) -> String {
+    let states: Vec<String> = (0..states)
+        .map(|i| {
+            let members = state_callins.replace("{i}", &i.to_string());
+            format!("{{\"name\": \"S{i}\", \"callins\": {{{members}}}}}")
+        })
+        .collect();
+    let callins: Vec<String> = (0..callins)
+        .map(|i| format!("{{\"name\": \"c{i}\", \"methods\": [{{\"kind\": \"instance\", \"name\": \"m{i}\", \"params\": []}}]}}"))
+        .collect();
+    format!(
+        "{{\"format\": \"typestar/1\", \"class\": \"a.B\", \"callins\": [{}],\n\"states\": [\n{}],\n\"initial\": \"S0\"}}",
+        callins.join(","),
+        states.join(",\n")
+    )
+}
+
+/// Every unresolved name in JSON was located by walking the text from its start: 5 000 of
+/// them took 22 s. Past [`MAX_ERRORS`] the others are counted, not located.
+#[test]
+fn many_json_errors_stop_at_the_limit() {
+    let step = "\"c0\": {\"kind\": \"enabled\", \"target\": \"X{i}\"}";
+    let errors = from_json("few.json", &json_model(50, 1, step)).unwrap_err();
+    assert_eq!(errors.len(), 50);
+    assert_eq!(
+        messages(&errors)[0],
+        "few.json:3:64: states[0].callins.c0.target: unknown state `X0`"
+    );
+    let errors = from_json("many.json", &json_model(5_000, 1, step)).unwrap_err();
+    assert_eq!(errors.len(), MAX_ERRORS + 1);
+    assert_eq!(
+        messages(&errors)[0],
+        "many.json:1:1: more than 100 errors: the others are not listed"
+    );
+}
+
+/// A JSON method name with a space loaded, and its printed text did not parse; such names
+/// are now refused at load, at their JSON path.
+#[test]
+fn json_names_the_text_format_cannot_write_are_refused() {
+    let small = parse("countdown.typestate", COUNTDOWN).expect("the library parses");
+    let json = to_json(&small);
+    for (from, to) in [
+        ("\"method\": \"onFinish\"", "\"method\": \"on Finish\""),
+        ("\"name\": \"<init>\"", "\"name\": \"<m143 init>\""),
+        (
+            "\"name\": \"cancel\",\n          \"params\"",
+            "\"name\": \"cancel \",\n          \"params\"",
+        ),
+    ] {
+        let bad = json.replace(from, to);
+        assert_ne!(bad, json, "the export holds {from}");
+        let errors = from_json("bad.json", &bad).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0]
+                .message
+                .contains("is not a Java name the text format can write"),
+            "{errors:?}"
+        );
+    }
+    // What loads prints text that parses back to the same model.
+    let loaded = from_json("ok.json", &json).expect("the export loads");
+    assert_eq!(parse("printed.typestate", &print(&loaded)), Ok(loaded));
+}
+
+/// A DOT label with a dot imported as a callin whose method `a.b` printed as method `b` of
+/// class `a` (found by the `droidstar_dot` fuzz target); such labels are refused.
+#[test]
+fn dotted_dot_labels_are_refused() {
+    let errors =
+        from_droidstar_dot("dotted.gv", "digraph {\n  0 -> 1[label=a.b];\n}\n", "a.B").unwrap_err();
+    assert_eq!(
+        messages(&errors),
+        ["dotted.gv:2:16: `a.b` cannot name a symbol"]
+    );
+}
+
+/// A DOT label that is a keyword opening a declaration (`source`, `state`, `accept`, …)
+/// imported as a callin whose transition line the text reader read as that declaration (found
+/// by the `droidstar_dot` fuzz target); such labels are refused like other reserved words.
+#[test]
+fn declaration_keywords_are_not_symbols() {
+    for keyword in ["source", "state", "note", "accept", "reject", "callin"] {
+        let dot = format!("digraph {{\n  0 -> 0[label={keyword}];\n}}\n");
+        let errors = from_droidstar_dot("keyword.gv", &dot, "a.B").unwrap_err();
+        assert_eq!(
+            messages(&errors),
+            [format!("keyword.gv:2:16: `{keyword}` cannot name a symbol")]
+        );
+    }
+}
