@@ -92,7 +92,6 @@ async fn learn_filtered(
     assert!(matches!(outcome.end, End::Learned));
     let statistics = Statistics::collect(
         &outcome,
-        &alphabet.signature,
         pipeline.asked(),
         pipeline.executed(),
         &config.cost,

@@ -177,13 +177,8 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         &mut bar,
     ))?;
     bar.finish();
-    let statistics = Statistics::collect(
-        &run.outcome,
-        &alphabet.signature,
-        run.asked,
-        run.executed,
-        &pipeline_config.cost,
-    );
+    let statistics =
+        Statistics::collect(&run.outcome, run.asked, run.executed, &pipeline_config.cost);
     let report = report(
         &args,
         &typestate,

@@ -200,7 +200,7 @@ pub(crate) async fn learn_on_agents(
     let outcome = learn(&learn_config, pipeline.oracle(), &mut eq, progress).await;
     let asked = pipeline.asked();
     let executed = pipeline.executed();
-    let mut statistics = Statistics::collect(&outcome, &alphabet.signature, asked, executed, &cost);
+    let mut statistics = Statistics::collect(&outcome, asked, executed, &cost);
     statistics.time_ms = agents.started.elapsed().as_millis() as u64;
     let typestate = outcome.hypothesis.as_ref().map(|hypothesis| {
         let mut typestate = learned_typestate(

@@ -329,6 +329,7 @@ impl Experiment {
             callins,
             callbacks,
             harmless: Vec::new(),
+            creators: Vec::new(),
         }
     }
 
