@@ -5,19 +5,20 @@
 //! run asks the system nothing it already answered.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use crate::closure::Alphabet;
+use crate::closure::{first_err, Alphabet, Input, Word};
 use crate::cost::CostModel;
 use crate::oracle::cache::Cache;
 use crate::oracle::counter::Counter;
 use crate::oracle::err_closure::ErrClosure;
 use crate::oracle::filter::{Filter, QueryFilter, Restrictions};
 use crate::oracle::journal::{fingerprint, Journal, JournalError, JournalFile};
-use crate::oracle::nondeterminism::NdCheck;
+use crate::oracle::nondeterminism::{Disagreement, Majority, NdCheck};
 use crate::oracle::sul::{CountSnapshot, CountingSul, Counts, Sul};
 use crate::oracle::sul_oracle::SulOracle;
 use crate::oracle::tree::PrefixTree;
+use crate::oracle::{MembershipOracle, QueryError};
 
 /// How the query engine of one experiment is built.
 #[derive(Clone, Debug, Default)]
@@ -28,6 +29,21 @@ pub struct PipelineConfig {
     pub filters: Vec<QueryFilter>,
     /// Where to journal executed queries; `None` for no journal.
     pub journal: Option<PathBuf>,
+    /// How many runs of a disagreeing query must agree to settle it.
+    pub majority: Majority,
+    /// Whether the traces a result rests on are run once more before it is accepted.
+    pub confirmation: Confirmation,
+}
+
+/// Whether the traces learning used are run again before its result is accepted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Confirmation {
+    /// Each trace is run once: right for a deterministic system.
+    #[default]
+    Off,
+    /// Every trace is run a second time, up to its first `err`, bypassing the cache: a one-off
+    /// that learning used then disagrees and is outvoted ([`Majority`]), at about twice the runs.
+    EveryTrace,
 }
 
 /// The full stack of layers over the instances of one system.
@@ -41,6 +57,9 @@ pub struct Pipeline<S> {
     asked: Arc<Counts>,
     executed: Arc<Counts>,
     restrictions: Arc<Restrictions>,
+    settled: Arc<Mutex<Vec<Disagreement>>>,
+    confirmation: Confirmation,
+    confirmed: PrefixTree,
     resumed_queries: usize,
     recovered_truncation: bool,
 }
@@ -57,6 +76,7 @@ impl<S: Sul> Pipeline<S> {
         let asked = Arc::new(Counts::default());
         let executed = Arc::new(Counts::default());
         let restrictions = Arc::new(Restrictions::default());
+        let settled = Arc::new(Mutex::new(Vec::new()));
         let n_instances = suls.len();
         let (journal, resumed_queries, recovered_truncation) = match &config.journal {
             Some(path) => {
@@ -91,6 +111,8 @@ impl<S: Sul> Pipeline<S> {
                                 Counter::new(system, Arc::clone(&executed)),
                                 Arc::clone(&tree),
                                 alphabet,
+                                config.majority,
+                                Arc::clone(&settled),
                             ),
                             journal,
                             n_instances,
@@ -110,9 +132,35 @@ impl<S: Sul> Pipeline<S> {
             asked,
             executed,
             restrictions,
+            settled,
+            confirmation: config.confirmation,
+            confirmed: PrefixTree::default(),
             resumed_queries,
             recovered_truncation,
         })
+    }
+}
+
+impl<S: Sul> Pipeline<S> {
+    /// Runs every trace of the tree not yet confirmed once more, up to its first `err`, below
+    /// the cache (as [`Confirmation`] asks; nothing when it is off).
+    /// A disagreement is voted on; [`QueryError::Relearn`] when the vote corrected a trace.
+    pub async fn confirm(&self, inputs: &[Input]) -> Result<(), QueryError> {
+        if self.confirmation == Confirmation::Off {
+            return Ok(());
+        }
+        let words: Vec<Word> = self
+            .tree
+            .maximal_traces(inputs)
+            .into_iter()
+            .map(|(word, outputs)| word[..first_err(&outputs).unwrap_or(word.len())].to_vec())
+            .filter(|word| !word.is_empty() && self.confirmed.lookup(word).is_none())
+            .collect();
+        let answers = self.oracle.inner().inner().answer(&words).await?;
+        for (word, outputs) in words.iter().zip(&answers) {
+            self.confirmed.insert(word, outputs);
+        }
+        Ok(())
     }
 }
 
@@ -145,6 +193,14 @@ impl<S> Pipeline<S> {
     /// Queries the experiment's filters forbade.
     pub fn restrictions(&self) -> &Arc<Restrictions> {
         &self.restrictions
+    }
+
+    /// The disagreements between runs that a vote settled, in the order they arose.
+    pub fn disagreements(&self) -> Vec<Disagreement> {
+        self.settled
+            .lock()
+            .expect("no panic while holding the lock")
+            .clone()
     }
 
     /// Number of queries replayed from the journal.
