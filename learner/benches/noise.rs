@@ -102,10 +102,14 @@ async fn main() {
          *runs*: mean runs (resets) per seed, and beside it the noise-free run's; *repeated*: mean runs repeated for votes; *restarts*: learning started again from a corrected trace (total).\n"
     );
     let confirmations = [
-        (Confirmation::Off, "each trace run once (`--confirm off`)"),
+        (Confirmation(1), "each trace run once (`--confirm 1`)"),
         (
-            Confirmation::EveryTrace,
-            "every trace run again before the result is accepted (`--confirm traces`)",
+            Confirmation(2),
+            "every trace run twice before the result is accepted (`--confirm 2`)",
+        ),
+        (
+            Confirmation(3),
+            "every trace run three times before the result is accepted (`--confirm 3`)",
         ),
     ];
     for ((confirmation, label), noise) in confirmations

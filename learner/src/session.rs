@@ -82,7 +82,7 @@ pub struct Choices {
     pub filters: Vec<QueryFilter>,
     /// How many runs of a disagreeing query must agree to settle it.
     pub majority: Majority,
-    /// Whether the traces a result rests on are run once more.
+    /// How many runs of every trace a result rests on must agree.
     pub confirmation: Confirmation,
 }
 

@@ -112,7 +112,7 @@ async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
         Algorithm::LSharp,
         EquivalenceChoice::StateBound(state_bound(&model)),
         &PipelineConfig {
-            confirmation: Confirmation::EveryTrace,
+            confirmation: Confirmation(2),
             ..PipelineConfig::default()
         },
         noisy,

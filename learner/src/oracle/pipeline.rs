@@ -31,19 +31,21 @@ pub struct PipelineConfig {
     pub journal: Option<PathBuf>,
     /// How many runs of a disagreeing query must agree to settle it.
     pub majority: Majority,
-    /// Whether the traces a result rests on are run once more before it is accepted.
+    /// How many runs of every trace a result rests on must agree before it is accepted.
     pub confirmation: Confirmation,
 }
 
-/// Whether the traces learning used are run again before its result is accepted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Confirmation {
-    /// Each trace is run once: right for a deterministic system.
-    #[default]
-    Off,
-    /// Every trace is run a second time, up to its first `err`, bypassing the cache: a one-off
-    /// that learning used then disagrees and is outvoted ([`Majority`]), at about twice the runs.
-    EveryTrace,
+/// How many runs of every trace learning used must agree before its result is accepted.
+/// 1, the default, runs each trace once: right for a deterministic system.
+/// More runs each trace again, up to its first `err` and bypassing the cache, so a one-off
+/// that learning used disagrees and is outvoted ([`Majority`]), at the cost of those runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Confirmation(pub u32);
+
+impl Default for Confirmation {
+    fn default() -> Confirmation {
+        Confirmation(1)
+    }
 }
 
 /// The full stack of layers over the instances of one system.
@@ -142,11 +144,11 @@ impl<S: Sul> Pipeline<S> {
 }
 
 impl<S: Sul> Pipeline<S> {
-    /// Runs every trace of the tree not yet confirmed once more, up to its first `err`, below
-    /// the cache (as [`Confirmation`] asks; nothing when it is off).
+    /// Runs every trace of the tree not yet confirmed again, up to its first `err`, below the
+    /// cache, until [`Confirmation`]'s number of runs have given it.
     /// A disagreement is voted on; [`QueryError::Relearn`] when the vote corrected a trace.
     pub async fn confirm(&self, inputs: &[Input]) -> Result<(), QueryError> {
-        if self.confirmation == Confirmation::Off {
+        if self.confirmation.0 <= 1 {
             return Ok(());
         }
         let words: Vec<Word> = self
@@ -156,9 +158,12 @@ impl<S: Sul> Pipeline<S> {
             .map(|(word, outputs)| word[..first_err(&outputs).unwrap_or(word.len())].to_vec())
             .filter(|word| !word.is_empty() && self.confirmed.lookup(word).is_none())
             .collect();
-        let answers = self.oracle.inner().inner().answer(&words).await?;
-        for (word, outputs) in words.iter().zip(&answers) {
-            self.confirmed.insert(word, outputs);
+        let below_cache = self.oracle.inner().inner();
+        for _ in 1..self.confirmation.0 {
+            below_cache.answer(&words).await?;
+        }
+        for word in &words {
+            self.confirmed.insert(word, &self.tree.known_prefix(word));
         }
         Ok(())
     }

@@ -82,10 +82,10 @@ pub struct LearnArgs {
     /// trace learning used; stop otherwise.
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
     majority: u32,
-    /// `traces`: run every trace learning used once more before accepting the result, so a
-    /// one-off it used is outvoted (about twice the runs; for noisy systems).
-    #[arg(long, value_enum, default_value_t = ConfirmArg::Off)]
-    confirm: ConfirmArg,
+    /// Run every trace learning used until N runs gave it before accepting the result, so a
+    /// one-off it used is outvoted (for noisy systems; N times the runs).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    confirm: u32,
     /// Model backend: probability that a callback is late or missing in one wait (default 0).
     #[arg(long)]
     noise: Option<f64>,
@@ -133,23 +133,6 @@ impl std::str::FromStr for StatesArg {
                 .parse()
                 .map(StatesArg::Count)
                 .map_err(|_| format!("expected a number of states or `model`, got `{text}`")),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ConfirmArg {
-    /// Each trace runs once.
-    Off,
-    /// Every trace runs a second time before the result is accepted.
-    Traces,
-}
-
-impl From<ConfirmArg> for Confirmation {
-    fn from(arg: ConfirmArg) -> Confirmation {
-        match arg {
-            ConfirmArg::Off => Confirmation::Off,
-            ConfirmArg::Traces => Confirmation::EveryTrace,
         }
     }
 }
@@ -214,7 +197,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         filters: filters.clone(),
         journal: args.journal.clone(),
         majority: Majority(args.majority),
-        confirmation: args.confirm.into(),
+        confirmation: Confirmation(args.confirm),
     };
     let model_config = ModelConfig {
         noise: args.noise.unwrap_or(0.0),
@@ -281,7 +264,7 @@ fn execute_agent(
         equivalence: equivalence(args, None),
         filters: filters(args, &loaded.alphabet())?,
         majority: Majority(args.majority),
-        confirmation: args.confirm.into(),
+        confirmation: Confirmation(args.confirm),
     };
     let jvm = JvmConfig {
         classpath: args.classpath.clone(),
