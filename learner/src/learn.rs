@@ -1,5 +1,6 @@
 //! The learning loop: hypothesis, equivalence query, refinement, until no counterexample is
-//! found, a non-determinism is reported or the system fails.
+//! found, a non-determinism is reported, a hypothesis outgrows the state bound or the system
+//! fails.
 //!
 //! [`learn`] never panics on the system's behaviour and never loses work: every way it ends
 //! is an [`Outcome`] with the last hypothesis and the number of equivalence rounds, and every
@@ -115,6 +116,14 @@ pub enum End {
     Failed(QueryError),
     /// `max_rounds` equivalence queries all found counterexamples.
     RoundLimit,
+    /// A hypothesis has more states than the state bound: the bound is too small, or the
+    /// system answered inconsistently. The outcome keeps that hypothesis.
+    StateBoundExceeded {
+        /// States of the hypothesis, the error sink included.
+        states: usize,
+        /// The state bound, the error sink included.
+        bound: usize,
+    },
 }
 
 /// The result of a learning run, whatever its end.
@@ -126,6 +135,8 @@ pub struct Outcome {
     pub hypothesis: Option<Hypothesis>,
     /// Equivalence queries asked.
     pub rounds: u32,
+    /// Times learning started again after a majority of runs corrected a trace it had used.
+    pub restarts: u32,
     /// The distinguisher bound the verdict rests on, if the oracle has one.
     pub distinguisher_bound: Option<u32>,
 }
@@ -136,6 +147,19 @@ enum Learner {
 }
 
 impl Learner {
+    fn new(config: &LearnConfig) -> Learner {
+        match config.algorithm {
+            Algorithm::LSharp => {
+                let lsharp = LSharp::new(Arc::clone(&config.alphabet));
+                Learner::LSharp(match config.state_bound {
+                    Some(bound) => lsharp.with_state_bound(bound),
+                    None => lsharp,
+                })
+            }
+            Algorithm::LStar => Learner::LStar(LStar::new(Arc::clone(&config.alphabet))),
+        }
+    }
+
     async fn start<M: MembershipOracle>(&mut self, mq: &M) -> Result<(), QueryError> {
         match self {
             Learner::LSharp(it) => it.start(mq).await,
@@ -173,20 +197,12 @@ where
     M: MembershipOracle,
     E: EquivalenceOracle,
 {
-    let mut learner = match config.algorithm {
-        Algorithm::LSharp => {
-            let lsharp = LSharp::new(Arc::clone(&config.alphabet));
-            Learner::LSharp(match config.state_bound {
-                Some(bound) => lsharp.with_state_bound(bound),
-                None => lsharp,
-            })
-        }
-        Algorithm::LStar => Learner::LStar(LStar::new(Arc::clone(&config.alphabet))),
-    };
+    let mut learner = Learner::new(config);
     let mut outcome = Outcome {
         end: End::Learned,
         hypothesis: None,
         rounds: 0,
+        restarts: 0,
         distinguisher_bound: eq.distinguisher_bound(),
     };
     progress.update(ProgressUpdate {
@@ -196,6 +212,13 @@ where
     });
     let mut step = learner.start(mq).await;
     loop {
+        if let Err(QueryError::Relearn(_)) = step {
+            // The prefix tree holds the corrected trace; everything else it answers for free.
+            outcome.restarts += 1;
+            learner = Learner::new(config);
+            step = learner.start(mq).await;
+            continue;
+        }
         if let Err(error) = step {
             outcome.end = match error {
                 QueryError::NonDeterminism(report) => End::NonDeterministic(report),
@@ -206,6 +229,13 @@ where
         let hypothesis = learner.hypothesis();
         let n_states = hypothesis.n_states();
         outcome.hypothesis = Some(hypothesis);
+        if let Some(bound) = config.state_bound.filter(|bound| n_states > *bound) {
+            outcome.end = End::StateBoundExceeded {
+                states: n_states,
+                bound,
+            };
+            return outcome;
+        }
         if outcome.rounds >= config.max_rounds {
             outcome.end = End::RoundLimit;
             return outcome;

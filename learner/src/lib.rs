@@ -49,4 +49,4 @@ pub use learn::{
 pub use oracle::pipeline::{Pipeline, PipelineConfig};
 pub use oracle::{MembershipOracle, QueryError};
 pub use report::{learned_typestate, Statistics};
-pub use session::{learn_system, EquivalenceChoice, SystemRun};
+pub use session::{learn_system, Choices, EquivalenceChoice, SystemRun};

@@ -6,7 +6,7 @@
 //! whose origin names the rule, "restricted by the experiment: …", so nobody mistakes them for
 //! errors of the API and the checker never reports them.
 
-use typestates::mealy::{to_typestate, Signature};
+use typestates::mealy::to_typestate;
 use typestates::{LearningStats, Origin, Provenance, ProvenanceKind, Step, Typestate, WaitOutcome};
 
 use crate::closure::{Alphabet, Input};
@@ -43,13 +43,12 @@ impl Statistics {
     /// predicts for the executed counts.
     pub fn collect(
         outcome: &Outcome,
-        signature: &Signature,
         asked: CountSnapshot,
         executed: CountSnapshot,
         cost: &CostModel,
     ) -> Statistics {
         let states = outcome.hypothesis.as_ref().map_or(0, |hypothesis| {
-            to_typestate(&hypothesis.mealy, signature).states.len() as u32
+            hypothesis.mealy.minimize().live_states().len() as u32
         });
         Statistics {
             states,
@@ -113,7 +112,7 @@ fn mark_restrictions(
     if restrictions.is_empty() {
         return;
     }
-    let access = typestate_access_words(typestate);
+    let access = typestate.access_words();
     let name = |input: Input| alphabet.signature.input_name(input).to_owned();
     let inputs = typestate.signature().inputs();
     for (state, word) in access.into_iter().enumerate() {
@@ -147,28 +146,4 @@ fn mark_restrictions(
             }
         }
     }
-}
-
-/// A shortest callin/wait word reaching each state of a typestate, by breadth-first search.
-fn typestate_access_words(typestate: &Typestate) -> Vec<Option<Vec<Input>>> {
-    let mut access: Vec<Option<Vec<Input>>> = vec![None; typestate.states.len()];
-    access[typestate.initial.index()] = Some(Vec::new());
-    let mut queue = std::collections::VecDeque::from([typestate.initial]);
-    let inputs = typestate.signature().inputs();
-    while let Some(state) = queue.pop_front() {
-        let s = typestate.state(state);
-        for input in &inputs {
-            let target = match input {
-                Input::Callin(callin) => s.on_callin[callin.index()].target(),
-                Input::Wait => s.on_wait.target(),
-            };
-            if let Some(target) = target.filter(|it| access[it.index()].is_none()) {
-                let mut word = access[state.index()].clone().unwrap_or_default();
-                word.push(*input);
-                access[target.index()] = Some(word);
-                queue.push_back(target);
-            }
-        }
-    }
-    access
 }

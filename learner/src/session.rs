@@ -9,11 +9,13 @@ use crate::closure::Alphabet;
 use crate::equivalence::{
     CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
 };
-use crate::learn::{learn, Algorithm, LearnConfig, Outcome, Progress, ProgressUpdate};
-use crate::oracle::filter::Restrictions;
+use crate::learn::{learn, Algorithm, End, LearnConfig, Outcome, Progress, ProgressUpdate};
+use crate::oracle::filter::{QueryFilter, Restrictions};
 use crate::oracle::journal::JournalError;
-use crate::oracle::pipeline::{Pipeline, PipelineConfig};
+use crate::oracle::nondeterminism::{Disagreement, Majority};
+use crate::oracle::pipeline::{Confirmation, Pipeline, PipelineConfig};
 use crate::oracle::sul::{CountSnapshot, Counts, Sul};
+use crate::oracle::QueryError;
 
 /// Which equivalence oracle checks hypotheses; each runs after the free cache-consistency
 /// check.
@@ -29,6 +31,9 @@ pub enum EquivalenceChoice {
     /// Algorithm 2 with bound 1 (cheap counterexamples while hypotheses are small), then the
     /// W-method for at most this many states.
     BoundOneThenWMethod(usize),
+    /// Algorithm 2 with this distinguisher bound, then [`StateBound`] with at most this many
+    /// states (error sink included): the result is right if either assumption holds.
+    DistinguisherAndStateBound(usize, usize),
 }
 
 impl EquivalenceChoice {
@@ -38,9 +43,47 @@ impl EquivalenceChoice {
             EquivalenceChoice::DistinguisherBound(_) => None,
             EquivalenceChoice::WMethod(states)
             | EquivalenceChoice::StateBound(states)
-            | EquivalenceChoice::BoundOneThenWMethod(states) => Some(states),
+            | EquivalenceChoice::BoundOneThenWMethod(states)
+            | EquivalenceChoice::DistinguisherAndStateBound(_, states) => Some(states),
         }
     }
+
+    /// The guarantee a run learned under, for reports.
+    pub fn describe(self) -> String {
+        match self {
+            EquivalenceChoice::DistinguisherBound(bound) => {
+                format!("distinguisher bound {bound}")
+            }
+            EquivalenceChoice::WMethod(states) => {
+                format!("state bound {states} (error sink included; W-method)")
+            }
+            EquivalenceChoice::StateBound(states) => {
+                format!("state bound {states} (error sink included)")
+            }
+            EquivalenceChoice::BoundOneThenWMethod(states) => format!(
+                "state bound {states} (error sink included; distinguisher bound 1, then the W-method)"
+            ),
+            EquivalenceChoice::DistinguisherAndStateBound(bound, states) => format!(
+                "distinguisher bound {bound} and state bound {states} (error sink included)"
+            ),
+        }
+    }
+}
+
+/// What a user chose for one run, whatever the backend.
+/// `None` leaves the choice to the backend's experiment, or to the default.
+#[derive(Clone, Debug, Default)]
+pub struct Choices {
+    /// The algorithm.
+    pub algorithm: Option<Algorithm>,
+    /// The guarantee.
+    pub equivalence: Option<EquivalenceChoice>,
+    /// Query filters added to the experiment's own.
+    pub filters: Vec<QueryFilter>,
+    /// How many runs of a disagreeing query must agree to settle it.
+    pub majority: Majority,
+    /// How many runs of every trace a result rests on must agree.
+    pub confirmation: Confirmation,
 }
 
 /// What a session produced, however it ended.
@@ -54,6 +97,8 @@ pub struct SystemRun {
     pub executed: CountSnapshot,
     /// Queries the experiment's filters forbade.
     pub restrictions: Arc<Restrictions>,
+    /// Disagreements between runs that a majority settled.
+    pub disagreements: Vec<Disagreement>,
     /// Queries replayed from the journal instead of executed.
     pub resumed_queries: usize,
     /// Whether the journal's half-written last line was cut off.
@@ -114,22 +159,53 @@ pub async fn learn_system<S: Sul>(
             let then = Chain(DistinguisherBound::new(1), WMethod::new(states));
             run(&config, &pipeline, Chain(cache, then), &mut progress).await
         }
+        EquivalenceChoice::DistinguisherAndStateBound(bound, states) => {
+            let proof = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
+            let then = Chain(DistinguisherBound::new(bound), proof);
+            run(&config, &pipeline, Chain(cache, then), &mut progress).await
+        }
     };
     Ok(SystemRun {
         outcome,
         asked: pipeline.asked(),
         executed: pipeline.executed(),
         restrictions: Arc::clone(pipeline.restrictions()),
+        disagreements: pipeline.disagreements(),
         resumed_queries: pipeline.resumed_queries(),
         recovered_truncation: pipeline.recovered_truncation(),
     })
 }
 
+/// Learns until a result survives the pipeline's confirmation of the traces it rests on;
+/// a trace the confirmation corrected makes learning start again from the tree.
 async fn run<S: Sul, E: EquivalenceOracle>(
     config: &LearnConfig,
     pipeline: &Pipeline<S>,
     mut eq: E,
     progress: &mut dyn Progress,
 ) -> Outcome {
-    learn(config, pipeline.oracle(), &mut eq, progress).await
+    let (mut rounds, mut restarts) = (0, 0);
+    loop {
+        let mut outcome = learn(config, pipeline.oracle(), &mut eq, progress).await;
+        outcome.rounds += rounds;
+        outcome.restarts += restarts;
+        if !matches!(outcome.end, End::Learned) {
+            return outcome;
+        }
+        match pipeline.confirm(&config.alphabet.inputs).await {
+            Ok(()) => return outcome,
+            Err(QueryError::Relearn(_)) => {
+                rounds = outcome.rounds;
+                restarts = outcome.restarts + 1;
+            }
+            Err(QueryError::NonDeterminism(report)) => {
+                outcome.end = End::NonDeterministic(report);
+                return outcome;
+            }
+            Err(error) => {
+                outcome.end = End::Failed(error);
+                return outcome;
+            }
+        }
+    }
 }

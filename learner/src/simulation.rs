@@ -10,6 +10,7 @@ use crate::backend::model::{ModelConfig, ModelSul, SimClock};
 use crate::closure::{Alphabet, Output};
 use crate::learn::{Algorithm, NoProgress, Outcome};
 use crate::oracle::journal::JournalError;
+use crate::oracle::nondeterminism::Disagreement;
 use crate::oracle::pipeline::PipelineConfig;
 use crate::oracle::sul::CountSnapshot;
 use crate::session::learn_system;
@@ -29,6 +30,8 @@ pub struct SimulatedRun {
     /// Queries the experiment's filters answered without running them (distinct words, each
     /// ending at its first forbidden input).
     pub restricted: usize,
+    /// Disagreements between runs and their votes.
+    pub disagreements: Vec<Disagreement>,
 }
 
 impl SimulatedRun {
@@ -99,5 +102,6 @@ pub async fn learn_simulated(
         executed: run.executed,
         simulated_ms: clock.now_ms(),
         restricted: run.restrictions.len(),
+        disagreements: run.disagreements,
     })
 }

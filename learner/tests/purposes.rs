@@ -1,5 +1,6 @@
-//! Non-determinism and learning purposes: a noisy system stops learning cleanly with a
-//! report; query filters restrict the experiment and their errors are marked as such.
+//! Non-determinism and learning purposes: a glitch is outvoted by a majority of runs, a system
+//! with no majority stops learning cleanly with a report; query filters restrict the
+//! experiment and their errors are marked as such.
 
 mod common;
 
@@ -9,29 +10,59 @@ use common::reference;
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::equivalence::CacheConsistency;
 use learner::oracle::filter::QueryFilter;
-use learner::simulation::{learn_simulated, EquivalenceChoice};
-use learner::Input;
+use learner::oracle::pipeline::Confirmation;
+use learner::oracle::{Sul, SulError};
+use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
 use learner::{
     learn, learned_typestate, Algorithm, Alphabet, Chain, DistinguisherBound, End, LearnConfig,
     NoProgress, Pipeline, PipelineConfig, Statistics,
 };
-use typestates::{Origin, Step, WaitOutcome};
+use learner::{learn_system, Input, Output};
+use typestates::{CallbackId, Origin, Step, WaitOutcome};
+
+/// A system whose `wait` answers one of three outputs, the next one after each reset: no
+/// query with a wait has a majority among five runs.
+struct Flaky {
+    model: ModelSul,
+    resets: u32,
+}
+
+impl Sul for Flaky {
+    async fn reset(&mut self) -> Result<(), SulError> {
+        self.resets += 1;
+        self.model.reset().await
+    }
+
+    async fn step(&mut self, input: Input) -> Result<Output, SulError> {
+        if input != Input::Wait {
+            return self.model.step(input).await;
+        }
+        Ok(match self.resets % 3 {
+            0 => Output::Quiet,
+            1 => Output::Callback(CallbackId(0)),
+            _ => Output::Callback(CallbackId(1)),
+        })
+    }
+}
 
 #[tokio::test]
-async fn a_noisy_system_stops_learning_with_a_report_and_the_partial_hypothesis() {
+async fn a_system_with_no_majority_stops_learning_with_a_report() {
+    let typestate = reference("AsyncTask");
+    let alphabet = Arc::new(Alphabet::of(typestate.signature()));
     for algorithm in Algorithm::ALL {
-        let noisy = ModelConfig {
-            noise: 0.2,
-            seed: 7,
-            ..ModelConfig::default()
-        };
-        let run = learn_simulated(
-            &reference("AsyncTask"),
+        let model = ModelSul::new(
+            &typestate,
+            ModelConfig::default(),
+            0,
+            Arc::new(SimClock::default()),
+        );
+        let run = learn_system(
+            Arc::clone(&alphabet),
+            vec![Flaky { model, resets: 0 }],
             algorithm,
             EquivalenceChoice::DistinguisherBound(2),
             &PipelineConfig::default(),
-            noisy,
-            1,
+            &mut NoProgress,
         )
         .await
         .unwrap();
@@ -41,8 +72,12 @@ async fn a_noisy_system_stops_learning_with_a_report_and_the_partial_hypothesis(
                 run.outcome.end
             )
         };
-        assert_eq!(report.earlier.len(), report.prefix.len());
-        assert_ne!(report.earlier, report.later);
+        let votes = &report.disagreement.votes;
+        assert_eq!(votes.len(), 3, "{votes:?}");
+        assert_eq!(votes.iter().map(|(_, count)| count).sum::<u32>(), 5);
+        assert!(votes.iter().all(|(trace, count)| {
+            trace.len() == report.disagreement.prefix.len() && *count < 3
+        }));
         assert!(
             report
                 .description
@@ -51,11 +86,48 @@ async fn a_noisy_system_stops_learning_with_a_report_and_the_partial_hypothesis(
             report.description
         );
         assert!(
-            report.description.contains("the rerun"),
+            report
+                .description
+                .ends_with("no trace has a majority of 3 runs"),
             "{}",
             report.description
         );
     }
+}
+
+#[tokio::test]
+async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
+    let model = typestates::library::Library::bundled()
+        .get("android.os.FileObserver")
+        .expect("bundled")
+        .typestate
+        .clone();
+    let noisy = ModelConfig {
+        noise: 0.05,
+        seed: 8,
+        ..ModelConfig::default()
+    };
+    let run = learn_simulated(
+        &model,
+        Algorithm::LSharp,
+        EquivalenceChoice::StateBound(state_bound(&model)),
+        &PipelineConfig {
+            confirmation: Confirmation(2),
+            ..PipelineConfig::default()
+        },
+        noisy,
+        1,
+    )
+    .await
+    .unwrap();
+    let exact = matches!(run.outcome.end, End::Learned) && run.is_equivalent_to(&model);
+    assert!(exact, "{:?}", run.outcome.end);
+    // Glitches were outvoted, each by a majority of 3 runs.
+    assert!(!run.disagreements.is_empty());
+    assert!(run
+        .disagreements
+        .iter()
+        .all(|it| it.votes.iter().any(|(_, count)| *count >= 3)));
 }
 
 /// Learns the library's `class` on the simulated backend under `filters` (built from the
@@ -92,7 +164,6 @@ async fn learn_filtered(
     assert!(matches!(outcome.end, End::Learned));
     let statistics = Statistics::collect(
         &outcome,
-        &alphabet.signature,
         pipeline.asked(),
         pipeline.executed(),
         &config.cost,

@@ -242,7 +242,7 @@ fn learn_on_model(
         )],
         platform: Some("simulated device (model backend)".to_string()),
         stats: Some(LearningStats {
-            states: typestate.states.len() as u32,
+            states: hypothesis.mealy.minimize().live_states().len() as u32,
             time_ms: run.simulated_ms,
             mq_asked: run.asked.queries,
             mq_executed: run.executed.queries,

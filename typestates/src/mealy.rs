@@ -12,6 +12,7 @@
 //! [`to_mealy`] and [`to_typestate`] convert both ways. A typestate carries more than its
 //! Mealy machine (bindings, exceptions, the ignored mark, provenance), so the way back takes a
 //! [`Signature`] with the class's symbols and keeps what the learner cannot see empty.
+//! A creator starts where its word from the initial state leads ([`CreatorStart`]), never at a state number of another machine.
 
 use std::collections::VecDeque;
 
@@ -53,18 +54,24 @@ pub struct Signature {
     pub callbacks: Vec<Callback>,
     /// The methods that never change the state ([`Typestate::harmless`]).
     pub harmless: Vec<crate::binding::MethodRef>,
+    /// Where each creator starts, in callin order.
+    pub creators: Vec<CreatorStart>,
+}
+
+/// Where a creator starts, as a word rather than a state number, so that any machine of the class can place it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreatorStart {
+    /// The creator.
+    pub callin: CallinId,
+    /// A shortest word of inputs from the initial state to the state the creator makes.
+    /// `None` when no word reaches it: an experiment that resets to the initial state never sees that state.
+    pub word: Option<Vec<Input>>,
 }
 
 impl Signature {
     /// The inputs of the synchronous closure: every non-creator callin, then `wait`.
     pub fn inputs(&self) -> Vec<Input> {
-        self.callins
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| !c.is_creator())
-            .map(|(i, _)| Input::Callin(CallinId(i as u32)))
-            .chain(std::iter::once(Input::Wait))
-            .collect()
+        inputs_of(&self.callins)
     }
 
     /// The name of an input as written in traces.
@@ -174,6 +181,34 @@ impl Mealy {
         access
     }
 
+    /// The states reachable from the initial one without an `err` transition, in breadth-first
+    /// order: the states of its typestate ([`to_typestate`]).
+    pub fn live_states(&self) -> Vec<u32> {
+        let mut seen = vec![false; self.n_states()];
+        seen[self.initial as usize] = true;
+        let mut order = vec![self.initial];
+        let mut next = 0;
+        while let Some(&state) = order.get(next) {
+            next += 1;
+            for column in 0..self.inputs.len() {
+                let (target, output) = self.transition(state, column);
+                if output != Output::Err && !std::mem::replace(&mut seen[target as usize], true) {
+                    order.push(target);
+                }
+            }
+        }
+        order
+    }
+
+    /// The state `word` leads to from the initial state, unless an input on the way answers
+    /// `err` or is not in the alphabet.
+    pub fn run_live(&self, word: &[Input]) -> Option<u32> {
+        word.iter().try_fold(self.initial, |state, input| {
+            let (target, output) = self.transition(state, self.column(*input)?);
+            (output != Output::Err).then_some(target)
+        })
+    }
+
     /// The minimal machine with the same traces: unreachable states dropped, equivalent states
     /// merged by partition refinement. States are numbered in breadth-first order from the
     /// initial state, so equal machines minimise to identical values.
@@ -267,6 +302,17 @@ impl Mealy {
     }
 }
 
+/// The inputs of the synchronous closure over `callins`: every non-creator, then `wait`.
+fn inputs_of(callins: &[Callin]) -> Vec<Input> {
+    callins
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.is_creator())
+        .map(|(i, _)| Input::Callin(CallinId(i as u32)))
+        .chain(std::iter::once(Input::Wait))
+        .collect()
+}
+
 /// Numbers `0..n` by the value of `key`, equal keys getting equal numbers (first-seen order).
 fn number_by_key<K: Eq + std::hash::Hash>(n: usize, key: impl Fn(usize) -> K) -> Vec<usize> {
     let mut numbers = std::collections::HashMap::new();
@@ -328,24 +374,13 @@ pub fn to_mealy(typestate: &Typestate) -> Mealy {
 /// in the machine's order after minimisation.
 pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
     let minimal = mealy.minimize();
-    let width = minimal.inputs.len();
     // States reachable without passing an err transition are the typestate's states.
+    let order = minimal.live_states();
     let mut keep: Vec<Option<u32>> = vec![None; minimal.n_states()];
-    let mut order = Vec::new();
-    let mut queue = VecDeque::from([minimal.initial]);
-    keep[minimal.initial as usize] = Some(0);
-    order.push(minimal.initial);
-    while let Some(state) = queue.pop_front() {
-        for column in 0..width {
-            let (target, output) = minimal.transition(state, column);
-            if output != Output::Err && keep[target as usize].is_none() {
-                keep[target as usize] = Some(order.len() as u32);
-                order.push(target);
-                queue.push_back(target);
-            }
-        }
+    for (index, &state) in order.iter().enumerate() {
+        keep[state as usize] = Some(index as u32);
     }
-    let states = order
+    let mut states: Vec<State> = order
         .iter()
         .enumerate()
         .map(|(index, &old)| {
@@ -392,12 +427,27 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
             }
         })
         .collect();
+    let mut callins = signature.callins.clone();
+    for creator in &signature.creators {
+        let start = creator
+            .word
+            .as_ref()
+            .and_then(|word| minimal.run_live(word))
+            .and_then(|state| keep[state as usize]);
+        let start = start.unwrap_or_else(|| {
+            if states.len() == order.len() {
+                states.push(unlearned_state(signature));
+            }
+            order.len() as u32
+        });
+        callins[creator.callin.index()].creates = Some(StateId(start));
+    }
     Typestate {
         class: signature.class.clone(),
         summary: None,
         provenance: Provenance::default(),
         notes: Vec::new(),
-        callins: signature.callins.clone(),
+        callins,
         callbacks: signature.callbacks.clone(),
         harmless: signature.harmless.clone(),
         states,
@@ -406,22 +456,88 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
     }
 }
 
+/// The state where creators the machine cannot place start: every input restricted, since no run of the experiment showed it.
+fn unlearned_state(signature: &Signature) -> State {
+    let origin = || Origin {
+        source: Some(
+            "not learned: no run of the experiment reaches the state this creator makes".to_owned(),
+        ),
+        unverified: false,
+    };
+    State {
+        name: "Unlearned".to_owned(),
+        description: Some(
+            "Where a creator starts that the experiment never ran: nothing is known here."
+                .to_owned(),
+        ),
+        on_callin: signature
+            .callins
+            .iter()
+            .map(|callin| {
+                if callin.is_creator() {
+                    Step::unknown_error()
+                } else {
+                    Step::Restricted { origin: origin() }
+                }
+            })
+            .collect(),
+        on_wait: WaitOutcome::Restricted { origin: origin() },
+    }
+}
+
 impl Typestate {
     /// The class's symbols without the states.
     pub fn signature(&self) -> Signature {
+        let access = self.access_words();
+        let creators = self
+            .callins
+            .iter()
+            .enumerate()
+            .filter_map(|(index, callin)| {
+                Some(CreatorStart {
+                    callin: CallinId(index as u32),
+                    word: access[callin.creates?.index()].clone(),
+                })
+            })
+            .collect();
         Signature {
             class: self.class.clone(),
             callins: self.callins.clone(),
             callbacks: self.callbacks.clone(),
             harmless: self.harmless.clone(),
+            creators,
         }
     }
 
-    /// Number of states of the minimal equivalent typestate (error sink excluded).
+    /// A shortest word of inputs from the initial state to each state it reaches without an
+    /// error, by breadth-first search in input order.
+    pub fn access_words(&self) -> Vec<Option<Vec<Input>>> {
+        let mut access: Vec<Option<Vec<Input>>> = vec![None; self.states.len()];
+        access[self.initial.index()] = Some(Vec::new());
+        let mut queue = VecDeque::from([self.initial]);
+        let inputs = inputs_of(&self.callins);
+        while let Some(state) = queue.pop_front() {
+            let s = self.state(state);
+            for &input in &inputs {
+                let target = match input {
+                    Input::Callin(callin) => s.on_callin[callin.index()].target(),
+                    Input::Wait => s.on_wait.target(),
+                };
+                if let Some(target) = target.filter(|it| access[it.index()].is_none()) {
+                    let mut word = access[state.index()].clone().unwrap_or_default();
+                    word.push(input);
+                    access[target.index()] = Some(word);
+                    queue.push_back(target);
+                }
+            }
+        }
+        access
+    }
+
+    /// Number of states of the minimal equivalent typestate from the initial state (error sink
+    /// excluded).
     pub fn n_minimal_states(&self) -> usize {
-        to_typestate(&to_mealy(self), &self.signature())
-            .states
-            .len()
+        to_mealy(self).minimize().live_states().len()
     }
 }
 
@@ -506,6 +622,22 @@ mod tests {
             .map(|(s, c)| plain.transition(s, c).0)
             .collect();
         assert_eq!(targets, [1, 2, 0, 3, 2, 2, 3, 2, 2, 3, 3, 3]);
+    }
+
+    #[test]
+    fn creators_start_where_their_word_leads_in_the_new_machine() {
+        // B's twin C merges with it; D is never reached from the initial state.
+        let original = typestate(
+            "callin a: a()\ncallin made: new() creates C\ncallin lost: new(int) creates D\nstate A initial\n  a -> B\n  fails\nstate B\n  a -> C\nstate C\n  a -> B\nstate D\n  a -> D",
+        );
+        let back = to_typestate(&to_mealy(&original), &original.signature());
+        let start = |name: &str| {
+            let creates = back.callin(back.callin_by_name(name).unwrap()).creates;
+            back.state(creates.unwrap()).name.clone()
+        };
+        assert_eq!(start("made"), "s1");
+        assert_eq!(start("lost"), "Unlearned");
+        assert_eq!(back.states.len(), 3);
     }
 
     #[test]

@@ -28,7 +28,7 @@ use typestates::Typestate;
 
 use report::{Measured, Variant};
 
-/// The default configuration (`typestar learn`'s) and the alternatives measured beside it.
+/// The reference configuration (`typestar learn --states model`) and the alternatives measured beside it.
 fn variants(states: usize) -> [Variant; 4] {
     [
         Variant::new(Algorithm::LSharp, EquivalenceChoice::StateBound(states)),

@@ -29,6 +29,9 @@ impl Variant {
             EquivalenceChoice::WMethod(_) => "W-method".to_owned(),
             EquivalenceChoice::DistinguisherBound(k) => format!("distinguisher bound {k}"),
             EquivalenceChoice::BoundOneThenWMethod(_) => "bound 1, then W-method".to_owned(),
+            EquivalenceChoice::DistinguisherAndStateBound(k, _) => {
+                format!("distinguisher bound {k} and state bound")
+            }
         };
         format!("{} + {oracle}", self.algorithm.name())
     }
@@ -61,7 +64,7 @@ pub fn markdown(measured: &[Measured], aalpy: &Result<Vec<aalpy::Run>, String>) 
     let (default, _, _) = &measured[0].runs[0];
     let _ = writeln!(
         out,
-        "\n## {} (the default of `typestar learn`) beside DroidStar and AALpy\n",
+        "\n## {} (`typestar learn --states model`) beside DroidStar and AALpy\n",
         default.label()
     );
     out.push_str("| class | states | exact | EQ | MQ asked | MQ executed (runs) | runs lower bound | resets | symbols | waits | device time (s) | DroidStar MQ executed | DroidStar states | DroidStar EQ | ours / DroidStar, no filter | best AALpy | AALpy resets | AALpy symbols | resets ours / AALpy | symbols ours / AALpy |\n");

@@ -18,6 +18,11 @@ impl<M: MembershipOracle> Cache<M> {
     pub fn new(inner: M, tree: Arc<PrefixTree>) -> Cache<M> {
         Cache { inner, tree }
     }
+
+    /// The layer below, which answers what the tree does not hold.
+    pub fn inner(&self) -> &M {
+        &self.inner
+    }
 }
 
 impl<M: MembershipOracle> MembershipOracle for Cache<M> {

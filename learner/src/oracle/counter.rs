@@ -20,6 +20,11 @@ impl<M: MembershipOracle> Counter<M> {
     pub fn new(inner: M, counts: Arc<Counts>) -> Counter<M> {
         Counter { inner, counts }
     }
+
+    /// The layer below, which this one counts.
+    pub fn inner(&self) -> &M {
+        &self.inner
+    }
 }
 
 impl<M: MembershipOracle> MembershipOracle for Counter<M> {

@@ -10,7 +10,7 @@
 //! | [`sul_oracle::SulOracle`] | runs queries on N system instances in parallel, extending the current run instead of resetting when it can, stopping at the first `err` |
 //! | [`counter::Counter`] | counts executed queries |
 //! | [`journal::Journal`] | appends every executed query to a synced JSON-lines file |
-//! | [`nondeterminism::NdCheck`] | reruns a trace that contradicts an earlier one, then reports it |
+//! | [`nondeterminism::NdCheck`] | settles a trace that contradicts an earlier one by a majority of runs, or reports it |
 //! | [`err_closure::ErrClosure`] | answers extensions of known `err` prefixes without executing them |
 //! | [`filter::Filter`] | answers queries the experiment forbids, recording them as restrictions |
 //! | [`cache::Cache`] | a prefix tree: one executed query answers all its prefixes |
@@ -33,7 +33,7 @@ use thiserror::Error;
 
 use crate::closure::{OutputWord, Word};
 pub use journal::JournalError;
-pub use nondeterminism::NonDeterminism;
+pub use nondeterminism::{Disagreement, Majority, NonDeterminism};
 pub use sul::{Sul, SulError};
 
 /// Answers membership queries of the synchronous closure, several at a time.
@@ -75,6 +75,10 @@ pub enum QueryError {
     /// The system answered the same inputs differently; learning cannot go on.
     #[error("{0}")]
     NonDeterminism(Box<NonDeterminism>),
+    /// A majority of runs contradicted an observation learning had already used; the
+    /// observation is corrected, and learning must start again from what is known.
+    #[error("learning used a trace that a majority of runs contradicts")]
+    Relearn(Box<Disagreement>),
     /// The journal could not be written.
     #[error(transparent)]
     Journal(#[from] JournalError),

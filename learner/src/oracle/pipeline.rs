@@ -5,19 +5,20 @@
 //! run asks the system nothing it already answered.
 
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
-use crate::closure::Alphabet;
+use crate::closure::{first_err, Alphabet, Input, Word};
 use crate::cost::CostModel;
 use crate::oracle::cache::Cache;
 use crate::oracle::counter::Counter;
 use crate::oracle::err_closure::ErrClosure;
 use crate::oracle::filter::{Filter, QueryFilter, Restrictions};
 use crate::oracle::journal::{fingerprint, Journal, JournalError, JournalFile};
-use crate::oracle::nondeterminism::NdCheck;
+use crate::oracle::nondeterminism::{Disagreement, Majority, NdCheck};
 use crate::oracle::sul::{CountSnapshot, CountingSul, Counts, Sul};
 use crate::oracle::sul_oracle::SulOracle;
 use crate::oracle::tree::PrefixTree;
+use crate::oracle::{MembershipOracle, QueryError};
 
 /// How the query engine of one experiment is built.
 #[derive(Clone, Debug, Default)]
@@ -28,6 +29,23 @@ pub struct PipelineConfig {
     pub filters: Vec<QueryFilter>,
     /// Where to journal executed queries; `None` for no journal.
     pub journal: Option<PathBuf>,
+    /// How many runs of a disagreeing query must agree to settle it.
+    pub majority: Majority,
+    /// How many runs of every trace a result rests on must agree before it is accepted.
+    pub confirmation: Confirmation,
+}
+
+/// How many runs of every trace learning used must agree before its result is accepted.
+/// 1, the default, runs each trace once: right for a deterministic system.
+/// More runs each trace again, up to its first `err` and bypassing the cache, so a one-off
+/// that learning used disagrees and is outvoted ([`Majority`]), at the cost of those runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Confirmation(pub u32);
+
+impl Default for Confirmation {
+    fn default() -> Confirmation {
+        Confirmation(1)
+    }
 }
 
 /// The full stack of layers over the instances of one system.
@@ -41,6 +59,9 @@ pub struct Pipeline<S> {
     asked: Arc<Counts>,
     executed: Arc<Counts>,
     restrictions: Arc<Restrictions>,
+    settled: Arc<Mutex<Vec<Disagreement>>>,
+    confirmation: Confirmation,
+    confirmed: PrefixTree,
     resumed_queries: usize,
     recovered_truncation: bool,
 }
@@ -57,6 +78,7 @@ impl<S: Sul> Pipeline<S> {
         let asked = Arc::new(Counts::default());
         let executed = Arc::new(Counts::default());
         let restrictions = Arc::new(Restrictions::default());
+        let settled = Arc::new(Mutex::new(Vec::new()));
         let n_instances = suls.len();
         let (journal, resumed_queries, recovered_truncation) = match &config.journal {
             Some(path) => {
@@ -91,6 +113,8 @@ impl<S: Sul> Pipeline<S> {
                                 Counter::new(system, Arc::clone(&executed)),
                                 Arc::clone(&tree),
                                 alphabet,
+                                config.majority,
+                                Arc::clone(&settled),
                             ),
                             journal,
                             n_instances,
@@ -110,9 +134,38 @@ impl<S: Sul> Pipeline<S> {
             asked,
             executed,
             restrictions,
+            settled,
+            confirmation: config.confirmation,
+            confirmed: PrefixTree::default(),
             resumed_queries,
             recovered_truncation,
         })
+    }
+}
+
+impl<S: Sul> Pipeline<S> {
+    /// Runs every trace of the tree not yet confirmed again, up to its first `err`, below the
+    /// cache, until [`Confirmation`]'s number of runs have given it.
+    /// A disagreement is voted on; [`QueryError::Relearn`] when the vote corrected a trace.
+    pub async fn confirm(&self, inputs: &[Input]) -> Result<(), QueryError> {
+        if self.confirmation.0 <= 1 {
+            return Ok(());
+        }
+        let words: Vec<Word> = self
+            .tree
+            .maximal_traces(inputs)
+            .into_iter()
+            .map(|(word, outputs)| word[..first_err(&outputs).unwrap_or(word.len())].to_vec())
+            .filter(|word| !word.is_empty() && self.confirmed.lookup(word).is_none())
+            .collect();
+        let below_cache = self.oracle.inner().inner();
+        for _ in 1..self.confirmation.0 {
+            below_cache.answer(&words).await?;
+        }
+        for word in &words {
+            self.confirmed.insert(word, &self.tree.known_prefix(word));
+        }
+        Ok(())
     }
 }
 
@@ -145,6 +198,14 @@ impl<S> Pipeline<S> {
     /// Queries the experiment's filters forbade.
     pub fn restrictions(&self) -> &Arc<Restrictions> {
         &self.restrictions
+    }
+
+    /// The disagreements between runs that a vote settled, in the order they arose.
+    pub fn disagreements(&self) -> Vec<Disagreement> {
+        self.settled
+            .lock()
+            .expect("no panic while holding the lock")
+            .clone()
     }
 
     /// Number of queries replayed from the journal.

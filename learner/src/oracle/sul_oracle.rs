@@ -59,6 +59,12 @@ struct Failure {
     source: SulError,
 }
 
+/// Whether `query` continues `run` with more inputs. A query equal to the run is a rerun (the
+/// cache answers every other repeat), which must start afresh to count as a new observation.
+fn extends(query: &[Input], run: &[Input]) -> bool {
+    query.len() > run.len() && query.starts_with(run)
+}
+
 impl<S: Sul> Instance<S> {
     /// Takes the next query: one that extends this instance's run if there is one.
     fn take(&self, queue: &Queue, extend_runs: bool) -> Option<(usize, Word)> {
@@ -67,7 +73,7 @@ impl<S: Sul> Instance<S> {
             .run
             .as_ref()
             .filter(|_| extend_runs)
-            .and_then(|(run, _)| queue.iter().position(|(_, query)| query.starts_with(run)));
+            .and_then(|(run, _)| queue.iter().position(|(_, query)| extends(query, run)));
         match extending {
             Some(position) => Some(queue.remove(position)),
             None if queue.is_empty() => None,
@@ -77,7 +83,7 @@ impl<S: Sul> Instance<S> {
 
     async fn run(&mut self, query: &[Input], extend_runs: bool) -> Result<OutputWord, Failure> {
         let (mut word, mut outputs) = match self.run.take() {
-            Some((run, outputs)) if extend_runs && query.starts_with(&run) => (run, outputs),
+            Some((run, outputs)) if extend_runs && extends(query, &run) => (run, outputs),
             _ => {
                 self.sul.reset().await.map_err(|source| Failure {
                     query: query.to_vec(),

@@ -79,6 +79,18 @@ impl PrefixTree {
         }
     }
 
+    /// Replaces what the tree holds for `word` by `outputs`: the first edge that disagrees is
+    /// cut, with every trace below it, and the trace stored in its place.
+    pub fn correct(&self, word: &[Input], outputs: &[Output]) {
+        if let Some((position, _)) = self.first_conflict(word, outputs) {
+            let node = word[..position].iter().fold(ROOT, |node, input| {
+                self.edges.get(&(node, *input)).expect("a stored prefix").0
+            });
+            self.edges.remove(&(node, word[position]));
+        }
+        self.insert(word, outputs);
+    }
+
     /// A shortest word on which the tree shows different outputs after `a` and after `b`.
     ///
     /// The closure is applied: below an `err` every input answers `err`, stored or not, so a

@@ -3,11 +3,12 @@
 //! `--model CLASS|FILE` runs a library typestate (or a typestate file) as a black box on the
 //! simulated model backend, to try experiments and to demo; `--backend jvm --experiment
 //! FILE.toml` learns a real class in the host JVM through the agent, with the algorithm, bound
-//! and filters the experiment's `[learn]` table names; `--backend robolectric --experiment
-//! FILE.toml [--sdk N]` learns an Android framework class the same way inside Robolectric
-//! (issue #22 wants one learning entry point for all backends later). All write the progress bar on stderr,
+//! and filters the experiment's `[learn]` table names unless options say otherwise;
+//! `--backend robolectric --experiment FILE.toml [--sdk N]` learns an Android framework class
+//! the same way inside Robolectric. All write the progress bar on stderr,
 //! the learned typestate (`-o`, statistics in its provenance) and a report with DroidStar's
-//! Table 1 columns.
+//! Table 1 columns and the guarantee the run gave.
+//! An option that a backend cannot honour is refused, naming the option and the backend.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -22,11 +23,13 @@ use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::backend::robolectric::{self, RobolectricConfig};
 use learner::learn::Phase;
 use learner::oracle::filter::QueryFilter;
+use learner::oracle::pipeline::Confirmation;
 use learner::oracle::sul::CountSnapshot;
+use learner::oracle::{Disagreement, Majority};
 use learner::simulation::state_bound;
 use learner::{
-    learn_system, learned_typestate, Algorithm, Alphabet, CostModel, End, EquivalenceChoice,
-    PipelineConfig, Progress, ProgressUpdate, Statistics, SystemRun,
+    learn_system, learned_typestate, Algorithm, Alphabet, Choices, CostModel, End,
+    EquivalenceChoice, PipelineConfig, Progress, ProgressUpdate, Statistics, SystemRun,
 };
 use typestates::Typestate;
 
@@ -48,19 +51,20 @@ pub struct LearnArgs {
     #[arg(long, value_name = "PATH")]
     classpath: Vec<PathBuf>,
     /// Robolectric backend: the Android SDK level to run the class on (fetched by
-    /// learner/robolectric/fetch.sh --sdk N).
-    #[arg(long, value_name = "N", default_value_t = robolectric::DEFAULT_SDK)]
-    sdk: u32,
-    /// The learning algorithm.
-    #[arg(long, value_enum, default_value_t = AlgorithmArg::Lsharp)]
-    algorithm: AlgorithmArg,
-    /// Equivalence by paper 002's Algorithm 2 with distinguisher bound K (DroidStar used 2).
-    #[arg(long, value_name = "K", conflicts_with = "states")]
-    bound: Option<usize>,
-    /// Equivalence under a state bound: at most N states, the error sink not counted (as in
-    /// DroidStar's Table 1). Default with --model and no --bound: the model's own count.
+    /// learner/robolectric/fetch.sh --sdk N; default 23).
     #[arg(long, value_name = "N")]
-    states: Option<usize>,
+    sdk: Option<u32>,
+    /// The learning algorithm (default: the experiment's, else lsharp).
+    #[arg(long, value_enum)]
+    algorithm: Option<AlgorithmArg>,
+    /// Guarantee: no counterexample up to distinguisher bound K, paper 002's Algorithm 2
+    /// (default: the experiment's, else 2, as DroidStar).
+    #[arg(long, value_name = "K")]
+    bound: Option<usize>,
+    /// Guarantee: at most N states, the error sink not counted (as in DroidStar's Table 1);
+    /// `model` is the model's own count. With --bound, both are checked.
+    #[arg(long, value_name = "N|model")]
+    states: Option<StatesArg>,
     /// Instances of the system to run queries on in parallel.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     jobs: u16,
@@ -74,12 +78,20 @@ pub struct LearnArgs {
     /// Filter: at most K pending INPUT requests, each `wait` completing one (repeatable).
     #[arg(long, value_name = "INPUT:K")]
     pending: Vec<String>,
-    /// Model backend: probability that a callback is late or missing in one wait.
-    #[arg(long, default_value_t = 0.0)]
-    noise: f64,
-    /// Model backend: seed of latencies and noise.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
+    /// Settle a disagreement between runs when this many runs of the query agree with the
+    /// trace learning used; stop otherwise.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
+    majority: u32,
+    /// Run every trace learning used until N runs gave it before accepting the result, so a
+    /// one-off it used is outvoted (for noisy systems; N times the runs).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    confirm: u32,
+    /// Model backend: probability that a callback is late or missing in one wait (default 0).
+    #[arg(long)]
+    noise: Option<f64>,
+    /// Model backend: seed of latencies and noise (default 0).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Write the learned typestate here (default: print it after the report).
     #[arg(short, long, value_name = "FILE")]
     output: Option<PathBuf>,
@@ -100,6 +112,29 @@ enum BackendKind {
     /// The agent inside Robolectric, for Android framework classes (an experiment file, as
     /// for the JVM backend).
     Robolectric,
+}
+
+/// The value of `--states`: a count, or the model's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StatesArg {
+    /// At most this many states, the error sink not counted.
+    Count(usize),
+    /// The simulated model's own count.
+    Model,
+}
+
+impl std::str::FromStr for StatesArg {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<StatesArg, String> {
+        match text {
+            "model" => Ok(StatesArg::Model),
+            _ => text
+                .parse()
+                .map(StatesArg::Count)
+                .map_err(|_| format!("expected a number of states or `model`, got `{text}`")),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -128,6 +163,7 @@ pub fn run(args: LearnArgs) -> anyhow::Result<ExitCode> {
 
 /// [`run`] writing to `out`: the command as a library, for tests.
 fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    refuse_what_the_backend_ignores(&args)?;
     let typestate = match args.backend {
         BackendKind::Model => {
             let spec = args
@@ -150,16 +186,22 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         }
     };
     let alphabet = Arc::new(Alphabet::of(typestate.signature()));
-    let equivalence = equivalence(&args, &typestate);
+    let equivalence = equivalence(&args, Some(&typestate))
+        .unwrap_or(EquivalenceChoice::DistinguisherBound(DEFAULT_BOUND));
+    let algorithm = args
+        .algorithm
+        .map_or_else(Algorithm::default, Algorithm::from);
     let filters = filters(&args, &alphabet)?;
     let pipeline_config = PipelineConfig {
         cost: CostModel::default(),
         filters: filters.clone(),
         journal: args.journal.clone(),
+        majority: Majority(args.majority),
+        confirmation: Confirmation(args.confirm),
     };
     let model_config = ModelConfig {
-        noise: args.noise,
-        seed: args.seed,
+        noise: args.noise.unwrap_or(0.0),
+        seed: args.seed.unwrap_or(0),
         ..ModelConfig::default()
     };
     let clock = Arc::new(SimClock::default());
@@ -171,22 +213,19 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let run = runtime.block_on(learn_system(
         Arc::clone(&alphabet),
         suls,
-        args.algorithm.into(),
+        algorithm,
         equivalence,
         &pipeline_config,
         &mut bar,
     ))?;
     bar.finish();
-    let statistics = Statistics::collect(
-        &run.outcome,
-        &alphabet.signature,
-        run.asked,
-        run.executed,
-        &pipeline_config.cost,
-    );
+    let statistics =
+        Statistics::collect(&run.outcome, run.asked, run.executed, &pipeline_config.cost);
     let report = report(
         &args,
         &typestate,
+        &alphabet,
+        algorithm,
         equivalence,
         &run,
         &statistics,
@@ -220,21 +259,30 @@ fn execute_agent(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let choices = Choices {
+        algorithm: args.algorithm.map(Algorithm::from),
+        equivalence: equivalence(args, None),
+        filters: filters(args, &loaded.alphabet())?,
+        majority: Majority(args.majority),
+        confirmation: Confirmation(args.confirm),
+    };
     let jvm = JvmConfig {
         classpath: args.classpath.clone(),
         jobs,
         journal: args.journal.clone(),
+        choices,
         ..JvmConfig::default()
     };
     let (run, backend): (Result<JvmRun, JvmError>, String) =
         if args.backend == BackendKind::Robolectric {
+            let sdk = args.sdk.unwrap_or(robolectric::DEFAULT_SDK);
             let config = RobolectricConfig {
-                sdk: args.sdk,
+                sdk,
                 jvm,
                 ..RobolectricConfig::default()
             };
             let run = runtime.block_on(robolectric::learn_class(loaded, &config, &mut bar));
-            (run, format!("robolectric, SDK {}", args.sdk))
+            (run, format!("robolectric, SDK {sdk}"))
         } else {
             let run = runtime.block_on(learn_class(loaded, &jvm, &mut bar));
             (run, "jvm".to_owned())
@@ -243,10 +291,18 @@ fn execute_agent(
     bar.finish();
     let class = &run.alphabet.signature.class;
     let report = format!(
-        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), {jobs} agent(s)\n\n{table}",
+        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {jobs} agent(s)\n\n{table}\n{disagreements}",
         end = end_description(&run.outcome.end),
         experiment = experiment.display(),
+        algorithm = run.algorithm.name(),
+        guarantee = run.equivalence.describe(),
         table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
+        disagreements = disagreements(
+            &run.disagreements,
+            run.outcome.restarts,
+            &run.alphabet,
+            args.majority
+        ),
     );
     write_outputs(args, &report, run.typestate.as_ref(), out)?;
     exit_code(run.outcome.end)
@@ -274,7 +330,9 @@ fn table1(simple_name: &str, statistics: &Statistics) -> String {
 fn exit_code(end: End) -> anyhow::Result<ExitCode> {
     match end {
         End::Learned => Ok(ExitCode::SUCCESS),
-        End::NonDeterministic(_) | End::RoundLimit => Ok(ExitCode::from(1)),
+        End::NonDeterministic(_) | End::RoundLimit | End::StateBoundExceeded { .. } => {
+            Ok(ExitCode::from(1))
+        }
         End::Failed(error) => Err(error).context(
             "learning failed; rerun with the same --journal to resume without repeating queries",
         ),
@@ -288,6 +346,9 @@ fn end_description(end: &End) -> String {
         End::NonDeterministic(report) => format!("stopped: {report}"),
         End::Failed(error) => format!("failed: {error}"),
         End::RoundLimit => "stopped: round limit".to_owned(),
+        End::StateBoundExceeded { states, bound } => format!(
+            "stopped: a hypothesis has {states} states, more than the state bound {bound} (error sink included); the bound is too small or the system answered inconsistently"
+        ),
     }
 }
 
@@ -314,14 +375,69 @@ fn write_outputs(
     Ok(())
 }
 
-/// The oracle the arguments ask for: a distinguisher bound, a state bound given, or the
-/// model's own state count. Given state bounds exclude the error sink; the oracle's count
-/// includes it.
-fn equivalence(args: &LearnArgs, typestate: &Typestate) -> EquivalenceChoice {
-    match (args.bound, args.states) {
-        (Some(bound), _) => EquivalenceChoice::DistinguisherBound(bound),
-        (None, Some(states)) => EquivalenceChoice::StateBound(states + 1),
-        (None, None) => EquivalenceChoice::StateBound(state_bound(typestate)),
+/// The distinguisher bound when nothing else is asked for: DroidStar's.
+const DEFAULT_BOUND: usize = 2;
+
+/// Refuses every option the chosen backend would not honour, naming it and the backend.
+fn refuse_what_the_backend_ignores(args: &LearnArgs) -> anyhow::Result<()> {
+    use BackendKind::{Jvm, Model, Robolectric};
+    let name = |backend: BackendKind| {
+        backend
+            .to_possible_value()
+            .expect("no skipped values")
+            .get_name()
+            .to_owned()
+    };
+    let given: [(&str, bool, &[BackendKind]); 7] = [
+        ("--model", args.model.is_some(), &[Model]),
+        (
+            "--experiment",
+            args.experiment.is_some(),
+            &[Jvm, Robolectric],
+        ),
+        (
+            "--classpath",
+            !args.classpath.is_empty(),
+            &[Jvm, Robolectric],
+        ),
+        ("--sdk", args.sdk.is_some(), &[Robolectric]),
+        ("--noise", args.noise.is_some(), &[Model]),
+        ("--seed", args.seed.is_some(), &[Model]),
+        (
+            "--states model",
+            args.states == Some(StatesArg::Model),
+            &[Model],
+        ),
+    ];
+    for (option, given, backends) in given {
+        if given && !backends.contains(&args.backend) {
+            let backends: Vec<String> = backends.iter().map(|it| name(*it)).collect();
+            anyhow::bail!(
+                "{option} does not apply to --backend {}: only to --backend {}",
+                name(args.backend),
+                backends.join(" or ")
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The guarantee the arguments ask for, if any: a distinguisher bound, a state bound (a
+/// count, or the simulated `model`'s own), or both. Given state bounds exclude the error
+/// sink; the oracle's count includes it.
+fn equivalence(args: &LearnArgs, model: Option<&Typestate>) -> Option<EquivalenceChoice> {
+    let states = args.states.map(|states| match (states, model) {
+        (StatesArg::Count(states), _) => states + 1,
+        (StatesArg::Model, Some(model)) => state_bound(model),
+        (StatesArg::Model, None) => unreachable!("refused without the model backend"),
+    });
+    match (args.bound, states) {
+        (Some(bound), Some(states)) => {
+            Some(EquivalenceChoice::DistinguisherAndStateBound(bound, states))
+        }
+        (Some(bound), None) => Some(EquivalenceChoice::DistinguisherBound(bound)),
+        (None, Some(states)) => Some(EquivalenceChoice::StateBound(states)),
+        (None, None) => None,
     }
 }
 
@@ -356,21 +472,18 @@ fn filters(args: &LearnArgs, alphabet: &Alphabet) -> anyhow::Result<Vec<QueryFil
 }
 
 /// The statistics report: DroidStar's Table 1 columns, then what the system executed.
+#[allow(clippy::too_many_arguments, reason = "one report of one run")]
 fn report(
     args: &LearnArgs,
     typestate: &Typestate,
+    alphabet: &Alphabet,
+    algorithm: Algorithm,
     equivalence: EquivalenceChoice,
     run: &SystemRun,
     statistics: &Statistics,
     simulated_ms: u64,
 ) -> String {
-    let oracle = match equivalence {
-        EquivalenceChoice::DistinguisherBound(bound) => format!("distinguisher bound {bound}"),
-        other => format!(
-            "state bound {} (error sink included)",
-            other.state_bound().unwrap_or_default()
-        ),
-    };
+    let oracle = equivalence.describe();
     let end = end_description(&run.outcome.end);
     let executed = &run.executed;
     let cost = CostModel::default();
@@ -379,10 +492,11 @@ fn report(
          {end}; backend model (simulated), algorithm {algorithm}, {oracle}, {jobs} instance(s)\n\n\
          {table}\n\
          Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits).\n\
+         {disagreements}\
          Time is the cost model's prediction (reset {reset} ms, callin {callin} ms, callback wait {callback} ms, quiet wait {quiet} ms); the simulated clock says {simulated:.0} s.\n\
          Journal: {journal}.\n",
         class = typestate.class,
-        algorithm = Algorithm::from(args.algorithm).name(),
+        algorithm = algorithm.name(),
         jobs = args.jobs,
         table = table1(typestate.simple_name(), statistics),
         runs = statistics.mq_executed,
@@ -395,6 +509,12 @@ fn report(
         callback = cost.callback_wait_ms,
         quiet = cost.quiet_wait_ms,
         simulated = simulated_ms as f64 / 1000.0,
+        disagreements = disagreements(
+            &run.disagreements,
+            run.outcome.restarts,
+            alphabet,
+            args.majority
+        ),
         journal = match &args.journal {
             None => "none".to_owned(),
             Some(path) => format!(
@@ -409,6 +529,24 @@ fn report(
             ),
         },
     )
+}
+
+/// The disagreements between runs and their votes, one line each after a summary line.
+fn disagreements(
+    disagreements: &[Disagreement],
+    restarts: u32,
+    alphabet: &Alphabet,
+    majority: u32,
+) -> String {
+    let reruns: u32 = disagreements.iter().map(|it| it.reruns).sum();
+    let mut text = format!(
+        "Disagreements between runs, each voted on until {majority} runs agree: {} ({reruns} runs repeated; learning started again {restarts} times from corrected traces).\n",
+        disagreements.len(),
+    );
+    for disagreement in disagreements {
+        text.push_str(&format!("- {}\n", disagreement.describe(alphabet)));
+    }
+    text
 }
 
 /// The progress bar on stderr: states so far out of the state bound, equivalence rounds,
@@ -512,9 +650,14 @@ mod tests {
     fn a_rerun_with_the_same_journal_executes_nothing_again() {
         let dir = scratch("resume");
         let journal = dir.join("journal.jsonl");
+        // Under the model's state bound the rerun asks the same queries; under a distinguisher
+        // bound the replayed journal lets the cache check find counterexamples sooner, so a
+        // rerun may ask (and execute) others (learner/JOURNAL.md).
         let args = [
             "--model",
             "AsyncTask",
+            "--states",
+            "model",
             "--journal",
             journal.to_str().unwrap(),
         ];
@@ -574,11 +717,20 @@ mod tests {
             env!("CARGO_MANIFEST_DIR"),
             "/../learner/experiments/java.util.Timer.toml"
         ));
+        // Options override the experiment's `[learn]` table, as on every backend.
         let (result, output) = learn(&[
             "--backend",
             "jvm",
             "--experiment",
             experiment.to_str().expect("UTF-8 path"),
+            "--algorithm",
+            "lstar",
+            "--bound",
+            "1",
+            "--states",
+            "4",
+            "--once",
+            "cancel",
         ]);
         assert_eq!(
             result.expect("learning Timer succeeds"),
@@ -586,8 +738,79 @@ mod tests {
             "{output}"
         );
         assert!(output.contains("learned; backend jvm"), "{output}");
-        assert!(output.contains("| Timer | 3 |"), "{output}");
+        assert!(
+            output.contains("algorithm lstar, distinguisher bound 1 and state bound 5"),
+            "{output}"
+        );
+        // `--once cancel` adds a state: after one cancel, another is restricted.
+        assert!(output.contains("| Timer | 4 |"), "{output}");
+        assert!(
+            output.contains("restricted by the experiment: cancel at most once"),
+            "{output}"
+        );
         assert!(output.contains("provenance learned"), "{output}");
         assert!(output.contains("on run ->"), "{output}");
+    }
+
+    #[test]
+    fn options_a_backend_cannot_honour_are_refused_naming_both() {
+        for (args, message) in [
+            (
+                &["--backend", "jvm", "--experiment", "x.toml", "--noise", "0.1"][..],
+                "--noise does not apply to --backend jvm: only to --backend model",
+            ),
+            (
+                &["--model", "AsyncTask", "--sdk", "30"],
+                "--sdk does not apply to --backend model: only to --backend robolectric",
+            ),
+            (
+                &["--model", "AsyncTask", "--classpath", "lib.jar"],
+                "--classpath does not apply to --backend model: only to --backend jvm or robolectric",
+            ),
+            (
+                &["--backend", "robolectric", "--experiment", "x.toml", "--states", "model"],
+                "--states model does not apply to --backend robolectric: only to --backend model",
+            ),
+            (
+                &["--backend", "jvm", "--experiment", "x.toml", "--model", "AsyncTask"],
+                "--model does not apply to --backend jvm: only to --backend model",
+            ),
+        ] {
+            let (result, report) = learn(args);
+            assert_eq!(format!("{:#}", result.unwrap_err()), message);
+            assert!(report.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_report_names_the_guarantee_and_the_state_count_is_read_only_when_asked() {
+        for (args, guarantee) in [
+            (&[][..], "distinguisher bound 2,"),
+            (&["--states", "2"], "state bound 3 (error sink included),"),
+            (
+                &["--states", "model"],
+                "state bound 4 (error sink included),",
+            ),
+            (
+                &["--bound", "1", "--states", "3"],
+                "distinguisher bound 1 and state bound 4 (error sink included),",
+            ),
+        ] {
+            let (result, report) = learn(&[&["--model", "CountDownTimer"], args].concat());
+            assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{args:?}");
+            assert!(report.contains(guarantee), "{args:?}: {report}");
+        }
+    }
+
+    #[test]
+    fn a_hypothesis_beyond_the_state_bound_stops_the_run() {
+        // Under the state bound alone, L# assumes it and can end with a wrong small model that
+        // no observation contradicts; the distinguisher bound's tests expose it.
+        let (result, report) = learn(&["--model", "MediaPlayer", "--states", "3", "--bound", "2"]);
+        assert_eq!(result.unwrap(), ExitCode::from(1));
+        assert!(
+            report.contains("stopped: a hypothesis has 5 states, more than the state bound 4"),
+            "{report}"
+        );
     }
 }

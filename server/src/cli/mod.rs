@@ -56,7 +56,7 @@ enum Command {
     /// Writes a first experiment file for a Java class from its public API.
     Draft(draft::DraftArgs),
     /// Learns a typestate by testing (simulated with --model) and writes it with statistics.
-    Learn(learn::LearnArgs),
+    Learn(Box<learn::LearnArgs>),
 }
 
 /// Runs the parsed command line.
@@ -68,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Lsp(args) => lsp::run(args),
         Command::Library(args) => library::run(args),
         Command::Draft(args) => draft::run(args),
-        Command::Learn(args) => learn::run(args),
+        Command::Learn(args) => learn::run(*args),
     }
 }
 

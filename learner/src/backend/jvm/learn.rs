@@ -1,6 +1,6 @@
-//! Learning a class on the host JVM: the whole pipeline over `jobs` agent processes, the
-//! experiment's filters and distinguisher bound, and the learned typestate with its
-//! provenance and statistics.
+//! Learning a class on the host JVM: [`learn_system`] over `jobs` agent processes, with the
+//! experiment's filters, algorithm and distinguisher bound unless the user's [`Choices`] say
+//! otherwise, and the learned typestate with its provenance and statistics.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,11 +16,12 @@ use super::sul::{JvmSul, Launcher};
 use crate::closure::Alphabet;
 use crate::cost::CostModel;
 use crate::creators::creators_from_initial;
-use crate::equivalence::{CacheConsistency, Chain, DistinguisherBound};
-use crate::learn::{learn, LearnConfig, Outcome, Progress};
-use crate::oracle::pipeline::{Pipeline, PipelineConfig};
+use crate::learn::{Algorithm, Outcome, Progress};
+use crate::oracle::nondeterminism::Disagreement;
+use crate::oracle::pipeline::PipelineConfig;
 use crate::oracle::sul::CountSnapshot;
 use crate::report::{learned_typestate, Statistics};
+use crate::session::{learn_system, Choices, EquivalenceChoice};
 
 /// Where the JVM backend finds its tools and the code under study.
 #[derive(Clone, Debug)]
@@ -33,6 +34,8 @@ pub struct JvmConfig {
     pub journal: Option<PathBuf>,
     /// The JDK to use; `None` for JAVA_HOME, else PATH.
     pub java_home: Option<PathBuf>,
+    /// What the user chose over the experiment's `[learn]` table.
+    pub choices: Choices,
     /// Where the agent is compiled to (one subdirectory per version of its sources).
     pub cache_dir: PathBuf,
 }
@@ -43,6 +46,7 @@ impl Default for JvmConfig {
             classpath: Vec::new(),
             jobs: 1,
             journal: None,
+            choices: Choices::default(),
             java_home: std::env::var_os("JAVA_HOME")
                 .filter(|it| !it.is_empty())
                 .map(PathBuf::from),
@@ -82,6 +86,12 @@ pub struct JvmRun {
     pub asked: CountSnapshot,
     /// Queries, resets and steps executed by the agents.
     pub executed: CountSnapshot,
+    /// The algorithm the run learned with.
+    pub algorithm: Algorithm,
+    /// The guarantee the run learned under.
+    pub equivalence: EquivalenceChoice,
+    /// Disagreements between runs and their votes.
+    pub disagreements: Vec<Disagreement>,
 }
 
 /// The cost of a host JVM run: a reset (teardown and build) is cheap but dearer than a step,
@@ -142,6 +152,8 @@ pub(crate) struct Agents {
     pub jobs: usize,
     /// Where to journal executed queries.
     pub journal: Option<PathBuf>,
+    /// What the user chose over the experiment's `[learn]` table.
+    pub choices: Choices,
     /// What runs cost on these agents, for the choice between extending a run and a reset.
     pub cost: CostModel,
     /// When the run started, before the first agent.
@@ -154,6 +166,7 @@ impl Agents {
         Agents {
             jobs: config.jobs,
             journal: config.journal.clone(),
+            choices: config.choices.clone(),
             cost,
             started,
         }
@@ -189,26 +202,34 @@ pub(crate) async fn learn_on_agents(
     for _ in 1..agents.jobs.max(1) {
         suls.push(JvmSul::new(launcher.clone(), Arc::clone(&alphabet)));
     }
-    let filters = experiment.filters(&alphabet);
+    let choices = &agents.choices;
+    let mut filters = experiment.filters(&alphabet);
+    filters.extend(choices.filters.iter().cloned());
     let cost = agents.cost;
     let pipeline_config = PipelineConfig {
         cost,
         filters: filters.clone(),
         journal: agents.journal.clone(),
+        majority: choices.majority,
+        confirmation: choices.confirmation,
     };
-    let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, &pipeline_config)?;
-    let mut eq = Chain(
-        CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet)),
-        DistinguisherBound::new(experiment.distinguisher_bound()),
-    );
-    let learn_config = LearnConfig {
-        algorithm: experiment.algorithm(),
-        ..LearnConfig::new(Arc::clone(&alphabet))
-    };
-    let outcome = learn(&learn_config, pipeline.oracle(), &mut eq, progress).await;
-    let asked = pipeline.asked();
-    let executed = pipeline.executed();
-    let mut statistics = Statistics::collect(&outcome, &alphabet.signature, asked, executed, &cost);
+    let equivalence = choices
+        .equivalence
+        .unwrap_or(EquivalenceChoice::DistinguisherBound(
+            experiment.distinguisher_bound(),
+        ));
+    let algorithm = choices.algorithm.unwrap_or(experiment.algorithm());
+    let run = learn_system(
+        Arc::clone(&alphabet),
+        suls,
+        algorithm,
+        equivalence,
+        &pipeline_config,
+        progress,
+    )
+    .await?;
+    let (outcome, asked, executed) = (run.outcome, run.asked, run.executed);
+    let mut statistics = Statistics::collect(&outcome, asked, executed, &cost);
     statistics.time_ms = agents.started.elapsed().as_millis() as u64;
     let typestate = outcome.hypothesis.as_ref().map(|hypothesis| {
         let mut typestate = learned_typestate(
@@ -216,7 +237,7 @@ pub(crate) async fn learn_on_agents(
             &alphabet,
             &statistics,
             &filters,
-            pipeline.restrictions(),
+            &run.restrictions,
         );
         if let Some(exception) = experiment.sole_exception() {
             name_exception(&mut typestate, exception);
@@ -255,6 +276,9 @@ pub(crate) async fn learn_on_agents(
         alphabet,
         asked,
         executed,
+        algorithm,
+        equivalence,
+        disagreements: run.disagreements,
     })
 }
 

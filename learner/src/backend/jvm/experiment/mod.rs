@@ -342,6 +342,7 @@ impl Experiment {
             callins,
             callbacks,
             harmless: Vec::new(),
+            creators: Vec::new(),
         }
     }
 
