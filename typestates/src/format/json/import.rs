@@ -205,6 +205,13 @@ impl Importer<'_> {
     /// The method `dto`, at `at`, reporting a class, name or parameter type the text format
     /// could not write.
     fn method(&mut self, at: &JsonPath, dto: MethodDto) -> MethodRef {
+        // The text format writes a constructor as `new(…)`, which reads back as `<init>`.
+        if matches!(dto.kind, MethodKindDto::Constructor) && dto.name != "<init>" {
+            self.error(
+                &at.key("name"),
+                format!("a constructor is named \"<init>\", not {:?}", dto.name),
+            );
+        }
         MethodRef {
             kind: match dto.kind {
                 MethodKindDto::Constructor => MethodKind::Constructor,
