@@ -47,13 +47,17 @@ pub enum Answer {
     Zero,
     /// Any number but zero.
     NonZero,
+    /// A number below zero (`dequeueInputBuffer()` with no buffer: `INFO_TRY_AGAIN_LATER`).
+    Negative,
+    /// Zero or a number above it (an index).
+    NonNegative,
     /// An enum constant or named constant, by its simple name: `RUNNING`.
     Constant(String),
 }
 
 impl Answer {
     /// Reads an answer as written in files: `true`, `false`, `null`, `nonnull`, `zero`,
-    /// `nonzero`, or a constant's simple name.
+    /// `nonzero`, `negative`, `nonnegative`, or a constant's simple name.
     pub fn parse(word: &str) -> Option<Answer> {
         Some(match word {
             "true" => Answer::True,
@@ -62,6 +66,8 @@ impl Answer {
             "nonnull" => Answer::NonNull,
             "zero" => Answer::Zero,
             "nonzero" => Answer::NonZero,
+            "negative" => Answer::Negative,
+            "nonnegative" => Answer::NonNegative,
             _ if word
                 .chars()
                 .next()
@@ -78,11 +84,12 @@ impl Answer {
     /// or `Some(false)` when the answer decides it, `None` when it does not (`nonzero` against
     /// a constant).
     pub fn equals(&self, other: &Answer) -> Option<bool> {
-        use Answer::{Constant, False, NonNull, NonZero, Null, True, Zero};
+        use Answer::{Constant, False, Negative, NonNegative, NonNull, NonZero, Null, True, Zero};
         match (self, other) {
             (a, b) if a == b => Some(true),
             (True, False) | (False, True) | (Null, NonNull) | (NonNull, Null) => Some(false),
-            (Zero, NonZero) | (NonZero, Zero) => Some(false),
+            (Zero, NonZero) | (NonZero, Zero) | (Zero, Negative) | (Negative, Zero) => Some(false),
+            (Negative, NonNegative) | (NonNegative, Negative) => Some(false),
             (Constant(_), Constant(_)) => Some(false),
             (Constant(_), Null) | (Null, Constant(_)) => Some(false),
             // A constant is never null, but `nonnull` may or may not be that constant.
@@ -100,6 +107,8 @@ impl std::fmt::Display for Answer {
             Answer::NonNull => "nonnull",
             Answer::Zero => "zero",
             Answer::NonZero => "nonzero",
+            Answer::Negative => "negative",
+            Answer::NonNegative => "nonnegative",
             Answer::Constant(name) => name,
         })
     }

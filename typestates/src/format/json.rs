@@ -183,7 +183,7 @@ struct CallinDto {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     condition: Option<String>,
     /// For an observer: the answer this callin stands for (`true`, `false`, `null`,
-    /// `nonnull`, `zero`, `nonzero`, or a constant's simple name).
+    /// `nonnull`, `zero`, `nonzero`, `negative`, `nonnegative`, or a constant's simple name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     returns: Option<String>,
     /// For a creator (constructor or factory): the name of the state a new object starts in.

@@ -372,7 +372,7 @@ fn callin(cursor: &mut Cursor) -> Result<RawCallin, (usize, String)> {
     if cursor.eat_word("returns") {
         callin.returns = Some(one_of(
             cursor,
-            "`true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name",
+            "`true`, `false`, `null`, `nonnull`, `zero`, `nonzero`, `negative`, `nonnegative` or a constant's name",
             Answer::parse,
         )?);
     }

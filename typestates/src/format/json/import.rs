@@ -129,7 +129,7 @@ impl Importer<'_> {
                             if answer.is_none() {
                                 self.error(
                                     &at.key("returns"),
-                                    format!("expected `true`, `false`, `null`, `nonnull`, `zero`, `nonzero` or a constant's name, found {word:?}"),
+                                    format!("expected `true`, `false`, `null`, `nonnull`, `zero`, `nonzero`, `negative`, `nonnegative` or a constant's name, found {word:?}"),
                                 );
                             }
                             answer
