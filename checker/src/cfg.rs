@@ -653,7 +653,16 @@ impl<'a> Builder<'a> {
         }
         done.append(&mut falling);
         if !has_default {
-            done.push((dispatch, EdgeKind::Normal));
+            // No arm matched: the scrutinee is none of the labels.
+            self.current = vec![(dispatch, EdgeKind::Normal)];
+            if let Some(scrutinee) = scrutinee {
+                self.add_node(NodeKind::Case {
+                    scrutinee,
+                    arms,
+                    arm: None,
+                });
+            }
+            done.append(&mut self.current);
         }
         self.current = done;
         if self.language == Language::Java {
@@ -887,6 +896,7 @@ impl<'a> Builder<'a> {
             | ExprKind::Super
             | ExprKind::Null
             | ExprKind::Bool(_)
+            | ExprKind::Int(_)
             | ExprKind::Literal => {}
         }
     }

@@ -306,7 +306,7 @@ fn analyze<R>(
         collect_classes(class, fqn, &mut classes);
     }
     for (class, fqn) in &classes {
-        collect_helpers(class, fqn, &res, &places, &mut helpers);
+        collect_helpers(class, fqn, &res, &places, &protocols, &mut helpers);
     }
     let initializers = initializer_bodies(&classes, ir.language);
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
@@ -386,21 +386,31 @@ fn collect_classes<'a>(class: &'a Class, fqn: String, out: &mut Vec<(&'a Class, 
     out.push((class, fqn));
 }
 
-/// Private methods the class calls itself (and does not name in a method reference).
+/// The methods the class calls on itself whose body is the one that runs: private ones, and
+/// those no subclass can override (final or static methods, methods of a final class, or of a
+/// class no class of the project extends); none named in a method reference.
+/// Non-private ones stay event handlers too: other code may call them.
 fn collect_helpers<'a>(
     class: &'a Class,
     fqn: &str,
     res: &'a Resolution,
     places: &Places<'a>,
+    protocols: &Protocols<'_>,
     helpers: &mut HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
 ) {
     let Some(fqn) = res.class(fqn).map(|info| info.fqn.as_str()) else {
         return;
     };
+    let class_is_final = class.modifiers.is_final || !protocols.has_subclass(fqn);
     for method in &class.methods {
-        let is_helper = method.modifiers.is_private
+        let runs_own_body = method.modifiers.is_private
+            || method.modifiers.is_static
+            || method.modifiers.is_final
+            || class_is_final;
+        let is_helper = runs_own_body
             && method.kind == MethodKind::Method
             && method.body.is_some()
+            && !method.modifiers.is_abstract
             && places
                 .self_calls
                 .contains(&(fqn.to_owned(), method.name.clone()))
@@ -470,6 +480,7 @@ fn runs_code(expr: &Expr, language: Language) -> bool {
         | ExprKind::Super
         | ExprKind::Null
         | ExprKind::Bool(_)
+        | ExprKind::Int(_)
         | ExprKind::Literal
         | ExprKind::Lambda { .. } => false,
     }
@@ -572,6 +583,9 @@ fn check_class<'a>(
             None if shared.language == Language::Java => {
                 match field.ty.as_ref().map(|ty| ty.name.as_str()) {
                     Some("boolean") => Some(Fact::Bool(false)),
+                    Some("int" | "long" | "short" | "byte") => {
+                        Some(Fact::Sign(crate::typestate_flow::Sign::Zero))
+                    }
                     Some(ty) if !is_primitive(ty) => Some(Fact::Null),
                     _ => None,
                 }

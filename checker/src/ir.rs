@@ -204,6 +204,10 @@ pub struct Modifiers {
     pub is_abstract: bool,
     /// Kotlin `override` or Java `@Override`.
     pub is_override: bool,
+    /// Cannot be overridden (a method) or extended (a class): Java `final`; in Kotlin, `final`,
+    /// or none of `open`, `abstract`, `sealed` and `override` (Kotlin's default), outside
+    /// interfaces.
+    pub is_final: bool,
 }
 
 /// What kind of type declaration a [`Class`] is.
@@ -513,6 +517,8 @@ pub enum ExprKind {
     Null,
     /// `true` or `false`.
     Bool(bool),
+    /// An integer literal, negated or not (`0`, `-1`).
+    Int(i64),
     /// Any other literal.
     Literal,
     /// `receiver.name` without a call: a field access or part of a qualified name.
@@ -604,6 +610,14 @@ pub enum BinaryOp {
     And,
     /// `||`.
     Or,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
     /// Kotlin `?:`.
     Elvis,
     /// Every other operator.

@@ -19,10 +19,11 @@ use std::collections::HashMap;
 
 use crate::inline::{Binds, Inlined, Returns};
 use crate::ir::{
-    Body, Call, Class, Expr, ExprId, ExprKind, Language, Local, Method, MethodKind, Param, Span,
+    BinaryOp, Body, Call, Class, Expr, ExprId, ExprKind, Language, Local, Method, MethodKind,
+    Param, Span, Stmt, StmtKind,
 };
 use crate::resolve::{returned_expr, Binding, ExprType, LocalId, Resolution};
-use crate::visit::Visitor;
+use crate::visit::{walk_stmt, Visitor};
 
 /// A tracked object: where the analysis keeps its abstract state.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -82,6 +83,10 @@ pub struct Places<'a> {
     /// Locals whose object may be kept elsewhere: passed as an argument, returned, assigned
     /// or copied to another name (the unreleased-object report leaves them alone).
     pub escaping: std::collections::HashSet<LocalId>,
+    /// The names some condition tests: `if (playing)`, `state == RUNNING`, `x != null`,
+    /// `switch (mode)`, an operand of `&&`, `||` or `!` there, and either side of any `==`,
+    /// `!=` or comparison. Only their constants are worth following along paths.
+    pub tested: std::collections::HashSet<Var>,
 }
 
 /// A call or object creation, as related locations name it.
@@ -331,9 +336,21 @@ impl<'a> Walker<'a> {
                 }
                 self.expr(receiver);
             }
-            ExprKind::Binary { lhs, rhs, .. } => {
+            ExprKind::Binary { lhs, rhs, op } => {
                 self.expr(lhs);
                 self.expr(rhs);
+                if matches!(
+                    op,
+                    BinaryOp::Eq
+                        | BinaryOp::Ne
+                        | BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                ) {
+                    self.tested(lhs);
+                    self.tested(rhs);
+                }
             }
             ExprKind::Assign { target, value } => {
                 self.expr(target);
@@ -352,7 +369,36 @@ impl<'a> Walker<'a> {
             | ExprKind::Super
             | ExprKind::Null
             | ExprKind::Bool(_)
+            | ExprKind::Int(_)
             | ExprKind::Literal => {}
+        }
+    }
+
+    /// Notes the names the condition `cond` tests (see [`Places::tested`]).
+    fn tested(&mut self, cond: &Expr) {
+        match &cond.kind {
+            ExprKind::Not(inner) | ExprKind::Cast { expr: inner, .. } => self.tested(inner),
+            ExprKind::Binary {
+                op:
+                    BinaryOp::And
+                    | BinaryOp::Or
+                    | BinaryOp::Eq
+                    | BinaryOp::Ne
+                    | BinaryOp::Lt
+                    | BinaryOp::Le
+                    | BinaryOp::Gt
+                    | BinaryOp::Ge,
+                lhs,
+                rhs,
+            } => {
+                self.tested(lhs);
+                self.tested(rhs);
+            }
+            _ => {
+                if let Some(var) = self.places.vars.get(&cond.id) {
+                    self.places.tested.insert(var.clone());
+                }
+            }
         }
     }
 
@@ -517,6 +563,31 @@ impl<'a> Walker<'a> {
 impl<'a> Visitor<'a> for Walker<'a> {
     fn visit_expr(&mut self, expr: &'a Expr) {
         self.expr(expr);
+    }
+
+    fn visit_stmt(&mut self, stmt: &'a Stmt) {
+        walk_stmt(self, stmt);
+        match &stmt.kind {
+            StmtKind::If { cond, .. }
+            | StmtKind::While { cond, .. }
+            | StmtKind::DoWhile { cond, .. }
+            | StmtKind::For {
+                cond: Some(cond), ..
+            } => self.tested(cond),
+            StmtKind::Switch {
+                scrutinee: Some(scrutinee),
+                ..
+            } => self.tested(scrutinee),
+            StmtKind::Switch {
+                scrutinee: None,
+                arms,
+                ..
+            } => arms
+                .iter()
+                .flat_map(|arm| &arm.labels)
+                .for_each(|label| self.tested(label)),
+            _ => {}
+        }
     }
 
     fn visit_local(&mut self, local: &'a Local) {

@@ -157,6 +157,12 @@ impl<'l> Protocols<'l> {
             .chain(platform::supertypes(fqn).map(|sup: &'static str| -> &'s str { sup }))
     }
 
+    /// Whether a class of the project or of this file names `class` as a direct supertype.
+    pub fn has_subclass(&self, class: &str) -> bool {
+        let names = |sups: &Vec<String>| sups.iter().any(|sup| sup == class);
+        self.project.is_some_and(|p| p.values().any(names)) || self.supertypes.values().any(names)
+    }
+
     /// Whether `class` is `of` or one of its known subtypes.
     pub fn is_subtype(&self, class: &str, of: &str) -> bool {
         self.ancestors(class).any(|ancestor| ancestor == of)

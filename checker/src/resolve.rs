@@ -813,7 +813,7 @@ impl Resolver<'_> {
                 }
                 None
             }
-            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Literal => None,
+            ExprKind::Null | ExprKind::Bool(_) | ExprKind::Int(_) | ExprKind::Literal => None,
         }
     }
 

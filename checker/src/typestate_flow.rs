@@ -48,8 +48,9 @@ use crate::resolve::{ExprType, LocalId, Resolution};
 
 /// At most this many causes are kept per state (the first in source order).
 const MAX_CAUSES: usize = 3;
-/// How deeply helper calls are followed.
-const MAX_HELPER_DEPTH: u32 = 4;
+/// How deeply helper calls are followed: a bound for recursive helpers; a call deeper than
+/// this has an unknown effect on the fields (see [`BodyAnalysis::helper_call`]).
+const MAX_HELPER_DEPTH: u32 = 8;
 
 /// Why an object may be in a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -128,12 +129,23 @@ pub struct ValueData {
     /// simulation: facts of booleans, enum constants and null checks kept apart per protocol
     /// state, so that `if (playing) player.pause()` sees only the states where `playing` may
     /// be true).
+    /// The reference being `null` is a state here too ([`NULL_STATE`]): `recorder = null` in
+    /// a catch, or a player created only while a flag is set, keep what those paths know;
+    /// so is the unknown part of an object after a call of unknown effect ([`ANY_STATE`]).
     /// A state knows, besides its own facts, what the path it is on knows ([`Env::facts`]):
     /// a flag set or tested applies to the path alone, and only the objects that differ
     /// where two paths meet take their path's facts as their own, so a flag costs nothing
     /// per object until the object's state depends on it.
     pub facts: BTreeMap<StateId, Facts>,
 }
+
+/// The key of [`ValueData::facts`] for the reference being `null`; never a state of
+/// [`ValueData::states`].
+const NULL_STATE: StateId = StateId(u32::MAX);
+/// The key of [`ValueData::facts`] for the states an object of unknown state may be in
+/// ([`ValueData::unknown`]): a call of unknown effect moves the object, not the flags, so
+/// what its states knew before still holds, joined.
+const ANY_STATE: StateId = StateId(u32::MAX - 1);
 
 /// What a state knows of the flags: what it knows of its own (`own`), and for the flags it
 /// knows nothing of, what the path it is on knows; where both know a flag, the constants
@@ -150,15 +162,100 @@ fn path_facts(own: Option<&Facts>, path: &Facts) -> Facts {
     facts
 }
 
-/// A constant a flag may hold.
+/// A constant a flag may hold, or for numbers and references, the class of values it is in.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Fact {
     /// `true` or `false`.
     Bool(bool),
     /// `null`.
     Null,
+    /// Any reference but `null` (an observer's `nonnull` answer).
+    NonNull,
     /// An enum or named constant, by its simple name (`MEDIA_RUNNING`).
     Const(String),
+    /// A number of this sign: what an integer observer answers (`dequeueInputBuffer()` is
+    /// negative when no buffer is free) and what a comparison with a literal tests.
+    Sign(Sign),
+}
+
+/// The sign of a number, as [`Fact::Sign`] follows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Sign {
+    /// Below zero.
+    Negative,
+    /// Zero.
+    Zero,
+    /// Above zero.
+    Positive,
+}
+
+impl Sign {
+    /// The sign of `value`.
+    pub fn of(value: i64) -> Sign {
+        match value.cmp(&0) {
+            std::cmp::Ordering::Less => Sign::Negative,
+            std::cmp::Ordering::Equal => Sign::Zero,
+            std::cmp::Ordering::Greater => Sign::Positive,
+        }
+    }
+
+    /// Whether some number of this sign compares with `bound` as `op` says (`op` is one of
+    /// `==`, `!=`, `<`, `<=`, `>`, `>=`).
+    fn may_compare(self, op: BinaryOp, bound: i64) -> bool {
+        let (low, high) = match self {
+            Sign::Negative => (i64::MIN, -1),
+            Sign::Zero => (0, 0),
+            Sign::Positive => (1, i64::MAX),
+        };
+        match op {
+            BinaryOp::Lt => low < bound,
+            BinaryOp::Le => low <= bound,
+            BinaryOp::Gt => high > bound,
+            BinaryOp::Ge => high >= bound,
+            BinaryOp::Eq => low <= bound && bound <= high,
+            BinaryOp::Ne => !(low == bound && high == bound),
+            _ => true,
+        }
+    }
+}
+
+/// The comparison that holds exactly where `op` does not: `<` for `>=`.
+fn negated(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Ge,
+        BinaryOp::Le => BinaryOp::Gt,
+        BinaryOp::Gt => BinaryOp::Le,
+        BinaryOp::Ge => BinaryOp::Lt,
+        BinaryOp::Eq => BinaryOp::Ne,
+        BinaryOp::Ne => BinaryOp::Eq,
+        other => other,
+    }
+}
+
+/// `op` with its operands swapped: `0 <= x` is `x >= 0`.
+fn swapped(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        other => other,
+    }
+}
+
+/// The facts an observer's `answer` stands for.
+fn answer_facts(answer: &Answer) -> BTreeSet<Fact> {
+    match answer {
+        Answer::True => BTreeSet::from([Fact::Bool(true)]),
+        Answer::False => BTreeSet::from([Fact::Bool(false)]),
+        Answer::Null => BTreeSet::from([Fact::Null]),
+        Answer::NonNull => BTreeSet::from([Fact::NonNull]),
+        Answer::Zero => BTreeSet::from([Fact::Sign(Sign::Zero)]),
+        Answer::NonZero => BTreeSet::from([Fact::Sign(Sign::Negative), Fact::Sign(Sign::Positive)]),
+        Answer::Negative => BTreeSet::from([Fact::Sign(Sign::Negative)]),
+        Answer::NonNegative => BTreeSet::from([Fact::Sign(Sign::Zero), Fact::Sign(Sign::Positive)]),
+        Answer::Constant(name) => BTreeSet::from([Fact::Const(name.clone())]),
+    }
 }
 
 /// What a path knows of flags: the constants each may hold; a flag not named may hold anything.
@@ -166,7 +263,7 @@ pub type Facts = BTreeMap<Var, BTreeSet<Fact>>;
 
 /// At most this many flags are followed per state, and this many constants per flag.
 const MAX_FACTS: usize = 8;
-const MAX_FACT_VALUES: usize = 4;
+const MAX_FACT_VALUES: usize = 8;
 
 /// The flag a helper's `return` sets, renamed to the call at the call site.
 const RETURNED: Var = Var::Temp(ExprId(u32::MAX));
@@ -301,12 +398,19 @@ impl Value {
     /// that a callback can narrow it ([`Value::after_callbacks`]).
     pub fn in_every_state(&self, protocols: &Protocols<'_>) -> Value {
         let ts = protocols.typestate(self.protocol);
+        let mut facts = self.facts.clone();
+        if let Some(any) = facts.remove(&ANY_STATE) {
+            for state in ts.state_ids() {
+                facts.entry(state).or_insert_with(|| any.clone());
+            }
+        }
         Value::from(ValueData {
             states: ts
                 .state_ids()
                 .map(|state| (state, BTreeSet::new()))
                 .collect(),
             unknown: false,
+            facts,
             ..(*self.0).clone()
         })
     }
@@ -323,9 +427,26 @@ impl Value {
     /// from this path alone, while the states other paths reach still count where paths
     /// meet, and a later call narrows it to guesses ([`Value::guessed`]).
     pub fn havoc(&mut self) {
+        let mut kept: Option<Facts> = None;
+        for state in self.fact_states().filter(|state| *state != NULL_STATE) {
+            let own = self.facts.get(&state).cloned().unwrap_or_default();
+            match &mut kept {
+                None => kept = Some(own),
+                Some(kept) => {
+                    join_facts(kept, &own);
+                }
+            }
+        }
+        let null_facts = self.facts.get(&NULL_STATE).cloned();
         self.states.clear();
         self.guessed.clear();
         self.facts.clear();
+        if let Some(kept) = kept.filter(|kept| !kept.is_empty()) {
+            self.facts.insert(ANY_STATE, kept);
+        }
+        if let Some(null_facts) = null_facts.filter(|_| self.null) {
+            self.facts.insert(NULL_STATE, null_facts);
+        }
         self.unknown = true;
         self.forgotten = true;
         self.approximate = true;
@@ -343,6 +464,10 @@ impl Value {
             return false;
         }
         let mut changed = self.join_listeners(other);
+        let extra_before = [
+            (NULL_STATE, self.null, other.null),
+            (ANY_STATE, self.unknown, other.unknown),
+        ];
         let before = (
             self.null,
             self.unknown,
@@ -368,15 +493,27 @@ impl Value {
         for state in other.states.keys() {
             // A state is guessed only where every path reaching it guessed.
             let guessed_there = other.guessed.contains(state);
-            if self.states.contains_key(state) {
-                if !guessed_there && self.guessed.remove(state) {
-                    changed = true;
-                }
-            } else if guessed_there {
-                self.guessed.insert(*state);
-            }
             let theirs = other.facts.get(state);
-            if self.states.contains_key(state) {
+            if !self.states.contains_key(state) {
+                if guessed_there {
+                    self.guessed.insert(*state);
+                }
+                if let Some(theirs) = theirs {
+                    self.facts.insert(*state, theirs.clone());
+                }
+                continue;
+            }
+            let guessed_here = self.guessed.contains(state);
+            if guessed_here && !guessed_there {
+                // What a path that knew the object knows of the flags is what findings (which
+                // need such a path) may rely on; a guess knows nothing of them.
+                self.guessed.remove(state);
+                match theirs {
+                    Some(theirs) => self.facts.insert(*state, theirs.clone()),
+                    None => self.facts.remove(state),
+                };
+                changed = true;
+            } else if guessed_here || !guessed_there {
                 match (self.facts.get_mut(state), theirs) {
                     (Some(mine), Some(theirs)) => changed |= join_facts(mine, theirs),
                     (Some(_), None) => {
@@ -385,8 +522,23 @@ impl Value {
                     }
                     (None, _) => {}
                 }
-            } else if let Some(theirs) = theirs {
-                self.facts.insert(*state, theirs.clone());
+            }
+        }
+        for (key, here, there) in extra_before {
+            if !there {
+                continue;
+            }
+            let theirs = other.facts.get(&key);
+            match (here, self.facts.get_mut(&key), theirs) {
+                (false, _, Some(theirs)) => {
+                    self.facts.insert(key, theirs.clone());
+                }
+                (true, Some(mine), Some(theirs)) => changed |= join_facts(mine, theirs),
+                (true, Some(_), None) => {
+                    self.facts.remove(&key);
+                    changed = true;
+                }
+                _ => {}
             }
         }
         for (state, causes) in &other.states {
@@ -478,7 +630,8 @@ impl Value {
                     todo.push(target);
                 }
                 let facts = out.facts.get(&state).cloned();
-                carry_facts(&mut out, facts.as_ref(), target);
+                let guessed = out.guessed.contains(&state);
+                carry(&mut out, guessed, facts.as_ref(), target);
                 out.states.entry(target).or_default().insert(cause);
             }
             return out;
@@ -504,7 +657,8 @@ impl Value {
                 if runs_listener {
                     continue;
                 }
-                carry_facts(&mut next, out.facts.get(&state), target);
+                let guessed = out.guessed.contains(&state);
+                carry(&mut next, guessed, out.facts.get(&state), target);
                 next.states.entry(target).or_default().insert(cause);
                 for (listener, registered) in &out.listeners {
                     if let Some(into) = next.listeners.get_mut(listener) {
@@ -548,6 +702,7 @@ impl Value {
             null: false,
             listeners: BTreeMap::new(),
             facts: BTreeMap::new(),
+            guessed: BTreeSet::new(),
             ..(*self.0).clone()
         });
         for (site, registered) in &self.listeners {
@@ -561,7 +716,8 @@ impl Value {
             out.listeners.insert(site.clone(), into.normalised());
         }
         for (source, target, callback) in moves {
-            carry_facts(&mut out, self.facts.get(&source), target);
+            let guessed = self.guessed.contains(&source);
+            carry(&mut out, guessed, self.facts.get(&source), target);
             out.states
                 .entry(target)
                 .or_default()
@@ -620,13 +776,27 @@ impl Value {
             let own = self.facts.get(state);
             path_facts(own, path) != own.cloned().unwrap_or_default()
         };
-        if !self.states.keys().any(taken) {
+        if !self.fact_states().any(|state| taken(&state)) {
             return;
         }
+        let states: Vec<StateId> = self.fact_states().collect();
         let value: &mut ValueData = self;
-        for state in value.states.keys() {
-            let facts = path_facts(value.facts.get(state), path);
-            value.facts.insert(*state, facts);
+        for state in states {
+            let facts = path_facts(value.facts.get(&state), path);
+            if facts.values().any(BTreeSet::is_empty) {
+                // What the state knows contradicts the path: the object is not in it here.
+                value.facts.remove(&state);
+                match state {
+                    NULL_STATE => value.null = false,
+                    ANY_STATE => value.unknown = false,
+                    _ => {
+                        value.states.remove(&state);
+                        value.guessed.remove(&state);
+                    }
+                }
+                continue;
+            }
+            value.facts.insert(state, facts);
         }
     }
 
@@ -648,6 +818,16 @@ impl Value {
             facts.retain(|var, values| !redundant(var, values));
         }
         value.facts.retain(|_, facts| !facts.is_empty());
+    }
+
+    /// The states that know facts: the protocol states, [`NULL_STATE`] when the reference
+    /// may be `null`, and [`ANY_STATE`] when the object may be in any state.
+    fn fact_states(&self) -> impl Iterator<Item = StateId> + '_ {
+        self.states
+            .keys()
+            .copied()
+            .chain(self.null.then_some(NULL_STATE))
+            .chain(self.unknown.then_some(ANY_STATE))
     }
 
     /// Whether no path reaches the object in a state: only `null` (or nothing) is left.
@@ -932,12 +1112,14 @@ impl<'a, 'l> Shared<'a, 'l> {
         }
     }
 
-    /// Whether the analysis follows the constants `var` holds: locals, helper results, and
-    /// private fields.
+    /// Whether the analysis follows the constants `var` holds: helper results, and the locals
+    /// and private fields some condition tests ([`Places::tested`]); the others could only
+    /// crowd out the flags that matter.
     pub fn follows_flag(&self, var: &Var) -> bool {
         match var {
-            Var::Local(_) | Var::Temp(_) => true,
-            Var::Field(..) => self.private_fields.contains(var),
+            Var::Temp(_) => true,
+            Var::Local(_) => self.places.tested.contains(var),
+            Var::Field(..) => self.private_fields.contains(var) && self.places.tested.contains(var),
             Var::This(_) => false,
         }
     }
@@ -1153,6 +1335,9 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                             .as_ref()
                             .and_then(|init| self.fact_of(init, &env));
                         set_fact(&mut env, &var, fact);
+                        if let Some(init) = &local.init {
+                            self.keep_answer(&var, init, &mut env);
+                        }
                     }
                     let value = match &local.init {
                         Some(init) => {
@@ -1172,6 +1357,7 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                     if protocol.is_none() && self.shared.follows_flag(&var) {
                         let fact = self.fact_of(value, &env);
                         set_fact(&mut env, &var, fact);
+                        self.keep_answer(&var, value, &mut env);
                     }
                     let evaluated = self.eval(value, &env, protocol);
                     self.own(&var, value, &receiver_text(target), target.span, protocol);
@@ -1194,8 +1380,7 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                     EdgeKind::False => Nullness::Null,
                     _ => Nullness::NotNull,
                 };
-                self.refine_null(tested, found, &mut env);
-                true
+                self.refine_null(tested, found, &mut env).unwrap_or(true)
             }
             NodeKind::Yield { control, value } => {
                 let value = self.eval(value, &env, None);
@@ -1283,11 +1468,18 @@ pub(crate) fn constant(expr: &Expr) -> Option<Fact> {
     }
 }
 
-/// A branch condition that tests a flag: whether `var` equals `compared` (`equal`) or not.
+/// A branch condition that tests a flag.
 struct FlagTest {
     var: Var,
-    compared: Fact,
-    equal: bool,
+    test: Test,
+}
+
+/// What a [`FlagTest`] asks of its flag.
+enum Test {
+    /// Whether it equals `compared` (`equal`) or not.
+    Equals { compared: Fact, equal: bool },
+    /// Whether it compares with the integer `bound` as `op` says (`x >= 0`).
+    Compares { op: BinaryOp, bound: i64 },
 }
 
 /// Sets what the path knows of `var` (`None`: nothing): from here on, whatever state an
@@ -1319,14 +1511,26 @@ fn forget_facts(env: &mut Env, forgotten: impl Fn(&Var) -> bool) {
 /// the flag narrow to those that pass, and an object keeps only the states where the flag
 /// may pass. Returns whether the edge can be taken at all.
 fn refine_facts(env: &mut Env, test: &FlagTest, holds: bool) -> bool {
-    let passes = |fact: &Fact| (*fact == test.compared) == (test.equal == holds);
-    // What an unknown flag is assumed to be on this edge, when the test pins it down.
-    let assumed: Option<BTreeSet<Fact>> = match (&test.compared, test.equal == holds) {
-        (compared, true) => Some(BTreeSet::from([compared.clone()])),
-        (Fact::Bool(b), false) => Some(BTreeSet::from([Fact::Bool(!b)])),
-        _ => None,
-    };
-    refine_flag(env, &test.var, passes, assumed)
+    match &test.test {
+        Test::Equals { compared, equal } => {
+            let passes = |fact: &Fact| (fact == compared) == (*equal == holds);
+            // What an unknown flag is assumed to be on this edge, when the test pins it down.
+            let assumed: Option<BTreeSet<Fact>> = match (compared, *equal == holds) {
+                (compared, true) => Some(BTreeSet::from([compared.clone()])),
+                (Fact::Bool(b), false) => Some(BTreeSet::from([Fact::Bool(!b)])),
+                _ => None,
+            };
+            refine_flag(env, &test.var, passes, assumed)
+        }
+        Test::Compares { op, bound } => {
+            let op = if holds { *op } else { negated(*op) };
+            let passes = |fact: &Fact| match fact {
+                Fact::Sign(sign) => sign.may_compare(op, *bound),
+                _ => true,
+            };
+            refine_flag(env, &test.var, passes, None)
+        }
+    }
 }
 
 /// Refines the path and every object to the constants of `var` that `passes` lets through,
@@ -1363,27 +1567,79 @@ fn refine_flag(
             .get(var)
             .is_some_and(|values| values.iter().any(|fact| !passes(fact)))
     };
+    // An object left with no state, not even `null`, says this path cannot happen.
+    let mut emptied = false;
     env.update_each(|_, value| {
         if !value.facts.values().any(narrows) {
             return;
         }
+        let states: Vec<StateId> = value.fact_states().collect();
         let value: &mut ValueData = value;
         let mut dropped = Vec::new();
-        for state in value.states.keys() {
-            if let Some(facts) = value.facts.get_mut(state) {
+        for state in states {
+            if let Some(facts) = value.facts.get_mut(&state) {
                 if let Some(values) = facts.get_mut(var) {
                     values.retain(|fact| passes(fact));
                     if values.is_empty() {
-                        dropped.push(*state);
+                        dropped.push(state);
                     }
                 }
             }
         }
         for state in dropped {
-            value.states.remove(&state);
+            match state {
+                NULL_STATE => value.null = false,
+                ANY_STATE => value.unknown = false,
+                _ => {
+                    value.states.remove(&state);
+                }
+            }
             value.facts.remove(&state);
         }
+        emptied |= value.states.is_empty() && !value.null && !value.unknown;
     });
+    !emptied
+}
+
+/// Narrows the path's facts to what the states `var`'s object may still be in know of their
+/// own: after `if (recorder == null)`, the path knows what every path that left `recorder`
+/// null knows. Returns whether the path can be taken (no flag is left without a constant).
+fn narrow_path(env: &mut Env, var: &Var) -> bool {
+    let Some(value) = env.get(var).filter(|value| !value.unknown) else {
+        return true;
+    };
+    let mut known: Option<Facts> = None;
+    for state in value.fact_states() {
+        // A state that knows nothing of its own takes the path's facts: nothing to narrow.
+        let Some(own) = value.facts.get(&state) else {
+            return true;
+        };
+        known = Some(match known {
+            None => own.clone(),
+            Some(mut known) => {
+                known.retain(|flag, _| own.contains_key(flag));
+                for (flag, values) in &mut known {
+                    values.extend(own[flag].iter().cloned());
+                }
+                known
+            }
+        });
+    }
+    for (flag, values) in known.unwrap_or_default() {
+        let room = env.facts.len() < MAX_FACTS;
+        match env.facts.get_mut(&flag) {
+            Some(path) => {
+                path.retain(|fact| values.contains(fact));
+                if path.is_empty() {
+                    return false;
+                }
+            }
+            None if room => {
+                env.facts.insert(flag, values);
+            }
+            None => {}
+        }
+    }
     true
 }
 
@@ -1401,11 +1657,13 @@ fn without_facts_of_throwing_paths(thrown: &FlowState, returned: &FlowState) -> 
         let Some(normal) = returned.get(var) else {
             return;
         };
+        let states: Vec<StateId> = value.fact_states().collect();
+        let normal_states: Vec<StateId> = normal.fact_states().collect();
         let value: &mut ValueData = value;
-        for state in value.states.keys() {
-            match normal.facts.get(state) {
-                Some(facts) if normal.states.contains_key(state) => {
-                    value.facts.insert(*state, facts.clone());
+        for state in states {
+            match normal.facts.get(&state) {
+                Some(facts) if normal_states.contains(&state) => {
+                    value.facts.insert(state, facts.clone());
                 }
                 _ => {}
             }
@@ -1414,22 +1672,29 @@ fn without_facts_of_throwing_paths(thrown: &FlowState, returned: &FlowState) -> 
     FlowState(Some(out))
 }
 
-/// Adds to `value` whether the path reaching `target` guessed it, before `target` is added to
-/// its states: guessed while every path so far guessed.
-fn carry_guess(value: &mut Value, guessed: bool, target: StateId) {
-    if value.states.contains_key(&target) {
-        if !guessed {
-            value.guessed.remove(&target);
+/// Adds to `value` what a move from a state to `target` brings, before `target` is added to
+/// its states: whether the path guessed the state (`guessed`: guessed while every path so
+/// far guessed), and what it knows of the flags (`facts`: the first path's, joined with the
+/// next ones'; a path that knew the object wins over one that guessed, whose facts say
+/// nothing a finding may rely on).
+fn carry(value: &mut Value, guessed: bool, facts: Option<&Facts>, target: StateId) {
+    if !value.states.contains_key(&target) {
+        if guessed {
+            value.guessed.insert(target);
         }
-    } else if guessed {
-        value.guessed.insert(target);
+        if let Some(facts) = facts {
+            value.facts.insert(target, facts.clone());
+        }
+        return;
     }
-}
-
-/// Adds to `value` what the path reaching `target` from a state with `facts` knows, before
-/// `target` is added to its states: the first path's facts, joined with the next ones'.
-fn carry_facts(value: &mut Value, facts: Option<&Facts>, target: StateId) {
-    if value.states.contains_key(&target) {
+    let guessed_here = value.guessed.contains(&target);
+    if guessed_here && !guessed {
+        value.guessed.remove(&target);
+        match facts {
+            Some(facts) => value.facts.insert(target, facts.clone()),
+            None => value.facts.remove(&target),
+        };
+    } else if guessed_here || !guessed {
         match (value.facts.get_mut(&target), facts) {
             (Some(mine), Some(theirs)) => {
                 join_facts(mine, theirs);
@@ -1439,8 +1704,6 @@ fn carry_facts(value: &mut Value, facts: Option<&Facts>, target: StateId) {
             }
             (None, _) => {}
         }
-    } else if let Some(facts) = facts {
-        value.facts.insert(target, facts.clone());
     }
 }
 
@@ -1517,6 +1780,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             return Some(BTreeSet::from([fact]));
         }
         match &expr.kind {
+            ExprKind::Int(value) => Some(BTreeSet::from([Fact::Sign(Sign::of(*value))])),
             ExprKind::Not(inner) => {
                 let inner = self.fact_of(inner, env)?;
                 inner
@@ -1587,6 +1851,63 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
     }
 
+    /// Keeps what an observer's answer stored in `var` says of its object (`val id =
+    /// codec.dequeueInputBuffer(0)`): each state the call may have left the object in knows
+    /// the answers the calls into it give, so a later test of `var` (`id >= 0`) narrows the
+    /// object as a test of the call itself would.
+    fn keep_answer(&self, var: &Var, value: &Expr, env: &mut Env) {
+        let ExprKind::Call(call) = &value.kind else {
+            return;
+        };
+        let Some(receiver) = call
+            .receiver
+            .as_deref()
+            .and_then(|r| self.shared.places.var(r))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(object) = env.get(&receiver) else {
+            return;
+        };
+        let protocols = self.shared.protocols;
+        let ts = protocols.typestate(object.protocol);
+        let callins = protocols.callins(object.protocol, &call.name, call.args.len());
+        let mut answers: Vec<(CallinId, BTreeSet<Fact>)> = Vec::new();
+        for &callin in &callins {
+            let Some(answer) = &ts.callin(callin).binding.returns else {
+                return;
+            };
+            answers.push((callin, answer_facts(answer)));
+        }
+        if answers.is_empty() {
+            return;
+        }
+        let mut all = BTreeSet::new();
+        let mut object = object.clone();
+        let states: Vec<StateId> = object.states.keys().copied().collect();
+        for target in states {
+            let mut into = BTreeSet::new();
+            for (callin, facts) in &answers {
+                if ts
+                    .state_ids()
+                    .any(|s| ts.step(s, *callin).target() == Some(target))
+                {
+                    into.extend(facts.iter().cloned());
+                }
+            }
+            all.extend(into.iter().cloned());
+            let own = object.facts.entry(target).or_default();
+            if own.len() < MAX_FACTS || own.contains_key(var) {
+                own.insert(var.clone(), into);
+            }
+        }
+        env.insert(receiver, object);
+        if !all.is_empty() && env.facts.len() < MAX_FACTS {
+            env.facts.insert(var.clone(), all);
+        }
+    }
+
     /// The flag a branch condition tests, if it tests one: `playing`, `state == RUNNING`,
     /// `listener != null`, or a helper call's result.
     fn flag_test(&self, cond: &Expr) -> Option<FlagTest> {
@@ -1603,6 +1924,36 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         };
         match &cond.kind {
             ExprKind::Binary { op, lhs, rhs } => {
+                let compares = matches!(
+                    op,
+                    BinaryOp::Eq
+                        | BinaryOp::Ne
+                        | BinaryOp::Lt
+                        | BinaryOp::Le
+                        | BinaryOp::Gt
+                        | BinaryOp::Ge
+                );
+                match (&lhs.kind, &rhs.kind) {
+                    (_, ExprKind::Int(bound)) if compares => {
+                        return Some(FlagTest {
+                            var: flag(lhs)?,
+                            test: Test::Compares {
+                                op: *op,
+                                bound: *bound,
+                            },
+                        });
+                    }
+                    (ExprKind::Int(bound), _) if compares => {
+                        return Some(FlagTest {
+                            var: flag(rhs)?,
+                            test: Test::Compares {
+                                op: swapped(*op),
+                                bound: *bound,
+                            },
+                        });
+                    }
+                    _ => {}
+                }
                 let equal = match op {
                     BinaryOp::Eq => true,
                     BinaryOp::Ne => false,
@@ -1615,14 +1966,15 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 };
                 Some(FlagTest {
                     var,
-                    compared,
-                    equal,
+                    test: Test::Equals { compared, equal },
                 })
             }
             ExprKind::Call(_) | ExprKind::Name(_) | ExprKind::Field { .. } => Some(FlagTest {
                 var: flag(cond)?,
-                compared: Fact::Bool(true),
-                equal: true,
+                test: Test::Equals {
+                    compared: Fact::Bool(true),
+                    equal: true,
+                },
             }),
             _ => None,
         }
@@ -1943,8 +2295,14 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                         // Only the states no known path reached are guesses.
                         let guessed =
                             !value.states.contains_key(&state) || value.guessed.contains(&state);
-                        carry_guess(&mut next, guessed, *target);
-                        carry_facts(&mut next, value.facts.get(&state), *target);
+                        let facts = match value.facts.get(&state) {
+                            Some(facts) => Some(facts),
+                            None if !value.states.contains_key(&state) => {
+                                value.facts.get(&ANY_STATE)
+                            }
+                            None => None,
+                        };
+                        carry(&mut next, guessed, facts, *target);
                         next.states.entry(*target).or_default().insert(cause);
                         next.approximate |= origin.unverified;
                     }
@@ -1974,20 +2332,32 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     }
 
     /// Refines the object `tested` names on a path where it was `found` null or not null;
-    /// returns whether `tested` names a tracked object.
-    fn refine_null(&self, tested: &Expr, found: Nullness, env: &mut Env) -> bool {
-        let Some(value) = self.shared.places.var(tested).and_then(|v| env.get_mut(v)) else {
-            return false;
-        };
+    /// returns `None` when `tested` names no tracked object, else whether the path can be
+    /// taken (a reference that every path left `null` is never found not null).
+    fn refine_null(&self, tested: &Expr, found: Nullness, env: &mut Env) -> Option<bool> {
+        let var = self.shared.places.var(tested)?;
+        let feasible = Self::refine_null_of(var, found, env)?;
+        Some(feasible && narrow_path(env, var))
+    }
+
+    fn refine_null_of(var: &Var, found: Nullness, env: &mut Env) -> Option<bool> {
+        let value = env.get_mut(var)?;
         match found {
             Nullness::Null => {
+                let value: &mut ValueData = value;
                 value.states.clear();
+                value.facts.retain(|state, _| *state == NULL_STATE);
                 value.unknown = false;
                 value.null = true;
+                Some(true)
             }
-            Nullness::NotNull => value.null = false,
+            Nullness::NotNull => {
+                let only_null = value.null && value.has_no_state();
+                value.null = false;
+                value.facts.remove(&NULL_STATE);
+                Some(!only_null)
+            }
         }
-        true
     }
 
     /// Refines the state on the `holds` edge of a branch on `cond`: a null check of a tracked
@@ -2000,8 +2370,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             } else {
                 Nullness::NotNull
             };
-            if self.refine_null(tested, found, env) {
-                return true;
+            if let Some(feasible) = self.refine_null(tested, found, env) {
+                return feasible;
             }
         }
         let observed = observer_test(cond).and_then(|test| {
@@ -2048,14 +2418,19 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             })
             .collect();
         value.states.retain(|state, _| targets.contains(state));
-        true
+        let var = var.clone();
+        narrow_path(env, &var)
     }
 
-    /// Applies a call `expr` of a private helper of the class; returns whether the path goes
+    /// Applies a call `expr` of a helper of the class; returns whether the path goes
     /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
     fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, record: bool) -> bool {
         env.remove(&Var::Temp(expr.id));
         if self.depth >= MAX_HELPER_DEPTH {
+            // Too deep to follow: like a method of the class not analysed here, it may set
+            // any private field and do anything to the objects passed to it.
+            self.havoc_arguments(&call.args, env);
+            forget_facts(env, |var| matches!(var, Var::Field(..)));
             return true;
         }
         let Some(helper) = self.helper(call) else {
@@ -2390,7 +2765,9 @@ fn observer_test(cond: &Expr) -> Option<ObserverTest<'_>> {
                 Fact::Bool(true) => Answer::True,
                 Fact::Bool(false) => Answer::False,
                 Fact::Null => Answer::Null,
+                Fact::NonNull => Answer::NonNull,
                 Fact::Const(name) => Answer::Constant(name),
+                Fact::Sign(_) => return None,
             };
             Some(ObserverTest {
                 call,

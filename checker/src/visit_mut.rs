@@ -321,6 +321,7 @@ pub fn walk_expr<V: VisitMut + ?Sized>(visitor: &mut V, expr: &mut Expr) {
         | ExprKind::Super
         | ExprKind::Null
         | ExprKind::Bool(_)
+        | ExprKind::Int(_)
         | ExprKind::Literal => {}
         ExprKind::Field {
             receiver,

@@ -132,6 +132,7 @@ impl<'a> Visitor<'a> for Calls<'a> {
             | ExprKind::Super
             | ExprKind::Null
             | ExprKind::Bool(_)
+            | ExprKind::Int(_)
             | ExprKind::Literal => {}
         }
     }

@@ -310,6 +310,7 @@ fn lower_modifiers(cx: &mut LowerCx<'_>, decl: Node<'_>) -> (Vec<Annotation>, Mo
             "static" => modifiers.is_static = true,
             "private" => modifiers.is_private = true,
             "abstract" => modifiers.is_abstract = true,
+            "final" => modifiers.is_final = true,
             _ => {}
         }
     }
@@ -765,6 +766,9 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
         "null_literal" => ExprKind::Null,
         "true" => ExprKind::Bool(true),
         "false" => ExprKind::Bool(false),
+        "decimal_integer_literal" | "hex_integer_literal" | "binary_integer_literal" => {
+            super::int_value(cx.text(node)).map_or(ExprKind::Literal, ExprKind::Int)
+        }
         kind if kind.ends_with("_literal") => ExprKind::Literal,
         "parenthesized_expression" => match children(node).next() {
             Some(inner) => lower_expr(cx, inner).kind,
@@ -871,6 +875,10 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
                 Some("!=") => BinaryOp::Ne,
                 Some("&&") => BinaryOp::And,
                 Some("||") => BinaryOp::Or,
+                Some("<") => BinaryOp::Lt,
+                Some("<=") => BinaryOp::Le,
+                Some(">") => BinaryOp::Gt,
+                Some(">=") => BinaryOp::Ge,
                 _ => BinaryOp::Other,
             };
             ExprKind::Binary {
@@ -882,15 +890,34 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
         "unary_expression" if field("operator").is_some_and(|op| op.kind() == "!") => {
             ExprKind::Not(boxed(cx, "operand"))
         }
+        "unary_expression" if field("operator").is_some_and(|op| op.kind() == "-") => {
+            let operand = boxed(cx, "operand");
+            match operand.kind {
+                ExprKind::Int(value) => ExprKind::Int(-value),
+                _ => ExprKind::Other(vec![*operand]),
+            }
+        }
         "assignment_expression" => {
             let target = boxed(cx, "left");
             let value = boxed(cx, "right");
             if field("operator").is_some_and(|op| op.kind() == "=") {
                 ExprKind::Assign { target, value }
             } else {
-                ExprKind::Other(vec![*target, *value])
+                // `x += 1`: a new value the analysis does not follow.
+                let span = value.span;
+                let value = Box::new(cx.expr(ExprKind::Other(vec![*value]), span));
+                ExprKind::Assign { target, value }
             }
         }
+        // `i++`, `--i`: likewise.
+        "update_expression" => match children(node).find(|kid| kid.is_named()) {
+            Some(operand) => {
+                let target = Box::new(lower_expr(cx, operand));
+                let value = Box::new(cx.expr(ExprKind::Other(Vec::new()), cx.span(node)));
+                ExprKind::Assign { target, value }
+            }
+            None => ExprKind::Other(Vec::new()),
+        },
         "cast_expression" => ExprKind::Cast {
             ty: field("type")
                 .map(|ty| lower_type(cx, ty))

@@ -166,6 +166,7 @@ fn lower_class_of_kind(cx: &mut LowerCx<'_>, node: Node<'_>, kind: ClassKind) ->
         });
     let mut class = new_class(cx, node, name, kind);
     (class.annotations, class.modifiers) = lower_modifiers(cx, node);
+    class.modifiers.is_final &= kind != ClassKind::Interface;
     lower_supertypes(cx, node, &mut class);
     if let Some(ctor) = child_of_kind(node, "primary_constructor") {
         lower_primary_constructor(cx, ctor, &mut class);
@@ -347,6 +348,7 @@ pub(super) fn lower_member_method(
     let mut method = lower_function(cx, node);
     method.modifiers.is_static |= class == ClassKind::Companion;
     method.modifiers.is_abstract |= class == ClassKind::Interface && method.body.is_none();
+    method.modifiers.is_final &= class != ClassKind::Interface;
     method
 }
 
@@ -453,6 +455,7 @@ fn lower_param(cx: &mut LowerCx<'_>, param: Node<'_>) -> Param {
 fn lower_modifiers(cx: &mut LowerCx<'_>, decl: Node<'_>) -> (Vec<Annotation>, Modifiers) {
     let mut annotations = Vec::new();
     let mut modifiers = Modifiers::default();
+    let (mut open, mut final_) = (false, false);
     for node in children(decl).filter(|k| matches!(k.kind(), "modifiers" | "parameter_modifiers")) {
         for kid in children(node) {
             match kid.kind() {
@@ -461,11 +464,14 @@ fn lower_modifiers(cx: &mut LowerCx<'_>, decl: Node<'_>) -> (Vec<Annotation>, Mo
                     "private" => modifiers.is_private = true,
                     "abstract" => modifiers.is_abstract = true,
                     "override" => modifiers.is_override = true,
+                    "open" | "sealed" => open = true,
+                    "final" => final_ = true,
                     _ => {}
                 },
             }
         }
     }
+    modifiers.is_final = final_ || !(open || modifiers.is_abstract || modifiers.is_override);
     (annotations, modifiers)
 }
 
@@ -824,13 +830,16 @@ fn lower_assignment(cx: &mut LowerCx<'_>, node: Node<'_>) -> StmtKind {
         Some(value) => lower_expr(cx, value),
         None => cx.expr(ExprKind::Other(Vec::new()), span),
     };
-    let kind = if has_token(node, "=") {
-        ExprKind::Assign {
-            target: Box::new(target),
-            value: Box::new(value),
-        }
+    let value = if has_token(node, "=") {
+        value
     } else {
-        ExprKind::Other(vec![target, value])
+        // `x += 1`: a new value the analysis does not follow.
+        let span = value.span;
+        cx.expr(ExprKind::Other(vec![value]), span)
+    };
+    let kind = ExprKind::Assign {
+        target: Box::new(target),
+        value: Box::new(value),
     };
     StmtKind::Expr(cx.expr(kind, span))
 }
@@ -1014,6 +1023,19 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
                 ExprKind::Other(parts)
             }
         }
+        "integer_literal" | "hex_literal" | "bin_literal" | "long_literal" => {
+            super::int_value(cx.text(node)).map_or(ExprKind::Literal, ExprKind::Int)
+        }
+        "prefix_expression" if has_token(node, "-") => match children(node).last() {
+            Some(inner) => match lower_expr(cx, inner) {
+                Expr {
+                    kind: ExprKind::Int(value),
+                    ..
+                } => ExprKind::Int(-value),
+                inner => ExprKind::Other(vec![inner]),
+            },
+            None => ExprKind::Other(Vec::new()),
+        },
         kind if kind.ends_with("_literal")
             && kind != "lambda_literal"
             && kind != "object_literal"
@@ -1027,6 +1049,18 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
         },
         "navigation_expression" => lower_navigation(cx, node),
         "call_expression" => lower_call(cx, node),
+        // `i++`, `--i`: a new value the analysis does not follow.
+        "postfix_expression" | "prefix_expression"
+            if has_token(node, "++") || has_token(node, "--") =>
+        {
+            match children(node).find(|kid| kid.is_named()) {
+                Some(operand) => ExprKind::Assign {
+                    target: Box::new(lower_expr(cx, operand)),
+                    value: Box::new(cx.expr(ExprKind::Other(Vec::new()), cx.span(node))),
+                },
+                None => ExprKind::Other(Vec::new()),
+            }
+        }
         "postfix_expression" if has_token(node, "!!") => match children(node).next() {
             Some(inner) => lower_expr(cx, inner).kind,
             None => ExprKind::Other(Vec::new()),
@@ -1045,6 +1079,7 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
             None => ExprKind::Other(Vec::new()),
         },
         "equality_expression"
+        | "comparison_expression"
         | "conjunction_expression"
         | "disjunction_expression"
         | "elvis_expression" => {
@@ -1054,6 +1089,10 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
                 "elvis_expression" => BinaryOp::Elvis,
                 _ if has_token(node, "==") || has_token(node, "===") => BinaryOp::Eq,
                 _ if has_token(node, "!=") || has_token(node, "!==") => BinaryOp::Ne,
+                _ if has_token(node, "<=") => BinaryOp::Le,
+                _ if has_token(node, ">=") => BinaryOp::Ge,
+                _ if has_token(node, "<") => BinaryOp::Lt,
+                _ if has_token(node, ">") => BinaryOp::Gt,
                 _ => BinaryOp::Other,
             };
             let mut operands = children(node);

@@ -71,6 +71,20 @@ pub fn lower_tree(language: Language, text: &str, tree: &Tree) -> SourceIr {
 
 /// The kinds of the tree nodes that [`lower_method`] lowers: the class members that become one
 /// [`crate::ir::Method`] each.
+/// The value of an integer literal as written (`0`, `1_000`, `0x1F`, `7L`), if it fits.
+pub(crate) fn int_value(text: &str) -> Option<i64> {
+    let digits: String = text
+        .trim_end_matches(['l', 'L', 'u', 'U'])
+        .chars()
+        .filter(|c| *c != '_')
+        .collect();
+    match digits.get(..2) {
+        Some("0x" | "0X") => i64::from_str_radix(&digits[2..], 16).ok(),
+        Some("0b" | "0B") => i64::from_str_radix(&digits[2..], 2).ok(),
+        _ => digits.parse().ok(),
+    }
+}
+
 pub(crate) fn is_method_node(language: Language, kind: &str) -> bool {
     match language {
         Language::Java => matches!(
