@@ -3,7 +3,8 @@
 
 Usage: families.py FAMILY N
 Each family grows one dimension that once made the checker or a reader superlinear
-(the fuzzing campaign's findings F1, F9, F13); see bench/scale/run.sh.
+(the fuzzing campaign's findings F1, F9, F13, and helpers that call themselves, whose
+analysis once doubled per level of calls); see bench/scale/run.sh.
 """
 import sys
 
@@ -57,6 +58,16 @@ def java_flag_ifs(n):
             f"void f(MediaPlayer p, {params}) {{\n{lines}if (playing) p.pause(); }} }}\n")
 
 
+def java_recursive_helpers(n):
+    helpers = "".join(
+        f"private int walk{i}(int d) {{ if (d <= 0) return 0; p.getDuration(); "
+        f"return walk{i}(d - 1) + walk{i}(d - 2); }}\n"
+        for i in range(n))
+    calls = "".join(f"walk{i}(8);\n" for i in range(n))
+    return ("import android.media.MediaPlayer;\nclass A { private MediaPlayer p = new MediaPlayer();\n"
+            f"{helpers}void f() {{\n{calls}p.start(); }} }}\n")
+
+
 def kotlin_elvis(n):
     chain = " ?: ".join(["a"] * n)
     return f"import android.media.MediaPlayer\nfun f(a: String?) {{ val s = {chain} }}\n"
@@ -80,6 +91,7 @@ FAMILIES = {
     "java-aliases": (java_aliases, "java"),
     "java-listeners": (java_listeners, "java"),
     "java-flag-ifs": (java_flag_ifs, "java"),
+    "java-recursive-helpers": (java_recursive_helpers, "java"),
     "kotlin-elvis": (kotlin_elvis, "kt"),
     "typestate-chain": (typestate_chain, "typestate"),
 }

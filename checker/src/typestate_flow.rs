@@ -48,8 +48,8 @@ use crate::resolve::{ExprType, LocalId, Resolution};
 
 /// At most this many causes are kept per state (the first in source order).
 const MAX_CAUSES: usize = 3;
-/// How deeply helper calls are followed: a bound for recursive helpers; a call deeper than
-/// this has an unknown effect on the fields (see [`BodyAnalysis::helper_call`]).
+/// How deeply helper calls are followed; a call deeper than this, or a recursive one, has an
+/// unknown effect on the fields (see [`BodyAnalysis::helper_call`]).
 const MAX_HELPER_DEPTH: u32 = 8;
 
 /// Why an object may be in a state.
@@ -1025,9 +1025,12 @@ pub struct Shared<'a, 'l> {
     pub places: &'a Places<'a>,
     /// The file's language.
     pub language: Language,
-    /// Private helpers by `(class, name)`.
+    /// Helpers (see `check::collect_helpers`) by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
     summaries: RefCell<HashMap<(usize, Env), BodyResult>>,
+    /// The helpers being analysed, innermost last: a helper that calls itself, directly or
+    /// through others, is not followed again (its effect there is unknown).
+    active_helpers: RefCell<Vec<usize>>,
     /// The control-flow graph of each body analysed so far, by the body's address: the event
     /// fixpoint and the recording pass analyse most bodies more than once.
     cfgs: RefCell<HashMap<*const Body, Rc<Cfg<'a>>>>,
@@ -1071,6 +1074,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             language,
             helpers,
             summaries: RefCell::new(HashMap::new()),
+            active_helpers: RefCell::default(),
             cfgs: RefCell::default(),
             memo: None,
             captured: HashMap::new(),
@@ -2426,16 +2430,18 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
     fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, record: bool) -> bool {
         env.remove(&Var::Temp(expr.id));
-        if self.depth >= MAX_HELPER_DEPTH {
-            // Too deep to follow: like a method of the class not analysed here, it may set
-            // any private field and do anything to the objects passed to it.
+        let Some(helper) = self.helper(call) else {
+            return true;
+        };
+        let recursive = self.shared.active_helpers.borrow().contains(&helper.index);
+        if recursive || self.depth >= MAX_HELPER_DEPTH {
+            // A recursive call, or one too deep to follow: like a method of the class not
+            // analysed here, it may set any private field and do anything to the objects
+            // passed to it.
             self.havoc_arguments(&call.args, env);
             forget_facts(env, |var| matches!(var, Var::Field(..)));
             return true;
         }
-        let Some(helper) = self.helper(call) else {
-            return true;
-        };
         let Some(body) = &helper.method.body else {
             return true;
         };
@@ -2483,8 +2489,10 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let result = match cached {
             Some(result) => result,
             None => {
+                self.shared.active_helpers.borrow_mut().push(helper.index);
                 let result =
                     analyze_body(self.shared, self.class, body, entry, record, self.depth + 1);
+                self.shared.active_helpers.borrow_mut().pop();
                 self.shared
                     .summaries
                     .borrow_mut()
