@@ -47,6 +47,16 @@ async fn array_list_iterator() {
     assert_learned(&run, &expected("java.util.ArrayList-iterator.typestate"));
 }
 
+/// The runs the library's documented Scanner and ListIterator generalise: a Scanner over one
+/// line, the list iterator of a one-element list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_behind_generalised_protocols() {
+    for class in ["java.util.Scanner", "java.util.ListIterator"] {
+        let run = learn(experiment(&format!("{class}.toml")), &config(Vec::new())).await;
+        assert_learned(&run, &expected(&format!("{class}.typestate")));
+    }
+}
+
 /// The bundled library's protocol of `class`.
 fn library(class: &str) -> typestates::Typestate {
     typestates::library::Library::bundled()
@@ -71,6 +81,20 @@ async fn learned_library_protocols() {
         (
             "java.nio.channels.FileChannel.toml",
             "java.nio.channels.FileChannel",
+        ),
+        ("java.util.zip.Deflater.toml", "java.util.zip.Deflater"),
+        (
+            "java.util.zip.GZIPOutputStream.toml",
+            "java.util.zip.GZIPOutputStream",
+        ),
+        (
+            "java.util.zip.ZipInputStream.toml",
+            "java.util.zip.ZipInputStream",
+        ),
+        ("java.security.Signature.toml", "java.security.Signature"),
+        (
+            "java.util.concurrent.locks.ReentrantLock.toml",
+            "java.util.concurrent.locks.ReentrantLock",
         ),
     ] {
         let run = learn(experiment(file), &config(Vec::new())).await;

@@ -294,6 +294,22 @@ const DAILY: &[(&str, usize)] = &[
     ("java.nio.channels.FileChannel", 2),
     ("java.util.concurrent.ExecutorService", 2),
     ("java.util.zip.ZipOutputStream", 4),
+    ("java.util.zip.ZipInputStream", 2),
+    ("java.util.zip.GZIPOutputStream", 2),
+    ("java.util.zip.Deflater", 5),
+    ("java.util.Scanner", 5),
+    ("java.util.ListIterator", 2),
+    ("java.util.concurrent.locks.ReentrantLock", 3),
+    ("java.security.Signature", 3),
+    ("android.database.sqlite.SQLiteStatement", 2),
+    ("android.graphics.Bitmap", 2),
+    ("android.media.AudioTrack", 2),
+    ("android.view.MotionEvent", 2),
+    ("java.sql.Connection", 2),
+    ("java.sql.Statement", 2),
+    ("java.sql.ResultSet", 4),
+    ("okhttp3.ResponseBody", 2),
+    ("java.util.Timer", 3),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
