@@ -325,6 +325,24 @@ async fn learned_library_protocols() {
             "simulated",
             &[],
         ),
+        (
+            "android.media.AudioRecord.toml",
+            "android.media.AudioRecord",
+            "simulated",
+            &[],
+        ),
+        (
+            "android.media.MediaMuxer.toml",
+            "android.media.MediaMuxer",
+            "simulated",
+            &[],
+        ),
+        (
+            "android.os.ParcelFileDescriptor.toml",
+            "android.os.ParcelFileDescriptor",
+            "simulated",
+            &[],
+        ),
     ];
     for (file, class, code, unverified) in cases {
         let learned = learn(experiment(file), code).await;

@@ -310,6 +310,9 @@ const DAILY: &[(&str, usize)] = &[
     ("java.sql.ResultSet", 4),
     ("okhttp3.ResponseBody", 2),
     ("java.util.Timer", 3),
+    ("android.os.ParcelFileDescriptor", 2),
+    ("android.media.AudioRecord", 2),
+    ("android.media.MediaMuxer", 5),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
