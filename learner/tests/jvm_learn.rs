@@ -96,6 +96,17 @@ async fn learned_library_protocols() {
             "java.util.concurrent.locks.ReentrantLock.toml",
             "java.util.concurrent.locks.ReentrantLock",
         ),
+        ("java.util.zip.Inflater.toml", "java.util.zip.Inflater"),
+        (
+            "java.util.zip.GZIPInputStream.toml",
+            "java.util.zip.GZIPInputStream",
+        ),
+        ("java.io.RandomAccessFile.toml", "java.io.RandomAccessFile"),
+        (
+            "java.nio.channels.Selector.toml",
+            "java.nio.channels.Selector",
+        ),
+        ("javax.crypto.Mac.toml", "javax.crypto.Mac"),
     ] {
         let run = learn(experiment(file), &config(Vec::new())).await;
         assert_learned(&run, &library(class));

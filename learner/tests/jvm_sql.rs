@@ -4,30 +4,41 @@
 
 mod jvm_support;
 
-use jvm_support::{assert_same_from_every_creator, config, experiment, learn, maven_classpath};
+use jvm_support::{
+    assert_learned, assert_same_from_every_creator, config, experiment, learn, maven_classpath,
+};
+
+/// The library's protocol of `class`.
+fn library(class: &str) -> typestates::Typestate {
+    typestates::library::Library::bundled()
+        .get(class)
+        .unwrap_or_else(|| panic!("{class} is not in the library"))
+        .typestate
+        .clone()
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn jdbc_protocols_are_learned_on_h2() {
+async fn connection_and_statement_are_learned_on_h2() {
     let classpath = maven_classpath("fetch-h2.sh", "h2", "H2 2.2.224");
-    for class in [
-        "java.sql.Connection",
-        "java.sql.Statement",
-        "java.sql.ResultSet",
-    ] {
+    for class in ["java.sql.Connection", "java.sql.Statement"] {
         let run = learn(
             experiment(&format!("{class}.toml")),
             &config(classpath.clone()),
         )
         .await;
-        let library = typestates::library::Library::bundled();
-        let bundled = &library
-            .get(class)
-            .unwrap_or_else(|| panic!("{class} is not in the library"))
-            .typestate;
-        let learned = run
-            .typestate
-            .as_ref()
-            .expect("a learned run has a typestate");
-        assert_same_from_every_creator(learned, bundled, &format!("the library's {class}"));
+        assert_learned(&run, &library(class));
     }
+}
+
+/// A result set is made by its queries (the run's creators): empty, or with rows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn result_set_is_learned_on_h2_from_each_query() {
+    let classpath = maven_classpath("fetch-h2.sh", "h2", "H2 2.2.224");
+    let run = learn(experiment("java.sql.ResultSet.toml"), &config(classpath)).await;
+    let learned = run
+        .typestate
+        .as_ref()
+        .expect("a learned run has a typestate");
+    let class = "java.sql.ResultSet";
+    assert_same_from_every_creator(learned, &library(class), "the library's java.sql.ResultSet");
 }

@@ -343,6 +343,18 @@ async fn learned_library_protocols() {
             "simulated",
             &[],
         ),
+        (
+            "android.util.JsonWriter.toml",
+            "android.util.JsonWriter",
+            "real",
+            &[],
+        ),
+        (
+            "android.graphics.Canvas.toml",
+            "android.graphics.Canvas",
+            "simulated",
+            &[],
+        ),
     ];
     for (file, class, code, unverified) in cases {
         let learned = learn(experiment(file), code).await;

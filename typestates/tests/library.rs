@@ -313,6 +313,14 @@ const DAILY: &[(&str, usize)] = &[
     ("android.os.ParcelFileDescriptor", 2),
     ("android.media.AudioRecord", 2),
     ("android.media.MediaMuxer", 5),
+    ("java.util.zip.Inflater", 5),
+    ("java.util.zip.GZIPInputStream", 2),
+    ("java.io.RandomAccessFile", 2),
+    ("java.nio.channels.Selector", 2),
+    ("javax.crypto.Mac", 2),
+    ("android.util.JsonWriter", 4),
+    ("android.graphics.Canvas", 3),
+    ("android.hardware.Camera", 2),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
