@@ -25,7 +25,7 @@ use learner::backend::robolectric::{
 };
 use learner::{End, NoProgress};
 use typestates::diff::{diff, Diff};
-use typestates::Typestate;
+use typestates::{ProvenanceKind, Typestate};
 
 /// Whether the slow tests run: `TYPESTAR_SLOW=1`, or in CI. Otherwise a line on the terminal
 /// (past the test harness's capture) says how to run them.
@@ -378,6 +378,36 @@ async fn learned_library_protocols() {
             "{class}: {diff:#?}\n--- learned ---\n{}",
             typestates::format::print(&learned)
         );
+    }
+}
+
+/// Shadows that check nothing learn one state: Camera (the library writes its protocol from
+/// AOSP's JNI code, unverified, and stays documented) and AccessibilityNodeInfo (not in the
+/// library: AOSP's pool rejects a second recycle() before Android 13, the shadow does not).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shadows_that_check_nothing_stay_out_of_the_learned_library() {
+    if !slow_tests_enabled("shadows_that_check_nothing_stay_out_of_the_learned_library") {
+        return;
+    }
+    let library = typestates::library::Library::bundled();
+    for (file, class) in [
+        ("android.hardware.Camera.toml", "android.hardware.Camera"),
+        (
+            "android.view.accessibility.AccessibilityNodeInfo.toml",
+            "android.view.accessibility.AccessibilityNodeInfo",
+        ),
+    ] {
+        let learned = learn(experiment(file), "simulated").await;
+        assert_eq!(
+            learned.states.len(),
+            1,
+            "{}",
+            typestates::format::print(&learned)
+        );
+        let learned_in_library = library
+            .get(class)
+            .is_some_and(|entry| entry.provenance().kind == ProvenanceKind::Learned);
+        assert!(!learned_in_library, "{class} is in the library as learned");
     }
 }
 
