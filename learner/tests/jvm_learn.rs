@@ -3,7 +3,7 @@
 
 mod jvm_support;
 
-use jvm_support::{assert_learned, config, expected, experiment, learn};
+use jvm_support::{assert_learned, config, expected, experiment, learn, library};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timer_with_a_timer_task() {
@@ -55,15 +55,6 @@ async fn runs_behind_generalised_protocols() {
         let run = learn(experiment(&format!("{class}.toml")), &config(Vec::new())).await;
         assert_learned(&run, &expected(&format!("{class}.typestate")));
     }
-}
-
-/// The bundled library's protocol of `class`.
-fn library(class: &str) -> typestates::Typestate {
-    typestates::library::Library::bundled()
-        .get(class)
-        .unwrap_or_else(|| panic!("{class} is not in the library"))
-        .typestate
-        .clone()
 }
 
 /// The library's protocols learned on the host JVM are what their experiments learn.

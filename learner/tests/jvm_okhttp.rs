@@ -11,7 +11,7 @@ mod jvm_support;
 use std::path::PathBuf;
 
 use jvm_support::{
-    assert_learned, assert_same_from_every_creator, config, expected, experiment, learn,
+    assert_learned, assert_same_from_every_creator, config, expected, experiment, learn, library,
     maven_classpath,
 };
 use typestates::Typestate;
@@ -85,10 +85,5 @@ async fn response_body_is_the_library_protocol() {
         &config(okhttp_classpath()),
     )
     .await;
-    let library = typestates::library::Library::bundled();
-    let bundled = &library
-        .get("okhttp3.ResponseBody")
-        .expect("the library has okhttp3.ResponseBody")
-        .typestate;
-    assert_learned(&run, bundled);
+    assert_learned(&run, &library("okhttp3.ResponseBody"));
 }

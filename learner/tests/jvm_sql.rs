@@ -5,17 +5,9 @@
 mod jvm_support;
 
 use jvm_support::{
-    assert_learned, assert_same_from_every_creator, config, experiment, learn, maven_classpath,
+    assert_learned, assert_same_from_every_creator, config, experiment, learn, library,
+    maven_classpath,
 };
-
-/// The library's protocol of `class`.
-fn library(class: &str) -> typestates::Typestate {
-    typestates::library::Library::bundled()
-        .get(class)
-        .unwrap_or_else(|| panic!("{class} is not in the library"))
-        .typestate
-        .clone()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connection_and_statement_are_learned_on_h2() {

@@ -68,6 +68,15 @@ pub fn maven_classpath(script: &str, dir: &str, what: &str) -> Vec<PathBuf> {
         .collect()
 }
 
+/// The bundled library's protocol of `class`.
+pub fn library(class: &str) -> typestates::Typestate {
+    typestates::library::Library::bundled()
+        .get(class)
+        .unwrap_or_else(|| panic!("{class} is not in the library"))
+        .typestate
+        .clone()
+}
+
 /// An experiment of `learner/experiments/`.
 pub fn experiment(name: &str) -> Arc<Experiment> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
