@@ -98,6 +98,7 @@ async fn learned_library_protocols() {
             "java.nio.channels.Selector",
         ),
         ("javax.crypto.Mac.toml", "javax.crypto.Mac"),
+        ("java.net.Socket.toml", "java.net.Socket"),
     ] {
         let run = learn(experiment(file), &config(Vec::new())).await;
         assert_learned(&run, &library(class));

@@ -79,6 +79,7 @@ const BUNDLED: &[BundledFile] = bundled![
     "java/io/RandomAccessFile.typestate",
     "java/io/Reader.typestate",
     "java/io/Writer.typestate",
+    "java/net/Socket.typestate",
     "java/nio/channels/FileChannel.typestate",
     "java/nio/channels/Selector.typestate",
     "java/security/Signature.typestate",

@@ -321,6 +321,7 @@ const DAILY: &[(&str, usize)] = &[
     ("android.util.JsonWriter", 4),
     ("android.graphics.Canvas", 3),
     ("android.hardware.Camera", 2),
+    ("java.net.Socket", 4),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
