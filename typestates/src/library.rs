@@ -96,6 +96,7 @@ const BUNDLED: &[BundledFile] = bundled![
     "java/util/zip/GZIPInputStream.typestate",
     "java/util/zip/GZIPOutputStream.typestate",
     "java/util/zip/Inflater.typestate",
+    "java/util/zip/ZipFile.typestate",
     "java/util/zip/ZipInputStream.typestate",
     "java/util/zip/ZipOutputStream.typestate",
     "javax/crypto/Cipher.typestate",

@@ -322,6 +322,7 @@ const DAILY: &[(&str, usize)] = &[
     ("android.graphics.Canvas", 3),
     ("android.hardware.Camera", 2),
     ("java.net.Socket", 4),
+    ("java.util.zip.ZipFile", 2),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
