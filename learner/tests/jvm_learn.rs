@@ -100,6 +100,10 @@ async fn learned_library_protocols() {
         ("javax.crypto.Mac.toml", "javax.crypto.Mac"),
         ("java.net.Socket.toml", "java.net.Socket"),
         ("java.util.zip.ZipFile.toml", "java.util.zip.ZipFile"),
+        (
+            "java.io.PipedOutputStream.toml",
+            "java.io.PipedOutputStream",
+        ),
     ] {
         let run = learn(experiment(file), &config(Vec::new())).await;
         assert_learned(&run, &library(class));

@@ -76,6 +76,7 @@ const BUNDLED: &[BundledFile] = bundled![
     "com/nostra13/universalimageloader/core/ImageLoader.typestate",
     "java/io/InputStream.typestate",
     "java/io/OutputStream.typestate",
+    "java/io/PipedOutputStream.typestate",
     "java/io/RandomAccessFile.typestate",
     "java/io/Reader.typestate",
     "java/io/Writer.typestate",

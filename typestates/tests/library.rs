@@ -323,6 +323,7 @@ const DAILY: &[(&str, usize)] = &[
     ("android.hardware.Camera", 2),
     ("java.net.Socket", 4),
     ("java.util.zip.ZipFile", 2),
+    ("java.io.PipedOutputStream", 3),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
