@@ -3,7 +3,7 @@
 
 mod jvm_support;
 
-use jvm_support::{assert_learned, config, expected, experiment, learn};
+use jvm_support::{assert_learned, config, expected, experiment, learn, library};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timer_with_a_timer_task() {
@@ -47,13 +47,14 @@ async fn array_list_iterator() {
     assert_learned(&run, &expected("java.util.ArrayList-iterator.typestate"));
 }
 
-/// The bundled library's protocol of `class`.
-fn library(class: &str) -> typestates::Typestate {
-    typestates::library::Library::bundled()
-        .get(class)
-        .unwrap_or_else(|| panic!("{class} is not in the library"))
-        .typestate
-        .clone()
+/// The runs the library's documented Scanner and ListIterator generalise: a Scanner over one
+/// line, the list iterator of a one-element list.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_behind_generalised_protocols() {
+    for class in ["java.util.Scanner", "java.util.ListIterator"] {
+        let run = learn(experiment(&format!("{class}.toml")), &config(Vec::new())).await;
+        assert_learned(&run, &expected(&format!("{class}.typestate")));
+    }
 }
 
 /// The library's protocols learned on the host JVM are what their experiments learn.
@@ -71,6 +72,37 @@ async fn learned_library_protocols() {
         (
             "java.nio.channels.FileChannel.toml",
             "java.nio.channels.FileChannel",
+        ),
+        ("java.util.zip.Deflater.toml", "java.util.zip.Deflater"),
+        (
+            "java.util.zip.GZIPOutputStream.toml",
+            "java.util.zip.GZIPOutputStream",
+        ),
+        (
+            "java.util.zip.ZipInputStream.toml",
+            "java.util.zip.ZipInputStream",
+        ),
+        ("java.security.Signature.toml", "java.security.Signature"),
+        (
+            "java.util.concurrent.locks.ReentrantLock.toml",
+            "java.util.concurrent.locks.ReentrantLock",
+        ),
+        ("java.util.zip.Inflater.toml", "java.util.zip.Inflater"),
+        (
+            "java.util.zip.GZIPInputStream.toml",
+            "java.util.zip.GZIPInputStream",
+        ),
+        ("java.io.RandomAccessFile.toml", "java.io.RandomAccessFile"),
+        (
+            "java.nio.channels.Selector.toml",
+            "java.nio.channels.Selector",
+        ),
+        ("javax.crypto.Mac.toml", "javax.crypto.Mac"),
+        ("java.net.Socket.toml", "java.net.Socket"),
+        ("java.util.zip.ZipFile.toml", "java.util.zip.ZipFile"),
+        (
+            "java.io.PipedOutputStream.toml",
+            "java.io.PipedOutputStream",
         ),
     ] {
         let run = learn(experiment(file), &config(Vec::new())).await;

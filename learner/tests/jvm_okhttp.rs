@@ -9,38 +9,20 @@
 mod jvm_support;
 
 use std::path::PathBuf;
-use std::process::Command;
 
-use jvm_support::{assert_learned, config, expected, experiment, learn, target_dir};
-use typestates::diff::{diff, Diff};
+use jvm_support::{
+    assert_learned, assert_same_from_every_creator, config, expected, experiment, learn, library,
+    maven_classpath,
+};
 use typestates::Typestate;
 
 /// One learning run at a time: each runs two agents whose timing (a 200 ms server delay, a
 /// quiescence timeout of 500 or 1000 ms) should not compete with another run's for two cores.
 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// The OkHttp jars, fetched once into `<target>/okhttp`. Fails loudly when Maven Central (or
-/// `mvn`) is unavailable: the test is part of `cargo test`, never silently skipped.
+/// The OkHttp jars, fetched once into `<target>/okhttp`.
 fn okhttp_classpath() -> Vec<PathBuf> {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fetch-okhttp.sh");
-    let dest = target_dir().join("okhttp");
-    let output = Command::new("bash")
-        .arg(&script)
-        .arg(&dest)
-        .output()
-        .unwrap_or_else(|error| panic!("cannot run {}: {error}", script.display()));
-    assert!(
-        output.status.success(),
-        "{} could not fetch OkHttp 4.12 from Maven Central (is it reachable, is mvn installed?):\n{}",
-        script.display(),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .expect("the class path is UTF-8")
-        .trim()
-        .split(':')
-        .map(PathBuf::from)
-        .collect()
+    maven_classpath("fetch-okhttp.sh", "okhttp", "OkHttp 4.12")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -94,40 +76,14 @@ fn library_call() -> Typestate {
     typestates::format::parse("okhttp3/Call.typestate", &text).expect("it parses")
 }
 
-/// Asserts `learned` and `other` have the same symbols, the same creators, and the same
-/// behaviour from the initial state and from the state each creator starts in (`diff` alone
-/// only looks from the initial state).
-fn assert_same_from_every_creator(learned: &Typestate, other: &Typestate, what: &str) {
-    let creators = |t: &Typestate| -> Vec<String> {
-        let mut names: Vec<String> = t.creators().map(|c| t.callin(c).name.clone()).collect();
-        names.sort();
-        names
-    };
-    assert_eq!(creators(learned), creators(other), "creators of {what}");
-    let mut diffs: Vec<(String, Diff)> =
-        vec![("the initial state".to_owned(), diff(learned, other, 3))];
-    for creator in learned.creators() {
-        let name = &learned.callin(creator).name;
-        let other_creator = other.callin_by_name(name).expect("the same creators");
-        let started = |t: &Typestate, id| {
-            let mut copy = t.clone();
-            copy.initial = t.callin(id).creates.expect("a creator");
-            copy
-        };
-        diffs.push((
-            format!("the state {name} creates"),
-            diff(
-                &started(learned, creator),
-                &started(other, other_creator),
-                3,
-            ),
-        ));
-    }
-    for (from, diff) in diffs {
-        assert!(
-            diff.is_equivalent(),
-            "from {from}, the learned typestate differs from {what}: {diff:#?}\n--- learned ---\n{}",
-            typestates::format::print(learned)
-        );
-    }
+/// The library's okhttp3/ResponseBody.typestate is what its experiment learns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn response_body_is_the_library_protocol() {
+    let _alone = ONE_AT_A_TIME.lock().await;
+    let run = learn(
+        experiment("okhttp3.ResponseBody.toml"),
+        &config(okhttp_classpath()),
+    )
+    .await;
+    assert_learned(&run, &library("okhttp3.ResponseBody"));
 }

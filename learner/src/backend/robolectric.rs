@@ -168,6 +168,9 @@ impl RobolectricConfig {
         Ok(AgentCommand {
             java: jdk.java,
             jvm_options: vec![
+                // ParcelFileDescriptor (and Robolectric's shadows of file descriptors) reach
+                // into java.io.FileDescriptor's private field, as on Android.
+                "--add-opens=java.base/java.io=ALL-UNNAMED".to_owned(),
                 format!("-Drobolectric.enabledSdks={sdk}"),
                 "-Drobolectric.offline=true".to_owned(),
                 format!("-Drobolectric.dependency.dir={dependency_dir}"),

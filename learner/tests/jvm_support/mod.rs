@@ -8,11 +8,13 @@
 )]
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::Arc;
 
 use learner::backend::jvm::java::Jdk;
 use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmRun};
 use learner::{End, NoProgress};
+use typestates::diff::{diff, Diff};
 use typestates::Typestate;
 
 /// The cargo target directory this test runs from.
@@ -37,6 +39,42 @@ pub fn config(classpath: Vec<PathBuf>) -> JvmConfig {
         cache_dir: target_dir().join("typestar-agent-cache"),
         ..JvmConfig::default()
     }
+}
+
+/// The class path a `tests/fetch-*.sh` script prints after fetching `what` from Maven Central
+/// into `<target>/<dir>` once. Fails loudly when Maven Central (or `mvn`) is unavailable: the
+/// tests that need it are part of `cargo test`, never silently skipped.
+pub fn maven_classpath(script: &str, dir: &str, what: &str) -> Vec<PathBuf> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join(script);
+    let dest = target_dir().join(dir);
+    let output = Command::new("bash")
+        .arg(&script)
+        .arg(&dest)
+        .output()
+        .unwrap_or_else(|error| panic!("cannot run {}: {error}", script.display()));
+    assert!(
+        output.status.success(),
+        "{} could not fetch {what} from Maven Central (is it reachable, is mvn installed?):\n{}",
+        script.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .expect("the class path is UTF-8")
+        .trim()
+        .split(':')
+        .map(PathBuf::from)
+        .collect()
+}
+
+/// The bundled library's protocol of `class`.
+pub fn library(class: &str) -> typestates::Typestate {
+    typestates::library::Library::bundled()
+        .get(class)
+        .unwrap_or_else(|| panic!("{class} is not in the library"))
+        .typestate
+        .clone()
 }
 
 /// An experiment of `learner/experiments/`.
@@ -81,7 +119,7 @@ pub fn assert_learned(run: &JvmRun, expected: &Typestate) {
         .typestate
         .as_ref()
         .expect("a learned run has a typestate");
-    let diff = typestates::diff::diff(learned, expected, 3);
+    let diff = diff(learned, expected, 3);
     assert!(
         diff.is_equivalent(),
         "the learned typestate differs from the expected one: {diff:#?}\n--- learned ---\n{}\n--- expected ---\n{}",
@@ -104,4 +142,42 @@ pub fn statistics_line(learned: &Typestate, run: &JvmRun) -> String {
         run.statistics.resets,
         run.statistics.steps
     )
+}
+
+/// Asserts `learned` and `other` have the same symbols, the same creators, and the same
+/// behaviour from the initial state and from the state each creator starts in (`diff` alone
+/// only looks from the initial state).
+pub fn assert_same_from_every_creator(learned: &Typestate, other: &Typestate, what: &str) {
+    let creators = |t: &Typestate| -> Vec<String> {
+        let mut names: Vec<String> = t.creators().map(|c| t.callin(c).name.clone()).collect();
+        names.sort();
+        names
+    };
+    assert_eq!(creators(learned), creators(other), "creators of {what}");
+    let mut diffs: Vec<(String, Diff)> =
+        vec![("the initial state".to_owned(), diff(learned, other, 3))];
+    for creator in learned.creators() {
+        let name = &learned.callin(creator).name;
+        let other_creator = other.callin_by_name(name).expect("the same creators");
+        let started = |t: &Typestate, id| {
+            let mut copy = t.clone();
+            copy.initial = t.callin(id).creates.expect("a creator");
+            copy
+        };
+        diffs.push((
+            format!("the state {name} creates"),
+            diff(
+                &started(learned, creator),
+                &started(other, other_creator),
+                3,
+            ),
+        ));
+    }
+    for (from, diff) in diffs {
+        assert!(
+            diff.is_equivalent(),
+            "from {from}, the learned typestate differs from {what}: {diff:#?}\n--- learned ---\n{}",
+            typestates::format::print(learned)
+        );
+    }
 }

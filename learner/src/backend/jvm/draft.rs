@@ -28,6 +28,17 @@ pub struct Draft {
 }
 
 /// The `description` reply.
+/// A public instance method, as the agent's `describe` lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PublicMethod {
+    /// The method name.
+    pub name: String,
+    /// The parameter types, in the agent's wire form (`java.lang.String`, `int[]`).
+    pub params: Vec<String>,
+    /// The return type, absent for `void`.
+    pub returns: Option<String>,
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Description {
@@ -211,6 +222,18 @@ impl PlannedHarness<'_> {
 }
 
 impl Description {
+    /// The public instance methods described.
+    pub(crate) fn public_methods(&self) -> Vec<PublicMethod> {
+        self.methods
+            .iter()
+            .map(|method| PublicMethod {
+                name: method.name.clone(),
+                params: method.params.clone(),
+                returns: method.returns.clone().filter(|r| r != "void"),
+            })
+            .collect()
+    }
+
     /// The types of the parameters of the draft's callins that may need a harness; the caller
     /// describes them and passes back those that do to [`Description::to_draft`].
     pub(crate) fn parameter_types(&self) -> BTreeSet<String> {

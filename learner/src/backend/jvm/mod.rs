@@ -34,7 +34,7 @@ use std::path::PathBuf;
 use serde_json::{json, Map};
 
 pub(crate) use draft::Description;
-pub use draft::Draft;
+pub use draft::{Draft, PublicMethod};
 pub use error::JvmError;
 pub use experiment::{Experiment, ExperimentError, Location};
 pub use harness::HarnessSource;
@@ -64,6 +64,19 @@ pub async fn draft_experiment(class: &str, classpath: &[PathBuf]) -> Result<Draf
     }
     agent.shutdown().await;
     Ok(described?.to_draft(&parameter_classes))
+}
+
+/// Every public instance method of `class` (its own and inherited ones, as the agent's
+/// `describe` lists them), in the agent's order, from an agent started with `config` (its class
+/// path holds the jars the class comes from; empty for JDK classes).
+pub async fn public_methods(
+    class: &str,
+    config: &JvmConfig,
+) -> Result<Vec<PublicMethod>, JvmError> {
+    let mut agent = AgentProcess::start(&config.agent_command(&[])?).await?;
+    let described = describe(&mut agent, class).await;
+    agent.shutdown().await;
+    Ok(described?.public_methods())
 }
 
 /// The agent's `describe` of `class`.
