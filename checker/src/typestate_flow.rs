@@ -2097,6 +2097,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             // An inline function does what its lambda, inlined before this node, does.
             return true;
         }
+        self.forget_fluent_receiver(call, env);
         let Some(receiver) = self.receiver(expr, call, env) else {
             return self.other_call(expr, call, env);
         };
@@ -2122,6 +2123,45 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
         self.havoc_arguments(&call.args, env);
         self.step(receiver, &callins, Cause::Call(expr.id), env)
+    }
+
+    /// A call on what a callin of a tracked object returned, where that may be the object
+    /// itself (`json.name("a").value(1)`: a fluent method of the same class, or one whose type
+    /// is not known): the object's state is unknown after it, as after any call of unknown
+    /// effect.
+    fn forget_fluent_receiver(&self, call: &Call, env: &mut Env) {
+        let Some(inner) = call.receiver.as_deref() else {
+            return;
+        };
+        let ExprKind::Call(inner_call) = &inner.kind else {
+            return;
+        };
+        let Some(var) = inner_call
+            .receiver
+            .as_deref()
+            .and_then(|r| self.shared.places.var(r))
+            .cloned()
+        else {
+            return;
+        };
+        let Some(value) = env.get(&var).cloned() else {
+            return;
+        };
+        let protocols = self.shared.protocols;
+        if protocols
+            .callins(value.protocol, &inner_call.name, inner_call.args.len())
+            .is_empty()
+        {
+            return;
+        }
+        let returned = self.shared.res.type_of(inner.id);
+        let same_object = match self.shared.protocol_of_type(returned) {
+            Some(protocol) => protocol == value.protocol,
+            None => returned.is_none(),
+        };
+        if same_object {
+            havoc(env, &var, &value);
+        }
     }
 
     /// A call that is no callin of a tracked receiver: a private helper is analysed in
