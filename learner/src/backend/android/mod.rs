@@ -85,6 +85,17 @@ pub enum AndroidError {
         /// Why each device is unavailable.
         why: String,
     },
+    /// The dexed agent could not be built.
+    #[error("cannot build the agent for devices with {}: {message}", script.display())]
+    Dex {
+        /// The build script.
+        script: PathBuf,
+        /// Its exit status and last lines.
+        message: String,
+    },
+    /// The experiment needs something devices do not run yet.
+    #[error("{0}")]
+    Unsupported(String),
     /// The agent or the experiment failed as on the host JVM.
     #[error(transparent)]
     Agent(Box<JvmError>),
@@ -132,6 +143,32 @@ impl Default for AndroidConfig {
             jvm: JvmConfig::default(),
         }
     }
+}
+
+/// The dexed agent, built (or found in its cache) by `agent-android/android/build-dex.sh`
+/// with javac, Maven and D8 from Maven Central.
+pub fn dex_jar() -> Result<PathBuf, AndroidError> {
+    let script = crate::backend::jvm::java::agent_sources().join("android/build-dex.sh");
+    let failed = |message: String| AndroidError::Dex {
+        script: script.clone(),
+        message,
+    };
+    let output = std::process::Command::new(&script)
+        .output()
+        .map_err(|error| failed(error.to_string()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let path = PathBuf::from(stdout.trim());
+    if !output.status.success() || !path.is_file() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(20).collect();
+        return Err(failed(format!(
+            "{} ({}):\n{}",
+            output.status,
+            stdout.trim(),
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        )));
+    }
+    Ok(path)
 }
 
 /// A device the adb servers see, for `typestar devices`.
@@ -279,6 +316,13 @@ pub async fn learn_on_devices(
     progress: &mut dyn Progress,
 ) -> Result<AndroidRun, AndroidError> {
     let started = Instant::now();
+    if !experiment.harness_sources().is_empty() {
+        return Err(AndroidError::Unsupported(format!(
+            "{} names harness sources; harnesses are not dexed for devices yet, so this \
+             experiment runs on --backend jvm or robolectric only",
+            experiment.file().display()
+        )));
+    }
     let links = devices(config).await?;
     let setup = AgentSetup {
         jars: config.jars.clone(),
