@@ -284,6 +284,8 @@ impl Server {
 
     fn serve(&self, mut stream: TcpStream) {
         let _ = self.serve_requests(&mut stream);
+        // Closes it for good, although the device keeps a clone to close on unplug.
+        let _ = stream.shutdown(Shutdown::Both);
     }
 
     fn serve_requests(&self, stream: &mut TcpStream) -> io::Result<()> {

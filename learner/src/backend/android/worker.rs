@@ -310,3 +310,69 @@ impl Sul for DeviceWorker {
         Ok(outputs)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use typestates::library::Library;
+
+    fn timer() -> Alphabet {
+        let typestate = Library::bundled()
+            .find("CountDownTimer")
+            .expect("bundled")
+            .typestate
+            .clone();
+        Alphabet::of(typestate.signature())
+    }
+
+    fn run(alphabet: &Alphabet, steps: &[(&str, &str)]) -> Vec<(Input, Output)> {
+        steps
+            .iter()
+            .map(|(input, output)| {
+                (
+                    alphabet.input_named(input).expect("an input"),
+                    alphabet.output_named(output).expect("an output"),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn two_devices_answering_the_same_inputs_differently_are_reported_with_both_traces() {
+        let alphabet = timer();
+        let traces = DeviceTraces::default();
+        let wait = alphabet
+            .signature
+            .input_name(*alphabet.inputs.last().unwrap());
+        assert_eq!(wait, "wait");
+        let start = alphabet.signature.input_name(alphabet.inputs[0]).to_owned();
+        traces.record(&alphabet, "A", &run(&alphabet, &[(&start, "eps")]));
+        // The same device again, and another device agreeing on the shared prefix: nothing.
+        traces.record(
+            &alphabet,
+            "A",
+            &run(&alphabet, &[(&start, "eps"), ("wait", "quiet")]),
+        );
+        traces.record(&alphabet, "B", &run(&alphabet, &[(&start, "eps")]));
+        assert_eq!(traces.disagreements(), []);
+        // B answers the longer query differently: reported once, naming both devices.
+        let differently = run(&alphabet, &[(&start, "err"), ("wait", "err")]);
+        traces.record(&alphabet, "B", &differently);
+        traces.record(&alphabet, "B", &differently);
+        assert_eq!(
+            traces.disagreements(),
+            [DeviceDisagreement {
+                inputs: vec![start.clone()],
+                first: ("A".to_owned(), vec!["eps".to_owned()]),
+                second: ("B".to_owned(), vec!["err".to_owned()]),
+            }]
+        );
+        // One device disagreeing with itself is the pipeline's non-determinism check's.
+        traces.record(
+            &alphabet,
+            "A",
+            &run(&alphabet, &[(&start, "eps"), ("wait", "eps")]),
+        );
+        assert_eq!(traces.disagreements().len(), 1);
+    }
+}
