@@ -11,21 +11,16 @@ pub mod fake_adb;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Arc;
 
 use fake_adb::{FakeAdb, FakeAgent, FakeDevice};
 use learner::backend::android::{AndroidConfig, Patience};
 use learner::backend::jvm::java::Jdk;
 use learner::backend::jvm::JvmConfig;
 
-/// The cargo target directory this test runs from.
-pub fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("the test binary has a path");
-    exe.ancestors()
-        .nth(3)
-        .expect("tests run from target/<profile>/deps")
-        .to_owned()
-}
+#[path = "../jvm_support/mod.rs"]
+mod jvm_support;
+
+pub use jvm_support::{experiment, target_dir};
 
 /// A scratch folder for `test`'s devices, emptied.
 pub fn scratch(test: &str) -> PathBuf {
@@ -104,14 +99,4 @@ pub fn config(servers: &[&FakeAdb]) -> AndroidConfig {
             ..JvmConfig::default()
         },
     }
-}
-
-/// An experiment of `learner/experiments/`.
-pub fn experiment(name: &str) -> Arc<learner::backend::jvm::Experiment> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("experiments")
-        .join(name);
-    Arc::new(
-        learner::backend::jvm::Experiment::load(&path).unwrap_or_else(|error| panic!("{error}")),
-    )
 }

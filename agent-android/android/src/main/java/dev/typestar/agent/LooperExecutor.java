@@ -3,8 +3,6 @@ package dev.typestar.agent;
 import android.os.Handler;
 import android.os.Looper;
 import android.os.SystemClock;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Android {@link CallinExecutor}: every task is posted to a {@link Handler} of the main
@@ -14,29 +12,6 @@ import java.util.concurrent.TimeUnit;
  * is wedged and the client restarts it.
  */
 final class LooperExecutor implements CallinExecutor {
-    /** A posted task and, once it finished, how. */
-    private static final class Pending implements Runnable {
-        private final Task task;
-        private final CountDownLatch done = new CountDownLatch(1);
-        private volatile Object value;
-        private volatile Throwable thrown;
-
-        Pending(Task task) {
-            this.task = task;
-        }
-
-        @Override
-        public void run() {
-            try {
-                value = task.call();
-            } catch (Throwable t) { // errors included, as on the host
-                thrown = t;
-            } finally {
-                done.countDown();
-            }
-        }
-    }
-
     private final Handler handler;
     private volatile boolean wedged;
 
@@ -49,16 +24,16 @@ final class LooperExecutor implements CallinExecutor {
         if (wedged) {
             throw new IllegalStateException("the main looper is stuck in an earlier call");
         }
-        Pending pending = new Pending(task);
+        PendingCall pending = new PendingCall(task);
         long start = SystemClock.elapsedRealtimeNanos();
         if (!handler.post(pending)) {
             throw new IllegalStateException("the main looper has quit");
         }
-        if (!pending.done.await(timeoutMs, TimeUnit.MILLISECONDS)) {
+        if (!pending.await(timeoutMs)) {
             wedged = true;
             return new Outcome(null, null, true, elapsed(start));
         }
-        return new Outcome(pending.value, pending.thrown, false, elapsed(start));
+        return pending.outcome(elapsed(start));
     }
 
     @Override
