@@ -24,11 +24,7 @@ impl AdbArgs {
     /// The backend's configuration for these servers.
     pub fn config(&self) -> AndroidConfig {
         let servers = if self.servers.is_empty() {
-            let port = std::env::var("ANDROID_ADB_SERVER_PORT")
-                .ok()
-                .filter(|it| !it.is_empty())
-                .unwrap_or_else(|| "5037".to_owned());
-            vec![format!("127.0.0.1:{port}")]
+            vec![android::default_server()]
         } else {
             self.servers.clone()
         };

@@ -40,8 +40,15 @@ use crate::learn::Progress;
 use pool::Pool;
 use worker::{DeviceTraces, DeviceWorker};
 
-/// The adb server of a default installation.
-pub const DEFAULT_SERVER: &str = "127.0.0.1:5037";
+/// The local adb server, as the `adb` command finds it: `127.0.0.1` at
+/// `$ANDROID_ADB_SERVER_PORT`, else 5037.
+pub fn default_server() -> String {
+    let port = std::env::var("ANDROID_ADB_SERVER_PORT")
+        .ok()
+        .filter(|it| !it.is_empty())
+        .unwrap_or_else(|| "5037".to_owned());
+    format!("127.0.0.1:{port}")
+}
 
 /// A failure of the Android backend.
 #[derive(Debug, Error)]
@@ -131,7 +138,7 @@ pub struct AndroidConfig {
 impl Default for AndroidConfig {
     fn default() -> AndroidConfig {
         AndroidConfig {
-            servers: vec![DEFAULT_SERVER.to_owned()],
+            servers: vec![default_server()],
             serials: Vec::new(),
             adb_program: "adb".to_owned(),
             jars: Vec::new(),
