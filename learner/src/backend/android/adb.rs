@@ -222,15 +222,6 @@ impl DeviceLink {
         .await
     }
 
-    /// Makes host port `port` reachable on the device as its `tcp:port` (`adb reverse`), for
-    /// fixtures the host serves.
-    pub async fn reverse(&self, port: u16) -> Result<(), AndroidError> {
-        self.blocking(&format!("reverse tcp:{port}"), move |mut device| {
-            device.reverse(format!("tcp:{port}"), format!("tcp:{port}"))
-        })
-        .await
-    }
-
     /// Starts `command` with `exec:` (no shell protocol, so stdin reaches it), writes
     /// `stdin` to it and keeps its stdin open while the returned [`Started`] lives; dropping
     /// it closes the connection, which ends the command on the device.
