@@ -256,8 +256,21 @@ async fn a_slow_device_gives_the_same_answers() {
     let dir = scratch("slow");
     let adb = server(&dir, &["fast", "slow"], 34);
     adb.device("slow").set_latency(40);
-    let run = learn(ITERATOR, &config(&[&adb])).await;
+    let config = config(&[&adb]);
+    // While it learns, `typestar devices` sees the agent running on the slow device.
+    let slow = Arc::clone(adb.device("slow"));
+    let listing = config.clone();
+    let seen = tokio::spawn(async move {
+        while slow.agents_running() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        list_devices(&listing).await.expect("the server answers")
+    });
+    let run = learn(ITERATOR, &config).await;
     assert_learned(&run, ITERATOR);
+    let seen = seen.await.expect("listed");
+    let slow = seen.iter().find(|it| it.serial == "slow").expect("listed");
+    assert!(slow.agent_running, "{seen:?}");
     assert!(runs_of(&run, "slow") > 0);
     assert!(runs_of(&run, "fast") > 0);
 }
