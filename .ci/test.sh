@@ -21,5 +21,7 @@ echo "== AALpy comparison harness"
 bench/aalpy/test.sh
 echo "== Java agent"
 agent-android/test.sh
+echo "== Android agent: compiled against android-all, dexed by D8, checked by dexdump (~90 s cold)"
+agent-android/android/build-dex.sh --verify >/dev/null
 echo "== VS Code extension"
 vscode-extension/test.sh

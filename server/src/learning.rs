@@ -14,6 +14,7 @@ use std::time::Duration;
 use std::future::Future;
 use std::sync::Arc;
 
+use learner::backend::android;
 pub use learner::backend::jvm::Draft;
 use learner::backend::jvm::{self, Experiment, JvmConfig};
 use learner::backend::model::ModelConfig;
@@ -149,7 +150,12 @@ impl Learner for Learners {
             Backend::Model => Err(LearnError::Failed(
                 "the model backend needs no experiment".to_string(),
             )),
-            Backend::Android | Backend::Robolectric => Err(unavailable(request)),
+            Backend::Android => Err(LearnError::Unavailable(
+                "experiments are drafted on the host JVM, which lacks Android's classes: write \
+                 the experiment by hand (learner/EXPERIMENTS.md), then learn on android"
+                    .to_string(),
+            )),
+            Backend::Robolectric => Err(unavailable(request)),
         }
     }
 
@@ -162,14 +168,41 @@ impl Learner for Learners {
         match request.settings.backend {
             Backend::Jvm => learn_on_jvm(request, report, cancelled),
             Backend::Model => learn_on_model(request, report, cancelled),
-            Backend::Android | Backend::Robolectric => Err(unavailable(request)),
+            Backend::Android => learn_on_android(request, report, cancelled),
+            Backend::Robolectric => Err(unavailable(request)),
         }
+    }
+}
+
+/// Learns on the device `typestar.deviceSerial` (else every usable device) of the adb
+/// servers `typestar devices` uses by default.
+fn learn_on_android(
+    request: &LearnRequest,
+    report: &mut (dyn FnMut(LearnProgress) + Send),
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Typestate, LearnError> {
+    let failed = |err: &dyn std::fmt::Display| LearnError::Failed(err.to_string());
+    let experiment = Experiment::load(&request.experiment).map_err(|err| failed(&err))?;
+    let config = android::AndroidConfig {
+        serials: request.settings.device_serial.iter().cloned().collect(),
+        jars: vec![android::dex_jar().map_err(|err| failed(&err))?],
+        ..android::AndroidConfig::default()
+    };
+    let mut progress = Reports(report);
+    let run = until_cancelled(
+        android::learn_on_devices(Arc::new(experiment), &config, &mut progress),
+        cancelled,
+    )?
+    .map_err(|err| failed(&err))?;
+    match (run.run.outcome.end, run.run.typestate) {
+        (End::Learned, Some(typestate)) => Ok(typestate),
+        (end, _) => Err(LearnError::Failed(format!("{end:?}"))),
     }
 }
 
 fn unavailable(request: &LearnRequest) -> LearnError {
     LearnError::Unavailable(format!(
-        "the learner has no {} backend yet (it has `jvm` and `model`)",
+        "the learner has no {} backend yet (it has `jvm`, `android` and `model`)",
         request.settings.backend.name()
     ))
 }

@@ -88,6 +88,8 @@ pub enum Backend {
     Jvm,
     /// Robolectric on the host JVM.
     Robolectric,
+    /// Android devices over adb.
+    Android,
 }
 
 /// What ran when a class was learned.
@@ -107,12 +109,13 @@ impl Backend {
         match self {
             Backend::Jvm => "jvm",
             Backend::Robolectric => "robolectric",
+            Backend::Android => "android",
         }
     }
 
     /// Parses a keyword written by [`Backend::keyword`].
     pub fn from_keyword(word: &str) -> Option<Backend> {
-        [Backend::Jvm, Backend::Robolectric]
+        [Backend::Jvm, Backend::Robolectric, Backend::Android]
             .into_iter()
             .find(|it| it.keyword() == word)
     }

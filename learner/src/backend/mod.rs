@@ -6,7 +6,10 @@
 //!   experiment files.
 //! - [`robolectric`]: Android framework classes run by the same agent inside Robolectric, on
 //!   the paused main looper with a simulated clock, from the same experiment files.
+//! - [`android`]: classes run by the agent on Android devices over adb, one worker per
+//!   device, across any number of adb servers, from the same experiment files.
 
+pub mod android;
 pub mod jvm;
 pub mod model;
 pub mod robolectric;

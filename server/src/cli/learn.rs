@@ -5,7 +5,9 @@
 //! FILE.toml` learns a real class in the host JVM through the agent, with the algorithm, bound
 //! and filters the experiment's `[learn]` table names unless options say otherwise;
 //! `--backend robolectric --experiment FILE.toml [--sdk N]` learns an Android framework class
-//! the same way inside Robolectric. All write the progress bar on stderr,
+//! the same way inside Robolectric; `--backend android --experiment FILE.toml [--device SERIAL]...
+//! [--adb-server HOST:PORT]...` learns it on Android devices over adb, one worker per device.
+//! All write the progress bar on stderr,
 //! the learned typestate (`-o`, statistics in its provenance) and a report with DroidStar's
 //! Table 1 columns and the guarantee the run gave.
 //! An option that a backend cannot honour is refused, naming the option and the backend.
@@ -18,6 +20,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
+use learner::backend::android::{self, AndroidConfig};
 use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmError, JvmRun};
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::backend::robolectric::{self, RobolectricConfig};
@@ -40,8 +43,8 @@ pub struct LearnArgs {
     /// backend.
     #[arg(long, value_name = "CLASS|FILE")]
     model: Option<String>,
-    /// The system to learn: `model` (simulated, needs --model), `jvm` or `robolectric` (both
-    /// need --experiment).
+    /// The system to learn: `model` (simulated, needs --model), `jvm`, `robolectric` or
+    /// `android` (all need --experiment).
     #[arg(long, value_enum, default_value_t = BackendKind::Model)]
     backend: BackendKind,
     /// The experiment file of the JVM backend.
@@ -54,6 +57,12 @@ pub struct LearnArgs {
     /// learner/robolectric/fetch.sh --sdk N; default 23).
     #[arg(long, value_name = "N")]
     sdk: Option<u32>,
+    /// Android backend: learn on this device (repeatable; default: every usable device).
+    #[arg(long = "device", value_name = "SERIAL")]
+    devices: Vec<String>,
+    /// Android backend: an adb server to find devices on (repeatable; default 127.0.0.1:5037).
+    #[command(flatten)]
+    adb: crate::cli::devices::AdbArgs,
     /// The learning algorithm (default: the experiment's, else lsharp).
     #[arg(long, value_enum)]
     algorithm: Option<AlgorithmArg>,
@@ -112,6 +121,9 @@ enum BackendKind {
     /// The agent inside Robolectric, for Android framework classes (an experiment file, as
     /// for the JVM backend).
     Robolectric,
+    /// The agent on Android devices over adb, one worker per device (an experiment file, as
+    /// for the JVM backend).
+    Android,
 }
 
 /// The value of `--states`: a count, or the model's own.
@@ -172,7 +184,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 .context("--backend model needs --model CLASS|FILE")?;
             crate::load::typestate(spec)?
         }
-        BackendKind::Jvm | BackendKind::Robolectric => {
+        BackendKind::Jvm | BackendKind::Robolectric | BackendKind::Android => {
             let experiment = args.experiment.as_ref().with_context(|| {
                 format!(
                     "--backend {} needs --experiment FILE.toml",
@@ -273,25 +285,40 @@ fn execute_agent(
         choices,
         ..JvmConfig::default()
     };
-    let (run, backend): (Result<JvmRun, JvmError>, String) =
-        if args.backend == BackendKind::Robolectric {
-            let sdk = args.sdk.unwrap_or(robolectric::DEFAULT_SDK);
-            let config = RobolectricConfig {
-                sdk,
-                jvm,
-                ..RobolectricConfig::default()
-            };
-            let run = runtime.block_on(robolectric::learn_class(loaded, &config, &mut bar));
-            (run, format!("robolectric, SDK {sdk}"))
-        } else {
-            let run = runtime.block_on(learn_class(loaded, &jvm, &mut bar));
-            (run, "jvm".to_owned())
+    let mut devices = String::new();
+    let mut agents = jobs;
+    let (run, backend): (Result<JvmRun, JvmError>, String) = if args.backend == BackendKind::Android
+    {
+        let config = AndroidConfig {
+            serials: args.devices.clone(),
+            jars: vec![android::dex_jar().map_err(|error| anyhow::anyhow!("{error}"))?],
+            jvm,
+            ..args.adb.config()
         };
+        let run = runtime
+            .block_on(android::learn_on_devices(loaded, &config, &mut bar))
+            .map_err(|error| anyhow::anyhow!("{error}"))?;
+        devices = crate::cli::devices::describe_run(&run);
+        agents = run.devices.len();
+        (Ok(run.run), "android".to_owned())
+    } else if args.backend == BackendKind::Robolectric {
+        let sdk = args.sdk.unwrap_or(robolectric::DEFAULT_SDK);
+        let config = RobolectricConfig {
+            sdk,
+            jvm,
+            ..RobolectricConfig::default()
+        };
+        let run = runtime.block_on(robolectric::learn_class(loaded, &config, &mut bar));
+        (run, format!("robolectric, SDK {sdk}"))
+    } else {
+        let run = runtime.block_on(learn_class(loaded, &jvm, &mut bar));
+        (run, "jvm".to_owned())
+    };
     let run = run.map_err(|error| anyhow::anyhow!("{error}"))?;
     bar.finish();
     let class = &run.alphabet.signature.class;
     let report = format!(
-        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {jobs} agent(s)\n\n{table}\n{disagreements}",
+        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {agents} agent(s)\n\n{table}\n{disagreements}{devices}",
         end = end_description(&run.outcome.end),
         experiment = experiment.display(),
         algorithm = run.algorithm.name(),
@@ -380,7 +407,7 @@ const DEFAULT_BOUND: usize = 2;
 
 /// Refuses every option the chosen backend would not honour, naming it and the backend.
 fn refuse_what_the_backend_ignores(args: &LearnArgs) -> anyhow::Result<()> {
-    use BackendKind::{Jvm, Model, Robolectric};
+    use BackendKind::{Android, Jvm, Model, Robolectric};
     let name = |backend: BackendKind| {
         backend
             .to_possible_value()
@@ -388,13 +415,18 @@ fn refuse_what_the_backend_ignores(args: &LearnArgs) -> anyhow::Result<()> {
             .get_name()
             .to_owned()
     };
-    let given: [(&str, bool, &[BackendKind]); 7] = [
+    let given: [(&str, bool, &[BackendKind]); 11] = [
         ("--model", args.model.is_some(), &[Model]),
         (
             "--experiment",
             args.experiment.is_some(),
-            &[Jvm, Robolectric],
+            &[Jvm, Robolectric, Android],
         ),
+        ("--device", !args.devices.is_empty(), &[Android]),
+        ("--adb-server", !args.adb.servers.is_empty(), &[Android]),
+        ("--adb", args.adb.program.is_some(), &[Android]),
+        // One worker per device: the devices are the parallelism.
+        ("--jobs", args.jobs != 1, &[Model, Jvm, Robolectric]),
         (
             "--classpath",
             !args.classpath.is_empty(),

@@ -21,6 +21,7 @@ macro_rules! outln {
 }
 
 mod check;
+pub(crate) mod devices;
 mod diff;
 mod draft;
 mod learn;
@@ -57,6 +58,8 @@ enum Command {
     Draft(draft::DraftArgs),
     /// Learns a typestate by testing (simulated with --model) and writes it with statistics.
     Learn(Box<learn::LearnArgs>),
+    /// Lists the Android devices the adb servers see, with API level and agent.
+    Devices(devices::DevicesArgs),
 }
 
 /// Runs the parsed command line.
@@ -69,6 +72,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Library(args) => library::run(args),
         Command::Draft(args) => draft::run(args),
         Command::Learn(args) => learn::run(*args),
+        Command::Devices(args) => devices::run(args),
     }
 }
 

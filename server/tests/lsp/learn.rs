@@ -137,7 +137,7 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
 async fn backends_the_learner_lacks_are_reported_unavailable() {
     let mut server = TestServer::builder()
         .learner(Learners)
-        .settings(json!({ "backend": "android", "diagnostics": { "debounceMs": 0 } }))
+        .settings(json!({ "backend": "robolectric", "diagnostics": { "debounceMs": 0 } }))
         .build()
         .await;
     let uri = server.open("A.java", TIMER).await;
@@ -152,7 +152,7 @@ async fn backends_the_learner_lacks_are_reported_unavailable() {
         shown["message"]
             .as_str()
             .unwrap()
-            .contains("no android backend"),
+            .contains("no robolectric backend"),
         "{shown}"
     );
 }

@@ -120,6 +120,8 @@ enum BackendDto {
     Jvm,
     /// Robolectric on the host JVM.
     Robolectric,
+    /// Android devices over adb.
+    Android,
 }
 
 /// What ran when a class was learned.

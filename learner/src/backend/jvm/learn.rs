@@ -19,7 +19,7 @@ use crate::creators::creators_from_initial;
 use crate::learn::{Algorithm, Outcome, Progress};
 use crate::oracle::nondeterminism::Disagreement;
 use crate::oracle::pipeline::PipelineConfig;
-use crate::oracle::sul::CountSnapshot;
+use crate::oracle::sul::{CountSnapshot, Sul};
 use crate::report::{learned_typestate, Statistics};
 use crate::session::{learn_system, Choices, EquivalenceChoice};
 
@@ -202,6 +202,19 @@ pub(crate) async fn learn_on_agents(
     for _ in 1..agents.jobs.max(1) {
         suls.push(JvmSul::new(launcher.clone(), Arc::clone(&alphabet)));
     }
+    learn_with(experiment, alphabet, suls, agents, provenance, progress).await
+}
+
+/// Learns `experiment` on `suls`, which run it over `alphabet` (the experiment's): the
+/// pipeline every agent backend shares, whatever starts its agents.
+pub(crate) async fn learn_with<S: Sul>(
+    experiment: Arc<Experiment>,
+    alphabet: Arc<Alphabet>,
+    suls: Vec<S>,
+    agents: &Agents,
+    provenance: Provenance,
+    progress: &mut dyn Progress,
+) -> Result<JvmRun, JvmError> {
     let choices = &agents.choices;
     let mut filters = experiment.filters(&alphabet);
     filters.extend(choices.filters.iter().cloned());

@@ -39,9 +39,10 @@ pub use error::JvmError;
 pub use experiment::{Experiment, ExperimentError, Location};
 pub use harness::HarnessSource;
 pub use learn::{learn_class, JvmConfig, JvmRun};
-pub(crate) use learn::{learn_on_agents, Agents, Provenance};
+pub(crate) use learn::{learn_on_agents, learn_with, Agents, Provenance};
 use process::{AgentProcess, Answer};
 use wire::Reply;
+pub(crate) use wire::RunReply;
 
 /// A first experiment file (TOML) for `class`, from the agent's description of its public
 /// API, with the harness sources it names; `classpath` holds the jars the class comes from

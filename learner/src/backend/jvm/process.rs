@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Map, Value};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, Lines};
+use tokio::process::{Child, Command};
 
 use super::error::JvmError;
 use super::java::join_classpath;
@@ -53,11 +53,17 @@ impl AgentCommand {
     }
 }
 
+/// The protocol stream's halves: a process's stdin and stdout, or a socket's.
+type Writer = Box<dyn AsyncWrite + Send + Unpin>;
+type Reader = Lines<BufReader<Box<dyn AsyncRead + Send + Unpin>>>;
+
 /// A running, authenticated agent.
 pub struct AgentProcess {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: Lines<BufReader<ChildStdout>>,
+    /// The agent's process when it runs on this machine; a device's agent is reached over a
+    /// socket and ends when it closes.
+    child: Option<Child>,
+    stdin: Writer,
+    stdout: Reader,
     token: String,
     next_id: u64,
     stderr: Arc<Mutex<VecDeque<String>>>,
@@ -94,8 +100,9 @@ impl AgentProcess {
                 program: command.java.display().to_string(),
                 reason: error.to_string(),
             })?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = BufReader::new(child.stdout.take().expect("stdout is piped")).lines();
+        let stdin: Writer = Box::new(child.stdin.take().expect("stdin is piped"));
+        let stdout: Box<dyn AsyncRead + Send + Unpin> =
+            Box::new(child.stdout.take().expect("stdout is piped"));
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let mut errors = BufReader::new(child.stderr.take().expect("stderr is piped")).lines();
         let tail = Arc::clone(&stderr);
@@ -109,9 +116,9 @@ impl AgentProcess {
             }
         });
         let mut agent = AgentProcess {
-            child,
+            child: Some(child),
             stdin,
-            stdout,
+            stdout: BufReader::new(stdout).lines(),
             token,
             next_id: 1,
             stderr,
@@ -119,6 +126,33 @@ impl AgentProcess {
             platform: None,
         };
         agent.handshake(command.handshake_ms).await?;
+        Ok(agent)
+    }
+
+    /// Performs the handshake with an agent already started elsewhere (on a device) with
+    /// `token`, over `stream`; `stderr` is where its diagnostics are collected.
+    pub(crate) async fn over_stream<S>(
+        stream: S,
+        token: String,
+        stderr: Arc<Mutex<VecDeque<String>>>,
+        handshake_ms: u64,
+    ) -> Result<AgentProcess, JvmError>
+    where
+        S: AsyncRead + AsyncWrite + Send + 'static,
+    {
+        let (reader, writer) = tokio::io::split(stream);
+        let reader: Box<dyn AsyncRead + Send + Unpin> = Box::new(reader);
+        let mut agent = AgentProcess {
+            child: None,
+            stdin: Box::new(writer),
+            stdout: BufReader::new(reader).lines(),
+            token,
+            next_id: 1,
+            stderr,
+            java_version: String::new(),
+            platform: None,
+        };
+        agent.handshake(handshake_ms).await?;
         Ok(agent)
     }
 
@@ -179,10 +213,13 @@ impl AgentProcess {
 
     /// Asks the agent to shut down and reaps it; a stuck agent is killed.
     pub async fn shutdown(mut self) {
-        if self.request("shutdown", Map::new(), 5_000).await.is_ok() {
-            let _ = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await;
+        let stopped = self.request("shutdown", Map::new(), 5_000).await.is_ok();
+        if let Some(child) = self.child.as_mut() {
+            if stopped {
+                let _ = tokio::time::timeout(Duration::from_secs(5), child.wait()).await;
+            }
+            let _ = child.kill().await;
         }
-        let _ = self.child.kill().await;
     }
 
     async fn write(&mut self, message: &Value) -> Result<(), JvmError> {
@@ -199,7 +236,9 @@ impl AgentProcess {
         let line = tokio::time::timeout(Duration::from_millis(timeout_ms), self.stdout.next_line());
         match line.await {
             Err(_elapsed) => {
-                let _ = self.child.kill().await;
+                if let Some(child) = self.child.as_mut() {
+                    let _ = child.kill().await;
+                }
                 Err(JvmError::Timeout {
                     request: request.to_owned(),
                     timeout_ms,
@@ -216,11 +255,16 @@ impl AgentProcess {
     }
 
     async fn died(&mut self) -> JvmError {
-        let status = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
+        let status = match self.child.as_mut() {
+            Some(child) => tokio::time::timeout(Duration::from_secs(2), child.wait())
+                .await
+                .ok(),
+            None => None,
+        };
         // Let the stderr reader catch up with the last lines.
         tokio::time::sleep(Duration::from_millis(50)).await;
         let what = match status {
-            Ok(Ok(status)) => format!("exited ({status})"),
+            Some(Ok(status)) => format!("exited ({status})"),
             _ => "closed its output".to_owned(),
         };
         self.failed(what)
@@ -240,7 +284,7 @@ impl AgentProcess {
 }
 
 /// 128 random bits from the operating system, in hex.
-fn session_token() -> Result<String, JvmError> {
+pub(crate) fn session_token() -> Result<String, JvmError> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|error| JvmError::Io {
         what: "drawing a session token".to_owned(),

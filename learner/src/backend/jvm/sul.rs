@@ -29,54 +29,66 @@ impl Launcher {
     /// A fresh agent with the experiment loaded. The agent's objections to the experiment
     /// name the experiment file's line and field.
     pub async fn start(&self) -> Result<AgentProcess, JvmError> {
-        let mut agent = AgentProcess::start(&self.command).await?;
-        let mut body = Map::new();
-        body.insert("experiment".into(), self.experiment.agent_json().clone());
-        let timeout = self.experiment.longest_request_ms() + 30_000;
-        match agent.request("load", body, timeout).await? {
-            Answer::Reply(Reply::Loaded { inputs, outputs }) => {
-                self.check_alphabet(&inputs, &outputs)?;
-                Ok(agent)
-            }
-            Answer::Reply(other) => Err(JvmError::AgentFailed {
-                what: format!("answered load with {other:?}"),
-                stderr: String::new(),
-            }),
-            Answer::Error(error) => Err(match error.field {
-                Some(field) if field.starts_with("experiment") => {
-                    let (location, field) = self.experiment.locate(&field);
-                    ExperimentError::Invalid {
-                        location,
-                        field,
-                        message: format!("{} ({})", error.message, error.code),
-                    }
-                    .into()
-                }
-                _ => JvmError::Refused {
-                    request: "load".to_owned(),
-                    code: error.code,
-                    message: error.message,
-                },
-            }),
-        }
+        load(&self.experiment, AgentProcess::start(&self.command).await?).await
     }
+}
 
-    fn check_alphabet(&self, inputs: &[String], outputs: &[String]) -> Result<(), JvmError> {
-        let alphabet = self.experiment.alphabet();
-        let expected_inputs = alphabet.input_names(&alphabet.inputs);
-        let mut expected_outputs = self.experiment.callbacks();
-        expected_outputs.extend(["quiet", "eps", "err"].map(str::to_owned));
-        if inputs == expected_inputs && outputs == expected_outputs {
-            return Ok(());
+/// Loads `experiment` into `agent`. The agent's objections to the experiment name the
+/// experiment file's line and field.
+pub(crate) async fn load(
+    experiment: &Experiment,
+    mut agent: AgentProcess,
+) -> Result<AgentProcess, JvmError> {
+    let mut body = Map::new();
+    body.insert("experiment".into(), experiment.agent_json().clone());
+    let timeout = experiment.longest_request_ms() + 30_000;
+    match agent.request("load", body, timeout).await? {
+        Answer::Reply(Reply::Loaded { inputs, outputs }) => {
+            check_alphabet(experiment, &inputs, &outputs)?;
+            Ok(agent)
         }
-        Err(JvmError::AgentFailed {
-            what: format!(
-                "loaded the experiment with inputs {inputs:?} and outputs {outputs:?}, \
-                 expected {expected_inputs:?} and {expected_outputs:?}"
-            ),
+        Answer::Reply(other) => Err(JvmError::AgentFailed {
+            what: format!("answered load with {other:?}"),
             stderr: String::new(),
-        })
+        }),
+        Answer::Error(error) => Err(match error.field {
+            Some(field) if field.starts_with("experiment") => {
+                let (location, field) = experiment.locate(&field);
+                ExperimentError::Invalid {
+                    location,
+                    field,
+                    message: format!("{} ({})", error.message, error.code),
+                }
+                .into()
+            }
+            _ => JvmError::Refused {
+                request: "load".to_owned(),
+                code: error.code,
+                message: error.message,
+            },
+        }),
     }
+}
+
+fn check_alphabet(
+    experiment: &Experiment,
+    inputs: &[String],
+    outputs: &[String],
+) -> Result<(), JvmError> {
+    let alphabet = experiment.alphabet();
+    let expected_inputs = alphabet.input_names(&alphabet.inputs);
+    let mut expected_outputs = experiment.callbacks();
+    expected_outputs.extend(["quiet", "eps", "err"].map(str::to_owned));
+    if inputs == expected_inputs && outputs == expected_outputs {
+        return Ok(());
+    }
+    Err(JvmError::AgentFailed {
+        what: format!(
+            "loaded the experiment with inputs {inputs:?} and outputs {outputs:?}, \
+             expected {expected_inputs:?} and {expected_outputs:?}"
+        ),
+        stderr: String::new(),
+    })
 }
 
 /// One instance of the class, in its own agent process.
@@ -131,33 +143,15 @@ impl JvmSul {
         }
         let timeout = self.launcher.experiment.longest_request_ms() + 5_000;
         let agent = self.agent.as_mut().expect("started above");
-        let answer = agent.request(kind, body, timeout).await;
-        let reply = match answer {
-            Ok(Answer::Reply(Reply::Started(reply) | Reply::Stepped(reply))) => reply,
-            Ok(Answer::Reply(other)) => {
-                return Err(self.fail(&format!("the agent answered `{kind}` with {other:?}")))
+        match run_request(agent, kind, body, timeout).await {
+            Ok(reply) => {
+                if reply.restart_required {
+                    self.agent = None;
+                }
+                Ok(reply)
             }
-            Ok(Answer::Error(error)) => {
-                return Err(self.fail(&format!(
-                    "the agent refused `{kind}`: {}: {}",
-                    error.code, error.message
-                )))
-            }
-            Err(error) => return Err(self.fail(&error.to_string())),
-        };
-        if reply.status != "ok" {
-            let hint = if reply.status == "unexpected" {
-                "; if this exception is part of the protocol, list it in [errors] exceptions"
-            } else {
-                ""
-            };
-            let message = format!("status {}: {}{hint}", reply.status, reply.failure_message());
-            return Err(self.fail(&message));
+            Err(failure) => Err(self.fail(failure.message())),
         }
-        if reply.restart_required {
-            self.agent = None;
-        }
-        Ok(reply)
     }
 
     /// Drops the agent (a restart at the next reset) and describes the failure.
@@ -201,23 +195,89 @@ impl Sul for JvmSul {
         let mut body = Map::new();
         body.insert("inputs".into(), json!(names));
         let reply = self.run_request("step", body).await?;
-        if reply.outputs.len() != inputs.len() {
-            return Err(self.fail(&format!(
-                "the agent answered {} outputs for {} inputs",
-                reply.outputs.len(),
-                inputs.len()
-            )));
-        }
-        let mut outputs = Vec::with_capacity(inputs.len());
-        for name in &reply.outputs {
-            let output = self.alphabet.output_named(name).ok_or_else(|| {
-                self.fail(&format!("the agent answered the unknown output `{name}`"))
-            })?;
-            outputs.push(output);
-            if output == Output::Err {
-                break;
-            }
-        }
-        Ok(outputs)
+        step_outputs(&self.alphabet, &reply, inputs.len()).map_err(|message| self.fail(&message))
     }
+}
+
+/// Why a run request failed.
+#[derive(Debug)]
+pub(crate) enum RunFailure {
+    /// The agent answered, but not with a run that went well (a crash, hang or unexpected
+    /// exception of the class, a refusal, a reply out of protocol).
+    Answered(String),
+    /// The agent is gone: its stream ended or it missed the deadline.
+    Lost(String),
+}
+
+impl RunFailure {
+    /// The failure, for the user.
+    pub(crate) fn message(&self) -> &str {
+        match self {
+            RunFailure::Answered(message) | RunFailure::Lost(message) => message,
+        }
+    }
+}
+
+/// Sends a `reset` or `step` request; any answer but a run reply with status `ok` is a
+/// failure, described for the user.
+pub(crate) async fn run_request(
+    agent: &mut AgentProcess,
+    kind: &str,
+    body: Map<String, serde_json::Value>,
+    timeout_ms: u64,
+) -> Result<RunReply, RunFailure> {
+    let answered = RunFailure::Answered;
+    let reply = match agent.request(kind, body, timeout_ms).await {
+        Ok(Answer::Reply(Reply::Started(reply) | Reply::Stepped(reply))) => reply,
+        Ok(Answer::Reply(other)) => {
+            return Err(answered(format!(
+                "the agent answered `{kind}` with {other:?}"
+            )))
+        }
+        Ok(Answer::Error(error)) => {
+            return Err(answered(format!(
+                "the agent refused `{kind}`: {}: {}",
+                error.code, error.message
+            )))
+        }
+        Err(error) => return Err(RunFailure::Lost(error.to_string())),
+    };
+    if reply.status != "ok" {
+        let hint = if reply.status == "unexpected" {
+            "; if this exception is part of the protocol, list it in [errors] exceptions"
+        } else {
+            ""
+        };
+        return Err(answered(format!(
+            "status {}: {}{hint}",
+            reply.status,
+            reply.failure_message()
+        )));
+    }
+    Ok(reply)
+}
+
+/// The outputs of a `step` reply for `asked` inputs, up to the first `err`.
+pub(crate) fn step_outputs(
+    alphabet: &Alphabet,
+    reply: &RunReply,
+    asked: usize,
+) -> Result<Vec<Output>, String> {
+    if reply.outputs.len() != asked {
+        return Err(format!(
+            "the agent answered {} outputs for {asked} inputs",
+            reply.outputs.len()
+        ));
+    }
+    let mut outputs = Vec::with_capacity(asked);
+    for name in &reply.outputs {
+        let output = alphabet
+            .output_named(name)
+            .ok_or_else(|| format!("the agent answered the unknown output `{name}`"))?;
+        outputs.push(output);
+        if output == Output::Err {
+            break;
+        }
+    }
+    Ok(outputs)
 }

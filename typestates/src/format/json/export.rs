@@ -154,6 +154,7 @@ fn provenance(p: &Provenance) -> ProvenanceDto {
             backend: match run.backend {
                 Backend::Jvm => BackendDto::Jvm,
                 Backend::Robolectric => BackendDto::Robolectric,
+                Backend::Android => BackendDto::Android,
             },
             sdk: run.sdk,
             code: run.code.map(|code| match code {

@@ -438,6 +438,7 @@ fn provenance(dto: ProvenanceDto) -> Provenance {
             backend: match run.backend {
                 BackendDto::Jvm => Backend::Jvm,
                 BackendDto::Robolectric => Backend::Robolectric,
+                BackendDto::Android => Backend::Android,
             },
             sdk: run.sdk,
             code: run.code.map(|code| match code {

@@ -1,8 +1,6 @@
 package dev.typestar.agent;
 
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The host-JVM {@link CallinExecutor}: one long-lived daemon thread runs every task, so the code
@@ -10,30 +8,7 @@ import java.util.concurrent.TimeUnit;
  * the session thread stays free to enforce the watchdog.
  */
 final class DedicatedThreadExecutor implements CallinExecutor {
-    /** A submitted task and, once it finished, how. */
-    private static final class Pending implements Runnable {
-        private final Task task;
-        private final CountDownLatch done = new CountDownLatch(1);
-        private volatile Object value;
-        private volatile Throwable thrown;
-
-        Pending(Task task) {
-            this.task = task;
-        }
-
-        @Override
-        public void run() {
-            try {
-                value = task.call();
-            } catch (Throwable t) { // errors included: OutOfMemoryError, StackOverflowError...
-                thrown = t;
-            } finally {
-                done.countDown();
-            }
-        }
-    }
-
-    private final LinkedBlockingQueue<Pending> tasks = new LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<PendingCall> tasks = new LinkedBlockingQueue<>();
     private final Thread worker;
     private volatile boolean wedged;
 
@@ -45,7 +20,7 @@ final class DedicatedThreadExecutor implements CallinExecutor {
 
     private void loop() {
         while (true) {
-            Pending next;
+            PendingCall next;
             try {
                 next = tasks.take();
             } catch (InterruptedException lateInterrupt) {
@@ -60,15 +35,15 @@ final class DedicatedThreadExecutor implements CallinExecutor {
         if (wedged) {
             throw new IllegalStateException("the callin thread is stuck in an earlier call");
         }
-        Pending pending = new Pending(task);
+        PendingCall pending = new PendingCall(task);
         long start = System.nanoTime();
         tasks.add(pending);
-        if (!pending.done.await(timeoutMs, TimeUnit.MILLISECONDS)) {
+        if (!pending.await(timeoutMs)) {
             wedged = true;
             worker.interrupt(); // a blocking call may give up, but the object's state is unknown now
             return new Outcome(null, null, true, elapsed(start));
         }
-        return new Outcome(pending.value, pending.thrown, false, elapsed(start));
+        return pending.outcome(elapsed(start));
     }
 
     @Override

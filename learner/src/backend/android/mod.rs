@@ -1,0 +1,395 @@
+//! The Android backend: classes learned on Android devices over adb, as DroidStar learned
+//! them, with any number of devices across any number of adb servers (`host:port`: the
+//! local server, or a device farm's such as DeviceFarmer/STF).
+//!
+//! - [`adb`]: the adb servers and devices, through `adb_client`, its pitfalls worked around.
+//! - `agent`: the dexed agent pushed, started by `app_process` with its session token on
+//!   stdin, reached through a forward of its abstract socket and loaded with the experiment.
+//! - `pool`: the run's devices, leased by workers a run of queries at a time; lost devices are
+//!   set aside and taken back when their server lists them again.
+//! - `worker`: the [`crate::oracle::Sul`] of one worker, which survives a device that goes away
+//!   mid-query by replaying the run on the next device it leases, and records every run by
+//!   device so that devices that disagree are reported.
+//!
+//! Everything else (experiments, the learning pipeline with its shared query cache and
+//! journal, the report) is the JVM backend's. `learner/ANDROID.md` is the user's guide.
+
+pub mod adb;
+mod agent;
+mod pool;
+mod worker;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::Value;
+use thiserror::Error;
+use typestates::{Backend, Code, LearningRun};
+
+pub use adb::{AdbServer, DeviceLink};
+pub use agent::{AgentSetup, DEVICE_DIR, MAIN_CLASS};
+pub use pool::{DeviceUse, Patience};
+pub use worker::DeviceDisagreement;
+
+use crate::backend::jvm::{
+    learn_with, Agents, Experiment, JvmConfig, JvmError, JvmRun, Provenance,
+};
+use crate::cost::CostModel;
+use crate::learn::Progress;
+use pool::Pool;
+use worker::{DeviceTraces, DeviceWorker};
+
+/// The local adb server, as the `adb` command finds it: `127.0.0.1` at
+/// `$ANDROID_ADB_SERVER_PORT`, else 5037.
+pub fn default_server() -> String {
+    let port = std::env::var("ANDROID_ADB_SERVER_PORT")
+        .ok()
+        .filter(|it| !it.is_empty())
+        .unwrap_or_else(|| "5037".to_owned());
+    format!("127.0.0.1:{port}")
+}
+
+/// A failure of the Android backend.
+#[derive(Debug, Error)]
+pub enum AndroidError {
+    /// An adb server address that does not parse or resolve.
+    #[error("adb server `{server}`: {reason}")]
+    BadServer {
+        /// As given.
+        server: String,
+        /// Why it is not usable.
+        reason: String,
+    },
+    /// An adb request failed (the server's `FAIL` message, or the connection's error).
+    #[error("adb server {server}{}: cannot {what}: {message}", serial.as_ref().map(|it| format!(", device {it}")).unwrap_or_default())]
+    Adb {
+        /// The server asked.
+        server: String,
+        /// The device, for device requests.
+        serial: Option<String>,
+        /// What was asked.
+        what: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// Something on a device went wrong (the agent would not start or listen).
+    #[error("device {serial}: {message}")]
+    Device {
+        /// The device.
+        serial: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// No usable device on the servers, or not the ones asked for.
+    #[error("{0}")]
+    NoDevices(String),
+    /// Every device was gone for longer than the run waits.
+    #[error("no device became available within {waited_ms} ms: {why}")]
+    NoDevice {
+        /// How long the worker waited.
+        waited_ms: u64,
+        /// Why each device is unavailable.
+        why: String,
+    },
+    /// The dexed agent could not be built.
+    #[error("cannot build the agent for devices with {}: {message}", script.display())]
+    Dex {
+        /// The build script.
+        script: PathBuf,
+        /// Its exit status and last lines.
+        message: String,
+    },
+    /// The experiment needs something devices do not run yet.
+    #[error("{0}")]
+    Unsupported(String),
+    /// The agent or the experiment failed as on the host JVM.
+    #[error(transparent)]
+    Agent(Box<JvmError>),
+}
+
+impl AndroidError {
+    /// Whether the experiment, not a device, failed: no other device would do better.
+    fn is_experiment(&self) -> bool {
+        matches!(self, AndroidError::Agent(error)
+            if matches!(**error, JvmError::Experiment(_) | JvmError::Refused { .. }))
+    }
+}
+
+/// Where the Android backend finds devices and what it runs on them.
+#[derive(Clone, Debug)]
+pub struct AndroidConfig {
+    /// The adb servers to look for devices on (`host:port`).
+    pub servers: Vec<String>,
+    /// The devices to use (serials); all usable ones when empty.
+    pub serials: Vec<String>,
+    /// The program that starts a local adb server when none runs (`adb`).
+    pub adb_program: String,
+    /// The dexed agent (`agent-android/android/build-dex.sh`) and further dexed jars.
+    pub jars: Vec<PathBuf>,
+    /// Deadline of an agent's start on a device, from the command to the loaded experiment.
+    pub start_ms: u64,
+    /// How long workers wait for a lost device to return.
+    pub patience: Patience,
+    /// What the JVM backend's pipeline takes: the journal and the user's choices.
+    pub jvm: JvmConfig,
+}
+
+impl Default for AndroidConfig {
+    fn default() -> AndroidConfig {
+        AndroidConfig {
+            servers: vec![default_server()],
+            serials: Vec::new(),
+            adb_program: "adb".to_owned(),
+            jars: Vec::new(),
+            start_ms: 60_000,
+            patience: Patience {
+                wait_ms: 600_000,
+                poll_ms: 2_000,
+            },
+            jvm: JvmConfig::default(),
+        }
+    }
+}
+
+/// The dexed agent, built (or found in its cache) by `agent-android/android/build-dex.sh`
+/// with javac, Maven and D8 from Maven Central.
+pub fn dex_jar() -> Result<PathBuf, AndroidError> {
+    let script = crate::backend::jvm::java::agent_sources().join("android/build-dex.sh");
+    let failed = |message: String| AndroidError::Dex {
+        script: script.clone(),
+        message,
+    };
+    let output = std::process::Command::new(&script)
+        .output()
+        .map_err(|error| failed(error.to_string()))?;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let path = PathBuf::from(stdout.trim());
+    if !output.status.success() || !path.is_file() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().rev().take(20).collect();
+        return Err(failed(format!(
+            "{} ({}):\n{}",
+            output.status,
+            stdout.trim(),
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+        )));
+    }
+    Ok(path)
+}
+
+/// A device the adb servers see, for `typestar devices`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// Its serial.
+    pub serial: String,
+    /// The server that sees it.
+    pub server: String,
+    /// Its state (`device` when usable, else `offline`, `unauthorized`, ...).
+    pub state: String,
+    /// Its model, as the server reports it.
+    pub model: String,
+    /// Its API level (`ro.build.version.sdk`), when it is usable.
+    pub api: Option<u32>,
+    /// Whether a typestar agent runs on it.
+    pub agent_running: bool,
+}
+
+/// The devices every server of `config` sees, with their API levels and whether an agent
+/// runs there. A server that cannot be reached is an error naming it.
+pub async fn list_devices(config: &AndroidConfig) -> Result<Vec<DeviceInfo>, AndroidError> {
+    let mut found = Vec::new();
+    for server in servers(config)? {
+        for listed in server.devices().await? {
+            let link = DeviceLink {
+                server: server.clone(),
+                serial: listed.serial.clone(),
+            };
+            let (api, agent_running) = if listed.state == "device" {
+                let api = link.shell("getprop ro.build.version.sdk").await?;
+                let running = link.shell(&format!("pgrep -f {MAIN_CLASS}")).await?;
+                (api.stdout.trim().parse().ok(), running.status == 0)
+            } else {
+                (None, false)
+            };
+            found.push(DeviceInfo {
+                serial: listed.serial,
+                server: server.name.clone(),
+                state: listed.state,
+                model: listed.model,
+                api,
+                agent_running,
+            });
+        }
+    }
+    Ok(found)
+}
+
+fn servers(config: &AndroidConfig) -> Result<Vec<AdbServer>, AndroidError> {
+    config
+        .servers
+        .iter()
+        .map(|it| AdbServer::parse(it, &config.adb_program))
+        .collect()
+}
+
+/// The usable devices of `config`: the serials it names (each must be usable on some
+/// server), or every usable device.
+async fn devices(config: &AndroidConfig) -> Result<Vec<DeviceLink>, AndroidError> {
+    let mut usable = Vec::new();
+    let mut seen = Vec::new();
+    for server in servers(config)? {
+        for listed in server.devices().await? {
+            seen.push(format!(
+                "{} ({}, {})",
+                listed.serial, server.name, listed.state
+            ));
+            if listed.state == "device"
+                && !usable
+                    .iter()
+                    .any(|it: &DeviceLink| it.serial == listed.serial)
+            {
+                usable.push(DeviceLink {
+                    server: server.clone(),
+                    serial: listed.serial,
+                });
+            }
+        }
+    }
+    let seen = if seen.is_empty() {
+        "none".to_owned()
+    } else {
+        seen.join(", ")
+    };
+    if !config.serials.is_empty() {
+        let missing: Vec<&String> = config
+            .serials
+            .iter()
+            .filter(|serial| !usable.iter().any(|it| &&it.serial == serial))
+            .collect();
+        if !missing.is_empty() {
+            return Err(AndroidError::NoDevices(format!(
+                "no usable device {} on the adb servers {}; they see: {seen}",
+                missing
+                    .iter()
+                    .map(|it| it.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                config.servers.join(", ")
+            )));
+        }
+        usable.retain(|it| config.serials.contains(&it.serial));
+    }
+    if usable.is_empty() {
+        return Err(AndroidError::NoDevices(format!(
+            "no usable device on the adb servers {}; they see: {seen}",
+            config.servers.join(", ")
+        )));
+    }
+    Ok(usable)
+}
+
+/// What a learning run on devices produced.
+#[derive(Debug)]
+pub struct AndroidRun {
+    /// The run, as on the host JVM.
+    pub run: JvmRun,
+    /// What each device did.
+    pub devices: Vec<DeviceUse>,
+    /// Devices that answered the same inputs differently, each pair once.
+    pub disagreements: Vec<DeviceDisagreement>,
+}
+
+/// The cost of a device run: a reset and each callin cross adb, and a quiet `wait` lasts
+/// t_max.
+fn cost_model(experiment: &Experiment) -> CostModel {
+    CostModel {
+        reset_ms: 30,
+        callin_ms: 10,
+        callback_wait_ms: 10,
+        quiet_wait_ms: experiment.quiescence_ms(),
+    }
+}
+
+/// Learns `experiment`'s class on the devices of `config`, one worker per device, all
+/// sharing one query cache and journal.
+///
+/// Fails before learning if no device is usable or the first agent does not start (a bad
+/// experiment names its line). A device lost during learning is waited for as
+/// `config.patience` says while the others go on.
+pub async fn learn_on_devices(
+    experiment: Arc<Experiment>,
+    config: &AndroidConfig,
+    progress: &mut dyn Progress,
+) -> Result<AndroidRun, AndroidError> {
+    let started = Instant::now();
+    if !experiment.harness_sources().is_empty() {
+        return Err(AndroidError::Unsupported(format!(
+            "{} names harness sources; harnesses are not dexed for devices yet, so this \
+             experiment runs on --backend jvm or robolectric only",
+            experiment.file().display()
+        )));
+    }
+    let links = devices(config).await?;
+    let setup = AgentSetup {
+        jars: config.jars.clone(),
+        start_ms: config.start_ms,
+    };
+    let pool = Arc::new(Pool::new(
+        links.clone(),
+        setup,
+        Arc::clone(&experiment),
+        config.patience,
+    ));
+    let alphabet = Arc::new(experiment.alphabet());
+    let traces = Arc::new(DeviceTraces::default());
+    let mut workers: Vec<DeviceWorker> = (0..links.len())
+        .map(|index| {
+            DeviceWorker::new(
+                Arc::clone(&pool),
+                Arc::clone(&experiment),
+                Arc::clone(&alphabet),
+                Arc::clone(&traces),
+                index,
+            )
+        })
+        .collect();
+    // The first agent starts now, so a bad experiment fails here with its location.
+    let platform = workers[0].platform().await?;
+    let agents = Agents::of(&config.jvm, cost_model(&experiment), started);
+    let provenance = Provenance {
+        platform: describe_platform(&platform, &links),
+        sources: Vec::new(),
+        run: LearningRun {
+            backend: Backend::Android,
+            sdk: platform
+                .get("sdk")
+                .and_then(Value::as_u64)
+                .map(|it| it as u32),
+            code: Some(Code::Real),
+            date: None,
+        },
+    };
+    let run = learn_with(experiment, alphabet, workers, &agents, provenance, progress).await;
+    let devices = pool.uses().await;
+    pool.shutdown().await;
+    Ok(AndroidRun {
+        run: run?,
+        devices,
+        disagreements: traces.disagreements(),
+    })
+}
+
+/// "Android 14 (API 34), Pixel 7, on devices A, B".
+fn describe_platform(platform: &Value, links: &[DeviceLink]) -> String {
+    let text = |key: &str| platform.get(key).and_then(Value::as_str).unwrap_or("?");
+    let serials: Vec<&str> = links.iter().map(|it| it.serial.as_str()).collect();
+    format!(
+        "Android {} (API {}), {}, on device{} {}",
+        text("release"),
+        platform.get("sdk").and_then(Value::as_u64).unwrap_or(0),
+        text("model"),
+        if serials.len() == 1 { "" } else { "s" },
+        serials.join(", ")
+    )
+}

@@ -1,0 +1,103 @@
+//! Shared setup of the Android backend's tests: fake adb servers whose fake devices run the
+//! host JVM agent behind `app_process`, the agent jar pushed to them, and a configuration of
+//! the backend that never starts a real adb daemon (`/bin/true` as the adb program).
+
+#![allow(
+    dead_code,
+    unused_imports,
+    reason = "each test binary uses a different part of the support"
+)]
+
+pub mod fake_adb;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use fake_adb::{FakeAdb, FakeAgent, FakeDevice};
+use learner::backend::android::{AndroidConfig, Patience};
+use learner::backend::jvm::java::Jdk;
+use learner::backend::jvm::JvmConfig;
+
+#[path = "../jvm_support/mod.rs"]
+mod jvm_support;
+
+pub use jvm_support::{experiment, target_dir};
+
+/// A scratch folder for `test`'s devices, emptied.
+pub fn scratch(test: &str) -> PathBuf {
+    let dir = target_dir().join("fake-devices").join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("target is writable");
+    dir
+}
+
+/// The host agent with its JDK harnesses in one jar: what the tests push to fake devices,
+/// whose `app_process` runs it on the host JVM.
+pub fn agent_jar() -> PathBuf {
+    let jdk = Jdk::from_env().unwrap_or_else(|error| {
+        panic!("the Android backend's tests run the agent on a JDK (11 or later): {error}")
+    });
+    let cache = target_dir().join("typestar-agent-cache");
+    let classes = jdk
+        .agent_classpath(&cache)
+        .unwrap_or_else(|error| panic!("{error}"));
+    let jar = cache.join(format!(
+        "pushed-{}.jar",
+        classes[0]
+            .parent()
+            .and_then(Path::file_name)
+            .map_or_else(String::new, |it| it.to_string_lossy().into_owned())
+    ));
+    if !jar.is_file() {
+        let partial = jar.with_extension(format!("tmp-{}", std::process::id()));
+        let mut command = Command::new(jdk.java.with_file_name("jar"));
+        command.arg("--create").arg("--file").arg(&partial);
+        for dir in &classes {
+            command.arg("-C").arg(dir).arg(".");
+        }
+        let status = command.status().expect("the JDK has `jar`");
+        assert!(status.success(), "jar failed for {}", jar.display());
+        std::fs::rename(&partial, &jar).expect("target is writable");
+    }
+    jar
+}
+
+/// What a fake device's `app_process` runs: the host agent.
+pub fn host_agent() -> FakeAgent {
+    let jdk = Jdk::from_env().unwrap_or_else(|error| panic!("{error}"));
+    FakeAgent {
+        java: jdk.java,
+        jvm_options: Vec::new(),
+        classpath: Vec::new(),
+        main_class: "dev.typestar.agent.Agent".to_owned(),
+    }
+}
+
+/// A fake adb server with a device per serial, each running the host agent at API `api`.
+pub fn server(scratch: &Path, serials: &[&str], api: u32) -> FakeAdb {
+    let devices = serials
+        .iter()
+        .map(|serial| FakeDevice::new(scratch, serial, api, host_agent()))
+        .collect();
+    FakeAdb::start(devices)
+}
+
+/// The backend's configuration for `servers`, pushing the host agent jar, with short waits
+/// for lost devices.
+pub fn config(servers: &[&FakeAdb]) -> AndroidConfig {
+    AndroidConfig {
+        servers: servers.iter().map(|it| it.address()).collect(),
+        serials: Vec::new(),
+        adb_program: "/bin/true".to_owned(),
+        jars: vec![agent_jar()],
+        start_ms: 60_000,
+        patience: Patience {
+            wait_ms: 60_000,
+            poll_ms: 100,
+        },
+        jvm: JvmConfig {
+            cache_dir: target_dir().join("typestar-agent-cache"),
+            ..JvmConfig::default()
+        },
+    }
+}

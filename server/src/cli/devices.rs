@@ -1,0 +1,109 @@
+//! `typestar devices`: the Android devices the adb servers see, with their model, API level
+//! and whether a typestar agent runs there; and the adb options `typestar learn --backend
+//! android` shares with it.
+
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::Args;
+use learner::backend::android::{self, AndroidConfig, AndroidRun, DeviceInfo};
+
+/// Where to find adb servers.
+#[derive(Args, Debug, Default)]
+pub struct AdbArgs {
+    /// An adb server to find devices on, `host:port` (repeatable; default 127.0.0.1 at
+    /// $ANDROID_ADB_SERVER_PORT, else 5037). A device farm's adb server works the same way.
+    #[arg(long = "adb-server", value_name = "HOST:PORT")]
+    pub servers: Vec<String>,
+    /// The adb program that starts the local adb server when none runs (default adb).
+    #[arg(long = "adb", value_name = "PROGRAM")]
+    pub program: Option<String>,
+}
+
+impl AdbArgs {
+    /// The backend's configuration for these servers.
+    pub fn config(&self) -> AndroidConfig {
+        let servers = if self.servers.is_empty() {
+            vec![android::default_server()]
+        } else {
+            self.servers.clone()
+        };
+        AndroidConfig {
+            servers,
+            adb_program: self.program.clone().unwrap_or_else(|| "adb".to_owned()),
+            ..AndroidConfig::default()
+        }
+    }
+}
+
+/// Arguments of `typestar devices`.
+#[derive(Args, Debug)]
+pub struct DevicesArgs {
+    #[command(flatten)]
+    adb: AdbArgs,
+}
+
+/// Lists the devices as a table on standard output.
+pub fn run(args: DevicesArgs) -> anyhow::Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let devices = runtime
+        .block_on(android::list_devices(&args.adb.config()))
+        .map_err(|error| anyhow::anyhow!("{error}"))?;
+    super::emit(format_args!("{}", table(&devices)));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The devices as a Markdown table.
+fn table(devices: &[DeviceInfo]) -> String {
+    if devices.is_empty() {
+        return "no devices\n".to_owned();
+    }
+    let mut text = "| serial | adb server | state | model | API | agent |\n\
+                    | --- | --- | --- | --- | --- | --- |\n"
+        .to_owned();
+    for device in devices {
+        text.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} |\n",
+            device.serial,
+            device.server,
+            device.state,
+            device.model,
+            device.api.map_or("-".to_owned(), |it| it.to_string()),
+            if device.agent_running { "running" } else { "-" },
+        ));
+    }
+    text
+}
+
+/// What each device did in a learning run, and where devices disagreed, for the report.
+pub fn describe_run(run: &AndroidRun) -> String {
+    let mut text = "\nDevices (runs each served):\n".to_owned();
+    for device in &run.devices {
+        text.push_str(&format!(
+            "- {} ({}): {} runs{}\n",
+            device.serial,
+            device.server,
+            device.runs,
+            if device.gone { ", gone at the end" } else { "" }
+        ));
+    }
+    text.push_str(&format!(
+        "Devices that answered the same inputs differently (non-determinism across devices, \
+         never merged): {}\n",
+        run.disagreements.len()
+    ));
+    for disagreement in &run.disagreements {
+        let (first, first_outputs) = &disagreement.first;
+        let (second, second_outputs) = &disagreement.second;
+        text.push_str(&format!(
+            "- {}: {first} answered {}, {second} answered {}\n",
+            disagreement.inputs.join(" "),
+            first_outputs.join(" "),
+            second_outputs.join(" ")
+        ));
+    }
+    text
+}
