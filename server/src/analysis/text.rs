@@ -71,13 +71,23 @@ impl<'a> LineIndex<'a> {
         l.strip_suffix('\r').unwrap_or(l)
     }
 
-    /// The byte offset of `pos` in the text, clamped to the line and the text.
+    /// The byte offset of `pos` in the text, clamped to the line and the text, and moved back
+    /// to the start of the character it falls inside.
     pub fn offset(&self, pos: Pos) -> usize {
         let Some(&start) = self.starts.get(pos.line as usize) else {
             return self.text.len();
         };
-        start + (pos.col as usize).min(self.line(pos.line).len())
+        start + floor_char_boundary(self.line(pos.line), pos.col as usize)
     }
+}
+
+/// `index` clamped to `text` and moved back to the start of the character it falls inside.
+pub fn floor_char_boundary(text: &str, index: usize) -> usize {
+    let mut index = index.min(text.len());
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
 }
 
 /// Line `line` of `text`, without its line terminator; empty past the end.
@@ -177,6 +187,14 @@ mod tests {
         assert_eq!(index.offset(Pos::new(1, 1)), 5);
         assert_eq!(index.offset(Pos::new(1, 99)), 6);
         assert_eq!(index.offset(Pos::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn offsets_inside_a_character_move_to_its_start() {
+        let text = "aé😀\nb";
+        let index = LineIndex::new(text);
+        let offsets: Vec<usize> = (0..9).map(|col| index.offset(Pos::new(0, col))).collect();
+        assert_eq!(offsets, [0, 1, 1, 3, 3, 3, 3, 7, 7]);
     }
 
     #[test]

@@ -4,17 +4,18 @@
 //! Read `server/CONTRIBUTING.md` before adding a handler: state changes happen synchronously,
 //! before the first `.await`, and analysis runs on snapshots.
 
-mod capabilities;
+pub mod capabilities;
 mod diagnostics;
 mod documents;
 pub mod ext;
-mod from_proto;
+pub mod framing;
+pub mod from_proto;
 mod handlers;
 mod server;
 mod session;
 pub mod settings;
 mod tasks;
-mod to_proto;
+pub mod to_proto;
 mod transport;
 mod workspace;
 
