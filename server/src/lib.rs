@@ -7,6 +7,7 @@
 //! ```
 
 pub mod analysis;
+pub mod compare;
 pub mod learning;
 pub mod lsp;
 pub mod project;

@@ -29,8 +29,12 @@ pub enum LearnClassResult {
     Learned {
         /// The class.
         class: String,
-        /// The written `.typestate` file.
+        /// The written `.typestate` file: in `.typestar/learned/` when the library has the
+        /// class, which it does not replace.
         typestate: PathBuf,
+        /// When the library has the class: the differences from its protocol (Markdown).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        diff: Option<PathBuf>,
     },
     /// The user cancelled, or the run hit `typestar.timeouts.learnMs`.
     Cancelled {

@@ -22,6 +22,8 @@ pub struct Options {
     pub classpath: Option<Vec<PathBuf>>,
     /// `typestar.deviceSerial`: the adb serial of the device to learn on.
     pub device_serial: Option<String>,
+    /// `typestar.sdk`: the Android SDK level the Robolectric backend runs classes on.
+    pub sdk: Option<u32>,
     /// `typestar.timeouts`.
     pub timeouts: Option<TimeoutOptions>,
     /// `typestar.jobs`: membership queries run in parallel.
@@ -76,6 +78,9 @@ impl Settings {
                 backend: options.backend.unwrap_or_default(),
                 classpath: options.classpath.unwrap_or_default(),
                 device_serial: options.device_serial,
+                sdk: options
+                    .sdk
+                    .unwrap_or(learner::backend::robolectric::DEFAULT_SDK),
                 quiescence: Duration::from_millis(timeouts.quiescence_ms.unwrap_or(1_000)),
                 query_timeout: Duration::from_millis(timeouts.query_ms.unwrap_or(30_000)),
                 learn_timeout: Duration::from_millis(timeouts.learn_ms.unwrap_or(30 * 60_000)),

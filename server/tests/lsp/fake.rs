@@ -5,8 +5,8 @@
 //! blocks the check until [`FakeChecker::release`], one containing `COSTLY` takes
 //! [`COSTLY_CHECK`] to check.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use server::analysis::{
@@ -159,6 +159,8 @@ fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>)
 pub struct FakeLearner {
     /// Run until the server says stop.
     pub until_cancelled: bool,
+    /// Turns true when a run stopped because the server said stop.
+    pub stopped: Arc<AtomicBool>,
 }
 
 impl Learner for FakeLearner {
@@ -193,6 +195,7 @@ impl Learner for FakeLearner {
             while !cancelled() {
                 std::thread::sleep(Duration::from_millis(2));
             }
+            self.stopped.store(true, Ordering::Relaxed);
             return Err(LearnError::Cancelled);
         }
         let mut typestate = typestates::format::parse("fake", COUNTDOWN).unwrap();

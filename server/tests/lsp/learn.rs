@@ -78,6 +78,7 @@ async fn learning_can_be_cancelled() {
     let mut server = TestServer::builder()
         .learner(FakeLearner {
             until_cancelled: true,
+            ..FakeLearner::default()
         })
         .file(
             ".typestar/experiments/com.example.Widget.toml",
@@ -120,17 +121,116 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
         .request("workspace/executeCommand", learn_args(&uri))
         .await;
     assert_eq!(reply["result"]["status"], "learned", "{reply}");
-    let written = ".typestar/android/os/CountDownTimer.typestate";
+    // Beside the library's protocol, never over it.
+    assert!(!exists(
+        &server.root,
+        ".typestar/android/os/CountDownTimer.typestate"
+    ));
+    let written = ".typestar/learned/android/os/CountDownTimer.typestate";
     let text = std::fs::read_to_string(server.root.join(written)).unwrap();
     assert!(text.contains("provenance learned"), "{text}");
     assert!(
         text.contains("platform \"simulated device (model backend)\""),
         "{text}"
     );
-    server.await_progress_end("typestar/workspaceCheck/").await;
+    let diff = ".typestar/learned/android.os.CountDownTimer.diff.md";
+    let report = std::fs::read_to_string(server.root.join(diff)).unwrap();
+    assert!(
+        report.contains("bundled:android/os/CountDownTimer.typestate and")
+            && report.contains("have the same traces"),
+        "{report}"
+    );
+    assert_eq!(
+        reply["result"]["diff"],
+        server.root.join(diff).display().to_string()
+    );
+    let requests = server.server_requests().await;
+    assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
+        && r["params"]["uri"].as_str().unwrap().ends_with(".diff.md")));
     let hover = server.hover(&uri, 2, 6).await;
     let markdown = hover["contents"]["value"].as_str().unwrap();
-    assert!(markdown.contains("**Provenance:** learned"), "{markdown}");
+    assert!(markdown.contains("bundled with typestar"), "{markdown}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancel_request_stops_the_learner_and_ends_the_progress() {
+    let learner = FakeLearner {
+        until_cancelled: true,
+        ..FakeLearner::default()
+    };
+    let stopped = learner.stopped.clone();
+    let mut server = TestServer::builder()
+        .learner(learner)
+        .file(
+            ".typestar/experiments/com.example.Widget.toml",
+            "class = \"com.example.Widget\"\n",
+        )
+        .build()
+        .await;
+    let uri = server.open("A.java", WIDGET).await;
+    let id = server
+        .send_request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    server
+        .await_notification("$/progress", |p| p["value"]["kind"] == "report")
+        .await;
+    server.notify("$/cancelRequest", json!({ "id": id })).await;
+    let reply = server.await_response(id).await;
+    assert_eq!(reply["error"]["code"], -32800, "{reply}");
+    let end = server.await_progress_end("typestar/learn/").await;
+    assert_eq!(end["value"]["message"], "cancelled");
+    while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_android_class_on_the_host_jvm_says_what_to_set() {
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", TIMER).await;
+    let reply = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    let reason = reply["result"]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("set `typestar.backend` to `robolectric`")
+            && reason.contains("learner/robolectric/fetch.sh"),
+        "{reason}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_robolectric_backend_drafts_from_the_shipped_experiment_or_says_what_to_write() {
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": "robolectric", "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", TIMER).await;
+    let drafted = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    let draft = ".typestar/experiments/android.os.CountDownTimer.toml";
+    assert_eq!(
+        std::fs::read_to_string(server.root.join(draft)).unwrap(),
+        include_str!("../../../learner/experiments/android.os.CountDownTimer.toml")
+    );
+    let uri = server.open("B.java", WIDGET).await;
+    let reply = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    let reason = reply["result"]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("com.example.Widget.toml") && reason.contains("EXPERIMENTS.md"),
+        "{reason}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -154,6 +254,34 @@ async fn backends_the_learner_lacks_are_reported_unavailable() {
             .unwrap()
             .contains("no android backend"),
         "{shown}"
+    );
+}
+
+/// The example app's `DownloadTask`, not compiled: learning it says what to configure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_the_agent_cannot_find_says_what_to_set() {
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let text = include_str!(
+        "../../../examples/android-app/app/src/main/java/com/example/typestar/DownloadTask.java"
+    );
+    let uri = server.open("DownloadTask.java", text).await;
+    let reply = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "typestar.learnClass", "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": 5, "character": 15 } }] }),
+        )
+        .await;
+    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    let reason = reply["result"]["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("com.example.typestar.DownloadTask is not on the learning class path")
+            && reason.contains("`typestar.classpath`")
+            && reason.contains("`robolectric`"),
+        "{reason}"
     );
 }
 
