@@ -12,5 +12,5 @@ const common = {
 
 await build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', minify: true, keepNames: true });
 if (process.argv.includes('--test')) {
-  await build({ ...common, entryPoints: ['src/server.ts', 'src/commands.ts'], outdir: 'out' });
+  await build({ ...common, entryPoints: ['src/server.ts', 'src/commands.ts', 'src/status.ts'], outdir: 'out' });
 }

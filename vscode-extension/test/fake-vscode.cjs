@@ -22,11 +22,22 @@ const state = {
   commands: new Map(),
   /** Messages passed to window.showErrorMessage. */
   errors: [],
+  /** Messages passed to window.showInformationMessage. */
+  infos: [],
+  /** Options of each window.withProgress, and whether to cancel it right after it starts. */
+  progress: [],
+  cancelProgress: false,
+  /** Status-bar items created. */
+  statusItems: [],
   activeTextEditor: undefined,
   reset() {
     this.settings = {};
     this.commands.clear();
     this.errors = [];
+    this.infos = [];
+    this.progress = [];
+    this.cancelProgress = false;
+    this.statusItems = [];
     this.activeTextEditor = undefined;
   },
 };
@@ -41,11 +52,36 @@ const api = {
       return { get: (key, fallback) => state.settings[`${section}.${key}`] ?? fallback };
     },
   },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  StatusBarAlignment: { Left: 1, Right: 2 },
   window: {
     get activeTextEditor() { return state.activeTextEditor; },
     showErrorMessage(message) {
       state.errors.push(message);
       return Promise.resolve(undefined);
+    },
+    showInformationMessage(message) {
+      state.infos.push(message);
+      return Promise.resolve(undefined);
+    },
+    withProgress(options, task) {
+      state.progress.push(options);
+      const listeners = [];
+      const token = {
+        isCancellationRequested: false,
+        onCancellationRequested(listener) { listeners.push(listener); return new Disposable(); },
+      };
+      const running = task({ report() {} }, token);
+      if (state.cancelProgress) {
+        token.isCancellationRequested = true;
+        listeners.forEach((listener) => listener());
+      }
+      return running;
+    },
+    createStatusBarItem(id, alignment, priority) {
+      const item = { id, alignment, priority, text: '', tooltip: '', shown: false, show() { this.shown = true; }, dispose() {} };
+      state.statusItems.push(item);
+      return item;
     },
   },
   commands: {

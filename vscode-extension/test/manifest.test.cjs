@@ -20,6 +20,7 @@ test('settings: exactly the keys the server and the client read, with the server
     'typestar.deviceSerial': [['string', 'null'], null],
     'typestar.diagnostics.debounceMs': ['integer', 150],
     'typestar.jobs': ['integer', 1],
+    'typestar.sdk': ['integer', 34],
     'typestar.server.path': ['string', ''],
     'typestar.timeouts.learnMs': ['integer', 1800000],
     'typestar.timeouts.queryMs': ['integer', 30000],
@@ -44,15 +45,26 @@ test('settings: each has a default and a description, and README.md documents it
   }
 });
 
-test('the learnClass command is contributed, and shown for Java and Kotlin only', () => {
-  assert.deepEqual(manifest.contributes.commands, [{ command: 'typestar.learnClass', title: 'Learn this class', category: 'Typestar' }]);
+test('the commands are contributed, and learnClass is shown for Java and Kotlin only', () => {
+  assert.deepEqual(manifest.contributes.commands, [
+    { command: 'typestar.learnClass', title: 'Learn this class', category: 'Typestar' },
+    { command: 'typestar.showOutput', title: 'Show the server log', category: 'Typestar' },
+  ]);
   const when = 'editorLangId == java || editorLangId == kotlin';
   assert.deepEqual(manifest.contributes.menus['editor/context'], [{ command: 'typestar.learnClass', when, group: 'typestar@1' }]);
   assert.deepEqual(manifest.contributes.menus.commandPalette, [{ command: 'typestar.learnClass', when }]);
 });
 
 test('activation, entry point and identity', () => {
-  assert.deepEqual(manifest.activationEvents, ['onLanguage:java', 'onLanguage:kotlin', 'workspaceContains:.typestar']);
+  assert.deepEqual(manifest.activationEvents, [
+    'onLanguage:java',
+    'onLanguage:kotlin',
+    'onLanguage:typestate',
+    'workspaceContains:**/*.java',
+    'workspaceContains:**/*.kt',
+    'workspaceContains:**/*.kts',
+    'workspaceContains:.typestar',
+  ]);
   assert.equal(manifest.main, './dist/extension.js');
   assert.equal(manifest.name, 'typestar');
   assert.equal(manifest.publisher, 'typestar');
@@ -71,4 +83,38 @@ test('@types/vscode equals the engines.vscode floor (vsce rejects a newer one) a
   for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
     assert.match(version, /^\d+\.\d+\.\d+$/, `${name} is not pinned exactly`);
   }
+});
+
+test('Kotlin is a language even without a Kotlin extension, and .typestate files have a language and a grammar', () => {
+  const languages = Object.fromEntries(manifest.contributes.languages.map((l) => [l.id, l]));
+  assert.deepEqual(languages.kotlin.extensions, ['.kt', '.kts']);
+  assert.deepEqual(languages.typestate.extensions, ['.typestate']);
+  const config = JSON.parse(fs.readFileSync(path.join(dir, languages.typestate.configuration), 'utf8'));
+  assert.equal(config.comments.lineComment, '#');
+  const [grammar] = manifest.contributes.grammars;
+  assert.equal(grammar.language, 'typestate');
+  const tm = JSON.parse(fs.readFileSync(path.join(dir, grammar.path), 'utf8'));
+  assert.equal(tm.scopeName, grammar.scopeName);
+  const ignore = fs.readFileSync(path.join(dir, '.vscodeignore'), 'utf8');
+  assert.match(ignore, /^!syntaxes\/\*\*$/m);
+  assert.match(ignore, /^!language-configuration-typestate\.json$/m);
+});
+
+test('the grammar scopes every line of a library protocol the way the format reads it', () => {
+  const [grammar] = manifest.contributes.grammars;
+  const tm = JSON.parse(fs.readFileSync(path.join(dir, grammar.path), 'utf8'));
+  const regexes = [];
+  const collect = (rule) => {
+    if (rule.match) regexes.push([new RegExp(rule.match), rule]);
+    (rule.patterns ?? []).forEach(collect);
+  };
+  Object.values(tm.repository).forEach(collect);
+  const scopesOf = (line) => regexes.filter(([re]) => re.test(line)).map(([, rule]) => rule.name ?? Object.values(rule.captures ?? {})[0].name);
+  const library = path.join(dir, '..', 'typestates', 'library', 'android', 'os', 'CountDownTimer.typestate');
+  for (const line of fs.readFileSync(library, 'utf8').split('\n').filter((l) => l.trim() !== '')) {
+    assert.ok(scopesOf(line).length > 0, `no scope for: ${line}`);
+  }
+  assert.deepEqual(scopesOf('state Running "counting"'), ['keyword.other.typestate']);
+  assert.ok(scopesOf('  start -> Running').includes('keyword.operator.arrow.typestate'));
+  assert.ok(scopesOf('  start error from "x"').includes('invalid.illegal.outcome.typestate'));
 });
