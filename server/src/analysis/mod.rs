@@ -7,6 +7,7 @@
 
 pub mod actions;
 pub mod hover;
+pub mod protocol;
 mod static_checker;
 pub mod suppress;
 pub mod text;

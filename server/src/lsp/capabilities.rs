@@ -3,6 +3,8 @@
 
 use tower_lsp_server::ls_types::{ClientCapabilities, PositionEncodingKind};
 
+use crate::analysis::hover::ViewLink;
+
 /// How LSP positions count columns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Encoding {
@@ -36,6 +38,10 @@ pub struct Capabilities {
     pub work_done_progress: bool,
     /// `window/showDocument` is supported.
     pub show_document: bool,
+    /// Hovers may link to the protocol view: the client runs `typestar.showProtocol` from a
+    /// Markdown command link (`experimental.typestar.showProtocol: true`, sent by the VS Code
+    /// extension).
+    pub view_link: ViewLink,
 }
 
 impl Capabilities {
@@ -63,6 +69,14 @@ impl Capabilities {
             show_document: window
                 .and_then(|w| w.show_document.as_ref())
                 .is_some_and(|s| s.support),
+            view_link: match client
+                .experimental
+                .as_ref()
+                .and_then(|e| e.pointer("/typestar/showProtocol"))
+            {
+                Some(serde_json::Value::Bool(true)) => ViewLink::Command,
+                _ => ViewLink::Omitted,
+            },
         }
     }
 }

@@ -46,6 +46,7 @@ pub fn service(engines: Engines) -> (LspService<Server>, ClientSocket) {
             Server::work_done_progress_cancel,
         )
         .custom_method(transport::INVALID_MESSAGE, Server::invalid_message)
+        .custom_method(ext::PROTOCOL, Server::protocol)
         .finish()
 }
 

@@ -34,6 +34,14 @@ impl Server {
         Err(params.into_error())
     }
 
+    /// `typestar/protocol`, registered as a custom method.
+    pub async fn protocol(
+        &self,
+        params: super::ext::ProtocolParams,
+    ) -> Result<Option<crate::analysis::protocol::ProtocolView>> {
+        handlers::protocol::handle(&self.session, params).await
+    }
+
     /// `window/workDoneProgress/cancel`, registered as a custom method.
     pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
         handlers::progress_cancel::handle(&self.session, params);

@@ -17,11 +17,12 @@ pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<O
     let checker = session.engines.checker.clone();
     let library = session.library();
     let encoding = session.encoding();
+    let link = session.capabilities().view_link;
     tasks::request(session, "hover", move || {
         let file = &snapshot.file;
         let index = LineIndex::new(&file.text);
         let pos = from_proto::pos(&index, encoding, at.position);
-        hover::hover(checker.as_ref(), &library, file, pos)
+        hover::hover(checker.as_ref(), &library, file, pos, link)
             .map(|text| to_proto::hover(&index, encoding, text))
     })
     .await

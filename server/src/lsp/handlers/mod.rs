@@ -12,3 +12,4 @@ pub mod hover;
 pub mod initialize;
 pub mod initialized;
 pub mod progress_cancel;
+pub mod protocol;
