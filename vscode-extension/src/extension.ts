@@ -5,6 +5,7 @@ import { commands, window, workspace, type Disposable, type ExtensionContext, ty
 import { LanguageClient, State, type Executable, type LanguageClientOptions } from 'vscode-languageclient/node';
 import { learnClassMiddleware, registerLearnClass } from './commands';
 import { findServer, SERVER_PATH_SETTING } from './server';
+import { registerShowProtocol, SHOW_PROTOCOL } from './protocolPanel';
 import { SHOW_OUTPUT, Status } from './status';
 
 /** What one server start owns; disposed on restart and on deactivation. */
@@ -24,6 +25,7 @@ export function activate(context: ExtensionContext): Promise<void> {
     output,
     status,
     commands.registerCommand(SHOW_OUTPUT, () => output.show()),
+    registerShowProtocol(() => (session?.client?.isRunning() ? session.client : undefined), context.extensionUri),
     workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SERVER_PATH_SETTING)) {
         void serially(async () => {
@@ -65,8 +67,19 @@ async function start(context: ExtensionContext, output: LogOutputChannel): Promi
       synchronize: { fileEvents: watcher, configurationSection: 'typestar' },
       outputChannel: output,
       middleware: { executeCommand: learnClassMiddleware(() => client, status) },
+      // The class hover links to the protocol view with a `command:` link; only that command may run from it.
+      markdown: { isTrusted: { enabledCommands: [SHOW_PROTOCOL] } },
     };
     client = new LanguageClient('typestar', 'Typestar', { run, debug }, options);
+    // Tells the server that hovers may link to the protocol view (server/src/lsp/capabilities.rs).
+    client.registerFeature({
+      fillClientCapabilities: (capabilities) => {
+        capabilities.experimental = { ...(capabilities.experimental as object | undefined), typestar: { showProtocol: true } };
+      },
+      initialize: () => undefined,
+      getState: () => ({ kind: 'static' }),
+      clear: () => undefined,
+    });
     const states = client.onDidChangeState((e) => {
       status?.setServer(e.newState === State.Running ? 'running' : e.newState === State.Starting ? 'starting' : 'stopped');
     });

@@ -6,6 +6,8 @@ const Module = require('node:module');
 class Uri {
   constructor(value) { this.value = value; }
   static file(p) { return new Uri(`file://${p}`); }
+  static joinPath(base, ...parts) { return new Uri([base.value, ...parts].join('/')); }
+  get scheme() { return this.value.split(':')[0]; }
   toString() { return this.value; }
 }
 
@@ -29,6 +31,10 @@ const state = {
   cancelProgress: false,
   /** Status-bar items created. */
   statusItems: [],
+  /** Webview panels created, each with the messages posted to it. */
+  panels: [],
+  /** Listeners of window.onDidChangeTextEditorSelection. */
+  selectionListeners: [],
   activeTextEditor: undefined,
   reset() {
     this.settings = {};
@@ -38,6 +44,8 @@ const state = {
     this.progress = [];
     this.cancelProgress = false;
     this.statusItems = [];
+    this.panels = [];
+    this.selectionListeners = [];
     this.activeTextEditor = undefined;
   },
 };
@@ -54,6 +62,7 @@ const api = {
   },
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   StatusBarAlignment: { Left: 1, Right: 2 },
+  ViewColumn: { Active: -1, Beside: -2 },
   window: {
     get activeTextEditor() { return state.activeTextEditor; },
     showErrorMessage(message) {
@@ -77,6 +86,26 @@ const api = {
         listeners.forEach((listener) => listener());
       }
       return running;
+    },
+    createWebviewPanel(viewType, title, column, options) {
+      const panel = {
+        viewType, title, column, options, posted: [], revealed: 0,
+        webview: {
+          html: '',
+          cspSource: 'vscode-webview:',
+          asWebviewUri: (uri) => uri,
+          postMessage(message) { panel.posted.push(message); return Promise.resolve(true); },
+        },
+        reveal() { panel.revealed += 1; },
+        onDidDispose() { return new Disposable(); },
+        dispose() {},
+      };
+      state.panels.push(panel);
+      return panel;
+    },
+    onDidChangeTextEditorSelection(listener) {
+      state.selectionListeners.push(listener);
+      return new Disposable();
     },
     createStatusBarItem(id, alignment, priority) {
       const item = { id, alignment, priority, text: '', tooltip: '', shown: false, show() { this.shown = true; }, dispose() {} };

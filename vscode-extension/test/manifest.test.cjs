@@ -48,11 +48,18 @@ test('settings: each has a default and a description, and README.md documents it
 test('the commands are contributed, and learnClass is shown for Java and Kotlin only', () => {
   assert.deepEqual(manifest.contributes.commands, [
     { command: 'typestar.learnClass', title: 'Learn this class', category: 'Typestar' },
+    { command: 'typestar.showProtocol', title: 'Show protocol', category: 'Typestar' },
     { command: 'typestar.showOutput', title: 'Show the server log', category: 'Typestar' },
   ]);
   const when = 'editorLangId == java || editorLangId == kotlin';
-  assert.deepEqual(manifest.contributes.menus['editor/context'], [{ command: 'typestar.learnClass', when, group: 'typestar@1' }]);
-  assert.deepEqual(manifest.contributes.menus.commandPalette, [{ command: 'typestar.learnClass', when }]);
+  assert.deepEqual(manifest.contributes.menus['editor/context'], [
+    { command: 'typestar.learnClass', when, group: 'typestar@1' },
+    { command: 'typestar.showProtocol', when, group: 'typestar@2' },
+  ]);
+  assert.deepEqual(manifest.contributes.menus.commandPalette, [
+    { command: 'typestar.learnClass', when },
+    { command: 'typestar.showProtocol', when },
+  ]);
 });
 
 test('activation, entry point and identity', () => {
@@ -80,6 +87,7 @@ test('@types/vscode equals the engines.vscode floor (vsce rejects a newer one) a
   assert.equal(manifest.engines.vscode, '^1.91.0');
   assert.equal(manifest.devDependencies['@types/vscode'], '1.91.0');
   assert.equal(manifest.dependencies['vscode-languageclient'], '11.0.0');
+  assert.equal(manifest.dependencies['@hpcc-js/wasm-graphviz'], '1.29.2');
   for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
     assert.match(version, /^\d+\.\d+\.\d+$/, `${name} is not pinned exactly`);
   }

@@ -35,6 +35,7 @@ test('vsce package produces a .vsix with exactly the bundle, the manifest, the R
   const shipped = names.filter((it) => it.startsWith('extension/') && !it.startsWith('extension/bin/'));
   assert.deepEqual(shipped, [
     'extension/dist/extension.js',
+    'extension/dist/webview.js',
     'extension/language-configuration-typestate.json',
     'extension/package.json',
     'extension/readme.md',
