@@ -42,6 +42,11 @@ pub struct Capabilities {
     /// Markdown command link (`experimental.typestar.showProtocol: true`, sent by the VS Code
     /// extension).
     pub view_link: ViewLink,
+    /// The client pulls diagnostics of open documents (`textDocument/diagnostic`); they are then
+    /// not pushed, so that no client shows them twice.
+    pub pull_diagnostics: bool,
+    /// The client re-pulls on `workspace/diagnostic/refresh`.
+    pub diagnostic_refresh: bool,
 }
 
 impl Capabilities {
@@ -69,6 +74,14 @@ impl Capabilities {
             show_document: window
                 .and_then(|w| w.show_document.as_ref())
                 .is_some_and(|s| s.support),
+            pull_diagnostics: client
+                .text_document
+                .as_ref()
+                .is_some_and(|t| t.diagnostic.is_some()),
+            diagnostic_refresh: workspace
+                .and_then(|w| w.diagnostics.as_ref())
+                .and_then(|d| d.refresh_support)
+                == Some(true),
             view_link: match client
                 .experimental
                 .as_ref()

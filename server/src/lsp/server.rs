@@ -6,8 +6,9 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     CodeActionParams, CodeActionResponse, DidChangeConfigurationParams,
-    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, ExecuteCommandParams, Hover, HoverParams, InitializeParams,
+    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DocumentDiagnosticParams,
+    DocumentDiagnosticReportResult, ExecuteCommandParams, Hover, HoverParams, InitializeParams,
     InitializeResult, InitializedParams, LSPAny, WorkDoneProgressCancelParams,
 };
 use tower_lsp_server::LanguageServer;
@@ -58,7 +59,19 @@ impl LanguageServer for Server {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.session.shut_down();
         Ok(())
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        handlers::diagnostic::handle(&self.session, params).await
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        handlers::did_change_workspace_folders::handle(&self.session, params);
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
