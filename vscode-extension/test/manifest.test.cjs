@@ -19,6 +19,7 @@ test('settings: exactly the keys the server and the client read, with the server
     'typestar.classpath': ['array', []],
     'typestar.deviceSerial': [['string', 'null'], null],
     'typestar.diagnostics.debounceMs': ['integer', 150],
+    'typestar.inlayHints.states': ['boolean', false],
     'typestar.jobs': ['integer', 1],
     'typestar.sdk': ['integer', 34],
     'typestar.server.path': ['string', ''],

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use typestates::library::{Entry, EntrySource};
 use typestates::{CallinId, StateId, Typestate, WaitOutcome};
 
-use super::{text, CallFact, Checker, Library, Pos, SourceFile, Span};
+use super::{text, CallFact, Library, Pos, SourceFile, Span};
 
 /// Markdown for the editor, and the text it describes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -31,18 +31,19 @@ pub enum ViewLink {
 /// The client command that opens the protocol view of a class (its one argument).
 pub const SHOW_PROTOCOL: &str = "typestar.showProtocol";
 
-/// The hover at `pos`: a call the checker knows about, else a protocol class name.
+/// The hover at `pos`: a call of `calls` (the file's, from the checker), else a protocol class
+/// name.
 pub fn hover(
-    checker: &dyn Checker,
+    calls: &[CallFact],
     library: &Library,
     file: &SourceFile,
     pos: Pos,
     link: ViewLink,
 ) -> Option<HoverText> {
-    if let Some(call) = checker.call_at(library, file, pos) {
+    if let Some(call) = super::call_at(calls, pos) {
         if let Some(entry) = library.get(&call.class) {
             return Some(HoverText {
-                markdown: call_markdown(&entry.typestate, &call),
+                markdown: call_markdown(&entry.typestate, call),
                 span: call.span,
             });
         }

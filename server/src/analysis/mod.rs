@@ -13,7 +13,7 @@ pub mod suppress;
 pub mod text;
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 pub use static_checker::StaticChecker;
 pub use text::{Pos, Span};
@@ -57,12 +57,42 @@ pub struct SourceFile {
 /// re-does only what the edit changed (`checker::Incremental`). The LSP layer keeps one per
 /// open document; a check of a file that is not open gets a fresh one.
 #[derive(Default)]
-pub struct DocumentCache(pub(crate) Mutex<checker::Incremental>);
+pub struct DocumentCache {
+    pub(crate) incremental: Mutex<checker::Incremental>,
+    /// The per-call results of one text, computed once for its hovers, inlay hints and views.
+    calls: Mutex<Option<(Arc<str>, Arc<Vec<CallFact>>)>>,
+}
+
+impl DocumentCache {
+    /// The calls of `file` on protocol objects, from this cache when they were computed for the
+    /// same text, else from `checker` (once per text).
+    pub fn calls(
+        &self,
+        checker: &dyn Checker,
+        library: &Library,
+        file: &SourceFile,
+    ) -> Arc<Vec<CallFact>> {
+        let mut kept = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((text, calls)) = kept.as_ref() {
+            if Arc::ptr_eq(text, &file.text) || **text == *file.text {
+                return calls.clone();
+            }
+        }
+        let calls = Arc::new(checker.calls(library, file));
+        *kept = Some((file.text.clone(), calls.clone()));
+        calls
+    }
+}
 
 impl std::fmt::Debug for DocumentCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("DocumentCache")
     }
+}
+
+/// The call whose name is at `pos`.
+pub fn call_at(calls: &[CallFact], pos: Pos) -> Option<&CallFact> {
+    calls.iter().find(|call| call.span.contains(pos))
 }
 
 /// Everything one check of one file found.
@@ -184,8 +214,8 @@ pub trait Checker: Send + Sync + 'static {
     /// document's earlier checks.
     fn check(&self, library: &Library, file: &SourceFile, cache: &DocumentCache) -> FileAnalysis;
 
-    /// What is known at the call under `pos`, if it is a call on a protocol object.
-    fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact>;
+    /// What is known at each call on a protocol object, in source order.
+    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact>;
 
     /// The start of the method (or function) declaration enclosing `pos`.
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos>;

@@ -6,7 +6,7 @@ use typestates::library::Entry;
 use typestates::render::{dot, Options};
 use typestates::{Origin, StateId, Step, WaitOutcome};
 
-use super::{text, Checker, Library, Pos, SourceFile};
+use super::{text, CallFact, Library, Pos, SourceFile};
 
 /// What the protocol view shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -59,14 +59,15 @@ pub struct TransitionView {
     pub unverified: bool,
 }
 
-/// The view of the class at `pos` in `file` (a call's receiver class, else the name there).
+/// The view of the class at `pos` in `file` (the receiver class of a call of `calls`, else the
+/// name there).
 pub fn at(
-    checker: &dyn Checker,
+    calls: &[CallFact],
     library: &Library,
     file: &SourceFile,
     pos: Pos,
 ) -> Option<ProtocolView> {
-    if let Some(call) = checker.call_at(library, file, pos) {
+    if let Some(call) = super::call_at(calls, pos) {
         if let Some(entry) = library.get(&call.class) {
             let states = if call.unknown { &[][..] } else { &call.states };
             return Some(view(entry, states));

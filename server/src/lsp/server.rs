@@ -9,7 +9,8 @@ use tower_lsp_server::ls_types::{
     DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
     DidCloseTextDocumentParams, DidOpenTextDocumentParams, DocumentDiagnosticParams,
     DocumentDiagnosticReportResult, ExecuteCommandParams, Hover, HoverParams, InitializeParams,
-    InitializeResult, InitializedParams, LSPAny, WorkDoneProgressCancelParams,
+    InitializeResult, InitializedParams, InlayHint, InlayHintParams, LSPAny,
+    WorkDoneProgressCancelParams,
 };
 use tower_lsp_server::LanguageServer;
 
@@ -61,6 +62,10 @@ impl LanguageServer for Server {
     async fn shutdown(&self) -> Result<()> {
         self.session.shut_down();
         Ok(())
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        handlers::inlay_hint::handle(&self.session, params).await
     }
 
     async fn diagnostic(

@@ -30,6 +30,26 @@ pub struct Options {
     pub jobs: Option<usize>,
     /// `typestar.diagnostics`.
     pub diagnostics: Option<DiagnosticOptions>,
+    /// `typestar.inlayHints`.
+    pub inlay_hints: Option<InlayHintOptions>,
+}
+
+/// `typestar.inlayHints.*`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct InlayHintOptions {
+    /// `typestar.inlayHints.states`: show the states an object may be in before each call.
+    pub states: Option<bool>,
+}
+
+/// Whether inlay hints show the possible states before each protocol call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StateHints {
+    /// Shown (opted in).
+    Shown,
+    /// Not shown (the default).
+    #[default]
+    Hidden,
 }
 
 /// `typestar.timeouts.*`, in milliseconds.
@@ -61,6 +81,8 @@ pub struct Settings {
     /// The longest burst window: edits closer together than one check of the document (at
     /// least 20 ms, at most this) are checked once, after the last.
     pub debounce: Duration,
+    /// Inlay hints with the possible states.
+    pub state_hints: StateHints,
 }
 
 impl Default for Settings {
@@ -93,6 +115,10 @@ impl Settings {
                     .debounce_ms
                     .unwrap_or(150),
             ),
+            state_hints: match options.inlay_hints.and_then(|hints| hints.states) {
+                Some(true) => StateHints::Shown,
+                Some(false) | None => StateHints::Hidden,
+            },
         }
     }
 

@@ -252,3 +252,71 @@ fn exit_without_shutdown_is_status_1() {
     assert_eq!(exit_code(false, true), Some(1));
     assert_eq!(exit_code(false, false), Some(1));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hovers_and_views_of_one_text_share_one_analysis_of_its_calls() {
+    let mut server = TestServer::builder().countdown_protocol().build().await;
+    let uri = server.open("A.java", TWO_STARTS).await;
+    for (line, states) in [(2, "Created"), (3, "Running"), (2, "Created")] {
+        let hover = server.hover(&uri, line, 16).await;
+        let text = hover["contents"]["value"].as_str().unwrap();
+        assert!(
+            text.contains(&format!("before the call: {states}")),
+            "{text}"
+        );
+    }
+    let view = server
+        .request(
+            "typestar/protocol",
+            json!({ "textDocument": { "uri": uri }, "position": { "line": 3, "character": 16 } }),
+        )
+        .await;
+    assert_eq!(view["result"]["possible"], json!(["s1"]));
+    assert_eq!(server.checker.call_analyses(), 1);
+    // The same text again keeps the results; another text computes them once more.
+    server.change(&uri, 2, TWO_STARTS).await;
+    server.hover(&uri, 3, 16).await;
+    assert_eq!(server.checker.call_analyses(), 1);
+    server.change(&uri, 3, &format!("{TWO_STARTS}\n")).await;
+    server.hover(&uri, 3, 16).await;
+    assert_eq!(server.checker.call_analyses(), 2);
+}
+
+async fn inlay_hints(server: &mut TestServer, uri: &str) -> Value {
+    let reply = server
+        .request(
+            "textDocument/inlayHint",
+            json!({ "textDocument": { "uri": uri },
+                    "range": { "start": { "line": 0, "character": 0 }, "end": { "line": 9, "character": 0 } } }),
+        )
+        .await;
+    reply["result"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inlay_hints_show_the_possible_states_only_when_asked_for() {
+    let mut server = TestServer::builder().countdown_protocol().build().await;
+    let uri = server.open("A.java", TWO_STARTS).await;
+    assert_eq!(inlay_hints(&mut server, &uri).await, Value::Null);
+    let mut server = TestServer::builder()
+        .countdown_protocol()
+        .settings(json!({ "inlayHints": { "states": true }, "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", TWO_STARTS).await;
+    let hints = inlay_hints(&mut server, &uri).await;
+    let shown: Vec<(u64, u64, &str)> = hints
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["position"]["line"].as_u64().unwrap(),
+                h["position"]["character"].as_u64().unwrap(),
+                h["label"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    // Before each call (the scripted checker's calls start at the receiver).
+    assert_eq!(shown, [(2, 8, "Created:"), (3, 8, "Running:")]);
+}

@@ -63,6 +63,7 @@ pub fn handle(session: &Session, params: InitializeParams) -> InitializeResult {
                 ]),
                 ..CodeActionOptions::default()
             })),
+            inlay_hint_provider: Some(OneOf::Left(true)),
             diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
                 identifier: Some(SOURCE.to_string()),
                 // A protocol in `.typestar/` or a class in another file changes a file's findings.

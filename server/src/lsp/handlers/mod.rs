@@ -13,5 +13,6 @@ pub mod execute_command;
 pub mod hover;
 pub mod initialize;
 pub mod initialized;
+pub mod inlay_hint;
 pub mod progress_cancel;
 pub mod protocol;

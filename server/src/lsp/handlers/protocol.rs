@@ -31,7 +31,8 @@ pub async fn handle(
             tasks::request(session, "protocol view", move || {
                 let file = &snapshot.file;
                 let pos = from_proto::pos(&LineIndex::new(&file.text), encoding, position);
-                protocol::at(checker.as_ref(), &library, file, pos)
+                let calls = snapshot.cache.calls(checker.as_ref(), &library, file);
+                protocol::at(&calls, &library, file, pos)
             })
             .await
         }
