@@ -155,9 +155,30 @@ impl FindingCode {
         }
     }
 
-    /// Where the check is documented.
-    pub fn doc_url(self) -> String {
-        format!("https://typestar.dev/diagnostics#{}", self.id())
+    /// Every code, in the order the documentation lists them.
+    pub const ALL: [FindingCode; 4] = [
+        FindingCode::TypestateViolation,
+        FindingCode::IgnoredCall,
+        FindingCode::HandledViolation,
+        FindingCode::NotCheckedFully,
+    ];
+
+    /// What the code means, for the generated documentation (`crate::docs`).
+    pub fn description(self) -> &'static str {
+        match self {
+            FindingCode::TypestateViolation => {
+                "A call the object's protocol does not allow in the state the object may be in there: an error when it happens on every path to the call, a warning when on some. The message names the states, and a related location shows where the object entered them."
+            }
+            FindingCode::IgnoredCall => {
+                "A call the protocol accepts but ignores in every state that reaches it (`execute()` on a cancelled `AsyncTask`): it does nothing, which is rarely what the code means."
+            }
+            FindingCode::HandledViolation => {
+                "A violation inside a `try` whose `catch` catches what the call throws: the code expects it, so it is a hint, not an error."
+            }
+            FindingCode::NotCheckedFully => {
+                "The file nests deeper than the checker follows, or its check hit the time limit: findings past that place may be missing."
+            }
+        }
     }
 }
 

@@ -135,8 +135,14 @@ impl Decoder {
     }
 
     /// `body` when it is JSON, else an error saying it may be `cut` (its length was wrong).
+    /// JSON is UTF-8 (RFC 8259); serde_json does not check the text of strings it skips.
     fn body(&mut self, body: Vec<u8>, cut: &str) -> Decoded {
-        match serde_json::from_slice::<IgnoredAny>(&body) {
+        let checked = std::str::from_utf8(&body)
+            .map_err(|err| err.to_string())
+            .and_then(|text| {
+                serde_json::from_str::<IgnoredAny>(text).map_err(|err| err.to_string())
+            });
+        match checked {
             Ok(_) => {
                 self.skipping = false;
                 Decoded::Body(body)
@@ -389,6 +395,16 @@ mod tests {
                 assert_eq!(got, expected, "{name}, pieces of {piece}");
             }
         }
+    }
+
+    #[test]
+    fn a_body_that_is_not_utf8_is_not_json() {
+        let mut input = b"Content-Length: 4\r\n\r\n\"\x85a\"".to_vec();
+        input.extend_from_slice(frame(A).as_bytes());
+        assert_eq!(
+            summary(&decode(&input, 3)),
+            ["E:invalid", &format!("B:{A}")]
+        );
     }
 
     #[test]

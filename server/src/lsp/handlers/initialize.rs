@@ -37,6 +37,14 @@ pub fn handle(session: &Session, params: InitializeParams) -> InitializeResult {
     // after this reply is checked or hovered without the library. Errors are reported by the
     // refresh that `initialized` starts.
     session.set_library(workspace::load_library(&roots).0);
+    // The pages diagnostics link to (`codeDescription`); without them, diagnostics link nowhere.
+    let docs = crate::docs::cache_dir();
+    if let Err(err) = crate::docs::write(&docs, &typestates::library::Library::bundled()) {
+        tracing::warn!(
+            "cannot write the documentation to {}: {err}",
+            docs.display()
+        );
+    }
     session.set_roots(roots);
     if let Some(options) = params.initialization_options {
         let (settings, error) = Settings::from_json(options);
