@@ -1,7 +1,7 @@
 //! Documentation generated from the project itself: a page of the diagnostic codes and one page
 //! per bundled protocol (summary, diagram, states, provenance), in Markdown, which editors and
-//! code hosts render. `typestar docs --out DIR` writes them; the LSP server writes them into a
-//! cache folder and links each diagnostic's `codeDescription` to its section there.
+//! code hosts render. `typestar docs --out DIR` writes them; the LSP server writes them into
+//! typestar's cache folder and links each diagnostic's `codeDescription` to its section there.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
@@ -40,15 +40,11 @@ pub fn write(dir: &Path, library: &Library) -> std::io::Result<Vec<PathBuf>> {
     Ok(written)
 }
 
-/// Where the LSP server keeps the pages of this version: `$XDG_CACHE_HOME/typestar/docs-VERSION`,
-/// else `~/.cache/...`, else under the temporary folder.
+/// Where the LSP server keeps the pages of this version: `docs-VERSION` in typestar's cache
+/// folder (`$XDG_CACHE_HOME/typestar`, else `~/.cache/typestar`, else under the temporary
+/// folder; the learner keeps its builds there too).
 pub fn cache_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|it| !it.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("typestar")
+    learner::backend::jvm::java::default_cache_dir()
         .join(format!("docs-{}", env!("CARGO_PKG_VERSION")))
 }
 

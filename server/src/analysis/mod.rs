@@ -60,8 +60,11 @@ pub struct SourceFile {
 pub struct DocumentCache {
     pub(crate) incremental: Mutex<checker::Incremental>,
     /// The per-call results of one text, computed once for its hovers, inlay hints and views.
-    calls: Mutex<Option<(Arc<str>, Arc<Vec<CallFact>>)>>,
+    calls: Mutex<Option<KeptCalls>>,
 }
+
+/// A text and its calls.
+type KeptCalls = (Arc<str>, Arc<Vec<CallFact>>);
 
 impl DocumentCache {
     /// The calls of `file` on protocol objects, from this cache when they were computed for the

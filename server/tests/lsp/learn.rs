@@ -1,5 +1,8 @@
 //! `typestar.learnClass`: draft, learn with progress, cancel.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use serde_json::{json, Value};
 
 use server::learning::Learners;
@@ -73,13 +76,16 @@ async fn the_first_run_drafts_the_experiment_and_the_second_learns() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn learning_can_be_cancelled() {
+/// A server whose learner runs until cancelled, the id of its running `learnClass` request (once
+/// it reported progress), and the flag the learner sets when it stops.
+async fn learning_until_cancelled() -> (TestServer, i64, Arc<AtomicBool>) {
+    let learner = FakeLearner {
+        until_cancelled: true,
+        ..FakeLearner::default()
+    };
+    let stopped = learner.stopped.clone();
     let mut server = TestServer::builder()
-        .learner(FakeLearner {
-            until_cancelled: true,
-            ..FakeLearner::default()
-        })
+        .learner(learner)
         .file(
             ".typestar/experiments/com.example.Widget.toml",
             "class = \"com.example.Widget\"\n",
@@ -93,6 +99,12 @@ async fn learning_can_be_cancelled() {
     server
         .await_notification("$/progress", |p| p["value"]["kind"] == "report")
         .await;
+    (server, id, stopped)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learning_can_be_cancelled() {
+    let (mut server, id, stopped) = learning_until_cancelled().await;
     server
         .notify(
             "window/workDoneProgress/cancel",
@@ -101,6 +113,7 @@ async fn learning_can_be_cancelled() {
         .await;
     let reply = server.await_response(id).await;
     assert_eq!(reply["result"]["status"], "cancelled", "{reply}");
+    assert!(stopped.load(Ordering::Relaxed));
     assert!(!exists(
         &server.root,
         ".typestar/com/example/Widget.typestate"
@@ -108,6 +121,27 @@ async fn learning_can_be_cancelled() {
 }
 
 const TIMER: &str = "import android.os.CountDownTimer;\nclass A {\n    CountDownTimer timer;\n}\n";
+
+/// A server learning with the real learner on `backend`, and its answer to learning the class
+/// of `text` (at line 2, column 6).
+async fn learn_with(backend: &str, text: &str) -> (TestServer, Value) {
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": backend, "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", text).await;
+    let reply = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    (server, reply)
+}
+
+/// The reason of an `unavailable` answer.
+fn unavailable_reason(reply: &Value) -> &str {
+    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    reply["result"]["reason"].as_str().unwrap()
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
@@ -154,49 +188,21 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancel_request_stops_the_learner_and_ends_the_progress() {
-    let learner = FakeLearner {
-        until_cancelled: true,
-        ..FakeLearner::default()
-    };
-    let stopped = learner.stopped.clone();
-    let mut server = TestServer::builder()
-        .learner(learner)
-        .file(
-            ".typestar/experiments/com.example.Widget.toml",
-            "class = \"com.example.Widget\"\n",
-        )
-        .build()
-        .await;
-    let uri = server.open("A.java", WIDGET).await;
-    let id = server
-        .send_request("workspace/executeCommand", learn_args(&uri))
-        .await;
-    server
-        .await_notification("$/progress", |p| p["value"]["kind"] == "report")
-        .await;
+    let (mut server, id, stopped) = learning_until_cancelled().await;
     server.notify("$/cancelRequest", json!({ "id": id })).await;
     let reply = server.await_response(id).await;
     assert_eq!(reply["error"]["code"], -32800, "{reply}");
     let end = server.await_progress_end("typestar/learn/").await;
     assert_eq!(end["value"]["message"], "cancelled");
-    while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+    while !stopped.load(Ordering::Relaxed) {
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_android_class_on_the_host_jvm_says_what_to_set() {
-    let mut server = TestServer::builder()
-        .learner(Learners)
-        .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
-        .build()
-        .await;
-    let uri = server.open("A.java", TIMER).await;
-    let reply = server
-        .request("workspace/executeCommand", learn_args(&uri))
-        .await;
-    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
-    let reason = reply["result"]["reason"].as_str().unwrap();
+    let (_server, reply) = learn_with("jvm", TIMER).await;
+    let reason = unavailable_reason(&reply);
     assert!(
         reason.contains("set `typestar.backend` to `robolectric`")
             && reason.contains("learner/robolectric/fetch.sh"),
@@ -206,15 +212,7 @@ async fn an_android_class_on_the_host_jvm_says_what_to_set() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_robolectric_backend_drafts_from_the_shipped_experiment_or_says_what_to_write() {
-    let mut server = TestServer::builder()
-        .learner(Learners)
-        .settings(json!({ "backend": "robolectric", "diagnostics": { "debounceMs": 0 } }))
-        .build()
-        .await;
-    let uri = server.open("A.java", TIMER).await;
-    let drafted = server
-        .request("workspace/executeCommand", learn_args(&uri))
-        .await;
+    let (mut server, drafted) = learn_with("robolectric", TIMER).await;
     assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
     let draft = ".typestar/experiments/android.os.CountDownTimer.toml";
     assert_eq!(
@@ -225,8 +223,7 @@ async fn the_robolectric_backend_drafts_from_the_shipped_experiment_or_says_what
     let reply = server
         .request("workspace/executeCommand", learn_args(&uri))
         .await;
-    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
-    let reason = reply["result"]["reason"].as_str().unwrap();
+    let reason = unavailable_reason(&reply);
     assert!(
         reason.contains("com.example.Widget.toml") && reason.contains("EXPERIMENTS.md"),
         "{reason}"
@@ -235,16 +232,8 @@ async fn the_robolectric_backend_drafts_from_the_shipped_experiment_or_says_what
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn backends_the_learner_lacks_are_reported_unavailable() {
-    let mut server = TestServer::builder()
-        .learner(Learners)
-        .settings(json!({ "backend": "android", "diagnostics": { "debounceMs": 0 } }))
-        .build()
-        .await;
-    let uri = server.open("A.java", TIMER).await;
-    let reply = server
-        .request("workspace/executeCommand", learn_args(&uri))
-        .await;
-    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    let (mut server, reply) = learn_with("android", TIMER).await;
+    unavailable_reason(&reply);
     let shown = server
         .await_notification("window/showMessage", |p| p["type"] == 2)
         .await;
@@ -275,8 +264,7 @@ async fn a_class_the_agent_cannot_find_says_what_to_set() {
             json!({ "command": "typestar.learnClass", "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": 5, "character": 15 } }] }),
         )
         .await;
-    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
-    let reason = reply["result"]["reason"].as_str().unwrap();
+    let reason = unavailable_reason(&reply);
     assert!(
         reason.contains("com.example.typestar.DownloadTask is not on the learning class path")
             && reason.contains("`typestar.classpath`")
