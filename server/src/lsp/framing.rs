@@ -69,6 +69,16 @@ impl Decoder {
                 .take_while(|b| b.is_ascii_whitespace())
                 .count();
             self.buffer.drain(..blanks);
+            if self.skipping {
+                // Inside bytes already reported: only a `Content-Length` line starts a message
+                // (any other header-like bytes there are where a read happened to stop).
+                let keep = match find_header(&self.buffer, 0) {
+                    Search::Found(at) => at,
+                    Search::Partial(at) if input == Input::Open => at,
+                    Search::Partial(_) | Search::Absent => self.buffer.len(),
+                };
+                self.buffer.drain(..keep);
+            }
             if self.buffer.is_empty() {
                 return None;
             }
@@ -394,6 +404,20 @@ mod tests {
                 let got = summary(&decode(input.as_bytes(), piece));
                 assert_eq!(got, expected, "{name}, pieces of {piece}");
             }
+        }
+    }
+
+    #[test]
+    fn after_an_error_only_a_content_length_line_starts_a_message() {
+        // Found by the lsp_transport fuzz target: a read that stopped inside garbage left
+        // `-Length: 201` at the start, which reads as a header without Content-Length.
+        let input = format!("Content-Length: 10\r\n\r\n{A}Conten\u{a4}-Length: 201\r\n\r\n{B}");
+        for piece in [1, 8, input.len()] {
+            assert_eq!(
+                summary(&decode(input.as_bytes(), piece)),
+                ["E:invalid"],
+                "{piece}"
+            );
         }
     }
 
