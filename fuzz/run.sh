@@ -9,7 +9,7 @@ seconds=${1:-20}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(check typestate_text typestate_json droidstar_dot)
+  targets=(check typestate_text typestate_json droidstar_dot lsp_transport lsp_positions)
 fi
 # cargo-fuzz passes unstable flags to rustc: the stable toolchain accepts them this way.
 export RUSTC_BOOTSTRAP=1
@@ -39,6 +39,8 @@ seed corpus/check '\x01' ../checker/tests/fixtures/**/*.kt
 seed corpus/typestate_text '' ../typestates/library/**/*.typestate ../typestates/test_data/format/**/*.typestate
 seed corpus/typestate_json '' ../typestates/test_data/**/*.json
 seed corpus/droidstar_dot '' ../typestates/test_data/droidstar/*.gv
+seed corpus/lsp_transport '\x07' seeds/lsp_transport/*.txt
+seed corpus/lsp_positions '\x03\x00\x05\x00\x00\x00\x02\x00' ../checker/tests/fixtures/**/*.kt
 
 for target in "${targets[@]}"; do
   echo "== fuzz $target for ${seconds} s"

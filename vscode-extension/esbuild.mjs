@@ -11,6 +11,8 @@ const common = {
 };
 
 await build({ ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', minify: true, keepNames: true });
+// The protocol view's script runs in the webview (a browser); it carries Graphviz as WebAssembly.
+await build({ ...common, platform: 'browser', format: 'iife', external: [], entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview.js', minify: true });
 if (process.argv.includes('--test')) {
-  await build({ ...common, entryPoints: ['src/server.ts', 'src/commands.ts'], outdir: 'out' });
+  await build({ ...common, entryPoints: ['src/server.ts', 'src/commands.ts', 'src/status.ts', 'src/protocol.ts', 'src/protocolPanel.ts'], outdir: 'out' });
 }

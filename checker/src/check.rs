@@ -199,22 +199,39 @@ pub fn states_at(
         let observation = merged
             .into_iter()
             .find(|o| within(o.span) || o.receiver_span.is_some_and(within))?;
-        let ts = cx.protocols.typestate(observation.value.protocol);
-        Some(StatesAt {
-            span: observation.span,
-            class: ts.class.clone(),
-            receiver: observation.receiver,
-            states: observation
-                .value
-                .states
-                .keys()
-                .map(|s| ts.state(*s).name.clone())
-                .collect(),
-            maybe_null: observation.value.null,
-            unknown: observation.value.unknown,
-        })
+        Some(observed(cx.protocols, observation))
     });
     found
+}
+
+/// [`states_at`] of every call on a tracked protocol object, in source order, from one
+/// analysis of the file (for editors: hovers and inlay hints of a whole file).
+pub fn calls(library: &Library, file: &SourceFile, config: &CheckConfig) -> Vec<StatesAt> {
+    let ir = crate::lang::lower(file.language, &file.text);
+    let (_, _, calls) = analyze(library, &ir, config, None, |cx| {
+        diagnostics::merge(cx.observations)
+            .into_iter()
+            .map(|observation| observed(cx.protocols, observation))
+            .collect()
+    });
+    calls
+}
+
+fn observed(protocols: &Protocols, observation: crate::typestate_flow::Observation) -> StatesAt {
+    let ts = protocols.typestate(observation.value.protocol);
+    StatesAt {
+        span: observation.span,
+        class: ts.class.clone(),
+        receiver: observation.receiver,
+        states: observation
+            .value
+            .states
+            .keys()
+            .map(|s| ts.state(*s).name.clone())
+            .collect(),
+        maybe_null: observation.value.null,
+        unknown: observation.value.unknown,
+    }
 }
 
 /// The direct supertypes of every class the files declare, for [`CheckConfig::supertypes`].

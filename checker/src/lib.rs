@@ -54,7 +54,7 @@ pub mod typestate_flow;
 pub mod visit;
 pub mod visit_mut;
 
-pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
+pub use check::{calls, check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Fix, FixEdit, Related, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};
 pub use project::Project;

@@ -107,3 +107,31 @@ fn kotlin_states() {
     assert_eq!(start.states, ["Preparing"]);
     assert_eq!(start.receiver, "mp");
 }
+
+#[test]
+fn calls_lists_what_states_at_says_at_each_call() {
+    for (path, text) in [("Hover.java", JAVA), ("Hover.kt", KOTLIN)] {
+        let file = SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec()).expect("ok");
+        let library = Library::bundled();
+        let calls = checker::calls(&library, &file, &CheckConfig::default());
+        let names: Vec<&str> = calls
+            .iter()
+            .map(|call| &text[call.span.start_byte..call.span.end_byte])
+            .collect();
+        let expected: &[&str] = if path.ends_with(".kt") {
+            &["setDataSource", "prepareAsync", "start"]
+        } else {
+            &["setDataSource", "prepare", "start", "release"]
+        };
+        assert_eq!(names, expected, "{path}");
+        for call in &calls {
+            let at = states_at(
+                &library,
+                &file,
+                call.span.start_byte,
+                &CheckConfig::default(),
+            );
+            assert_eq!(at.as_ref(), Some(call), "{path}");
+        }
+    }
+}

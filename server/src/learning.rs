@@ -2,13 +2,19 @@
 //! data, and [`Learners`], the production learner over the `learner` crate's backends:
 //! - `jvm`: `learner::backend::jvm`: the experiment is drafted by an agent on the host JVM
 //!   (`draft_experiment`) for review, then learned in agent processes (`learn_class`);
+//! - `robolectric`: `learner::backend::robolectric`: the agent inside Robolectric at the
+//!   configured SDK level, from an experiment the repository ships (`learner/experiments/`) or
+//!   one the user wrote (drafting needs the host JVM, which has no Android classes);
 //! - `model`: a class of the library re-learned on a simulated device (`learn_simulated`);
-//! - `android`, `robolectric`: not in the learner yet; they answer "unavailable".
+//! - `android`: not in the learner yet; it answers "unavailable".
+//!
+//! When a run cannot start for want of configuration (a class not on the classpath, an Android
+//! class on the host JVM, Robolectric's artifacts missing, no JDK), the error says what to set.
 //!
 //! Learners run on a blocking thread; the async learner futures are driven there and dropped
 //! (killing the agents) when the user cancels. The protocol tests plug in a scripted learner.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use std::future::Future;
@@ -16,8 +22,9 @@ use std::sync::Arc;
 
 use learner::backend::android;
 pub use learner::backend::jvm::Draft;
-use learner::backend::jvm::{self, Experiment, JvmConfig};
+use learner::backend::jvm::{self, Experiment, JvmConfig, JvmError, JvmRun};
 use learner::backend::model::ModelConfig;
+use learner::backend::robolectric::{self, RobolectricConfig};
 use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
 use learner::{Algorithm, End, PipelineConfig, Progress, ProgressUpdate};
 use serde::Deserialize;
@@ -79,6 +86,8 @@ pub struct LearnSettings {
     pub classpath: Vec<PathBuf>,
     /// The device, for the Android backend.
     pub device_serial: Option<String>,
+    /// The Android SDK level, for the Robolectric backend.
+    pub sdk: u32,
     /// How long a wait lasts before it counts as quiet.
     pub quiescence: Duration,
     /// Timeout of one membership query.
@@ -141,12 +150,16 @@ pub struct Learners;
 impl Learner for Learners {
     fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError> {
         match request.settings.backend {
-            Backend::Jvm => tokio::runtime::Handle::current()
-                .block_on(jvm::draft_experiment(
-                    &request.class,
-                    &request.settings.classpath,
-                ))
-                .map_err(|err| LearnError::Failed(err.to_string())),
+            Backend::Jvm => {
+                refuse_android_on_the_host(request)?;
+                tokio::runtime::Handle::current()
+                    .block_on(jvm::draft_experiment(
+                        &request.class,
+                        &request.settings.classpath,
+                    ))
+                    .map_err(|err| setup_error(err, request))
+            }
+            Backend::Robolectric => shipped_experiment(request),
             Backend::Model => Err(LearnError::Failed(
                 "the model backend needs no experiment".to_string(),
             )),
@@ -155,7 +168,6 @@ impl Learner for Learners {
                  the experiment by hand (learner/EXPERIMENTS.md), then learn on android"
                     .to_string(),
             )),
-            Backend::Robolectric => Err(unavailable(request)),
         }
     }
 
@@ -166,10 +178,13 @@ impl Learner for Learners {
         cancelled: &dyn Fn() -> bool,
     ) -> Result<Typestate, LearnError> {
         match request.settings.backend {
-            Backend::Jvm => learn_on_jvm(request, report, cancelled),
+            Backend::Jvm => {
+                refuse_android_on_the_host(request)?;
+                learn_on_agents(request, report, cancelled)
+            }
+            Backend::Robolectric => learn_on_agents(request, report, cancelled),
             Backend::Model => learn_on_model(request, report, cancelled),
             Backend::Android => learn_on_android(request, report, cancelled),
-            Backend::Robolectric => Err(unavailable(request)),
         }
     }
 }
@@ -200,31 +215,100 @@ fn learn_on_android(
     }
 }
 
-fn unavailable(request: &LearnRequest) -> LearnError {
-    LearnError::Unavailable(format!(
-        "the learner has no {} backend yet (it has `jvm`, `android` and `model`)",
-        request.settings.backend.name()
-    ))
+/// Android framework classes are not on the host JVM: learning them there cannot start.
+fn refuse_android_on_the_host(request: &LearnRequest) -> Result<(), LearnError> {
+    let class = &request.class;
+    if !class.starts_with("android.") {
+        return Ok(());
+    }
+    Err(LearnError::Unavailable(format!(
+        "{class} is an Android framework class, which the host JVM does not have: set \
+         `typestar.backend` to `robolectric` (its artifacts: {ROBOLECTRIC_SETUP})"
+    )))
 }
 
-fn learn_on_jvm(
+/// What to set up for the Robolectric backend.
+const ROBOLECTRIC_SETUP: &str = "run `learner/robolectric/fetch.sh --sdk N` for the SDK level \
+     of `typestar.sdk`, or point the server's TYPESTAR_ROBOLECTRIC_DIR at a folder it filled";
+
+/// The experiment the repository ships for the class, as the draft to review: drafting asks
+/// an agent on the host JVM to describe the class, which cannot load Android classes.
+fn shipped_experiment(request: &LearnRequest) -> Result<Draft, LearnError> {
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../learner/experiments")
+        .join(format!("{}.toml", request.class));
+    match std::fs::read_to_string(&shipped) {
+        Ok(experiment) => Ok(Draft {
+            experiment,
+            harnesses: Vec::new(),
+        }),
+        Err(_) => Err(LearnError::Unavailable(format!(
+            "the robolectric backend needs an experiment for {class}, and none ships with \
+             typestar: write {experiment} (learner/EXPERIMENTS.md says how), then learn again",
+            class = request.class,
+            experiment = request.experiment.display(),
+        ))),
+    }
+}
+
+/// An error of the JVM or Robolectric backend: what to set when configuration is missing,
+/// else a failure.
+fn setup_error(err: JvmError, request: &LearnRequest) -> LearnError {
+    match err {
+        JvmError::Refused { ref code, .. } if code == "class-not-found" => {
+            let classpath: Vec<String> = request
+                .settings
+                .classpath
+                .iter()
+                .map(|path| path.display().to_string())
+                .collect();
+            LearnError::Unavailable(format!(
+                "{class} is not on the learning class path (`typestar.classpath`: [{classpath}]): \
+                 build the project and add the folders or jars of its compiled classes (e.g. \
+                 app/build/intermediates/javac/debug/classes) to `typestar.classpath`; if {class} \
+                 is or extends an Android class, also set `typestar.backend` to `robolectric` \
+                 ({ROBOLECTRIC_SETUP}) ({err})",
+                class = request.class,
+                classpath = classpath.join(", "),
+            ))
+        }
+        JvmError::RobolectricArtifacts { .. }
+        | JvmError::JavaNotFound { .. }
+        | JvmError::BadJavaHome { .. }
+        | JvmError::Experiment(_) => LearnError::Unavailable(err.to_string()),
+        err => LearnError::Failed(err.to_string()),
+    }
+}
+
+/// Learns with agents on the host JVM or inside Robolectric, as configured.
+fn learn_on_agents(
     request: &LearnRequest,
     report: &mut (dyn FnMut(LearnProgress) + Send),
     cancelled: &dyn Fn() -> bool,
 ) -> Result<Typestate, LearnError> {
-    let experiment =
-        Experiment::load(&request.experiment).map_err(|err| LearnError::Failed(err.to_string()))?;
-    let config = JvmConfig {
+    let experiment = Arc::new(
+        Experiment::load(&request.experiment).map_err(|err| setup_error(err.into(), request))?,
+    );
+    let jvm = JvmConfig {
         classpath: request.settings.classpath.clone(),
         jobs: request.settings.jobs,
         ..JvmConfig::default()
     };
     let mut progress = Reports(report);
-    let run = until_cancelled(
-        jvm::learn_class(Arc::new(experiment), &config, &mut progress),
-        cancelled,
-    )?
-    .map_err(|err| LearnError::Failed(err.to_string()))?;
+    let run: Result<JvmRun, JvmError> = if request.settings.backend == Backend::Robolectric {
+        let config = RobolectricConfig {
+            sdk: request.settings.sdk,
+            jvm,
+            ..RobolectricConfig::default()
+        };
+        until_cancelled(
+            robolectric::learn_class(experiment, &config, &mut progress),
+            cancelled,
+        )?
+    } else {
+        until_cancelled(jvm::learn_class(experiment, &jvm, &mut progress), cancelled)?
+    };
+    let run = run.map_err(|err| setup_error(err, request))?;
     match (run.outcome.end, run.typestate) {
         (End::Learned, Some(typestate)) => Ok(typestate),
         (end, _) => Err(LearnError::Failed(format!("{end:?}"))),

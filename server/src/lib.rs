@@ -7,6 +7,8 @@
 //! ```
 
 pub mod analysis;
+pub mod compare;
+pub mod docs;
 pub mod learning;
 pub mod lsp;
 pub mod project;

@@ -221,6 +221,10 @@ pub enum LookupError {
     },
 }
 
+/// The folder of a user folder that holds protocols learned again for classes the library has,
+/// kept beside the library's for review (`typestar diff`) and never loaded.
+pub const LEARNED_DIR: &str = "learned";
+
 /// A set of protocols, one per class, sorted by class name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Library {
@@ -256,50 +260,27 @@ impl Library {
         Ok(library)
     }
 
-    /// Reads every `*.typestate` file under `dir` (recursively, in path order) and adds it,
-    /// replacing an entry of the same class. On any error nothing is added and every error of
-    /// every file is returned.
+    /// Reads every `*.typestate` file under `dir` (recursively, in path order, outside its
+    /// [`LEARNED_DIR`]) and adds it, replacing an entry of the same class. On any error nothing
+    /// is added and every error of every file is returned.
     pub fn add_dir(&mut self, dir: &Path) -> Result<(), Vec<LibraryError>> {
-        let mut errors = Vec::new();
-        let mut paths = Vec::new();
-        collect_typestate_files(dir, &mut paths, &mut errors, &mut Visited::default());
-        paths.sort();
-        let mut read: BTreeMap<String, (PathBuf, Typestate)> = BTreeMap::new();
-        for path in paths {
-            let contents = read_regular(&path, MAX_TYPESTATE_BYTES).and_then(|bytes| {
-                String::from_utf8(bytes)
-                    .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidData, err))
-            });
-            let text = match contents {
-                Ok(text) => text,
-                Err(source) => {
-                    errors.push(LibraryError::Io { path, source });
-                    continue;
-                }
-            };
-            let typestate = match format::parse(&path.display().to_string(), &text) {
-                Ok(typestate) => typestate,
-                Err(diagnostics) => {
-                    errors.extend(diagnostics.into_iter().map(LibraryError::Parse));
-                    continue;
-                }
-            };
-            if let Some((first, _)) = read.get(&typestate.class) {
-                let (line, col) = class_position(&text);
-                errors.push(LibraryError::DuplicateClass {
-                    class: typestate.class.clone(),
-                    path,
-                    line,
-                    col,
-                    first: first.clone(),
-                });
-                continue;
-            }
-            read.insert(typestate.class.clone(), (path, typestate));
-        }
+        let (read, errors) = read_dir_entries(dir);
         if !errors.is_empty() {
             return Err(errors);
         }
+        self.add_read(read);
+        Ok(())
+    }
+
+    /// [`Library::add_dir`], except that the files that read add their protocols even when
+    /// other files have errors; the errors of the others are returned.
+    pub fn add_dir_skipping_errors(&mut self, dir: &Path) -> Vec<LibraryError> {
+        let (read, errors) = read_dir_entries(dir);
+        self.add_read(read);
+        errors
+    }
+
+    fn add_read(&mut self, read: BTreeMap<String, (PathBuf, Typestate)>) {
         for (_, (path, typestate)) in read {
             self.insert(Entry {
                 typestate,
@@ -307,7 +288,6 @@ impl Library {
                 overrides: None,
             });
         }
-        Ok(())
     }
 
     /// Adds an entry, replacing (and recording) any entry of the same class.
@@ -363,6 +343,49 @@ impl Library {
     }
 }
 
+/// The protocols of the `*.typestate` files under `dir` by class, and the errors of the files
+/// that did not read.
+fn read_dir_entries(dir: &Path) -> (BTreeMap<String, (PathBuf, Typestate)>, Vec<LibraryError>) {
+    let mut errors = Vec::new();
+    let mut paths = Vec::new();
+    collect_typestate_files(dir, &mut paths, &mut errors, &mut Visited::default());
+    paths.sort();
+    let mut read: BTreeMap<String, (PathBuf, Typestate)> = BTreeMap::new();
+    for path in paths {
+        let contents = read_regular(&path, MAX_TYPESTATE_BYTES).and_then(|bytes| {
+            String::from_utf8(bytes)
+                .map_err(|err| std::io::Error::new(std::io::ErrorKind::InvalidData, err))
+        });
+        let text = match contents {
+            Ok(text) => text,
+            Err(source) => {
+                errors.push(LibraryError::Io { path, source });
+                continue;
+            }
+        };
+        let typestate = match format::parse(&path.display().to_string(), &text) {
+            Ok(typestate) => typestate,
+            Err(diagnostics) => {
+                errors.extend(diagnostics.into_iter().map(LibraryError::Parse));
+                continue;
+            }
+        };
+        if let Some((first, _)) = read.get(&typestate.class) {
+            let (line, col) = class_position(&text);
+            errors.push(LibraryError::DuplicateClass {
+                class: typestate.class.clone(),
+                path,
+                line,
+                col,
+                first: first.clone(),
+            });
+            continue;
+        }
+        read.insert(typestate.class.clone(), (path, typestate));
+    }
+    (read, errors)
+}
+
 fn collect_typestate_files(
     dir: &Path,
     out: &mut Vec<PathBuf>,
@@ -394,6 +417,9 @@ fn collect_typestate_files(
             }
         };
         if path.is_dir() {
+            if path.file_name().is_some_and(|name| name == LEARNED_DIR) {
+                continue;
+            }
             collect_typestate_files(&path, out, errors, visited);
         } else if path.extension().is_some_and(|ext| ext == "typestate") {
             out.push(path);

@@ -556,3 +556,33 @@ fn user_folder_errors_name_file_line_and_column() {
     let missing = Library::load_dir(&dir.0.join("absent")).unwrap_err();
     assert!(matches!(missing.as_slice(), [LibraryError::Io { .. }]));
 }
+
+#[test]
+fn a_broken_file_is_skipped_and_learned_protocols_are_not_loaded() {
+    let dir = TempDir::new("skipping");
+    dir.write(
+        "Broken.typestate",
+        "typestate a.Broken\ncallin start: start(\n",
+    );
+    dir.write("nested/Other.typestate", OTHER_RECORDER);
+    dir.write(
+        "learned/android/media/MediaRecorder.typestate",
+        USER_RECORDER,
+    );
+    let mut library = Library::bundled();
+    let errors = library.add_dir_skipping_errors(&dir.0);
+    let broken = dir.0.join("Broken.typestate").display().to_string();
+    assert!(
+        !errors.is_empty() && errors.iter().all(|e| e.to_string().starts_with(&broken)),
+        "{errors:#?}"
+    );
+    assert!(library.get("com.example.MediaRecorder").is_some());
+    assert!(library
+        .get("android.media.MediaRecorder")
+        .unwrap()
+        .source
+        .is_bundled());
+    let mut strict = Library::bundled();
+    assert!(strict.add_dir(&dir.0).is_err());
+    assert!(strict.get("com.example.MediaRecorder").is_none());
+}

@@ -1,7 +1,9 @@
-// `typestar.learnClass`: asks the server (workspace/executeCommand) to learn the class at the cursor.
-// The client only supplies the document URI and the cursor; learning, progress and results are the server's.
-import { commands, Disposable, Uri, window, type TextEditor } from 'vscode';
-import type { ExecuteCommandParams, LanguageClient, Middleware } from 'vscode-languageclient/node';
+// `typestar.learnClass`: asks the server (workspace/executeCommand) to learn the class at the cursor, in a cancellable
+// notification; cancelling sends `$/cancelRequest`, which stops the server's learner and its processes.
+// The client only supplies the document URI and the cursor; learning and its results are the server's.
+import { commands, Disposable, ProgressLocation, Uri, window, workspace, type CancellationToken, type TextEditor } from 'vscode';
+import type { InitializeResult, Middleware } from 'vscode-languageclient/node';
+import type { Status } from './status';
 
 export const LEARN_CLASS = 'typestar.learnClass';
 
@@ -9,6 +11,21 @@ export const LEARN_CLASS = 'typestar.learnClass';
 export interface LearnClassParams {
   readonly textDocument: { readonly uri: string };
   readonly position: { readonly line: number; readonly character: number };
+}
+
+/** What the extension needs of a LanguageClient to send a request. */
+export interface Sender {
+  sendRequest<R>(method: string, params: unknown, token?: CancellationToken): Promise<R>;
+}
+
+/** The server's answer (`LearnClassResult` in server/src/lsp/ext.rs). */
+export interface LearnClassResult {
+  readonly status: 'drafted' | 'learned' | 'cancelled' | 'unavailable';
+  readonly class: string;
+  readonly draft?: string;
+  readonly typestate?: string;
+  readonly diff?: string;
+  readonly reason?: string;
 }
 
 /**
@@ -28,15 +45,59 @@ export function learnClassArguments(args: readonly unknown[], editor: TextEditor
   return [params];
 }
 
+/** Sends the request under a cancellable notification and tells the user the outcome. */
+export function learnInNotification(client: Sender, args: unknown[], status: Status | undefined): Thenable<unknown> {
+  const options = { location: ProgressLocation.Notification, title: 'Typestar: learning the class at the cursor', cancellable: true };
+  return window.withProgress(options, async (_progress, token) => {
+    const done = status?.startLearning('the class at the cursor');
+    try {
+      const result = await client.sendRequest<LearnClassResult>('workspace/executeCommand', { command: LEARN_CLASS, arguments: args }, token);
+      void tellOutcome(result);
+      return result;
+    } catch (e) {
+      if (token.isCancellationRequested) {
+        void window.showInformationMessage('Typestar: learning cancelled.');
+        return undefined;
+      }
+      void window.showErrorMessage(e instanceof Error ? e.message : String(e));
+      return undefined;
+    } finally {
+      done?.();
+    }
+  });
+}
+
+/** A message for a finished run; the server already opened drafts and differences and warned about what to set. */
+async function tellOutcome(result: LearnClassResult | undefined): Promise<void> {
+  if (result?.status !== 'learned' || result.typestate === undefined) {
+    return;
+  }
+  const where = result.diff === undefined ? 'its protocol now checks your code' : 'the library keeps its own protocol; the differences are open';
+  const pick = await window.showInformationMessage(`Typestar: learned ${result.class}; ${where}.`, 'Open the protocol');
+  if (pick !== undefined) {
+    await window.showTextDocument(await workspace.openTextDocument(Uri.file(result.typestate)));
+  }
+}
+
 /** Used when the server advertises `typestar.learnClass`: vscode-languageclient then owns the VS Code command. */
-export const learnClassMiddleware: NonNullable<Middleware['executeCommand']> = (command, args, next) =>
-  next(command, command === LEARN_CLASS ? learnClassArguments(args, window.activeTextEditor) : args);
+export function learnClassMiddleware(client: () => Sender | undefined, status: Status | undefined): NonNullable<Middleware['executeCommand']> {
+  return (command, args, next) => {
+    const sender = client();
+    if (command !== LEARN_CLASS || sender === undefined) {
+      return next(command, args);
+    }
+    return learnInNotification(sender, learnClassArguments(args, window.activeTextEditor), status);
+  };
+}
 
 /**
  * Registers `typestar.learnClass` unless the running server advertised it (vscode-languageclient registers it then,
  * and a second registration would fail). `client` is undefined when the server could not start; the command then says so.
  */
-export function registerLearnClass(client: LanguageClient | undefined): Disposable {
+export function registerLearnClass(
+  client: (Sender & { readonly initializeResult?: InitializeResult | undefined }) | undefined,
+  status: Status | undefined,
+): Disposable {
   if (client?.initializeResult?.capabilities.executeCommandProvider?.commands.includes(LEARN_CLASS)) {
     return Disposable.from();
   }
@@ -45,7 +106,6 @@ export function registerLearnClass(client: LanguageClient | undefined): Disposab
       void window.showErrorMessage('Typestar: the language server is not running; see the Typestar output channel.');
       return undefined;
     }
-    const params: ExecuteCommandParams = { command: LEARN_CLASS, arguments: learnClassArguments(args, window.activeTextEditor) };
-    return client.sendRequest<unknown>('workspace/executeCommand', params);
+    return learnInNotification(client, learnClassArguments(args, window.activeTextEditor), status);
   });
 }

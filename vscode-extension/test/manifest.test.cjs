@@ -19,7 +19,9 @@ test('settings: exactly the keys the server and the client read, with the server
     'typestar.classpath': ['array', []],
     'typestar.deviceSerial': [['string', 'null'], null],
     'typestar.diagnostics.debounceMs': ['integer', 150],
+    'typestar.inlayHints.states': ['boolean', false],
     'typestar.jobs': ['integer', 1],
+    'typestar.sdk': ['integer', 34],
     'typestar.server.path': ['string', ''],
     'typestar.timeouts.learnMs': ['integer', 1800000],
     'typestar.timeouts.queryMs': ['integer', 30000],
@@ -44,15 +46,33 @@ test('settings: each has a default and a description, and README.md documents it
   }
 });
 
-test('the learnClass command is contributed, and shown for Java and Kotlin only', () => {
-  assert.deepEqual(manifest.contributes.commands, [{ command: 'typestar.learnClass', title: 'Learn this class', category: 'Typestar' }]);
+test('the commands are contributed, and learnClass is shown for Java and Kotlin only', () => {
+  assert.deepEqual(manifest.contributes.commands, [
+    { command: 'typestar.learnClass', title: 'Learn this class', category: 'Typestar' },
+    { command: 'typestar.showProtocol', title: 'Show protocol', category: 'Typestar' },
+    { command: 'typestar.showOutput', title: 'Show the server log', category: 'Typestar' },
+  ]);
   const when = 'editorLangId == java || editorLangId == kotlin';
-  assert.deepEqual(manifest.contributes.menus['editor/context'], [{ command: 'typestar.learnClass', when, group: 'typestar@1' }]);
-  assert.deepEqual(manifest.contributes.menus.commandPalette, [{ command: 'typestar.learnClass', when }]);
+  assert.deepEqual(manifest.contributes.menus['editor/context'], [
+    { command: 'typestar.learnClass', when, group: 'typestar@1' },
+    { command: 'typestar.showProtocol', when, group: 'typestar@2' },
+  ]);
+  assert.deepEqual(manifest.contributes.menus.commandPalette, [
+    { command: 'typestar.learnClass', when },
+    { command: 'typestar.showProtocol', when },
+  ]);
 });
 
 test('activation, entry point and identity', () => {
-  assert.deepEqual(manifest.activationEvents, ['onLanguage:java', 'onLanguage:kotlin', 'workspaceContains:.typestar']);
+  assert.deepEqual(manifest.activationEvents, [
+    'onLanguage:java',
+    'onLanguage:kotlin',
+    'onLanguage:typestate',
+    'workspaceContains:**/*.java',
+    'workspaceContains:**/*.kt',
+    'workspaceContains:**/*.kts',
+    'workspaceContains:.typestar',
+  ]);
   assert.equal(manifest.main, './dist/extension.js');
   assert.equal(manifest.name, 'typestar');
   assert.equal(manifest.publisher, 'typestar');
@@ -68,7 +88,42 @@ test('@types/vscode equals the engines.vscode floor (vsce rejects a newer one) a
   assert.equal(manifest.engines.vscode, '^1.91.0');
   assert.equal(manifest.devDependencies['@types/vscode'], '1.91.0');
   assert.equal(manifest.dependencies['vscode-languageclient'], '11.0.0');
+  assert.equal(manifest.dependencies['@hpcc-js/wasm-graphviz'], '1.29.2');
   for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) {
     assert.match(version, /^\d+\.\d+\.\d+$/, `${name} is not pinned exactly`);
   }
+});
+
+test('Kotlin is a language even without a Kotlin extension, and .typestate files have a language and a grammar', () => {
+  const languages = Object.fromEntries(manifest.contributes.languages.map((l) => [l.id, l]));
+  assert.deepEqual(languages.kotlin.extensions, ['.kt', '.kts']);
+  assert.deepEqual(languages.typestate.extensions, ['.typestate']);
+  const config = JSON.parse(fs.readFileSync(path.join(dir, languages.typestate.configuration), 'utf8'));
+  assert.equal(config.comments.lineComment, '#');
+  const [grammar] = manifest.contributes.grammars;
+  assert.equal(grammar.language, 'typestate');
+  const tm = JSON.parse(fs.readFileSync(path.join(dir, grammar.path), 'utf8'));
+  assert.equal(tm.scopeName, grammar.scopeName);
+  const ignore = fs.readFileSync(path.join(dir, '.vscodeignore'), 'utf8');
+  assert.match(ignore, /^!syntaxes\/\*\*$/m);
+  assert.match(ignore, /^!language-configuration-typestate\.json$/m);
+});
+
+test('the grammar scopes every line of a library protocol the way the format reads it', () => {
+  const [grammar] = manifest.contributes.grammars;
+  const tm = JSON.parse(fs.readFileSync(path.join(dir, grammar.path), 'utf8'));
+  const regexes = [];
+  const collect = (rule) => {
+    if (rule.match) regexes.push([new RegExp(rule.match), rule]);
+    (rule.patterns ?? []).forEach(collect);
+  };
+  Object.values(tm.repository).forEach(collect);
+  const scopesOf = (line) => regexes.filter(([re]) => re.test(line)).map(([, rule]) => rule.name ?? Object.values(rule.captures ?? {})[0].name);
+  const library = path.join(dir, '..', 'typestates', 'library', 'android', 'os', 'CountDownTimer.typestate');
+  for (const line of fs.readFileSync(library, 'utf8').split('\n').filter((l) => l.trim() !== '')) {
+    assert.ok(scopesOf(line).length > 0, `no scope for: ${line}`);
+  }
+  assert.deepEqual(scopesOf('state Running "counting"'), ['keyword.other.typestate']);
+  assert.ok(scopesOf('  start -> Running').includes('keyword.operator.arrow.typestate'));
+  assert.ok(scopesOf('  start error from "x"').includes('invalid.illegal.outcome.typestate'));
 });

@@ -23,7 +23,7 @@ function zipEntries(file) {
   return names.sort();
 }
 
-test('vsce package produces a .vsix with exactly the bundle, the manifest and the README', () => {
+test('vsce package produces a .vsix with exactly the bundle, the manifest, the README and the typestate language', () => {
   const vsix = path.join(dir, 'out', 'typestar-test.vsix');
   fs.rmSync(vsix, { force: true });
   const vsce = path.join(dir, 'node_modules', '@vscode', 'vsce', 'vsce');
@@ -33,7 +33,14 @@ test('vsce package produces a .vsix with exactly the bundle, the manifest and th
   });
   const names = zipEntries(vsix);
   const shipped = names.filter((it) => it.startsWith('extension/') && !it.startsWith('extension/bin/'));
-  assert.deepEqual(shipped, ['extension/dist/extension.js', 'extension/package.json', 'extension/readme.md']);
+  assert.deepEqual(shipped, [
+    'extension/dist/extension.js',
+    'extension/dist/webview.js',
+    'extension/language-configuration-typestate.json',
+    'extension/package.json',
+    'extension/readme.md',
+    'extension/syntaxes/typestate.tmLanguage.json',
+  ]);
   assert.ok(names.includes('extension.vsixmanifest'));
   assert.deepEqual(names.filter((it) => it.includes('node_modules')), []);
 });

@@ -16,17 +16,18 @@ pub struct Action {
     pub is_fix: bool,
 }
 
-/// The actions for the findings that touch `range`, fixes first; `method_at` finds the
+/// The actions for the findings that touch one of `ranges` (the requested range, and the
+/// ranges of the diagnostics the client sent with it), fixes first; `method_at` finds the
 /// declaration enclosing a position.
 pub fn actions(
     file: &SourceFile,
     analysis: &FileAnalysis,
-    range: Span,
+    ranges: &[Span],
     method_at: impl Fn(Pos) -> Option<Pos>,
 ) -> Vec<Action> {
     let mut actions = Vec::new();
     for (index, finding) in analysis.findings.iter().enumerate() {
-        if !finding.span.touches(&range) {
+        if !ranges.iter().any(|range| finding.span.touches(range)) {
             continue;
         }
         if let Some(fix) = &finding.fix {
@@ -54,4 +55,21 @@ pub fn actions(
     }
     actions.sort_by_key(|action| !action.is_fix);
     actions
+}
+
+/// Every fix of the file whose edits do not overlap an earlier fix's, in finding order: one
+/// `source.fixAll` action.
+pub fn fix_all(analysis: &FileAnalysis) -> Vec<Edit> {
+    let mut edits: Vec<Edit> = Vec::new();
+    for fix in analysis.findings.iter().filter_map(|f| f.fix.as_ref()) {
+        let overlaps = fix.edits.iter().any(|new| {
+            edits
+                .iter()
+                .any(|old| new.span.start < old.span.end && old.span.start < new.span.end)
+        });
+        if !overlaps {
+            edits.extend(fix.edits.iter().cloned());
+        }
+    }
+    edits
 }

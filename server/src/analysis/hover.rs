@@ -4,10 +4,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 use typestates::library::{Entry, EntrySource};
-use typestates::render::{self, mermaid, table};
 use typestates::{CallinId, StateId, Typestate, WaitOutcome};
 
-use super::{text, CallFact, Checker, Library, Pos, SourceFile, Span};
+use super::{text, CallFact, Library, Pos, SourceFile, Span};
 
 /// Markdown for the editor, and the text it describes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,17 +17,33 @@ pub struct HoverText {
     pub span: Span,
 }
 
-/// The hover at `pos`: a call the checker knows about, else a protocol class name.
+/// Whether a hover may link to the protocol view: only a client that runs the
+/// `typestar.showProtocol` command from a Markdown link (the VS Code extension says so).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ViewLink {
+    /// A `command:typestar.showProtocol` link after the class summary.
+    Command,
+    /// No link.
+    #[default]
+    Omitted,
+}
+
+/// The client command that opens the protocol view of a class (its one argument).
+pub const SHOW_PROTOCOL: &str = "typestar.showProtocol";
+
+/// The hover at `pos`: a call of `calls` (the file's, from the checker), else a protocol class
+/// name.
 pub fn hover(
-    checker: &dyn Checker,
+    calls: &[CallFact],
     library: &Library,
     file: &SourceFile,
     pos: Pos,
+    link: ViewLink,
 ) -> Option<HoverText> {
-    if let Some(call) = checker.call_at(library, file, pos) {
+    if let Some(call) = super::call_at(calls, pos) {
         if let Some(entry) = library.get(&call.class) {
             return Some(HoverText {
-                markdown: call_markdown(&entry.typestate, &call),
+                markdown: call_markdown(&entry.typestate, call),
                 span: call.span,
             });
         }
@@ -36,23 +51,36 @@ pub fn hover(
     let (word, span) = text::word_at(&file.text, pos)?;
     let entry = library.find(word).ok()?;
     Some(HoverText {
-        markdown: class_markdown(entry),
+        markdown: class_markdown(entry, link),
         span,
     })
 }
 
-/// The protocol as a table, a Mermaid diagram and its provenance.
-pub fn class_markdown(entry: &Entry) -> String {
+/// A short description of the protocol: the summary, the states with the first line of their
+/// descriptions, where the protocol comes from, and a link to the protocol view.
+pub fn class_markdown(entry: &Entry, link: ViewLink) -> String {
     let typestate = &entry.typestate;
     let mut out = format!("### `{}` protocol\n\n", typestate.class);
     if let Some(summary) = &typestate.summary {
         let _ = writeln!(out, "{summary}\n");
     }
-    out.push_str(&table::render(typestate));
-    let diagram = mermaid::render(typestate, render::Options::default());
-    let _ = write!(out, "\n```mermaid\n{}\n```\n\n", diagram.trim_end());
+    out.push_str("**States:**\n\n");
+    for state in typestate.state_ids() {
+        let s = typestate.state(state);
+        let initial = if state == typestate.initial {
+            " (initial)"
+        } else {
+            ""
+        };
+        let description = s
+            .description
+            .as_deref()
+            .and_then(|d| d.lines().next())
+            .map_or_else(String::new, |line| format!(": {line}"));
+        let _ = writeln!(out, "- `{}`{initial}{description}", s.name);
+    }
     let provenance = &typestate.provenance;
-    let _ = write!(out, "**Provenance:** {}", provenance.kind.keyword());
+    let _ = write!(out, "\n**Provenance:** {}", provenance.kind.keyword());
     if let Some(platform) = &provenance.platform {
         let _ = write!(out, " on {platform}");
     }
@@ -61,20 +89,31 @@ pub fn class_markdown(entry: &Entry) -> String {
         let _ = write!(out, ", overriding {}", source(overridden));
     }
     out.push('\n');
-    for source in &provenance.sources {
-        let _ = writeln!(out, "- {source}");
-    }
-    if let Some(stats) = &provenance.stats {
-        let _ = writeln!(
+    if link == ViewLink::Command {
+        let argument = serde_json::json!([typestate.class]).to_string();
+        let _ = write!(
             out,
-            "\nLearned with {} membership queries asked ({} executed) and {} equivalence queries.",
-            stats.mq_asked, stats.mq_executed, stats.eq
+            "\n[Show the protocol diagram](command:{SHOW_PROTOCOL}?{})\n",
+            percent_encode(&argument)
         );
     }
     out
 }
 
-fn source(source: &EntrySource) -> String {
+/// `text` with every byte but unreserved URI characters percent-encoded.
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Where a library entry comes from, for people.
+pub fn source(source: &EntrySource) -> String {
     match source {
         EntrySource::Bundled { path } => format!("bundled with typestar (`{path}`)"),
         EntrySource::User { path } => format!("from `{}`", path.display()),

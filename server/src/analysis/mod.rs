@@ -7,12 +7,13 @@
 
 pub mod actions;
 pub mod hover;
+pub mod protocol;
 mod static_checker;
 pub mod suppress;
 pub mod text;
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 pub use static_checker::StaticChecker;
 pub use text::{Pos, Span};
@@ -56,12 +57,45 @@ pub struct SourceFile {
 /// re-does only what the edit changed (`checker::Incremental`). The LSP layer keeps one per
 /// open document; a check of a file that is not open gets a fresh one.
 #[derive(Default)]
-pub struct DocumentCache(pub(crate) Mutex<checker::Incremental>);
+pub struct DocumentCache {
+    pub(crate) incremental: Mutex<checker::Incremental>,
+    /// The per-call results of one text, computed once for its hovers, inlay hints and views.
+    calls: Mutex<Option<KeptCalls>>,
+}
+
+/// A text and its calls.
+type KeptCalls = (Arc<str>, Arc<Vec<CallFact>>);
+
+impl DocumentCache {
+    /// The calls of `file` on protocol objects, from this cache when they were computed for the
+    /// same text, else from `checker` (once per text).
+    pub fn calls(
+        &self,
+        checker: &dyn Checker,
+        library: &Library,
+        file: &SourceFile,
+    ) -> Arc<Vec<CallFact>> {
+        let mut kept = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((text, calls)) = kept.as_ref() {
+            if Arc::ptr_eq(text, &file.text) || **text == *file.text {
+                return calls.clone();
+            }
+        }
+        let calls = Arc::new(checker.calls(library, file));
+        *kept = Some((file.text.clone(), calls.clone()));
+        calls
+    }
+}
 
 impl std::fmt::Debug for DocumentCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("DocumentCache")
     }
+}
+
+/// The call whose name is at `pos`.
+pub fn call_at(calls: &[CallFact], pos: Pos) -> Option<&CallFact> {
+    calls.iter().find(|call| call.span.contains(pos))
 }
 
 /// Everything one check of one file found.
@@ -124,9 +158,30 @@ impl FindingCode {
         }
     }
 
-    /// Where the check is documented.
-    pub fn doc_url(self) -> String {
-        format!("https://typestar.dev/diagnostics#{}", self.id())
+    /// Every code, in the order the documentation lists them.
+    pub const ALL: [FindingCode; 4] = [
+        FindingCode::TypestateViolation,
+        FindingCode::IgnoredCall,
+        FindingCode::HandledViolation,
+        FindingCode::NotCheckedFully,
+    ];
+
+    /// What the code means, for the generated documentation (`crate::docs`).
+    pub fn description(self) -> &'static str {
+        match self {
+            FindingCode::TypestateViolation => {
+                "A call the object's protocol does not allow in the state the object may be in there: an error when it happens on every path to the call, a warning when on some. The message names the states, and a related location shows where the object entered them."
+            }
+            FindingCode::IgnoredCall => {
+                "A call the protocol accepts but ignores in every state that reaches it (`execute()` on a cancelled `AsyncTask`): it does nothing, which is rarely what the code means."
+            }
+            FindingCode::HandledViolation => {
+                "A violation inside a `try` whose `catch` catches what the call throws: the code expects it, so it is a hint, not an error."
+            }
+            FindingCode::NotCheckedFully => {
+                "The file nests deeper than the checker follows, or its check hit the time limit: findings past that place may be missing."
+            }
+        }
     }
 }
 
@@ -183,8 +238,8 @@ pub trait Checker: Send + Sync + 'static {
     /// document's earlier checks.
     fn check(&self, library: &Library, file: &SourceFile, cache: &DocumentCache) -> FileAnalysis;
 
-    /// What is known at the call under `pos`, if it is a call on a protocol object.
-    fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact>;
+    /// What is known at each call on a protocol object, in source order.
+    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact>;
 
     /// The start of the method (or function) declaration enclosing `pos`.
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos>;

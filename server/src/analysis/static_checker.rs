@@ -1,5 +1,5 @@
 //! The production [`Checker`]: a `checker::Incremental` per document for findings and fixes,
-//! `checker::states_at` for hovers, the checker's IR for the method enclosing a finding, and
+//! `checker::calls` for hovers and inlay hints, the checker's IR for the method enclosing a finding, and
 //! `checker::project_supertypes` so that a class extending a protocol class in one file is
 //! tracked in every other.
 
@@ -26,7 +26,7 @@ impl Checker for StaticChecker {
     fn check(&self, library: &Library, file: &SourceFile, cache: &DocumentCache) -> FileAnalysis {
         let config = self.config();
         let result = cache
-            .0
+            .incremental
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .check(library, &source(file), &config);
@@ -73,23 +73,23 @@ impl Checker for StaticChecker {
         FileAnalysis { findings }
     }
 
-    fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact> {
-        let offset = LineIndex::new(&file.text).offset(pos);
-        let states = checker::states_at(library, &source(file), offset, &self.config())?;
-        let span = span(states.span);
-        Some(CallFact {
-            method: file
-                .text
-                .get(states.span.start_byte..states.span.end_byte)
-                .unwrap_or_default()
-                .to_string(),
-            span,
-            class: states.class,
-            receiver: states.receiver,
-            states: states.states,
-            maybe_null: states.maybe_null,
-            unknown: states.unknown,
-        })
+    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact> {
+        checker::calls(library, &source(file), &self.config())
+            .into_iter()
+            .map(|states| CallFact {
+                method: file
+                    .text
+                    .get(states.span.start_byte..states.span.end_byte)
+                    .unwrap_or_default()
+                    .to_string(),
+                span: span(states.span),
+                class: states.class,
+                receiver: states.receiver,
+                states: states.states,
+                maybe_null: states.maybe_null,
+                unknown: states.unknown,
+            })
+            .collect()
     }
 
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos> {

@@ -71,13 +71,23 @@ impl<'a> LineIndex<'a> {
         l.strip_suffix('\r').unwrap_or(l)
     }
 
-    /// The byte offset of `pos` in the text, clamped to the line and the text.
+    /// The byte offset of `pos` in the text, clamped to the line and the text, and moved back
+    /// to the start of the character it falls inside.
     pub fn offset(&self, pos: Pos) -> usize {
         let Some(&start) = self.starts.get(pos.line as usize) else {
             return self.text.len();
         };
-        start + (pos.col as usize).min(self.line(pos.line).len())
+        start + floor_char_boundary(self.line(pos.line), pos.col as usize)
     }
+}
+
+/// `index` clamped to `text` and moved back to the start of the character it falls inside.
+pub fn floor_char_boundary(text: &str, index: usize) -> usize {
+    let mut index = index.min(text.len());
+    while !text.is_char_boundary(index) {
+        index -= 1;
+    }
+    index
 }
 
 /// Line `line` of `text`, without its line terminator; empty past the end.
@@ -120,17 +130,34 @@ pub fn word_at(text: &str, pos: Pos) -> Option<(&str, Span)> {
 }
 
 /// The fully qualified form of a class name used in `text`: itself when qualified, else what an
-/// `import` line names, else the name as written.
+/// `import` line names, else the file's package and the name when the file declares the class,
+/// else the name as written.
 pub fn qualify(text: &str, name: &str) -> String {
     if name.contains('.') {
         return name.to_string();
     }
     let suffix = format!(".{name}");
-    text.lines()
-        .filter_map(|l| l.trim().strip_prefix("import "))
+    let lines = || text.lines().map(str::trim);
+    let imported = lines()
+        .filter_map(|l| l.strip_prefix("import "))
         .map(|imported| imported.trim().trim_end_matches(';').trim())
-        .find(|imported| imported.ends_with(&suffix))
-        .map_or_else(|| name.to_string(), str::to_string)
+        .find(|imported| imported.ends_with(&suffix));
+    if let Some(imported) = imported {
+        return imported.to_string();
+    }
+    let declared = lines().any(|l| {
+        l.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .collect::<Vec<_>>()
+            .windows(2)
+            .any(|w| matches!(w[0], "class" | "interface" | "object") && w[1] == name)
+    });
+    let package = lines()
+        .find_map(|l| l.strip_prefix("package "))
+        .map(|package| package.trim().trim_end_matches(';').trim());
+    match package {
+        Some(package) if declared && !package.is_empty() => format!("{package}.{name}"),
+        _ => name.to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -165,6 +192,11 @@ mod tests {
         assert_eq!(qualify(text, "CountDownTimer"), "android.os.CountDownTimer");
         assert_eq!(qualify(text, "Timer"), "Timer");
         assert_eq!(qualify(text, "a.b.C"), "a.b.C");
+        let declared = "package com.example;\n\npublic class Task extends Base {}\n";
+        assert_eq!(qualify(declared, "Task"), "com.example.Task");
+        assert_eq!(qualify(declared, "Base"), "Base");
+        let kotlin = "package com.example\nobject Registry\n";
+        assert_eq!(qualify(kotlin, "Registry"), "com.example.Registry");
     }
 
     #[test]
@@ -177,6 +209,14 @@ mod tests {
         assert_eq!(index.offset(Pos::new(1, 1)), 5);
         assert_eq!(index.offset(Pos::new(1, 99)), 6);
         assert_eq!(index.offset(Pos::new(9, 0)), text.len());
+    }
+
+    #[test]
+    fn offsets_inside_a_character_move_to_its_start() {
+        let text = "aé😀\nb";
+        let index = LineIndex::new(text);
+        let offsets: Vec<usize> = (0..9).map(|col| index.offset(Pos::new(0, col))).collect();
+        assert_eq!(offsets, [0, 1, 1, 3, 3, 3, 3, 7, 7]);
     }
 
     #[test]

@@ -22,43 +22,12 @@ pub fn run(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let left = crate::load::typestate(&args.left)?;
     let right = crate::load::typestate(&args.right)?;
     let diff = typestates::diff::diff(&left, &right, args.limit);
+    out!(
+        "{}",
+        server::compare::describe(&diff, &args.left, &args.right)
+    );
     if diff.is_identical() {
-        outln!("{} and {} are equivalent.", args.left, args.right);
         return Ok(ExitCode::SUCCESS);
-    }
-    if diff.is_equivalent() {
-        outln!(
-            "{} and {} have the same traces, but not the same restrictions of their experiments:",
-            args.left,
-            args.right
-        );
-    }
-    let sides = [
-        ("callins", &diff.callins_only_left, &args.left),
-        ("callins", &diff.callins_only_right, &args.right),
-        ("callbacks", &diff.callbacks_only_left, &args.left),
-        ("callbacks", &diff.callbacks_only_right, &args.right),
-    ];
-    for (what, names, side) in sides {
-        if !names.is_empty() {
-            outln!("{what} only in {side}: {}", names.join(", "));
-        }
-    }
-    for witness in diff.witnesses.iter().chain(&diff.restrictions) {
-        let prefix: Vec<String> = witness.steps[..witness.steps.len() - 1]
-            .iter()
-            .map(|s| format!("{}/{}", s.input, s.left))
-            .collect();
-        let last = witness.steps.last().expect("a witness has a step");
-        outln!(
-            "after [{}]: `{}` answers {} in {} but {} in {}",
-            prefix.join(" "),
-            last.input,
-            last.left,
-            args.left,
-            last.right,
-            args.right
-        );
     }
     Ok(ExitCode::from(1))
 }

@@ -14,7 +14,7 @@ pub struct LspArgs {
     stdio: bool,
 }
 
-/// Runs the server until the client exits.
+/// Runs the server until the client exits: status 0 after `shutdown`, else 1.
 pub fn run(_args: LspArgs) -> anyhow::Result<ExitCode> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -26,8 +26,11 @@ pub fn run(_args: LspArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(server::lsp::serve_stdio(server::lsp::production_engines()));
+    let exit = runtime.block_on(server::lsp::serve_stdio(server::lsp::production_engines()));
     // The stdin reader may still block on a read; don't wait for it after `exit`.
     runtime.shutdown_background();
-    Ok(ExitCode::SUCCESS)
+    Ok(match exit {
+        server::lsp::Exit::AfterShutdown => ExitCode::SUCCESS,
+        server::lsp::Exit::WithoutShutdown => ExitCode::from(1),
+    })
 }

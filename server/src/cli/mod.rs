@@ -23,6 +23,7 @@ macro_rules! outln {
 mod check;
 pub(crate) mod devices;
 mod diff;
+mod docs;
 mod draft;
 mod learn;
 mod library;
@@ -50,6 +51,8 @@ enum Command {
     Show(show::ShowArgs),
     /// Compares two typestates and lists witness traces where they differ.
     Diff(diff::DiffArgs),
+    /// Writes the documentation pages (diagnostic codes, bundled protocols) into a folder.
+    Docs(docs::DocsArgs),
     /// Runs the language server over stdio.
     Lsp(lsp::LspArgs),
     /// Lists the bundled protocols with their provenance.
@@ -68,6 +71,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Show(args) => show::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Docs(args) => docs::run(args),
         Command::Lsp(args) => lsp::run(args),
         Command::Library(args) => library::run(args),
         Command::Draft(args) => draft::run(args),

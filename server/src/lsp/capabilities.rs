@@ -3,6 +3,8 @@
 
 use tower_lsp_server::ls_types::{ClientCapabilities, PositionEncodingKind};
 
+use crate::analysis::hover::ViewLink;
+
 /// How LSP positions count columns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Encoding {
@@ -36,6 +38,15 @@ pub struct Capabilities {
     pub work_done_progress: bool,
     /// `window/showDocument` is supported.
     pub show_document: bool,
+    /// Hovers may link to the protocol view: the client runs `typestar.showProtocol` from a
+    /// Markdown command link (`experimental.typestar.showProtocol: true`, sent by the VS Code
+    /// extension).
+    pub view_link: ViewLink,
+    /// The client pulls diagnostics of open documents (`textDocument/diagnostic`); they are then
+    /// not pushed, so that no client shows them twice.
+    pub pull_diagnostics: bool,
+    /// The client re-pulls on `workspace/diagnostic/refresh`.
+    pub diagnostic_refresh: bool,
 }
 
 impl Capabilities {
@@ -63,6 +74,22 @@ impl Capabilities {
             show_document: window
                 .and_then(|w| w.show_document.as_ref())
                 .is_some_and(|s| s.support),
+            pull_diagnostics: client
+                .text_document
+                .as_ref()
+                .is_some_and(|t| t.diagnostic.is_some()),
+            diagnostic_refresh: workspace
+                .and_then(|w| w.diagnostics.as_ref())
+                .and_then(|d| d.refresh_support)
+                == Some(true),
+            view_link: match client
+                .experimental
+                .as_ref()
+                .and_then(|e| e.pointer("/typestar/showProtocol"))
+            {
+                Some(serde_json::Value::Bool(true)) => ViewLink::Command,
+                _ => ViewLink::Omitted,
+            },
         }
     }
 }

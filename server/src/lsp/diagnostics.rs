@@ -23,7 +23,11 @@ use crate::analysis::FileAnalysis;
 
 /// Schedules a check of the document's current state. Call it synchronously, right after the
 /// store update, with the time of the previous edit (`None` for an open or a library change).
+/// A client that pulls diagnostics gets none pushed for open documents.
 pub fn schedule(session: &Arc<Session>, uri: &Uri, previous_edit: Option<Instant>) {
+    if session.capabilities().pull_diagnostics {
+        return;
+    }
     let Some(snapshot) = session.documents.snapshot(uri) else {
         return;
     };
@@ -63,8 +67,21 @@ pub fn burst_delay(
     }
 }
 
-/// Schedules a check of every open document (after the library changed).
+/// Schedules a check of every open document (after the library changed); a client that pulls
+/// diagnostics is asked to pull again.
 pub fn schedule_all(session: &Arc<Session>) {
+    let capabilities = session.capabilities();
+    if capabilities.pull_diagnostics {
+        if capabilities.diagnostic_refresh {
+            let session = session.clone();
+            tokio::spawn(async move {
+                if let Err(err) = session.client.workspace_diagnostic_refresh().await {
+                    tracing::warn!("workspace/diagnostic/refresh failed: {err}");
+                }
+            });
+        }
+        return;
+    }
     for uri in session.documents.uris() {
         schedule(session, &uri, None);
     }

@@ -1,9 +1,10 @@
-//! The server's extensions to LSP: the `typestar.learnClass` command, its arguments and result.
+//! The server's extensions to LSP: the `typestar.learnClass` command, its arguments and result,
+//! and the `typestar/protocol` request behind the protocol view.
 
 use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
-use tower_lsp_server::ls_types::TextDocumentPositionParams;
+use tower_lsp_server::ls_types::{Position, TextDocumentIdentifier, TextDocumentPositionParams};
 
 /// `workspace/executeCommand` id: learn the class under the cursor.
 pub const LEARN_CLASS: &str = "typestar.learnClass";
@@ -29,8 +30,12 @@ pub enum LearnClassResult {
     Learned {
         /// The class.
         class: String,
-        /// The written `.typestate` file.
+        /// The written `.typestate` file: in `.typestar/learned/` when the library has the
+        /// class, which it does not replace.
         typestate: PathBuf,
+        /// When the library has the class: the differences from its protocol (Markdown).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        diff: Option<PathBuf>,
     },
     /// The user cancelled, or the run hit `typestar.timeouts.learnMs`.
     Cancelled {
@@ -43,5 +48,28 @@ pub enum LearnClassResult {
         class: String,
         /// Why.
         reason: String,
+    },
+}
+
+/// Request: the protocol view of a class (`analysis::protocol::ProtocolView`, or `null`).
+pub const PROTOCOL: &str = "typestar/protocol";
+
+/// Params of `typestar/protocol`: a class by name, or the class at a cursor (whose call, if the
+/// cursor is on one, gives the states the object may be in).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(untagged)]
+pub enum ProtocolParams {
+    /// A class of the library, by qualified or simple name.
+    Class {
+        /// The class.
+        class: String,
+    },
+    /// The class at the cursor.
+    Cursor {
+        /// The document.
+        #[serde(rename = "textDocument")]
+        text_document: TextDocumentIdentifier,
+        /// The cursor.
+        position: Position,
     },
 }

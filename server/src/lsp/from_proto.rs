@@ -5,14 +5,14 @@ use std::path::PathBuf;
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
 
 use super::capabilities::Encoding;
-use crate::analysis::text::LineIndex;
+use crate::analysis::text::{floor_char_boundary, LineIndex};
 use crate::analysis::{Language, Pos};
 
 /// The analysis position of an LSP position in `text`.
 pub fn pos(index: &LineIndex<'_>, encoding: Encoding, position: Position) -> Pos {
     let line = index.line(position.line);
     let col = match encoding {
-        Encoding::Utf8 => (position.character as usize).min(line.len()),
+        Encoding::Utf8 => floor_char_boundary(line, position.character as usize),
         Encoding::Utf16 => {
             let mut units = 0;
             line.char_indices()
@@ -85,6 +85,37 @@ mod tests {
         assert_eq!(pos(&index, Encoding::Utf16, Position::new(0, 3)).col, 5);
         assert_eq!(pos(&index, Encoding::Utf8, Position::new(0, 5)).col, 5);
         assert_eq!(pos(&index, Encoding::Utf16, Position::new(0, 99)).col, 6);
+    }
+
+    #[test]
+    fn positions_inside_a_character_or_out_of_range_never_panic() {
+        let text = "aé😀\r\nb\n";
+        for encoding in [Encoding::Utf8, Encoding::Utf16] {
+            for line in [0, 1, 2, 3, u32::MAX] {
+                for character in [0, 1, 2, 3, 4, 5, 6, 99, u32::MAX] {
+                    let at = Position::new(line, character);
+                    let edited = apply_changes(
+                        text,
+                        encoding,
+                        vec![change(Some(((line, character), (0, 2))), "x")],
+                    );
+                    assert!(edited.contains('x'), "{encoding:?} {at:?}: {edited:?}");
+                    let index = LineIndex::new(text);
+                    let pos = pos(&index, encoding, at);
+                    assert!(
+                        text.is_char_boundary(index.offset(pos)),
+                        "{encoding:?} {at:?}"
+                    );
+                }
+            }
+        }
+        // A UTF-8 column inside `é` edits from the start of `é`.
+        let edited = apply_changes(
+            text,
+            Encoding::Utf8,
+            vec![change(Some(((0, 2), (0, 3))), "")],
+        );
+        assert_eq!(edited, "a😀\r\nb\n");
     }
 
     #[test]

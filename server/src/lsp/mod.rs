@@ -4,20 +4,22 @@
 //! Read `server/CONTRIBUTING.md` before adding a handler: state changes happen synchronously,
 //! before the first `.await`, and analysis runs on snapshots.
 
-mod capabilities;
+pub mod capabilities;
 mod diagnostics;
 mod documents;
 pub mod ext;
-mod from_proto;
+pub mod framing;
+pub mod from_proto;
 mod handlers;
 mod server;
 mod session;
 pub mod settings;
 mod tasks;
-mod to_proto;
+pub mod to_proto;
 mod transport;
 mod workspace;
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -39,30 +41,58 @@ pub fn production_engines() -> Engines {
 
 /// The server as a tower service, for stdio or for in-memory tests.
 pub fn service(engines: Engines) -> (LspService<Server>, ClientSocket) {
-    LspService::build(|client| Server::new(session::Session::new(client, engines)))
-        .custom_method(
-            handlers::progress_cancel::METHOD,
-            Server::work_done_progress_cancel,
-        )
-        .custom_method(transport::INVALID_MESSAGE, Server::invalid_message)
-        .finish()
+    service_reporting_shutdown(engines, Arc::new(AtomicBool::new(false)))
 }
 
-/// Serves LSP on a byte stream pair until the client sends `exit`.
+/// [`service`], setting `shutdown` when the client sends `shutdown`.
+fn service_reporting_shutdown(
+    engines: Engines,
+    shutdown: Arc<AtomicBool>,
+) -> (LspService<Server>, ClientSocket) {
+    LspService::build(|client| {
+        let mut session = session::Session::new(client, engines);
+        session.shutdown = shutdown;
+        Server::new(session)
+    })
+    .custom_method(
+        handlers::progress_cancel::METHOD,
+        Server::work_done_progress_cancel,
+    )
+    .custom_method(transport::INVALID_MESSAGE, Server::invalid_message)
+    .custom_method(ext::PROTOCOL, Server::protocol)
+    .finish()
+}
+
+/// How the client ended the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    /// `exit` after `shutdown`: exit status 0.
+    AfterShutdown,
+    /// `exit` without `shutdown`, or the input ended: exit status 1, as LSP asks.
+    WithoutShutdown,
+}
+
+/// Serves LSP on a byte stream pair until the client sends `exit` or the input ends.
 pub async fn serve(
     input: impl AsyncRead + Unpin + Send + 'static,
     output: impl AsyncWrite,
     engines: Engines,
-) {
+) -> Exit {
     let (guarded, to_server) = tokio::io::duplex(1 << 16);
     tokio::spawn(transport::guard(input, guarded));
-    let (service, socket) = service(engines);
+    let shutdown = Arc::new(AtomicBool::new(false));
+    let (service, socket) = service_reporting_shutdown(engines, shutdown.clone());
     tower_lsp_server::Server::new(to_server, output, socket)
         .serve(service)
         .await;
+    if shutdown.load(Ordering::Relaxed) {
+        Exit::AfterShutdown
+    } else {
+        Exit::WithoutShutdown
+    }
 }
 
-/// Serves LSP over stdin and stdout until the client sends `exit`.
-pub async fn serve_stdio(engines: Engines) {
-    serve(tokio::io::stdin(), tokio::io::stdout(), engines).await;
+/// Serves LSP over stdin and stdout until the client sends `exit` or stdin ends.
+pub async fn serve_stdio(engines: Engines) -> Exit {
+    serve(tokio::io::stdin(), tokio::io::stdout(), engines).await
 }

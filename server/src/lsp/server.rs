@@ -6,9 +6,11 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::{
     CodeActionParams, CodeActionResponse, DidChangeConfigurationParams,
-    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, ExecuteCommandParams, Hover, HoverParams, InitializeParams,
-    InitializeResult, InitializedParams, LSPAny, WorkDoneProgressCancelParams,
+    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidChangeWorkspaceFoldersParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DocumentDiagnosticParams,
+    DocumentDiagnosticReportResult, ExecuteCommandParams, Hover, HoverParams, InitializeParams,
+    InitializeResult, InitializedParams, InlayHint, InlayHintParams, LSPAny,
+    WorkDoneProgressCancelParams,
 };
 use tower_lsp_server::LanguageServer;
 
@@ -34,6 +36,14 @@ impl Server {
         Err(params.into_error())
     }
 
+    /// `typestar/protocol`, registered as a custom method.
+    pub async fn protocol(
+        &self,
+        params: super::ext::ProtocolParams,
+    ) -> Result<Option<crate::analysis::protocol::ProtocolView>> {
+        handlers::protocol::handle(&self.session, params).await
+    }
+
     /// `window/workDoneProgress/cancel`, registered as a custom method.
     pub async fn work_done_progress_cancel(&self, params: WorkDoneProgressCancelParams) {
         handlers::progress_cancel::handle(&self.session, params);
@@ -50,7 +60,23 @@ impl LanguageServer for Server {
     }
 
     async fn shutdown(&self) -> Result<()> {
+        self.session.shut_down();
         Ok(())
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        handlers::inlay_hint::handle(&self.session, params).await
+    }
+
+    async fn diagnostic(
+        &self,
+        params: DocumentDiagnosticParams,
+    ) -> Result<DocumentDiagnosticReportResult> {
+        handlers::diagnostic::handle(&self.session, params).await
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        handlers::did_change_workspace_folders::handle(&self.session, params);
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {

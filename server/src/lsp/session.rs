@@ -48,6 +48,8 @@ pub struct Session {
     capabilities: OnceLock<Capabilities>,
     cancellations: DashMap<String, Arc<AtomicBool>>,
     workspace_checks: AtomicU64,
+    /// Set by `shutdown`; read by [`super::serve`] for the exit status.
+    pub shutdown: Arc<AtomicBool>,
 }
 
 impl Session {
@@ -65,6 +67,7 @@ impl Session {
             capabilities: OnceLock::new(),
             cancellations: DashMap::new(),
             workspace_checks: AtomicU64::new(0),
+            shutdown: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -91,6 +94,11 @@ impl Session {
     /// The workspace root folders.
     pub fn roots(&self) -> Arc<Vec<PathBuf>> {
         read(&self.roots)
+    }
+
+    /// Records the `shutdown` request.
+    pub fn shut_down(&self) {
+        self.shutdown.store(true, Ordering::Relaxed);
     }
 
     /// Sets the workspace root folders.

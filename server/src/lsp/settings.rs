@@ -22,12 +22,34 @@ pub struct Options {
     pub classpath: Option<Vec<PathBuf>>,
     /// `typestar.deviceSerial`: the adb serial of the device to learn on.
     pub device_serial: Option<String>,
+    /// `typestar.sdk`: the Android SDK level the Robolectric backend runs classes on.
+    pub sdk: Option<u32>,
     /// `typestar.timeouts`.
     pub timeouts: Option<TimeoutOptions>,
     /// `typestar.jobs`: membership queries run in parallel.
     pub jobs: Option<usize>,
     /// `typestar.diagnostics`.
     pub diagnostics: Option<DiagnosticOptions>,
+    /// `typestar.inlayHints`.
+    pub inlay_hints: Option<InlayHintOptions>,
+}
+
+/// `typestar.inlayHints.*`.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct InlayHintOptions {
+    /// `typestar.inlayHints.states`: show the states an object may be in before each call.
+    pub states: Option<bool>,
+}
+
+/// Whether inlay hints show the possible states before each protocol call.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StateHints {
+    /// Shown (opted in).
+    Shown,
+    /// Not shown (the default).
+    #[default]
+    Hidden,
 }
 
 /// `typestar.timeouts.*`, in milliseconds.
@@ -59,6 +81,8 @@ pub struct Settings {
     /// The longest burst window: edits closer together than one check of the document (at
     /// least 20 ms, at most this) are checked once, after the last.
     pub debounce: Duration,
+    /// Inlay hints with the possible states.
+    pub state_hints: StateHints,
 }
 
 impl Default for Settings {
@@ -76,6 +100,9 @@ impl Settings {
                 backend: options.backend.unwrap_or_default(),
                 classpath: options.classpath.unwrap_or_default(),
                 device_serial: options.device_serial,
+                sdk: options
+                    .sdk
+                    .unwrap_or(learner::backend::robolectric::DEFAULT_SDK),
                 quiescence: Duration::from_millis(timeouts.quiescence_ms.unwrap_or(1_000)),
                 query_timeout: Duration::from_millis(timeouts.query_ms.unwrap_or(30_000)),
                 learn_timeout: Duration::from_millis(timeouts.learn_ms.unwrap_or(30 * 60_000)),
@@ -88,6 +115,10 @@ impl Settings {
                     .debounce_ms
                     .unwrap_or(150),
             ),
+            state_hints: match options.inlay_hints.and_then(|hints| hints.states) {
+                Some(true) => StateHints::Shown,
+                Some(false) | None => StateHints::Hidden,
+            },
         }
     }
 

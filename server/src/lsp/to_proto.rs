@@ -15,12 +15,25 @@ use super::capabilities::Encoding;
 use crate::analysis::hover::HoverText;
 use crate::analysis::text::LineIndex;
 use crate::analysis::{Certainty, Edit, Finding, FindingCode, Pos, Span};
+use crate::docs;
 
 /// The `source` of every diagnostic the server publishes.
 pub const SOURCE: &str = "typestar";
 
 /// The diagnostic code of a `.typestate` file that does not parse.
 pub const TYPESTATE_FORMAT_CODE: &str = "typestate-format";
+
+/// The section of `code` in the diagnostics page the server wrote (`docs::cache_dir`), when
+/// the page is there.
+fn code_description(code: FindingCode) -> Option<CodeDescription> {
+    let page = docs::cache_dir().join(docs::DIAGNOSTICS_PAGE);
+    if !page.is_file() {
+        return None;
+    }
+    let file = Uri::from_file_path(&page)?;
+    let href = Uri::from_str(&format!("{}#{}", file.as_str(), code.id())).ok()?;
+    Some(CodeDescription { href })
+}
 
 /// The LSP position of `pos`.
 pub fn position(index: &LineIndex<'_>, encoding: Encoding, pos: Pos) -> Position {
@@ -60,9 +73,7 @@ pub fn diagnostic(
             (_, Certainty::Possible) => DiagnosticSeverity::WARNING,
         }),
         code: Some(NumberOrString::String(finding.code.id().to_string())),
-        code_description: Uri::from_str(&finding.code.doc_url())
-            .ok()
-            .map(|href| CodeDescription { href }),
+        code_description: code_description(finding.code),
         source: Some(SOURCE.to_string()),
         message: finding.message.clone(),
         related_information: Some(

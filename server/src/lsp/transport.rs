@@ -1,20 +1,20 @@
-//! A guard in front of tower-lsp-server's reader: it re-frames the client's byte stream and
-//! replaces every message the framework could not decode by a well-formed request that the
-//! server answers with the JSON-RPC error (`-32700` parse error, `-32600` invalid request).
+//! A guard in front of tower-lsp-server's reader: it re-frames the client's byte stream with the
+//! resynchronising [`Decoder`] and replaces every message the framework could not decode by a
+//! well-formed request that the server answers with the JSON-RPC error (`-32700` parse error,
+//! `-32600` invalid request).
 //!
 //! Why: tower-lsp-server 0.23 reads with tokio-util's `FramedRead`, which ends the stream after
 //! the first decode error (tokio-rs/tokio#3976), so one malformed message would stop the server.
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tower_lsp_server::jsonrpc;
+
+use super::framing::{Decoded, Decoder, Input};
 
 /// The method of the stand-in request; the server answers it with the carried error.
 pub const INVALID_MESSAGE: &str = "typestar/invalidMessage";
-
-/// The largest message accepted; a bigger one is skipped and answered with an error.
-const MAX_MESSAGE: usize = 256 << 20;
 
 /// Params of the stand-in request.
 #[derive(Debug, Deserialize)]
@@ -38,98 +38,57 @@ impl InvalidMessage {
 
 /// Copies framed messages from `input` to `output`, replacing undecodable ones, until `input`
 /// ends or `output` closes.
-pub async fn guard(input: impl AsyncRead + Unpin, mut output: impl AsyncWrite + Unpin) {
-    let mut input = BufReader::new(input);
+pub async fn guard(mut input: impl AsyncRead + Unpin, mut output: impl AsyncWrite + Unpin) {
+    let mut decoder = Decoder::default();
+    let mut chunk = vec![0; 1 << 16];
     loop {
-        let body = match read_frame(&mut input).await {
-            Ok(Frame::Body(body)) => checked(body),
-            Ok(Frame::Invalid(why)) => stand_in(jsonrpc::ErrorCode::ParseError, Value::Null, &why),
-            Ok(Frame::End) | Err(_) => return,
+        let read = input.read(&mut chunk).await.unwrap_or(0);
+        let state = if read == 0 {
+            Input::Ended
+        } else {
+            decoder.push(&chunk[..read]);
+            Input::Open
         };
-        let header = format!("Content-Length: {}\r\n\r\n", body.len());
-        let written = async {
-            output.write_all(header.as_bytes()).await?;
-            output.write_all(&body).await?;
-            output.flush().await
-        };
-        if written.await.is_err() {
+        while let Some(decoded) = decoder.next(state) {
+            let body = match decoded {
+                Decoded::Body(body) => checked(body),
+                Decoded::Invalid(why) => {
+                    stand_in(jsonrpc::ErrorCode::ParseError, Value::Null, &why)
+                }
+            };
+            let header = format!("Content-Length: {}\r\n\r\n", body.len());
+            let written = async {
+                output.write_all(header.as_bytes()).await?;
+                output.write_all(&body).await?;
+                output.flush().await
+            };
+            if written.await.is_err() {
+                return;
+            }
+        }
+        if state == Input::Ended {
             return;
         }
     }
 }
 
-enum Frame {
-    Body(Vec<u8>),
-    Invalid(String),
-    End,
-}
-
-async fn read_frame(
-    input: &mut (impl AsyncRead + Unpin + AsyncBufReadExt),
-) -> std::io::Result<Frame> {
-    let mut length = None;
-    let mut saw_header = false;
-    loop {
-        let mut line = String::new();
-        if input.read_line(&mut line).await? == 0 {
-            return Ok(Frame::End);
-        }
-        let line = line.trim_end_matches(['\r', '\n']);
-        if line.is_empty() {
-            if saw_header {
-                break;
-            }
-            continue;
-        }
-        saw_header = true;
-        if let Some((name, value)) = line.split_once(':') {
-            if name.trim().eq_ignore_ascii_case("content-length") {
-                length = value.trim().parse::<usize>().ok();
-            }
-        }
-    }
-    let Some(length) = length else {
-        return Ok(Frame::Invalid(
-            "missing or invalid Content-Length header".to_string(),
-        ));
-    };
-    if length > MAX_MESSAGE {
-        tokio::io::copy(&mut input.take(length as u64), &mut tokio::io::sink()).await?;
-        return Ok(Frame::Invalid(format!(
-            "message of {length} bytes is over the {MAX_MESSAGE}-byte limit"
-        )));
-    }
-    let mut body = vec![0; length];
-    input.read_exact(&mut body).await?;
-    Ok(Frame::Body(body))
-}
-
-/// `body` itself when the framework can decode it, else a stand-in.
+/// `body` (JSON) itself when the framework can decode it, else a stand-in.
 fn checked(body: Vec<u8>) -> Vec<u8> {
     if serde_json::from_slice::<jsonrpc::Request>(&body).is_ok()
         || serde_json::from_slice::<jsonrpc::Response>(&body).is_ok()
     {
         return body;
     }
-    match serde_json::from_slice::<Value>(&body) {
-        Ok(value) => {
-            let id = value
-                .get("id")
-                .filter(|id| id.is_number() || id.is_string())
-                .cloned()
-                .unwrap_or(Value::Null);
-            stand_in(
-                jsonrpc::ErrorCode::InvalidRequest,
-                id,
-                "not a JSON-RPC 2.0 message",
-            )
-        }
-        Err(err) => stand_in(
-            jsonrpc::ErrorCode::ParseError,
-            Value::Null,
-            &format!("invalid JSON: {err}"),
-        ),
-    }
+    let id = serde_json::from_slice::<Value>(&body)
+        .ok()
+        .and_then(|value| value.get("id").cloned())
+        .filter(|id| id.is_number() || id.is_string())
+        .unwrap_or(Value::Null);
+    stand_in(
+        jsonrpc::ErrorCode::InvalidRequest,
+        id,
+        "not a JSON-RPC 2.0 message",
+    )
 }
 
 fn stand_in(code: jsonrpc::ErrorCode, id: Value, why: &str) -> Vec<u8> {
@@ -163,10 +122,9 @@ mod tests {
         );
         let output = guarded(&input).await;
         let bodies: Vec<&str> = output.split("Content-Length: ").skip(1).collect();
-        assert_eq!(bodies.len(), 4, "{output}");
+        assert_eq!(bodies.len(), 3, "{output}");
         assert!(bodies[0].ends_with(good));
         assert!(bodies[1].contains("\"code\":-32700") && bodies[1].contains("invalid JSON"));
-        assert!(bodies[2].contains("\"code\":-32700") && bodies[2].contains("Content-Length"));
-        assert!(bodies[3].contains("\"code\":-32600"));
+        assert!(bodies[2].contains("\"code\":-32600"));
     }
 }

@@ -65,14 +65,14 @@ pub async fn refresh(session: &Arc<Session>) {
     progress.end("done").await;
 }
 
-/// The bundled protocols plus each root's `.typestar/` folder, and the errors of the folders
-/// that did not load (a folder with an error adds nothing).
+/// The bundled protocols plus each root's `.typestar/` folder, and the errors of the files that
+/// did not load (the other files of their folder still load).
 pub fn load_library(roots: &[PathBuf]) -> (Library, Vec<LibraryError>) {
     let mut library = Library::bundled();
     let mut errors = Vec::new();
     for folder in roots.iter().map(|root| root.join(WORKSPACE_DIR)) {
         if folder.is_dir() {
-            errors.extend(library.add_dir(&folder).err().unwrap_or_default());
+            errors.extend(library.add_dir_skipping_errors(&folder));
         }
     }
     (library, errors)

@@ -15,8 +15,3 @@ pub fn severity(kind: ViolationKind) -> &'static str {
         ViolationKind::Handled => "note",
     }
 }
-
-/// Where the documentation of a diagnostic code lives.
-pub fn code_url(code: &str) -> String {
-    format!("https://typestar.dev/diagnostics#{code}")
-}

@@ -9,7 +9,6 @@ use serde_sarif::sarif::{
     Tool, ToolComponent,
 };
 
-use super::code_url;
 use server::project::ProjectResult;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
@@ -35,14 +34,12 @@ pub fn render(project: &ProjectResult) -> String {
                     .text(description)
                     .build(),
             )
-            .help_uri(code_url(id))
             .build()
     })
     .collect::<Vec<_>>();
     let driver = ToolComponent::builder()
         .name("typestar")
         .version(env!("CARGO_PKG_VERSION"))
-        .information_uri("https://typestar.dev")
         .rules(rules)
         .build();
     let results: Vec<SarifResult> = project

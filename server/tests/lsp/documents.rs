@@ -1,5 +1,6 @@
 //! Open, change and close; versions; stale results; debouncing; panics in analysis.
 
+use std::str::FromStr;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -18,10 +19,17 @@ async fn open_publishes_versioned_diagnostics_with_code_and_related_information(
     assert_eq!(diagnostics.len(), 1, "{diagnostics:#?}");
     let d = &diagnostics[0];
     assert_eq!(d["code"], "typestate-violation");
-    assert_eq!(
-        d["codeDescription"]["href"],
-        "https://typestar.dev/diagnostics#typestate-violation"
-    );
+    // The link resolves: the page the server wrote, at the code's section.
+    let href = d["codeDescription"]["href"].as_str().unwrap();
+    let (page, section) = href.split_once('#').unwrap();
+    assert_eq!(section, "typestate-violation");
+    let path = tower_lsp_server::ls_types::Uri::from_str(page)
+        .unwrap()
+        .to_file_path()
+        .unwrap()
+        .into_owned();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("\n## typestate-violation\n"), "{text}");
     assert_eq!(d["severity"], 1, "definite findings are errors");
     assert_eq!(d["source"], "typestar");
     assert_eq!(d["message"], "`start()` called on `timer` in state Running");

@@ -5,8 +5,8 @@
 //! blocks the check until [`FakeChecker::release`], one containing `COSTLY` takes
 //! [`COSTLY_CHECK`] to check.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use server::analysis::{
@@ -26,6 +26,7 @@ pub const COSTLY_CHECK: Duration = Duration::from_millis(150);
 #[derive(Default)]
 pub struct FakeChecker {
     checks: AtomicUsize,
+    call_analyses: AtomicUsize,
     released: Mutex<bool>,
     opened: Condvar,
     /// Notified when a `SLOW` check returns.
@@ -35,6 +36,11 @@ pub struct FakeChecker {
 }
 
 impl FakeChecker {
+    /// How many times the per-call results of a file were computed.
+    pub fn call_analyses(&self) -> usize {
+        self.call_analyses.load(Ordering::Relaxed)
+    }
+
     /// Lets blocked `SLOW` checks finish.
     pub fn release(&self) {
         *self.released.lock().unwrap() = true;
@@ -65,12 +71,10 @@ impl Checker for FakeChecker {
         replay(library, file).0
     }
 
-    fn call_at(&self, library: &Library, file: &SourceFile, pos: Pos) -> Option<CallFact> {
+    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact> {
         assert!(!file.text.contains("PANIC"), "scripted panic");
-        replay(library, file)
-            .1
-            .into_iter()
-            .find(|call| call.span.contains(pos))
+        self.call_analyses.fetch_add(1, Ordering::Relaxed);
+        replay(library, file).1
     }
 
     fn index(&self, _library: &Library, _files: &[SourceFile]) {}
@@ -159,6 +163,8 @@ fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>)
 pub struct FakeLearner {
     /// Run until the server says stop.
     pub until_cancelled: bool,
+    /// Turns true when a run stopped because the server said stop.
+    pub stopped: Arc<AtomicBool>,
 }
 
 impl Learner for FakeLearner {
@@ -193,6 +199,7 @@ impl Learner for FakeLearner {
             while !cancelled() {
                 std::thread::sleep(Duration::from_millis(2));
             }
+            self.stopped.store(true, Ordering::Relaxed);
             return Err(LearnError::Cancelled);
         }
         let mut typestate = typestates::format::parse("fake", COUNTDOWN).unwrap();

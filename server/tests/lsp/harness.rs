@@ -101,6 +101,12 @@ impl Builder {
         self
     }
 
+    /// Replaces the client capabilities sent in `initialize`.
+    pub fn capabilities(mut self, capabilities: Value) -> Builder {
+        self.capabilities = capabilities;
+        self
+    }
+
     /// Starts the server, initializes it and waits for the startup workspace check to finish.
     pub async fn build(self) -> TestServer {
         let root = temp_dir();

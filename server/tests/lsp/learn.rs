@@ -1,5 +1,8 @@
 //! `typestar.learnClass`: draft, learn with progress, cancel.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use serde_json::{json, Value};
 
 use server::learning::Learners;
@@ -73,12 +76,16 @@ async fn the_first_run_drafts_the_experiment_and_the_second_learns() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn learning_can_be_cancelled() {
+/// A server whose learner runs until cancelled, the id of its running `learnClass` request (once
+/// it reported progress), and the flag the learner sets when it stops.
+async fn learning_until_cancelled() -> (TestServer, i64, Arc<AtomicBool>) {
+    let learner = FakeLearner {
+        until_cancelled: true,
+        ..FakeLearner::default()
+    };
+    let stopped = learner.stopped.clone();
     let mut server = TestServer::builder()
-        .learner(FakeLearner {
-            until_cancelled: true,
-        })
+        .learner(learner)
         .file(
             ".typestar/experiments/com.example.Widget.toml",
             "class = \"com.example.Widget\"\n",
@@ -92,6 +99,12 @@ async fn learning_can_be_cancelled() {
     server
         .await_notification("$/progress", |p| p["value"]["kind"] == "report")
         .await;
+    (server, id, stopped)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn learning_can_be_cancelled() {
+    let (mut server, id, stopped) = learning_until_cancelled().await;
     server
         .notify(
             "window/workDoneProgress/cancel",
@@ -100,6 +113,7 @@ async fn learning_can_be_cancelled() {
         .await;
     let reply = server.await_response(id).await;
     assert_eq!(reply["result"]["status"], "cancelled", "{reply}");
+    assert!(stopped.load(Ordering::Relaxed));
     assert!(!exists(
         &server.root,
         ".typestar/com/example/Widget.typestate"
@@ -107,6 +121,27 @@ async fn learning_can_be_cancelled() {
 }
 
 const TIMER: &str = "import android.os.CountDownTimer;\nclass A {\n    CountDownTimer timer;\n}\n";
+
+/// A server learning with the real learner on `backend`, and its answer to learning the class
+/// of `text` (at line 2, column 6).
+async fn learn_with(backend: &str, text: &str) -> (TestServer, Value) {
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": backend, "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let uri = server.open("A.java", text).await;
+    let reply = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    (server, reply)
+}
+
+/// The reason of an `unavailable` answer.
+fn unavailable_reason(reply: &Value) -> &str {
+    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    reply["result"]["reason"].as_str().unwrap()
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
@@ -120,31 +155,88 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
         .request("workspace/executeCommand", learn_args(&uri))
         .await;
     assert_eq!(reply["result"]["status"], "learned", "{reply}");
-    let written = ".typestar/android/os/CountDownTimer.typestate";
+    // Beside the library's protocol, never over it.
+    assert!(!exists(
+        &server.root,
+        ".typestar/android/os/CountDownTimer.typestate"
+    ));
+    let written = ".typestar/learned/android/os/CountDownTimer.typestate";
     let text = std::fs::read_to_string(server.root.join(written)).unwrap();
     assert!(text.contains("provenance learned"), "{text}");
     assert!(
         text.contains("platform \"simulated device (model backend)\""),
         "{text}"
     );
-    server.await_progress_end("typestar/workspaceCheck/").await;
+    let diff = ".typestar/learned/android.os.CountDownTimer.diff.md";
+    let report = std::fs::read_to_string(server.root.join(diff)).unwrap();
+    assert!(
+        report.contains("bundled:android/os/CountDownTimer.typestate and")
+            && report.contains("have the same traces"),
+        "{report}"
+    );
+    assert_eq!(
+        reply["result"]["diff"],
+        server.root.join(diff).display().to_string()
+    );
+    let requests = server.server_requests().await;
+    assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
+        && r["params"]["uri"].as_str().unwrap().ends_with(".diff.md")));
     let hover = server.hover(&uri, 2, 6).await;
     let markdown = hover["contents"]["value"].as_str().unwrap();
-    assert!(markdown.contains("**Provenance:** learned"), "{markdown}");
+    assert!(markdown.contains("bundled with typestar"), "{markdown}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn backends_the_learner_lacks_are_reported_unavailable() {
-    let mut server = TestServer::builder()
-        .learner(Learners)
-        .settings(json!({ "backend": "robolectric", "diagnostics": { "debounceMs": 0 } }))
-        .build()
-        .await;
-    let uri = server.open("A.java", TIMER).await;
+async fn cancel_request_stops_the_learner_and_ends_the_progress() {
+    let (mut server, id, stopped) = learning_until_cancelled().await;
+    server.notify("$/cancelRequest", json!({ "id": id })).await;
+    let reply = server.await_response(id).await;
+    assert_eq!(reply["error"]["code"], -32800, "{reply}");
+    let end = server.await_progress_end("typestar/learn/").await;
+    assert_eq!(end["value"]["message"], "cancelled");
+    while !stopped.load(Ordering::Relaxed) {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_android_class_on_the_host_jvm_says_what_to_set() {
+    let (_server, reply) = learn_with("jvm", TIMER).await;
+    let reason = unavailable_reason(&reply);
+    assert!(
+        reason.contains("set `typestar.backend` to `robolectric`")
+            && reason.contains("learner/robolectric/fetch.sh"),
+        "{reason}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_robolectric_backend_drafts_from_the_shipped_experiment_or_says_what_to_write() {
+    let (mut server, drafted) = learn_with("robolectric", TIMER).await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    let draft = ".typestar/experiments/android.os.CountDownTimer.toml";
+    assert_eq!(
+        std::fs::read_to_string(server.root.join(draft)).unwrap(),
+        include_str!("../../../learner/experiments/android.os.CountDownTimer.toml")
+    );
+    let uri = server.open("B.java", WIDGET).await;
     let reply = server
         .request("workspace/executeCommand", learn_args(&uri))
         .await;
-    assert_eq!(reply["result"]["status"], "unavailable", "{reply}");
+    let reason = unavailable_reason(&reply);
+    assert!(
+        reason.contains("com.example.Widget.toml") && reason.contains("EXPERIMENTS.md"),
+        "{reason}"
+    );
+}
+
+/// Drafting runs on the host JVM, which has no Android classes: learning on devices asks for
+/// a hand-written experiment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn android_learning_asks_for_a_written_experiment() {
+    let (mut server, reply) = learn_with("android", TIMER).await;
+    let reason = unavailable_reason(&reply);
+    assert!(reason.contains("EXPERIMENTS.md"), "{reason}");
     let shown = server
         .await_notification("window/showMessage", |p| p["type"] == 2)
         .await;
@@ -152,8 +244,35 @@ async fn backends_the_learner_lacks_are_reported_unavailable() {
         shown["message"]
             .as_str()
             .unwrap()
-            .contains("no robolectric backend"),
+            .contains("write the experiment by hand"),
         "{shown}"
+    );
+}
+
+/// The example app's `DownloadTask`, not compiled: learning it says what to configure.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_the_agent_cannot_find_says_what_to_set() {
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
+        .build()
+        .await;
+    let text = include_str!(
+        "../../../examples/android-app/app/src/main/java/com/example/typestar/DownloadTask.java"
+    );
+    let uri = server.open("DownloadTask.java", text).await;
+    let reply = server
+        .request(
+            "workspace/executeCommand",
+            json!({ "command": "typestar.learnClass", "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": 5, "character": 15 } }] }),
+        )
+        .await;
+    let reason = unavailable_reason(&reply);
+    assert!(
+        reason.contains("com.example.typestar.DownloadTask is not on the learning class path")
+            && reason.contains("`typestar.classpath`")
+            && reason.contains("`robolectric`"),
+        "{reason}"
     );
 }
 
@@ -201,8 +320,20 @@ async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
         .request("workspace/executeCommand", learn_args(&uri))
         .await;
     assert_eq!(learned["result"]["status"], "learned", "{learned}");
-    let typestate =
-        std::fs::read_to_string(server.root.join(".typestar/java/util/Timer.typestate")).unwrap();
+    // The library has a learned Timer: the result goes beside it, with the difference.
+    let typestate = std::fs::read_to_string(
+        server
+            .root
+            .join(".typestar/learned/java/util/Timer.typestate"),
+    )
+    .unwrap();
+    assert!(
+        server
+            .root
+            .join(".typestar/learned/java.util.Timer.diff.md")
+            .exists(),
+        "{learned}"
+    );
     assert!(typestate.contains("provenance learned"), "{typestate}");
     assert!(typestate.contains("platform \"host JVM"), "{typestate}");
     server
@@ -211,5 +342,4 @@ async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
         })
         .await;
     server.await_progress_end("typestar/learn/").await;
-    server.await_progress_end("typestar/workspaceCheck/").await;
 }

@@ -16,6 +16,7 @@
 mod bad_traffic;
 mod checker;
 mod code_actions;
+mod conventions;
 mod documents;
 mod fake;
 mod harness;

@@ -53,11 +53,13 @@ async fn startup_checks_the_workspace_with_progress() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_typestate_files_get_diagnostics() {
+    let widget = COUNTDOWN.replace("android.os.CountDownTimer", "com.example.Widget");
     let mut server = TestServer::builder()
         .file(
             ".typestar/Broken.typestate",
             "typestate a.B\nstate S initial\n  bogus line here\n",
         )
+        .file(".typestar/com/example/Widget.typestate", &widget)
         .build()
         .await;
     let uri = server.uri(".typestar/Broken.typestate");
@@ -65,6 +67,20 @@ async fn invalid_typestate_files_get_diagnostics() {
     assert!(!diagnostics.is_empty());
     assert_eq!(diagnostics[0]["code"], "typestate-format");
     assert_eq!(diagnostics[0]["range"]["start"]["line"], 2);
+    // The folder's other protocols still load.
+    let uri = server
+        .open(
+            "A.java",
+            "import com.example.Widget;\nclass A {\n    Widget widget;\n}\n",
+        )
+        .await;
+    let hover = server.hover(&uri, 2, 6).await;
+    assert!(
+        hover["contents"]["value"]
+            .as_str()
+            .is_some_and(|text| text.contains("com.example.Widget")),
+        "{hover}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

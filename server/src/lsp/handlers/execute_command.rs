@@ -2,19 +2,26 @@
 //! the cursor (`.typestar/experiments/CLASS.toml`) and opens it for review; run again, it learns
 //! the class on the configured backend with cancellable progress, writes the typestate into
 //! `.typestar/` and refreshes. The model backend needs no experiment and learns at once.
+//! A class the library already has is never replaced: the result goes to `.typestar/learned/`
+//! (which is not loaded) with `typestar diff` against the library's protocol, opened for review.
+//! Cancelling, by the progress' button or `$/cancelRequest`, stops the learner and ends the
+//! progress.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{
-    ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ShowDocumentParams, Uri,
+    notification, ExecuteCommandParams, LSPAny, MessageType, NumberOrString, ProgressParams,
+    ProgressParamsValue, ShowDocumentParams, Uri, WorkDoneProgress, WorkDoneProgressEnd,
 };
+use typestates::library::{Entry, LEARNED_DIR};
 
 use crate::analysis::text::{self, LineIndex};
 use crate::analysis::WORKSPACE_DIR;
+use crate::compare;
 use crate::learning::{LearnError, LearnProgress, LearnRequest};
 use crate::lsp::ext::{self, LearnClassArgs, LearnClassResult};
 use crate::lsp::session::Session;
@@ -97,22 +104,26 @@ async fn learn_class(
                     draft: request.experiment,
                 })
             }
-            Err(err) => finish(session, &folder, class, Err(err)).await,
+            Err(err) => finish(session, &folder, class, None, Err(err)).await,
         };
     }
+    let known = library.get(&class).cloned();
     let outcome = run_learner(session, request).await?;
-    finish(session, &folder, class, outcome).await
+    finish(session, &folder, class, known.as_ref(), outcome).await
 }
 
-/// Writes a learned typestate and refreshes, or reports why there is none.
+/// Writes a learned typestate and refreshes, or, when the library has the class (`known`),
+/// writes it beside the library's with the differences and opens them; or reports why there is
+/// no typestate.
 async fn finish(
     session: &Arc<Session>,
     folder: &Path,
     class: String,
+    known: Option<&Entry>,
     outcome: Result<typestates::Typestate, LearnError>,
 ) -> jsonrpc::Result<LearnClassResult> {
-    match outcome {
-        Ok(typestate) => {
+    match (outcome, known) {
+        (Ok(typestate), None) => {
             let path = folder.join(typestates::library::path_for_class(&class));
             write(&path, &typestates::format::print(&typestate))?;
             let session = session.clone();
@@ -120,23 +131,53 @@ async fn finish(
             Ok(LearnClassResult::Learned {
                 class,
                 typestate: path,
+                diff: None,
             })
         }
-        Err(LearnError::Cancelled) => Ok(LearnClassResult::Cancelled { class }),
-        Err(LearnError::Unavailable(reason)) => {
+        (Ok(typestate), Some(known)) => {
+            let learned = folder.join(LEARNED_DIR);
+            let path = learned.join(typestates::library::path_for_class(&class));
+            write(&path, &typestates::format::print(&typestate))?;
+            let diff = typestates::diff::diff(&known.typestate, &typestate, DIFF_WITNESSES);
+            let report = format!(
+                "# {class}: learned again\n\nThe library's protocol ({library}) stays in use.\n\
+                 The new one is {new}; move it into .typestar/ to use it instead.\n\n\
+                 `typestar diff {library} {new}`:\n\n```text\n{text}```\n",
+                library = known.source,
+                new = path.display(),
+                text = compare::describe(
+                    &diff,
+                    &known.source.to_string(),
+                    &path.display().to_string()
+                ),
+            );
+            let diff_path = learned.join(format!("{class}.diff.md"));
+            write(&diff_path, &report)?;
+            open_for_review(session, &diff_path).await;
+            Ok(LearnClassResult::Learned {
+                class,
+                typestate: path,
+                diff: Some(diff_path),
+            })
+        }
+        (Err(LearnError::Cancelled), _) => Ok(LearnClassResult::Cancelled { class }),
+        (Err(LearnError::Unavailable(reason)), _) => {
             session
                 .client
                 .show_message(MessageType::WARNING, format!("typestar: {reason}"))
                 .await;
             Ok(LearnClassResult::Unavailable { class, reason })
         }
-        Err(err @ LearnError::Failed(_)) => Err(jsonrpc::Error {
+        (Err(err @ LearnError::Failed(_)), _) => Err(jsonrpc::Error {
             code: jsonrpc::ErrorCode::InternalError,
             message: format!("typestar: {err}").into(),
             data: None,
         }),
     }
 }
+
+/// How many traces of differences the review of a class learned again lists at most.
+const DIFF_WITNESSES: usize = 10;
 
 /// Runs the learner on a blocking thread, forwarding its progress and the user's cancel.
 async fn run_learner(
@@ -145,6 +186,13 @@ async fn run_learner(
 ) -> jsonrpc::Result<Result<typestates::Typestate, LearnError>> {
     let token = format!("typestar/learn/{}", request.class);
     let cancelled = session.cancellable(&token);
+    // `$/cancelRequest` drops this future: the learner then stops too, and the progress ends.
+    let mut dropped = StopOnDrop {
+        session: session.clone(),
+        token: token.clone(),
+        flag: cancelled.clone(),
+        progress: None,
+    };
     let ongoing = if session.capabilities().work_done_progress
         && session
             .client
@@ -167,6 +215,9 @@ async fn run_learner(
     } else {
         None
     };
+    dropped.progress = ongoing
+        .is_some()
+        .then(|| NumberOrString::String(token.clone()));
     let (reports, mut received) = tokio::sync::mpsc::unbounded_channel::<LearnProgress>();
     let learner = session.engines.learner.clone();
     let flag = cancelled.clone();
@@ -192,7 +243,8 @@ async fn run_learner(
             }
         }
     };
-    session.finish_cancellable(&token);
+    dropped.progress = None;
+    drop(dropped);
     if let Some(ongoing) = ongoing {
         while let Ok(progress) = received.try_recv() {
             ongoing
@@ -207,6 +259,38 @@ async fn run_learner(
         ongoing.finish_with_message(message).await;
     }
     outcome
+}
+
+/// Stops a learning run whose request was dropped (cancelled) and ends its progress; once the
+/// run is over, it only forgets the run's cancellation flag.
+struct StopOnDrop {
+    session: Arc<Session>,
+    token: String,
+    flag: Arc<AtomicBool>,
+    /// The progress still to end.
+    progress: Option<NumberOrString>,
+}
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.session.finish_cancellable(&self.token);
+        let Some(token) = self.progress.take() else {
+            return;
+        };
+        self.flag.store(true, Ordering::Relaxed);
+        let client = self.session.client.clone();
+        tokio::spawn(async move {
+            let end = WorkDoneProgress::End(WorkDoneProgressEnd {
+                message: Some("cancelled".to_string()),
+            });
+            client
+                .send_notification::<notification::Progress>(ProgressParams {
+                    token,
+                    value: ProgressParamsValue::WorkDone(end),
+                })
+                .await;
+        });
+    }
 }
 
 /// The `.typestar/` folder of the workspace root holding `file`, else of the first root.

@@ -1,4 +1,5 @@
-//! `textDocument/hover`: the protocol of a class name, or the object's state at a call.
+//! `textDocument/hover`: the protocol of a class name, or the object's state at a call, from
+//! the per-call results kept for the document's text (one analysis per text, not per hover).
 
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{Hover, HoverParams};
@@ -17,11 +18,13 @@ pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<O
     let checker = session.engines.checker.clone();
     let library = session.library();
     let encoding = session.encoding();
+    let link = session.capabilities().view_link;
     tasks::request(session, "hover", move || {
         let file = &snapshot.file;
         let index = LineIndex::new(&file.text);
         let pos = from_proto::pos(&index, encoding, at.position);
-        hover::hover(checker.as_ref(), &library, file, pos)
+        let calls = snapshot.cache.calls(checker.as_ref(), &library, file);
+        hover::hover(&calls, &library, file, pos, link)
             .map(|text| to_proto::hover(&index, encoding, text))
     })
     .await

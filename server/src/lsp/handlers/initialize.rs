@@ -2,10 +2,14 @@
 //! announces what the server provides.
 
 use tower_lsp_server::ls_types::{
-    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, ExecuteCommandOptions,
-    HoverProviderCapability, InitializeParams, InitializeResult, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, DiagnosticOptions,
+    DiagnosticServerCapabilities, ExecuteCommandOptions, HoverProviderCapability, InitializeParams,
+    InitializeResult, OneOf, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, WorkspaceFoldersServerCapabilities,
+    WorkspaceServerCapabilities,
 };
+
+use crate::lsp::to_proto::SOURCE;
 
 use crate::lsp::capabilities::Capabilities;
 use crate::lsp::session::Session;
@@ -33,6 +37,14 @@ pub fn handle(session: &Session, params: InitializeParams) -> InitializeResult {
     // after this reply is checked or hovered without the library. Errors are reported by the
     // refresh that `initialized` starts.
     session.set_library(workspace::load_library(&roots).0);
+    // The pages diagnostics link to (`codeDescription`); without them, diagnostics link nowhere.
+    let docs = crate::docs::cache_dir();
+    if let Err(err) = crate::docs::write(&docs, &typestates::library::Library::bundled()) {
+        tracing::warn!(
+            "cannot write the documentation to {}: {err}",
+            docs.display()
+        );
+    }
     session.set_roots(roots);
     if let Some(options) = params.initialization_options {
         let (settings, error) = Settings::from_json(options);
@@ -53,9 +65,27 @@ pub fn handle(session: &Session, params: InitializeParams) -> InitializeResult {
             )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                code_action_kinds: Some(vec![
+                    CodeActionKind::QUICKFIX,
+                    super::code_action::FIX_ALL,
+                ]),
                 ..CodeActionOptions::default()
             })),
+            inlay_hint_provider: Some(OneOf::Left(true)),
+            diagnostic_provider: Some(DiagnosticServerCapabilities::Options(DiagnosticOptions {
+                identifier: Some(SOURCE.to_string()),
+                // A protocol in `.typestar/` or a class in another file changes a file's findings.
+                inter_file_dependencies: true,
+                workspace_diagnostics: false,
+                ..DiagnosticOptions::default()
+            })),
+            workspace: Some(WorkspaceServerCapabilities {
+                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
+                    supported: Some(true),
+                    change_notifications: Some(OneOf::Left(true)),
+                }),
+                file_operations: None,
+            }),
             execute_command_provider: Some(ExecuteCommandOptions {
                 commands: ext::COMMANDS.iter().map(|c| c.to_string()).collect(),
                 ..ExecuteCommandOptions::default()
