@@ -194,7 +194,7 @@ fn import_droidstar(file: &str, class: &str) -> Typestate {
 }
 
 /// The imported DroidStar results (`test_data/droidstar/*.gv`, reconstructed from the tables in
-/// shared/notes/droidstar-lessons.md §4.2) behave as the typestates written by hand from the
+/// DroidStar repository (github.com/cuplv/droidstar)) behave as the typestates written by hand from the
 /// same tables; the printed import sits beside each result.
 #[test]
 fn droidstar_results_import_as_the_hand_written_typestates() {

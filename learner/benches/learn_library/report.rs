@@ -330,8 +330,8 @@ const UNDER_PURPOSES: &str = "
 ## Under DroidStar's learning purposes (target (b))
 
 Table 1 measured each class under its learning purpose: DroidStar answered `err` to the queries
-its `singleInputs` and `validQuery` forbid, without a run (`shared/notes/droidstar-lessons.md`
-§1.4, §3.1). Here the default configuration learns each Table 1 class behind the same rule, as the
+its `singleInputs` and `validQuery` forbid, without a run (the DroidStar repository,
+github.com/cuplv/droidstar). Here the default configuration learns each Table 1 class behind the same rule, as the
 learner's query filter (`table1::Purpose`, `learner::oracle::filter`); a class whose purpose
 forbids nothing is the row above. The library models mark what the rules forbid as `restricted`
 (or as the experiment's errors), so exactness is checked against the same model.

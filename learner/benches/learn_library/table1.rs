@@ -1,6 +1,6 @@
-//! DroidStar's Table 1 (paper 001; `shared/papers/README.md`): the numbers the learner is
+//! DroidStar's Table 1 (paper 001; Radhakrishna et al., ICSE 2018): the numbers the learner is
 //! measured against, the library class each row names, and DroidStar's input alphabet for it
-//! (its learning purpose's inputs, `shared/notes/droidstar-lessons.md` §3), as the library
+//! (its learning purpose's inputs, the DroidStar repository (github.com/cuplv/droidstar)), as the library
 //! file's callin names. Library files may add callins read from the class's source; the
 //! benchmark learns a Table 1 class projected onto DroidStar's inputs, so that it compares
 //! the same protocol. Each row also keeps its learning purpose's query filter (`Purpose`),
