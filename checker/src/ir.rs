@@ -624,6 +624,16 @@ pub enum BinaryOp {
     Other,
 }
 
+impl BinaryOp {
+    /// Whether it compares its operands: `==`, `!=`, `<`, `<=`, `>`, `>=`.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        )
+    }
+}
+
 /// A method call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Call {

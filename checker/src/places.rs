@@ -339,15 +339,7 @@ impl<'a> Walker<'a> {
             ExprKind::Binary { lhs, rhs, op } => {
                 self.expr(lhs);
                 self.expr(rhs);
-                if matches!(
-                    op,
-                    BinaryOp::Eq
-                        | BinaryOp::Ne
-                        | BinaryOp::Lt
-                        | BinaryOp::Le
-                        | BinaryOp::Gt
-                        | BinaryOp::Ge
-                ) {
+                if op.is_comparison() {
                     self.tested(lhs);
                     self.tested(rhs);
                 }
@@ -378,19 +370,9 @@ impl<'a> Walker<'a> {
     fn tested(&mut self, cond: &Expr) {
         match &cond.kind {
             ExprKind::Not(inner) | ExprKind::Cast { expr: inner, .. } => self.tested(inner),
-            ExprKind::Binary {
-                op:
-                    BinaryOp::And
-                    | BinaryOp::Or
-                    | BinaryOp::Eq
-                    | BinaryOp::Ne
-                    | BinaryOp::Lt
-                    | BinaryOp::Le
-                    | BinaryOp::Gt
-                    | BinaryOp::Ge,
-                lhs,
-                rhs,
-            } => {
+            ExprKind::Binary { op, lhs, rhs }
+                if op.is_comparison() || matches!(op, BinaryOp::And | BinaryOp::Or) =>
+            {
                 self.tested(lhs);
                 self.tested(rhs);
             }

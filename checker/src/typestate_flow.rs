@@ -1855,6 +1855,14 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
     }
 
+    /// The name `call`'s explicit receiver denotes, if it names one.
+    fn tracked_receiver(&self, call: &Call) -> Option<Var> {
+        call.receiver
+            .as_deref()
+            .and_then(|r| self.shared.places.var(r))
+            .cloned()
+    }
+
     /// Keeps what an observer's answer stored in `var` says of its object (`val id =
     /// codec.dequeueInputBuffer(0)`): each state the call may have left the object in knows
     /// the answers the calls into it give, so a later test of `var` (`id >= 0`) narrows the
@@ -1863,12 +1871,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let ExprKind::Call(call) = &value.kind else {
             return;
         };
-        let Some(receiver) = call
-            .receiver
-            .as_deref()
-            .and_then(|r| self.shared.places.var(r))
-            .cloned()
-        else {
+        let Some(receiver) = self.tracked_receiver(call) else {
             return;
         };
         let Some(object) = env.get(&receiver) else {
@@ -1928,15 +1931,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         };
         match &cond.kind {
             ExprKind::Binary { op, lhs, rhs } => {
-                let compares = matches!(
-                    op,
-                    BinaryOp::Eq
-                        | BinaryOp::Ne
-                        | BinaryOp::Lt
-                        | BinaryOp::Le
-                        | BinaryOp::Gt
-                        | BinaryOp::Ge
-                );
+                let compares = op.is_comparison();
                 match (&lhs.kind, &rhs.kind) {
                     (_, ExprKind::Int(bound)) if compares => {
                         return Some(FlagTest {
@@ -2136,12 +2131,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let ExprKind::Call(inner_call) = &inner.kind else {
             return;
         };
-        let Some(var) = inner_call
-            .receiver
-            .as_deref()
-            .and_then(|r| self.shared.places.var(r))
-            .cloned()
-        else {
+        let Some(var) = self.tracked_receiver(inner_call) else {
             return;
         };
         let Some(value) = env.get(&var).cloned() else {
