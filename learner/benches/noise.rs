@@ -61,7 +61,7 @@ async fn learn(
 ) -> SimulatedRun {
     learn_simulated(
         model,
-        Algorithm::LSharp,
+        Algorithm::default(),
         equivalence,
         &PipelineConfig {
             confirmation,

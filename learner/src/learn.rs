@@ -11,32 +11,48 @@ use std::sync::Arc;
 use crate::closure::Alphabet;
 use crate::equivalence::EquivalenceOracle;
 use crate::hypothesis::Hypothesis;
-use crate::lsharp::LSharp;
+use crate::lsharp::{Heuristics, LSharp};
 use crate::lstar::LStar;
 use crate::oracle::sul::CountSnapshot;
 use crate::oracle::{MembershipOracle, NonDeterminism, QueryError};
 
 /// The learning algorithm.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
-    /// L#, error-aware, every query one long run (the default: on the whole library it
-    /// executes the fewest runs and steps; `bench/results/learner.md`).
-    #[default]
-    LSharp,
+    /// L#, error-aware, every query one long run, with these heuristics on top of the
+    /// paper's rules (the default, with every heuristic: on the whole library it executes
+    /// the fewest runs and steps; `bench/results/learner.md`).
+    LSharp(Heuristics),
     /// L* with Rivest–Schapire counterexample processing (paper 002, Algorithm 1), kept for
     /// comparison.
     LStar,
 }
 
+impl Default for Algorithm {
+    fn default() -> Algorithm {
+        Algorithm::LSharp(Heuristics::ALL)
+    }
+}
+
 impl Algorithm {
-    /// Every algorithm, for comparisons.
-    pub const ALL: [Algorithm; 2] = [Algorithm::LSharp, Algorithm::LStar];
+    /// Every algorithm with its default options, for comparisons.
+    pub const ALL: [Algorithm; 2] = [Algorithm::LSharp(Heuristics::ALL), Algorithm::LStar];
 
     /// The name used in reports and on the command line.
     pub fn name(self) -> &'static str {
         match self {
-            Algorithm::LSharp => "lsharp",
+            Algorithm::LSharp(_) => "lsharp",
             Algorithm::LStar => "lstar",
+        }
+    }
+
+    /// The name, with L#'s heuristics unless they are the default ones.
+    pub fn describe(self) -> String {
+        match self {
+            Algorithm::LSharp(heuristics) if heuristics != Heuristics::ALL => {
+                format!("lsharp (heuristics: {heuristics})")
+            }
+            _ => self.name().to_owned(),
         }
     }
 }
@@ -149,8 +165,8 @@ enum Learner {
 impl Learner {
     fn new(config: &LearnConfig) -> Learner {
         match config.algorithm {
-            Algorithm::LSharp => {
-                let lsharp = LSharp::new(Arc::clone(&config.alphabet));
+            Algorithm::LSharp(heuristics) => {
+                let lsharp = LSharp::new(Arc::clone(&config.alphabet), heuristics);
                 Learner::LSharp(match config.state_bound {
                     Some(bound) => lsharp.with_state_bound(bound),
                     None => lsharp,

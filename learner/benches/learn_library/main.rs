@@ -31,10 +31,13 @@ use report::{Measured, Variant};
 /// The reference configuration (`typestar learn --states model`) and the alternatives measured beside it.
 fn variants(states: usize) -> [Variant; 4] {
     [
-        Variant::new(Algorithm::LSharp, EquivalenceChoice::StateBound(states)),
+        Variant::new(Algorithm::default(), EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::WMethod(states)),
-        Variant::new(Algorithm::LSharp, EquivalenceChoice::DistinguisherBound(2)),
+        Variant::new(
+            Algorithm::default(),
+            EquivalenceChoice::DistinguisherBound(2),
+        ),
     ]
 }
 

@@ -22,6 +22,7 @@ use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmError, JvmRun
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::backend::robolectric::{self, RobolectricConfig};
 use learner::learn::Phase;
+use learner::lsharp::Heuristics;
 use learner::oracle::filter::QueryFilter;
 use learner::oracle::pipeline::Confirmation;
 use learner::oracle::sul::CountSnapshot;
@@ -57,6 +58,11 @@ pub struct LearnArgs {
     /// The learning algorithm (default: the experiment's, else lsharp).
     #[arg(long, value_enum)]
     algorithm: Option<AlgorithmArg>,
+    /// L#'s heuristics on top of the paper's rules: `plain` (none), `all` (the default), or
+    /// names joined by `,`: separating-extension, root-probing, best-split, chained-splits,
+    /// missing-state-search, identification-under-bound (learner/src/lsharp/heuristics.rs).
+    #[arg(long, value_name = "LIST")]
+    heuristics: Option<Heuristics>,
     /// Guarantee: no counterexample up to distinguisher bound K, paper 002's Algorithm 2
     /// (default: the experiment's, else 2, as DroidStar).
     #[arg(long, value_name = "K")]
@@ -145,12 +151,18 @@ enum AlgorithmArg {
     Lstar,
 }
 
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Algorithm {
-        match arg {
-            AlgorithmArg::Lsharp => Algorithm::LSharp,
-            AlgorithmArg::Lstar => Algorithm::LStar,
+/// The algorithm the arguments ask for, if any: `--heuristics` implies L#, and is refused
+/// with L*.
+fn algorithm(args: &LearnArgs) -> anyhow::Result<Option<Algorithm>> {
+    match (args.algorithm, args.heuristics) {
+        (Some(AlgorithmArg::Lstar), Some(_)) => {
+            anyhow::bail!("--heuristics does not apply to --algorithm lstar: only to lsharp")
         }
+        (Some(AlgorithmArg::Lstar), None) => Ok(Some(Algorithm::LStar)),
+        (Some(AlgorithmArg::Lsharp), heuristics) | (None, heuristics @ Some(_)) => {
+            Ok(Some(Algorithm::LSharp(heuristics.unwrap_or_default())))
+        }
+        (None, None) => Ok(None),
     }
 }
 
@@ -188,9 +200,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let alphabet = Arc::new(Alphabet::of(typestate.signature()));
     let equivalence = equivalence(&args, Some(&typestate))
         .unwrap_or(EquivalenceChoice::DistinguisherBound(DEFAULT_BOUND));
-    let algorithm = args
-        .algorithm
-        .map_or_else(Algorithm::default, Algorithm::from);
+    let algorithm = algorithm(&args)?.unwrap_or_default();
     let filters = filters(&args, &alphabet)?;
     let pipeline_config = PipelineConfig {
         cost: CostModel::default(),
@@ -260,7 +270,7 @@ fn execute_agent(
         .build()
         .context("cannot start the async runtime")?;
     let choices = Choices {
-        algorithm: args.algorithm.map(Algorithm::from),
+        algorithm: algorithm(args)?,
         equivalence: equivalence(args, None),
         filters: filters(args, &loaded.alphabet())?,
         majority: Majority(args.majority),
@@ -294,7 +304,7 @@ fn execute_agent(
         "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {jobs} agent(s)\n\n{table}\n{disagreements}",
         end = end_description(&run.outcome.end),
         experiment = experiment.display(),
-        algorithm = run.algorithm.name(),
+        algorithm = run.algorithm.describe(),
         guarantee = run.equivalence.describe(),
         table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
         disagreements = disagreements(
@@ -496,7 +506,7 @@ fn report(
          Time is the cost model's prediction (reset {reset} ms, callin {callin} ms, callback wait {callback} ms, quiet wait {quiet} ms); the simulated clock says {simulated:.0} s.\n\
          Journal: {journal}.\n",
         class = typestate.class,
-        algorithm = algorithm.name(),
+        algorithm = algorithm.describe(),
         jobs = args.jobs,
         table = table1(typestate.simple_name(), statistics),
         runs = statistics.mq_executed,

@@ -399,7 +399,7 @@ impl Experiment {
     pub fn algorithm(&self) -> Algorithm {
         match self.spec.learn.algorithm {
             AlgorithmSpec::Lstar => Algorithm::LStar,
-            AlgorithmSpec::Lsharp => Algorithm::LSharp,
+            AlgorithmSpec::Lsharp => Algorithm::default(),
         }
     }
 
