@@ -157,6 +157,19 @@ pub struct Outcome {
     pub distinguisher_bound: Option<u32>,
 }
 
+impl Outcome {
+    /// A run that failed before it built a hypothesis.
+    pub fn failed(error: QueryError) -> Outcome {
+        Outcome {
+            end: End::Failed(error),
+            hypothesis: None,
+            rounds: 0,
+            restarts: 0,
+            distinguisher_bound: None,
+        }
+    }
+}
+
 enum Learner {
     LSharp(LSharp),
     LStar(LStar),

@@ -9,7 +9,7 @@ use typestates::Typestate;
 use crate::backend::model::{ModelConfig, ModelSul, SimClock, SplitMix64};
 use crate::closure::{Alphabet, Output};
 use crate::learn::{Algorithm, NoProgress, Outcome};
-use crate::oracle::journal::JournalError;
+use crate::oracle::journal::{JournalError, Totals};
 use crate::oracle::nondeterminism::Disagreement;
 use crate::oracle::pipeline::PipelineConfig;
 use crate::oracle::sul::CountSnapshot;
@@ -23,8 +23,13 @@ pub struct SimulatedRun {
     pub outcome: Outcome,
     /// Queries asked.
     pub asked: CountSnapshot,
-    /// Queries, resets and steps executed on the simulated device.
+    /// Queries, resets and steps executed on the simulated device in this session.
     pub executed: CountSnapshot,
+    /// What was executed, split into learning and checking, summed with the sessions before
+    /// that wrote to the journal.
+    pub totals: Totals,
+    /// Journaled queries run again to check the journal.
+    pub journal_sample: usize,
     /// The simulated device's clock at the end, in milliseconds.
     pub simulated_ms: u64,
     /// Queries the experiment's filters answered without running them (distinct words, each
@@ -100,6 +105,8 @@ pub async fn learn_simulated(
         outcome: run.outcome,
         asked: run.asked,
         executed: run.executed,
+        totals: run.totals,
+        journal_sample: run.journal_sample,
         simulated_ms: clock.now_ms(),
         restricted: run.restrictions.len(),
         disagreements: run.disagreements,

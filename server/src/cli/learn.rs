@@ -229,8 +229,12 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         &mut bar,
     ))?;
     bar.finish();
-    let statistics =
-        Statistics::collect(&run.outcome, run.asked, run.executed, &pipeline_config.cost);
+    let statistics = Statistics::collect(
+        &run.outcome,
+        run.asked,
+        run.totals.executed(),
+        &pipeline_config.cost,
+    );
     let report = report(
         &args,
         &typestate,
@@ -495,13 +499,15 @@ fn report(
 ) -> String {
     let oracle = equivalence.describe();
     let end = end_description(&run.outcome.end);
-    let executed = &run.executed;
+    let totals = &run.totals;
+    let executed = totals.executed();
     let cost = CostModel::default();
     format!(
         "# typestar learn: {class}\n\n\
          {end}; backend model (simulated), algorithm {algorithm}, {oracle}, {jobs} instance(s)\n\n\
          {table}\n\
-         Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits).\n\
+         Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits), over {sessions} session(s).\n\
+         Learning: {learning_runs} runs, {learning_steps} symbols; checking: {checking_runs} runs, {checking_steps} symbols; this session: {session_runs} runs, {session_steps} symbols.\n\
          {disagreements}\
          Time is the cost model's prediction (reset {reset} ms, callin {callin} ms, callback wait {callback} ms, quiet wait {quiet} ms); the simulated clock says {simulated:.0} s.\n\
          Journal: {journal}.\n",
@@ -511,6 +517,13 @@ fn report(
         table = table1(typestate.simple_name(), statistics),
         runs = statistics.mq_executed,
         steps = executed.steps(),
+        sessions = totals.sessions,
+        learning_runs = totals.learning.resets,
+        learning_steps = totals.learning.steps(),
+        checking_runs = totals.checking.resets,
+        checking_steps = totals.checking.steps(),
+        session_runs = run.executed.resets,
+        session_steps = run.executed.steps(),
         callins = executed.callins,
         callback_waits = executed.callback_waits,
         quiet_waits = executed.quiet_waits,
@@ -528,9 +541,10 @@ fn report(
         journal = match &args.journal {
             None => "none".to_owned(),
             Some(path) => format!(
-                "{} ({} queries resumed{})",
+                "{} ({} queries resumed, {} of them run again to check the journal{})",
                 path.display(),
                 run.resumed_queries,
+                run.journal_sample,
                 if run.recovered_truncation {
                     ", a half-written last line cut off"
                 } else {
@@ -657,7 +671,7 @@ mod tests {
     }
 
     #[test]
-    fn a_rerun_with_the_same_journal_executes_nothing_again() {
+    fn a_rerun_with_the_same_journal_executes_only_the_journal_sample() {
         let dir = scratch("resume");
         let journal = dir.join("journal.jsonl");
         // Under the model's state bound the rerun asks the same queries; under a distinguisher
@@ -673,14 +687,31 @@ mod tests {
         ];
         let (first, report) = learn(&args);
         assert_eq!(first.unwrap(), ExitCode::SUCCESS);
-        assert!(report.contains("(0 queries resumed)"), "{report}");
-        let (second, report) = learn(&args);
+        assert!(report.contains("(0 queries resumed, 0 of them"), "{report}");
+        let (second, again) = learn(&args);
         assert_eq!(second.unwrap(), ExitCode::SUCCESS);
+        // The rerun executes only the journal's sample, and reports both sessions' work.
+        let first_executed = report
+            .lines()
+            .find(|it| it.starts_with("Executed:"))
+            .unwrap();
+        let first_runs: u64 = first_executed.split(' ').nth(1).unwrap().parse().unwrap();
+        let sample: u64 = again
+            .split(" of them run again to check the journal")
+            .next()
+            .and_then(|it| it.rsplit(' ').next())
+            .and_then(|it| it.parse().ok())
+            .expect("the sample size is reported");
+        assert!(sample > 0, "{again}");
         assert!(
-            report.contains("Executed: 0 runs (resets), 0 symbols"),
-            "{report}"
+            again.contains(&format!("Executed: {} runs (resets),", first_runs + sample)),
+            "{again}"
         );
-        assert!(!report.contains("(0 queries resumed)"), "{report}");
+        assert!(again.contains("over 2 session(s)"), "{again}");
+        assert!(
+            again.contains(&format!("this session: {sample} runs")),
+            "{again}"
+        );
     }
 
     #[test]
@@ -785,6 +816,10 @@ mod tests {
                 &["--backend", "jvm", "--experiment", "x.toml", "--model", "AsyncTask"],
                 "--model does not apply to --backend jvm: only to --backend model",
             ),
+            (
+                &["--model", "AsyncTask", "--algorithm", "lstar", "--heuristics", "plain"],
+                "--heuristics does not apply to --algorithm lstar: only to lsharp",
+            ),
         ] {
             let (result, report) = learn(args);
             assert_eq!(format!("{:#}", result.unwrap_err()), message);
@@ -810,6 +845,20 @@ mod tests {
             assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{args:?}");
             assert!(report.contains(guarantee), "{args:?}: {report}");
         }
+    }
+
+    #[test]
+    fn plain_lsharp_is_selectable_and_named_in_the_report() {
+        let (result, report) = learn(&["--model", "CountDownTimer", "--heuristics", "plain"]);
+        assert_eq!(result.unwrap(), ExitCode::SUCCESS);
+        assert!(
+            report.contains("algorithm lsharp (heuristics: plain), distinguisher bound 2,"),
+            "{report}"
+        );
+        assert!(report.contains("| CountDownTimer | 3 |"), "{report}");
+        let cli = Cli::try_parse_from(["learn", "--model", "X", "--heuristics", "fastest"]);
+        let error = cli.err().expect("refused").to_string();
+        assert!(error.contains("unknown L# heuristic `fastest`"), "{error}");
     }
 
     #[test]
