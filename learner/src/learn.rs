@@ -69,7 +69,15 @@ pub struct LearnConfig {
     /// At most this many states (error sink included), if known: L# then looks for missing
     /// states itself before asking equivalence queries.
     pub state_bound: Option<usize>,
+    /// Without a state bound, stop when a hypothesis has more states than this (error sink
+    /// included): on a noisy system each one-off answer learning uses can add states, and
+    /// under a distinguisher bound alone nothing else stops the growth.
+    pub growth_limit: usize,
 }
+
+/// The default [`LearnConfig::growth_limit`]: five times the largest protocol of the
+/// library (MediaPlayer and BluetoothAdapter, 12 and 13 states with the error sink).
+pub const DEFAULT_GROWTH_LIMIT: usize = 64;
 
 impl LearnConfig {
     /// The default algorithm over `alphabet`, with no practical limit on rounds.
@@ -79,6 +87,7 @@ impl LearnConfig {
             algorithm: Algorithm::default(),
             max_rounds: 1_000,
             state_bound: None,
+            growth_limit: DEFAULT_GROWTH_LIMIT,
         }
     }
 }
@@ -139,6 +148,15 @@ pub enum End {
         states: usize,
         /// The state bound, the error sink included.
         bound: usize,
+    },
+    /// Without a state bound, a hypothesis has more states than the growth limit: the
+    /// system is noisy (one-off answers became states) or far larger than expected. The
+    /// outcome keeps that hypothesis.
+    GrowthLimitExceeded {
+        /// States of the hypothesis, the error sink included.
+        states: usize,
+        /// [`LearnConfig::growth_limit`].
+        limit: usize,
     },
 }
 
@@ -262,6 +280,13 @@ where
             outcome.end = End::StateBoundExceeded {
                 states: n_states,
                 bound,
+            };
+            return outcome;
+        }
+        if config.state_bound.is_none() && n_states > config.growth_limit {
+            outcome.end = End::GrowthLimitExceeded {
+                states: n_states,
+                limit: config.growth_limit,
             };
             return outcome;
         }

@@ -74,6 +74,25 @@ impl EquivalenceChoice {
     }
 }
 
+impl EquivalenceChoice {
+    /// What a learned model under this guarantee is worth, and what it does not promise.
+    pub fn caveat(self) -> String {
+        match self {
+            EquivalenceChoice::DistinguisherBound(bound) => format!(
+                "no counterexample up to distinguisher bound {bound}: a system whose states need longer words to be told apart can differ from this model (add --states N to prove a state bound too)"
+            ),
+            EquivalenceChoice::WMethod(states)
+            | EquivalenceChoice::StateBound(states)
+            | EquivalenceChoice::BoundOneThenWMethod(states) => format!(
+                "exact if the system has at most {states} states (error sink included); that is an assumption nothing here tests, and a system with more states can give a wrong model without any sign (add --bound K to test beyond it)"
+            ),
+            EquivalenceChoice::DistinguisherAndStateBound(bound, states) => format!(
+                "exact if the system has at most {states} states (error sink included), and no counterexample up to distinguisher bound {bound} otherwise"
+            ),
+        }
+    }
+}
+
 /// What a user chose for one run, whatever the backend.
 /// `None` leaves the choice to the backend's experiment, or to the default.
 #[derive(Clone, Debug, Default)]

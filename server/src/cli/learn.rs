@@ -305,11 +305,12 @@ fn execute_agent(
     bar.finish();
     let class = &run.alphabet.signature.class;
     let report = format!(
-        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {jobs} agent(s)\n\n{table}\n{disagreements}",
+        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {jobs} agent(s)\n\n{table}\nGuarantee: {caveat}.\n{disagreements}",
         end = end_description(&run.outcome.end),
         experiment = experiment.display(),
         algorithm = run.algorithm.describe(),
         guarantee = run.equivalence.describe(),
+        caveat = run.equivalence.caveat(),
         table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
         disagreements = disagreements(
             &run.disagreements,
@@ -344,9 +345,10 @@ fn table1(simple_name: &str, statistics: &Statistics) -> String {
 fn exit_code(end: End) -> anyhow::Result<ExitCode> {
     match end {
         End::Learned => Ok(ExitCode::SUCCESS),
-        End::NonDeterministic(_) | End::RoundLimit | End::StateBoundExceeded { .. } => {
-            Ok(ExitCode::from(1))
-        }
+        End::NonDeterministic(_)
+        | End::RoundLimit
+        | End::StateBoundExceeded { .. }
+        | End::GrowthLimitExceeded { .. } => Ok(ExitCode::from(1)),
         End::Failed(error) => Err(error).context(
             "learning failed; rerun with the same --journal to resume without repeating queries",
         ),
@@ -360,6 +362,9 @@ fn end_description(end: &End) -> String {
         End::NonDeterministic(report) => format!("stopped: {report}"),
         End::Failed(error) => format!("failed: {error}"),
         End::RoundLimit => "stopped: round limit".to_owned(),
+        End::GrowthLimitExceeded { states, limit } => format!(
+            "stopped: a hypothesis has {states} states, more than {limit} (error sink included), with no state bound to stop it; the system is probably noisy (try --confirm 3) or larger than expected (give --states)"
+        ),
         End::StateBoundExceeded { states, bound } => format!(
             "stopped: a hypothesis has {states} states, more than the state bound {bound} (error sink included); the bound is too small or the system answered inconsistently"
         ),
@@ -506,6 +511,7 @@ fn report(
         "# typestar learn: {class}\n\n\
          {end}; backend model (simulated), algorithm {algorithm}, {oracle}, {jobs} instance(s)\n\n\
          {table}\n\
+         Guarantee: {caveat}.\n\
          Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits), over {sessions} session(s).\n\
          Learning: {learning_runs} runs, {learning_steps} symbols; checking: {checking_runs} runs, {checking_steps} symbols; this session: {session_runs} runs, {session_steps} symbols.\n\
          {disagreements}\
@@ -515,6 +521,7 @@ fn report(
         algorithm = algorithm.describe(),
         jobs = args.jobs,
         table = table1(typestate.simple_name(), statistics),
+        caveat = equivalence.caveat(),
         runs = statistics.mq_executed,
         steps = executed.steps(),
         sessions = totals.sessions,
@@ -844,6 +851,12 @@ mod tests {
             let (result, report) = learn(&[&["--model", "CountDownTimer"], args].concat());
             assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{args:?}");
             assert!(report.contains(guarantee), "{args:?}: {report}");
+            let warned = report.contains("an assumption nothing here tests");
+            assert_eq!(
+                warned,
+                args.first() == Some(&"--states"),
+                "{args:?}: {report}"
+            );
         }
     }
 
@@ -853,6 +866,10 @@ mod tests {
         assert_eq!(result.unwrap(), ExitCode::SUCCESS);
         assert!(
             report.contains("algorithm lsharp (heuristics: plain), distinguisher bound 2,"),
+            "{report}"
+        );
+        assert!(
+            report.contains("Guarantee: no counterexample up to distinguisher bound 2: "),
             "{report}"
         );
         assert!(report.contains("| CountDownTimer | 3 |"), "{report}");
