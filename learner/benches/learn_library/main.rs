@@ -133,7 +133,7 @@ async fn main() {
         Err("skipped (TYPESTAR_BENCH_NO_AALPY)".to_owned())
     } else {
         eprintln!("running AALpy on {}", models.display());
-        aalpy::compare(root, &models)
+        aalpy::compare(root, &models, &[])
     };
     let text = report::markdown(&measured, &aalpy);
     print!("{text}");
