@@ -27,6 +27,7 @@ pub struct Run {
     /// Whether the learned machine is equivalent to the model.
     pub equivalent: bool,
     /// CPU time the learner and its oracle took, in seconds.
+    #[allow(dead_code, reason = "only the scale benchmark reads it")]
     pub cpu_seconds: f64,
 }
 
