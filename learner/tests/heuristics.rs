@@ -16,8 +16,8 @@
 //! Without `TYPESTAR_SLOW=1` the random machines are the five smallest (10 to 15 states),
 //! with every variant. With it, plain L# and every heuristic together learn all fifty (10 to
 //! 80 states), and every variant the twenty smallest (10 to 37 states); the state bound only
-//! up to 30 states. Each variant on all fifty costs about four minutes of CPU in a debug
-//! build, too much for CI.
+//! up to 30 states: about 7 minutes of CPU in a debug build (15 minutes of wall time on a
+//! loaded 2-core machine). Each further variant on all fifty would cost minutes more.
 
 use std::sync::Arc;
 
