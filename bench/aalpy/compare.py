@@ -92,9 +92,10 @@ def learn_one(model: dotmodel.Model, aalpy_model, side: dict, algorithm: str, or
     inner = make_oracle(oracle, list(model.inputs), stack.sul, side, aalpy_model)
     executed_keys = ("executed_queries", "steps", "waits")
     eq = CountingEqOracle(inner, lambda: {k: stack.counts()[k] for k in executed_keys})
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     learned = ALGORITHMS[algorithm](list(model.inputs), stack.sul, eq)
     seconds = time.perf_counter() - start
+    cpu_seconds = time.process_time() - cpu_start
     # Guard against AALpy rewiring the oracle to a SUL that bypasses our layers.
     assert eq.sul is stack.sul and inner.sul is stack.sul, "AALpy replaced the oracle's SUL"
     difference = dotmodel.equivalent_to_aalpy(model, learned)
@@ -116,6 +117,7 @@ def learn_one(model: dotmodel.Model, aalpy_model, side: dict, algorithm: str, or
         "equivalent": difference is None,
         "difference": None if difference is None else list(difference),
         "seconds": round(seconds, 3),
+        "cpu_seconds": round(cpu_seconds, 3),
         "droidstar_executed_mq": table1[2] if table1 else None,
         "ratio_to_droidstar": round(counts["executed_queries"] / table1[2], 3) if table1 else None,
     }

@@ -2,16 +2,20 @@
 //! instances, the equivalence oracle chosen, the learning loop run, and everything the run
 //! produced collected. The model backend ([`crate::simulation`]), `typestar learn` and the JVM
 //! backend all learn through [`learn_system`]; a backend only supplies [`Sul`] instances.
+//!
+//! What the system executes is split into learning (building hypotheses) and checking
+//! (equivalence queries, confirmation, the journal's sample) at every phase change, and with
+//! a journal summed with the sessions before ([`Totals`]).
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use crate::closure::Alphabet;
 use crate::equivalence::{
     CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
 };
-use crate::learn::{learn, Algorithm, End, LearnConfig, Outcome, Progress, ProgressUpdate};
+use crate::learn::{learn, Algorithm, End, LearnConfig, Outcome, Phase, Progress, ProgressUpdate};
 use crate::oracle::filter::{QueryFilter, Restrictions};
-use crate::oracle::journal::JournalError;
+use crate::oracle::journal::{JournalError, JournalFile, Totals};
 use crate::oracle::nondeterminism::{Disagreement, Majority};
 use crate::oracle::pipeline::{Confirmation, Pipeline, PipelineConfig};
 use crate::oracle::sul::{CountSnapshot, Counts, Sul};
@@ -70,6 +74,25 @@ impl EquivalenceChoice {
     }
 }
 
+impl EquivalenceChoice {
+    /// What a learned model under this guarantee is worth, and what it does not promise.
+    pub fn caveat(self) -> String {
+        match self {
+            EquivalenceChoice::DistinguisherBound(bound) => format!(
+                "no counterexample up to distinguisher bound {bound}: a system whose states need longer words to be told apart can differ from this model (add --states N to prove a state bound too)"
+            ),
+            EquivalenceChoice::WMethod(states)
+            | EquivalenceChoice::StateBound(states)
+            | EquivalenceChoice::BoundOneThenWMethod(states) => format!(
+                "exact if the system has at most {states} states (error sink included); that is an assumption nothing here tests, and a system with more states can give a wrong model without any sign (add --bound K to test beyond it)"
+            ),
+            EquivalenceChoice::DistinguisherAndStateBound(bound, states) => format!(
+                "exact if the system has at most {states} states (error sink included), and no counterexample up to distinguisher bound {bound} otherwise"
+            ),
+        }
+    }
+}
+
 /// What a user chose for one run, whatever the backend.
 /// `None` leaves the choice to the backend's experiment, or to the default.
 #[derive(Clone, Debug, Default)]
@@ -93,27 +116,65 @@ pub struct SystemRun {
     pub outcome: Outcome,
     /// Queries asked.
     pub asked: CountSnapshot,
-    /// Queries, resets and steps executed on the system.
+    /// Queries, resets and steps executed on the system in this session.
     pub executed: CountSnapshot,
+    /// What the system executed, split into learning and checking, summed over this session
+    /// and the sessions before it that wrote to the journal.
+    pub totals: Totals,
     /// Queries the experiment's filters forbade.
     pub restrictions: Arc<Restrictions>,
     /// Disagreements between runs that a majority settled.
     pub disagreements: Vec<Disagreement>,
     /// Queries replayed from the journal instead of executed.
     pub resumed_queries: usize,
+    /// Journaled queries run again to check the journal.
+    pub journal_sample: usize,
     /// Whether the journal's half-written last line was cut off.
     pub recovered_truncation: bool,
 }
 
-/// Forwards progress, adding the pipeline's live counters.
+/// Forwards progress, adding the pipeline's live counters, and at every phase change adds
+/// what was executed since the last one to that phase and journals the totals.
 struct Counted<'a> {
     inner: &'a mut dyn Progress,
+    journal: Option<Arc<Mutex<JournalFile>>>,
     asked: Arc<Counts>,
     executed: Arc<Counts>,
+    phase: Phase,
+    mark: CountSnapshot,
+    totals: Totals,
+    journal_error: Option<JournalError>,
+}
+
+impl Counted<'_> {
+    /// Adds what was executed since the last mark to the current phase and journals the
+    /// totals.
+    fn settle(&mut self) {
+        let now = self.executed.snapshot();
+        let since = now - self.mark;
+        self.mark = now;
+        match self.phase {
+            Phase::Exploring => self.totals.learning = self.totals.learning + since,
+            Phase::Checking => self.totals.checking = self.totals.checking + since,
+        }
+        if let Some(journal) = &self.journal {
+            let written = journal
+                .lock()
+                .expect("no panic while holding the lock")
+                .append_totals(&self.totals);
+            if let Err(error) = written {
+                self.journal_error.get_or_insert(error);
+            }
+        }
+    }
 }
 
 impl Progress for Counted<'_> {
     fn update(&mut self, update: ProgressUpdate) {
+        if update.phase != self.phase {
+            self.settle();
+            self.phase = update.phase;
+        }
         self.inner
             .counts(self.asked.snapshot(), self.executed.snapshot());
         self.inner.update(update);
@@ -121,6 +182,8 @@ impl Progress for Counted<'_> {
 }
 
 /// Learns the system behind `suls` (one per parallel instance) over `alphabet`.
+/// A resumed journal's sample is replayed first ([`Pipeline::check_journal`]): a journal
+/// the system contradicts is a [`JournalError`], not a learning outcome.
 pub async fn learn_system<S: Sul>(
     alphabet: Arc<Alphabet>,
     suls: Vec<S>,
@@ -136,44 +199,76 @@ pub async fn learn_system<S: Sul>(
         ..LearnConfig::new(Arc::clone(&alphabet))
     };
     let (asked, executed) = pipeline.live_counts();
+    let previous = pipeline.previous_totals();
     let mut progress = Counted {
         inner: progress,
+        journal: pipeline.journal().cloned(),
         asked,
         executed,
+        // The journal's sample is replayed before learning starts: checking.
+        phase: Phase::Checking,
+        mark: CountSnapshot::default(),
+        totals: Totals {
+            sessions: previous.sessions + 1,
+            ..previous
+        },
+        journal_error: None,
     };
-    let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet));
-    let outcome = match equivalence {
-        EquivalenceChoice::DistinguisherBound(bound) => {
-            let oracle = Chain(cache, DistinguisherBound::new(bound));
-            run(&config, &pipeline, oracle, &mut progress).await
-        }
-        EquivalenceChoice::WMethod(states) => {
-            let oracle = Chain(cache, WMethod::new(states));
-            run(&config, &pipeline, oracle, &mut progress).await
-        }
-        EquivalenceChoice::StateBound(states) => {
-            let bound = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
-            run(&config, &pipeline, Chain(cache, bound), &mut progress).await
-        }
-        EquivalenceChoice::BoundOneThenWMethod(states) => {
-            let then = Chain(DistinguisherBound::new(1), WMethod::new(states));
-            run(&config, &pipeline, Chain(cache, then), &mut progress).await
-        }
-        EquivalenceChoice::DistinguisherAndStateBound(bound, states) => {
-            let proof = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
-            let then = Chain(DistinguisherBound::new(bound), proof);
-            run(&config, &pipeline, Chain(cache, then), &mut progress).await
-        }
+    let outcome = match pipeline.check_journal().await {
+        Err(QueryError::Journal(error)) => return Err(error),
+        Err(error) => Outcome::failed(error),
+        Ok(()) => learn_checked(&config, &pipeline, equivalence, &mut progress).await,
     };
+    progress.settle();
+    let totals = progress.totals;
+    if let Some(error) = progress.journal_error {
+        return Err(error);
+    }
     Ok(SystemRun {
         outcome,
         asked: pipeline.asked(),
         executed: pipeline.executed(),
+        totals,
         restrictions: Arc::clone(pipeline.restrictions()),
         disagreements: pipeline.disagreements(),
         resumed_queries: pipeline.resumed_queries(),
+        journal_sample: pipeline.journal_sample(),
         recovered_truncation: pipeline.recovered_truncation(),
     })
+}
+
+/// Learns with the equivalence oracle `equivalence` names, after the free cache check.
+async fn learn_checked<S: Sul>(
+    config: &LearnConfig,
+    pipeline: &Pipeline<S>,
+    equivalence: EquivalenceChoice,
+    progress: &mut dyn Progress,
+) -> Outcome {
+    let alphabet = Arc::clone(&config.alphabet);
+    let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet));
+    match equivalence {
+        EquivalenceChoice::DistinguisherBound(bound) => {
+            let oracle = Chain(cache, DistinguisherBound::new(bound));
+            run(config, pipeline, oracle, progress).await
+        }
+        EquivalenceChoice::WMethod(states) => {
+            let oracle = Chain(cache, WMethod::new(states));
+            run(config, pipeline, oracle, progress).await
+        }
+        EquivalenceChoice::StateBound(states) => {
+            let bound = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
+            run(config, pipeline, Chain(cache, bound), progress).await
+        }
+        EquivalenceChoice::BoundOneThenWMethod(states) => {
+            let then = Chain(DistinguisherBound::new(1), WMethod::new(states));
+            run(config, pipeline, Chain(cache, then), progress).await
+        }
+        EquivalenceChoice::DistinguisherAndStateBound(bound, states) => {
+            let proof = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
+            let then = Chain(DistinguisherBound::new(bound), proof);
+            run(config, pipeline, Chain(cache, then), progress).await
+        }
+    }
 }
 
 /// Learns until a result survives the pipeline's confirmation of the traces it rests on;

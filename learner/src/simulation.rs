@@ -6,10 +6,10 @@ use std::sync::Arc;
 use typestates::mealy::to_mealy;
 use typestates::Typestate;
 
-use crate::backend::model::{ModelConfig, ModelSul, SimClock};
+use crate::backend::model::{ModelConfig, ModelSul, SimClock, SplitMix64};
 use crate::closure::{Alphabet, Output};
 use crate::learn::{Algorithm, NoProgress, Outcome};
-use crate::oracle::journal::JournalError;
+use crate::oracle::journal::{JournalError, Totals};
 use crate::oracle::nondeterminism::Disagreement;
 use crate::oracle::pipeline::PipelineConfig;
 use crate::oracle::sul::CountSnapshot;
@@ -23,8 +23,13 @@ pub struct SimulatedRun {
     pub outcome: Outcome,
     /// Queries asked.
     pub asked: CountSnapshot,
-    /// Queries, resets and steps executed on the simulated device.
+    /// Queries, resets and steps executed on the simulated device in this session.
     pub executed: CountSnapshot,
+    /// What was executed, split into learning and checking, summed with the sessions before
+    /// that wrote to the journal.
+    pub totals: Totals,
+    /// Journaled queries run again to check the journal.
+    pub journal_sample: usize,
     /// The simulated device's clock at the end, in milliseconds.
     pub simulated_ms: u64,
     /// Queries the experiment's filters answered without running them (distinct words, each
@@ -100,8 +105,61 @@ pub async fn learn_simulated(
         outcome: run.outcome,
         asked: run.asked,
         executed: run.executed,
+        totals: run.totals,
+        journal_sample: run.journal_sample,
         simulated_ms: clock.now_ms(),
         restricted: run.restrictions.len(),
         disagreements: run.disagreements,
     })
+}
+
+/// A random typestate with `states` states, all reachable, seeded: three callins (each
+/// enabled in a state with probability 3/4, to a uniformly chosen state) and two callbacks
+/// (a state waits for one of them with probability 1/4 each, else for `quiet` to a chosen
+/// state with probability 1/4, else time passes quietly in place). State `i > 0` is first
+/// reached from a lower state, so every state is reachable; the minimal machine may be
+/// smaller than `states` (compare with [`state_bound`]).
+pub fn random_typestate(seed: u64, states: usize) -> Typestate {
+    const CALLINS: [&str; 3] = ["a", "b", "c"];
+    let mut rng = SplitMix64(seed);
+    let states = states.max(1);
+    let mut callins: Vec<[Option<usize>; CALLINS.len()]> = vec![[None; CALLINS.len()]; states];
+    for state in 1..states {
+        loop {
+            let from = rng.below(state as u64) as usize;
+            let callin = rng.below(CALLINS.len() as u64) as usize;
+            if callins[from][callin].is_none() {
+                callins[from][callin] = Some(state);
+                break;
+            }
+        }
+    }
+    let mut text = format!(
+        "typestate random.Machine{seed}x{states}\ncallin create: new() creates S0\n\
+         callin a: a()\ncallin b: b()\ncallin c: c()\n\
+         callback x: override onX()\ncallback y: override onY()\n\n"
+    );
+    for (state, transitions) in callins.iter_mut().enumerate() {
+        text.push_str(&format!(
+            "state S{state}{}\n",
+            if state == 0 { " initial" } else { "" }
+        ));
+        for (callin, target) in transitions.iter_mut().enumerate() {
+            if target.is_none() && rng.unit() < 0.75 {
+                *target = Some(rng.below(states as u64) as usize);
+            }
+            if let Some(target) = target {
+                text.push_str(&format!("  {} -> S{target}\n", CALLINS[callin]));
+            }
+        }
+        let target = rng.below(states as u64);
+        match rng.below(4) {
+            0 => text.push_str(&format!("  on x -> S{target}\n")),
+            1 => text.push_str(&format!("  on y -> S{target}\n")),
+            2 => text.push_str(&format!("  quiet -> S{target}\n")),
+            _ => {}
+        }
+    }
+    typestates::format::parse("random.typestate", &text)
+        .unwrap_or_else(|errors| panic!("a random typestate parses: {errors:?}\n{text}"))
 }

@@ -214,3 +214,70 @@ fn one_instance() -> Vec<ModelSul> {
         &Arc::new(SimClock::default()),
     )
 }
+
+/// Learns AsyncTask on the model backend with the journal at `path`.
+async fn learn_journaled(path: &Path) -> Result<learner::simulation::SimulatedRun, JournalError> {
+    learn_simulated(
+        &reference("AsyncTask"),
+        Algorithm::default(),
+        EquivalenceChoice::DistinguisherBound(2),
+        &PipelineConfig {
+            journal: Some(path.to_owned()),
+            ..PipelineConfig::default()
+        },
+        ModelConfig::default(),
+        1,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn statistics_are_summed_across_sessions_and_split_by_phase() {
+    let path = journal_path("totals.jsonl");
+    let first = learn_journaled(&path).await.unwrap();
+    assert_eq!(first.totals.sessions, 1);
+    assert_eq!(first.totals.executed(), first.executed);
+    assert!(first.totals.learning.resets > 0 && first.totals.checking.resets > 0);
+    let second = learn_journaled(&path).await.unwrap();
+    assert_eq!(second.totals.sessions, 2);
+    // The second session executes only the journal's sample, counted as checking.
+    assert!(second.journal_sample > 0);
+    assert_eq!(second.executed.queries, second.journal_sample as u64);
+    assert_eq!(second.totals.learning, first.totals.learning);
+    assert_eq!(
+        second.totals.checking,
+        first.totals.checking + second.executed
+    );
+}
+
+#[tokio::test]
+async fn a_valid_but_wrong_entry_is_reported_as_the_journals() {
+    let path = journal_path("wrong.jsonl");
+    learn_journaled(&path).await.unwrap();
+    // The last entry is always in the sample: make its first `eps` an `err`, a valid
+    // answer that the system never gives there.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let last = lines
+        .iter()
+        .rposition(|it| it.contains("\"inputs\"") && it.contains("\"eps\""))
+        .expect("an entry with an eps");
+    lines[last] = lines[last].replacen("\"eps\"", "\"err\"", 1);
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let error = learn_journaled(&path)
+        .await
+        .expect_err("the wrong entry is found");
+    let JournalError::WrongEntry { line, .. } = &error else {
+        panic!("expected a wrong entry, got {error}")
+    };
+    assert_eq!(*line, last + 1);
+    let message = error.to_string();
+    assert!(
+        message.contains(&format!("wrong.jsonl:{}: the journal says", last + 1)),
+        "{message}"
+    );
+    assert!(
+        message.contains("3 runs of the system now answer"),
+        "{message}"
+    );
+}

@@ -21,7 +21,7 @@ async fn every_library_class_is_learned_with_its_creators_placed() {
         let bound = state_bound(&model);
         let run = learn_simulated(
             &model,
-            Algorithm::LSharp,
+            Algorithm::default(),
             EquivalenceChoice::StateBound(bound),
             &PipelineConfig::default(),
             ModelConfig::default(),

@@ -68,7 +68,7 @@ async fn parallel_instances_learn_the_same_machine() {
     for reference in references() {
         let run = learn_simulated(
             &reference,
-            Algorithm::LSharp,
+            Algorithm::default(),
             EquivalenceChoice::DistinguisherBound(2),
             &PipelineConfig::default(),
             ModelConfig::default(),

@@ -109,7 +109,7 @@ async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
     };
     let run = learn_simulated(
         &model,
-        Algorithm::LSharp,
+        Algorithm::default(),
         EquivalenceChoice::StateBound(state_bound(&model)),
         &PipelineConfig {
             confirmation: Confirmation(2),
@@ -304,7 +304,7 @@ async fn a_contradiction_the_rerun_does_not_confirm_is_a_one_off_and_learning_go
     let run = learner::learn_system(
         Arc::clone(&alphabet),
         vec![sul],
-        Algorithm::LSharp,
+        Algorithm::default(),
         EquivalenceChoice::DistinguisherBound(2),
         &PipelineConfig::default(),
         &mut NoProgress,

@@ -26,6 +26,9 @@ pub struct Run {
     pub steps: u64,
     /// Whether the learned machine is equivalent to the model.
     pub equivalent: bool,
+    /// CPU time the learner and its oracle took, in seconds.
+    #[allow(dead_code, reason = "only the scale benchmark reads it")]
+    pub cpu_seconds: f64,
 }
 
 /// The contract's identifier form of a symbol: anything outside `[A-Za-z0-9_]` becomes `_`,
@@ -123,12 +126,13 @@ pub fn export(dir: &Path, typestate: &Typestate, class: &str) -> std::io::Result
 }
 
 /// Runs `bench/aalpy/compare.sh` on `dir` (W-method and distinguisher-bound oracles, every
-/// algorithm) and parses its JSON lines.
-pub fn compare(root: &Path, dir: &Path) -> Result<Vec<Run>, String> {
+/// algorithm, and the `extra` arguments) and parses its JSON lines.
+pub fn compare(root: &Path, dir: &Path, extra: &[&str]) -> Result<Vec<Run>, String> {
     let script = root.join("bench/aalpy/compare.sh");
     let output = Command::new(&script)
         .arg(dir)
         .args(["--format", "jsonl", "--oracles", "wmethod,dist"])
+        .args(extra)
         .output()
         .map_err(|error| format!("cannot run {}: {error}", script.display()))?;
     // Exit status 1 means some run was not exact: those rows are kept (and never "best").

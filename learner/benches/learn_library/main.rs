@@ -31,10 +31,13 @@ use report::{Measured, Variant};
 /// The reference configuration (`typestar learn --states model`) and the alternatives measured beside it.
 fn variants(states: usize) -> [Variant; 4] {
     [
-        Variant::new(Algorithm::LSharp, EquivalenceChoice::StateBound(states)),
+        Variant::new(Algorithm::default(), EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::WMethod(states)),
-        Variant::new(Algorithm::LSharp, EquivalenceChoice::DistinguisherBound(2)),
+        Variant::new(
+            Algorithm::default(),
+            EquivalenceChoice::DistinguisherBound(2),
+        ),
     ]
 }
 
@@ -130,7 +133,7 @@ async fn main() {
         Err("skipped (TYPESTAR_BENCH_NO_AALPY)".to_owned())
     } else {
         eprintln!("running AALpy on {}", models.display());
-        aalpy::compare(root, &models)
+        aalpy::compare(root, &models, &[])
     };
     let text = report::markdown(&measured, &aalpy);
     print!("{text}");

@@ -42,8 +42,14 @@
 //!
 //! A device pays per run (a reset), hardly per step, so every query carries as many
 //! observations as one run can: that is where L# beats L*'s table of short queries.
+//!
+//! Each of these additions to the paper's L# is a [`Heuristic`] that can be switched off;
+//! with none ([`Heuristics::PLAIN`]) the learner is plain L#.
 
+mod heuristics;
 mod separation;
+
+pub use heuristics::{Heuristic, Heuristics};
 
 use std::cmp::Reverse;
 use std::collections::HashSet;
@@ -57,11 +63,12 @@ use crate::closure::{Alphabet, Output};
 use crate::equivalence::Counterexample;
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
-use separation::{best_split, chained_split, identifying_word};
+use separation::{best_split, chained_split, first_witness, identifying_word, Split};
 
 /// The state of an L# run.
 pub struct LSharp {
     alphabet: Arc<Alphabet>,
+    heuristics: Heuristics,
     tree: ObservationTree,
     basis: Vec<Node>,
     state_bound: Option<usize>,
@@ -72,11 +79,12 @@ pub struct LSharp {
 }
 
 impl LSharp {
-    /// A learner over `alphabet` whose basis is the root.
-    pub fn new(alphabet: Arc<Alphabet>) -> LSharp {
+    /// A learner over `alphabet` whose basis is the root, with `heuristics` on top of L#.
+    pub fn new(alphabet: Arc<Alphabet>, heuristics: Heuristics) -> LSharp {
         let tree = ObservationTree::new(alphabet.inputs.len());
         LSharp {
             alphabet,
+            heuristics,
             tree,
             basis: vec![ROOT],
             state_bound: None,
@@ -87,10 +95,10 @@ impl LSharp {
     }
 
     /// The same learner, told that the system has at most `state_bound` states (error sink
-    /// included). While its hypothesis has fewer, it looks for the missing ones itself,
-    /// extending frontier nodes by every input (those below the latest basis node first,
-    /// then the shallowest) before it asks an equivalence query: far cheaper than the
-    /// W-method's search for extra states.
+    /// included). With [`Heuristic::MissingStateSearch`], while its hypothesis has fewer, it
+    /// looks for the missing ones itself, extending frontier nodes by every input (those
+    /// below the latest basis node first, then the shallowest) before it asks an equivalence
+    /// query: far cheaper than the W-method's search for extra states.
     pub fn with_state_bound(self, state_bound: usize) -> LSharp {
         LSharp {
             state_bound: Some(state_bound),
@@ -183,7 +191,10 @@ impl LSharp {
     /// only while the basis (and the error sink, once seen) holds exactly as many states as
     /// the bound allows, when every live node is one of the basis states.
     fn reidentify(&mut self) {
-        let complete = self.state_bound == Some(self.states_found());
+        let complete = self.state_bound == Some(self.states_found())
+            && self
+                .heuristics
+                .contains(Heuristic::IdentificationUnderBound);
         self.identification = complete
             .then(|| Identification::under_bound(&self.tree, &self.basis))
             .flatten();
@@ -200,7 +211,10 @@ impl LSharp {
     async fn stabilise<M: MembershipOracle>(&mut self, mq: &M) -> Result<(), QueryError> {
         loop {
             let missing = self.missing_transitions();
-            if !missing.is_empty() && self.basis.len() == 1 {
+            if !missing.is_empty()
+                && self.basis.len() == 1
+                && self.heuristics.contains(Heuristic::RootProbing)
+            {
                 self.probe_root(mq, missing).await?;
                 continue;
             }
@@ -243,7 +257,7 @@ impl LSharp {
                 .into_iter()
                 .filter(|&node| {
                     let candidates = self.candidates(node);
-                    self.states_missing().is_some()
+                    self.search_depth().is_some()
                         && !self.checked_below.contains(&node)
                         && candidates.len() > 1
                         && self
@@ -265,20 +279,35 @@ impl LSharp {
         }
     }
 
-    /// The query that splits the candidates of `node` best (rule R3), if they can be split.
-    /// While states are missing, a run that some candidate answers without `err` goes on
-    /// with the word that best splits the whole basis: the node it reaches is told from the
-    /// basis in the same run, so a missing state a longer word reaches shows up without a
-    /// run of its own (the widening would pay one per node it checks).
+    /// The word that splits `candidates` ([`Heuristic::BestSplit`], [`Heuristic::ChainedSplits`]),
+    /// if two of them are apart.
+    fn separating_word(&self, candidates: &[Node]) -> Option<Vec<usize>> {
+        let split: Split = if self.heuristics.contains(Heuristic::BestSplit) {
+            best_split
+        } else {
+            first_witness
+        };
+        if self.heuristics.contains(Heuristic::ChainedSplits) {
+            chained_split(&self.tree, candidates, split)
+        } else {
+            split(&self.tree, candidates)
+        }
+    }
+
+    /// The query that splits the candidates of `node` (rule R3), if they can be split.
+    /// While the search for missing states is on, a run that some candidate answers without
+    /// `err` goes on with the word that splits the whole basis: the node it reaches is told
+    /// from the basis in the same run, so a missing state a longer word reaches shows up
+    /// without a run of its own (the widening would pay one per node it checks).
     fn split(&self, node: Node) -> Option<Vec<usize>> {
         let candidates = self.candidates(node);
-        let mut witness = chained_split(&self.tree, &candidates)?;
+        let mut witness = self.separating_word(&candidates)?;
         let run_goes_on = candidates.iter().any(|&candidate| {
             let answers = self.tree.outputs_from(candidate, &witness);
             answers.len() == witness.len() && !answers.contains(&Output::Err)
         });
-        if self.states_missing().is_some() && run_goes_on {
-            witness.extend(chained_split(&self.tree, &self.basis).unwrap_or_default());
+        if self.search_depth().is_some() && run_goes_on {
+            witness.extend(self.separating_word(&self.basis).unwrap_or_default());
         }
         Some(self.tree.extend(node, &witness))
     }
@@ -397,11 +426,15 @@ impl LSharp {
         Ok(())
     }
 
-    /// The queries that observe `node`'s transition on `column` and, in the same runs,
-    /// start identifying the node it reaches: followed by the word that best splits the
-    /// basis, or while the basis is one node (nothing to split), by every single input.
+    /// The queries that observe `node`'s transition on `column` (rule R2) and, with
+    /// [`Heuristic::SeparatingExtension`], in the same runs start identifying the node it
+    /// reaches: followed by the word that splits the basis, or while the basis is one node
+    /// (nothing to split), by every single input.
     fn probed(&self, node: Node, column: usize) -> Vec<Vec<usize>> {
-        let probes = match chained_split(&self.tree, &self.basis) {
+        if !self.heuristics.contains(Heuristic::SeparatingExtension) {
+            return vec![self.tree.extend(node, &[column])];
+        }
+        let probes = match self.separating_word(&self.basis) {
             Some(word) => vec![word],
             None => (0..self.tree.width()).map(|it| vec![it]).collect(),
         };
@@ -432,7 +465,7 @@ impl LSharp {
     /// the shallowest). `None` once the bound is met or the depth is used up;
     /// then the equivalence oracle searches on.
     fn next_to_widen(&self, frontier: &[Node]) -> Option<Node> {
-        let depth = self.states_missing()?;
+        let depth = self.search_depth()?;
         let mut layer: Vec<Node> = frontier.to_vec();
         for _ in 0..depth {
             let open = layer
@@ -459,8 +492,12 @@ impl LSharp {
     }
 
     /// How many states the hypothesis (the basis, and the error sink once seen) lacks to
-    /// reach the state bound; `None` without a bound or once it is met.
-    fn states_missing(&self) -> Option<usize> {
+    /// reach the state bound, while [`Heuristic::MissingStateSearch`] looks for them; `None`
+    /// without the heuristic, without a bound or once it is met.
+    fn search_depth(&self) -> Option<usize> {
+        if !self.heuristics.contains(Heuristic::MissingStateSearch) {
+            return None;
+        }
         let bound = self.state_bound?;
         bound.checked_sub(self.states_found()).filter(|it| *it > 0)
     }

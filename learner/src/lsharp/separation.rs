@@ -110,12 +110,29 @@ pub(super) fn identifying_word(
     (!word.is_empty()).then_some(word)
 }
 
-/// The word of [`best_split`], followed, while the largest class of candidates it leaves
-/// together (same answers) answers all of it without `err`, by the best split of that class
+/// Plain L#'s separating word: the shortest witness of the first two `candidates` that are
+/// apart. `None` when no two of them are apart.
+pub(super) fn first_witness(tree: &ObservationTree, candidates: &[Node]) -> Option<Vec<usize>> {
+    candidates.iter().enumerate().find_map(|(index, &a)| {
+        candidates[index + 1..]
+            .iter()
+            .find_map(|&b| tree.witness(a, b))
+    })
+}
+
+/// How one separating word is chosen: [`best_split`] or [`first_witness`].
+pub(super) type Split = fn(&ObservationTree, &[Node]) -> Option<Vec<usize>>;
+
+/// The word of `split`, followed, while the largest class of candidates it leaves
+/// together (same answers) answers all of it without `err`, by the split of that class
 /// from the nodes they reach: a node in that class is split further in the same run, and a
 /// node in another class stops early at its `err` or pays only the extra steps.
-pub(super) fn chained_split(tree: &ObservationTree, candidates: &[Node]) -> Option<Vec<usize>> {
-    let mut word = best_split(tree, candidates)?;
+pub(super) fn chained_split(
+    tree: &ObservationTree,
+    candidates: &[Node],
+    split: Split,
+) -> Option<Vec<usize>> {
+    let mut word = split(tree, candidates)?;
     let mut together: Vec<Node> = candidates.to_vec();
     loop {
         let mut classes: HashMap<OutputWord, Vec<Node>> = HashMap::new();
@@ -139,7 +156,7 @@ pub(super) fn chained_split(tree: &ObservationTree, candidates: &[Node]) -> Opti
             .iter()
             .map(|&it| tree.reached(it, &word))
             .collect::<Option<Vec<Node>>>()
-            .and_then(|reached| best_split(tree, &reached))
+            .and_then(|reached| split(tree, &reached))
         else {
             break;
         };
@@ -238,6 +255,10 @@ mod tests {
         }
         let candidates: Vec<Node> = (0..3).map(|it| tree.node(&[it]).unwrap()).collect();
         assert_eq!(best_split(&tree, &candidates), Some(vec![0]));
-        assert_eq!(chained_split(&tree, &candidates), Some(vec![0, 1]));
+        assert_eq!(
+            chained_split(&tree, &candidates, best_split),
+            Some(vec![0, 1])
+        );
+        assert_eq!(first_witness(&tree, &candidates), Some(vec![0]));
     }
 }

@@ -16,6 +16,11 @@ pub struct ErrClosure<M> {
 }
 
 impl<M: MembershipOracle> ErrClosure<M> {
+    /// The layer below.
+    pub fn inner(&self) -> &M {
+        &self.inner
+    }
+
     /// Closes `inner` under the `err` prefixes of `tree`.
     pub fn new(inner: M, tree: Arc<PrefixTree>) -> ErrClosure<M> {
         ErrClosure { inner, tree }

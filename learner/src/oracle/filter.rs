@@ -137,6 +137,11 @@ pub struct Filter<M> {
 }
 
 impl<M: MembershipOracle> Filter<M> {
+    /// The layer below.
+    pub fn inner(&self) -> &M {
+        &self.inner
+    }
+
     /// Filters the queries to `inner` by `rules`, recording rejections in `restrictions`.
     pub fn new(inner: M, rules: Vec<QueryFilter>, restrictions: Arc<Restrictions>) -> Filter<M> {
         Filter {

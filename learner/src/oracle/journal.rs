@@ -11,6 +11,11 @@
 //!
 //! The [`Journal`] layer writes entries in chunks of the backend's parallelism, syncing after
 //! each chunk, so a kill loses at most the queries in flight.
+//!
+//! Between entries, `{"totals": ...}` lines keep what every session executed, split into
+//! learning and checking ([`Totals`]): a session appends one at every phase change and at its
+//! end, summed with the sessions before, so a resumed run reports the work of all of them
+//! (a kill loses at most the counts since the last phase change). The last one counts.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -21,6 +26,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::closure::{Alphabet, OutputWord, Word};
+use crate::oracle::sul::CountSnapshot;
 use crate::oracle::{MembershipOracle, QueryError};
 
 /// The format name in the header line.
@@ -56,6 +62,25 @@ pub enum JournalError {
         /// The journal's inputs, space-separated.
         inputs: String,
     },
+    /// A valid entry that the system, run again, contradicts by a majority of runs: the
+    /// journal, not the system, is wrong.
+    #[error(
+        "journal {path}:{line}: the journal says `{query}` answered `{journaled}`, but {agreeing} runs of the system now answer `{system}`: the journal does not belong to this system (another version or setup, or an edited line); give a new journal path"
+    )]
+    WrongEntry {
+        /// The journal file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// The query, as input names.
+        query: String,
+        /// The journaled outputs, as names.
+        journaled: String,
+        /// The outputs the system gave now, as names.
+        system: String,
+        /// How many runs gave them.
+        agreeing: u32,
+    },
     /// A line is not a journal entry of this format.
     #[error("journal {path}:{line}: {message}")]
     Corrupt {
@@ -88,6 +113,43 @@ pub struct Header {
 struct Entry {
     inputs: Vec<String>,
     outputs: Vec<String>,
+}
+
+/// What the system executed for every session that wrote to a journal, summed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Sessions counted.
+    pub sessions: u32,
+    /// While the learner explored to build hypotheses.
+    pub learning: CountSnapshot,
+    /// While equivalence oracles checked hypotheses, traces were confirmed, or a resumed
+    /// journal's sample was replayed.
+    pub checking: CountSnapshot,
+}
+
+impl Totals {
+    /// Learning and checking together.
+    pub fn executed(&self) -> CountSnapshot {
+        self.learning + self.checking
+    }
+}
+
+/// The journal line that holds [`Totals`].
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TotalsLine {
+    totals: Totals,
+}
+
+/// One executed query read back from a journal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JournaledQuery {
+    /// Its 1-based line number.
+    pub line: usize,
+    /// The inputs.
+    pub word: Word,
+    /// What the system answered.
+    pub outputs: OutputWord,
 }
 
 /// A stable fingerprint of an experiment: the class, its inputs and callbacks, and every
@@ -123,7 +185,9 @@ pub struct Opened {
     /// The file, ready to append to.
     pub file: JournalFile,
     /// The queries it recorded, in order.
-    pub entries: Vec<(Word, OutputWord)>,
+    pub entries: Vec<JournaledQuery>,
+    /// The last totals it recorded.
+    pub totals: Totals,
     /// Whether a half-written last line was cut off.
     pub recovered_truncation: bool,
 }
@@ -168,11 +232,12 @@ impl JournalFile {
             return Ok(Opened {
                 file: journal,
                 entries: Vec::new(),
+                totals: Totals::default(),
                 recovered_truncation: !text.is_empty(),
             });
         };
         journal.check_header(&text[..header_end], &header)?;
-        let (entries, complete_len) = journal.read_entries(&text, header_end + 1)?;
+        let (entries, totals, complete_len) = journal.read_entries(&text, header_end + 1)?;
         let recovered_truncation = complete_len < text.len();
         if recovered_truncation {
             journal.file.set_len(complete_len as u64).map_err(io)?;
@@ -182,6 +247,7 @@ impl JournalFile {
         Ok(Opened {
             file: journal,
             entries,
+            totals,
             recovered_truncation,
         })
     }
@@ -214,14 +280,15 @@ impl JournalFile {
         Ok(())
     }
 
-    /// The complete entries from byte `start` on, and the length of the file up to the end
-    /// of the last complete one. Only the last line may be incomplete.
+    /// The complete entries from byte `start` on, the last totals, and the length of the
+    /// file up to the end of the last complete line. Only the last line may be incomplete.
     fn read_entries(
         &self,
         text: &str,
         start: usize,
-    ) -> Result<(Vec<(Word, OutputWord)>, usize), JournalError> {
+    ) -> Result<(Vec<JournaledQuery>, Totals, usize), JournalError> {
         let mut entries = Vec::new();
+        let mut totals = Totals::default();
         let mut offset = start;
         for (index, line) in text[start..].split_inclusive('\n').enumerate() {
             let line_number = index + 2;
@@ -229,17 +296,26 @@ impl JournalFile {
                 // Cut off mid-write by a kill: everything before it is complete.
                 break;
             }
-            let entry = self
-                .parse_entry(line.trim_end_matches('\n'))
-                .map_err(|message| JournalError::Corrupt {
-                    path: self.path.clone(),
-                    line: line_number,
-                    message,
-                })?;
-            entries.push(entry);
             offset += line.len();
+            let line = line.trim_end_matches('\n');
+            if let Ok(recorded) = serde_json::from_str::<TotalsLine>(line) {
+                totals = recorded.totals;
+                continue;
+            }
+            let (word, outputs) =
+                self.parse_entry(line)
+                    .map_err(|message| JournalError::Corrupt {
+                        path: self.path.clone(),
+                        line: line_number,
+                        message,
+                    })?;
+            entries.push(JournaledQuery {
+                line: line_number,
+                word,
+                outputs,
+            });
         }
-        Ok((entries, offset))
+        Ok((entries, totals, offset))
     }
 
     fn parse_entry(&self, line: &str) -> Result<(Word, OutputWord), String> {
@@ -285,6 +361,18 @@ impl JournalFile {
         self.append_line(&serde_json::to_string(&entry).expect("entry serializes"))
     }
 
+    /// Appends the totals so far and syncs.
+    pub fn append_totals(&mut self, totals: &Totals) -> Result<(), JournalError> {
+        let line = TotalsLine { totals: *totals };
+        self.append_line(&serde_json::to_string(&line).expect("totals serialize"))?;
+        self.sync()
+    }
+
+    /// The journal file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
     fn append_line(&mut self, line: &str) -> Result<(), JournalError> {
         let mut bytes = line.as_bytes().to_vec();
         bytes.push(b'\n');
@@ -308,16 +396,21 @@ impl JournalFile {
 /// Journals every query `inner` answers, in chunks of `chunk` queries.
 pub struct Journal<M> {
     inner: M,
-    file: Option<Mutex<JournalFile>>,
+    file: Option<Arc<Mutex<JournalFile>>>,
     chunk: usize,
 }
 
 impl<M: MembershipOracle> Journal<M> {
+    /// The layer below.
+    pub fn inner(&self) -> &M {
+        &self.inner
+    }
+
     /// Journals `inner` into `file` (none: no journal), syncing every `chunk` queries.
-    pub fn new(inner: M, file: Option<JournalFile>, chunk: usize) -> Journal<M> {
+    pub fn new(inner: M, file: Option<Arc<Mutex<JournalFile>>>, chunk: usize) -> Journal<M> {
         Journal {
             inner,
-            file: file.map(Mutex::new),
+            file,
             chunk: chunk.max(1),
         }
     }
@@ -366,9 +459,11 @@ mod tests {
             .skip(1)
             .map(|block| block.split("\n```").next().expect("closed block"))
             .collect();
-        let [header, entry] = examples[..] else {
-            panic!("JOURNAL.md has one header and one entry example");
+        let [header, entry, totals] = examples[..] else {
+            panic!("JOURNAL.md has one header, one entry and one totals example");
         };
+        let totals: TotalsLine = serde_json::from_str(totals).expect("the totals example parses");
+        assert!(totals.totals.sessions > 0);
         let header: Header = serde_json::from_str(header).expect("the header example parses");
         assert_eq!((header.journal.as_str(), header.version), (FORMAT, VERSION));
         let entry: Entry = serde_json::from_str(entry).expect("the entry example parses");
@@ -381,6 +476,10 @@ mod tests {
             (
                 serde_json::to_value(&entry),
                 ["inputs", "outputs"].as_slice(),
+            ),
+            (
+                serde_json::to_value(totals.totals),
+                ["sessions", "learning", "checking"].as_slice(),
             ),
         ] {
             let example = example.expect("serializes");

@@ -105,6 +105,11 @@ pub struct NdCheck<M> {
 }
 
 impl<M: MembershipOracle> NdCheck<M> {
+    /// The layer below.
+    pub fn inner(&self) -> &M {
+        &self.inner
+    }
+
     /// Checks the answers of `inner` against `tree`, recording settled disagreements in
     /// `settled`.
     pub fn new(

@@ -2,7 +2,9 @@
 //! handles on the shared prefix tree, the two counters and the recorded restrictions.
 //!
 //! Building a pipeline with a journal replays the journal into the prefix tree, so a resumed
-//! run asks the system nothing it already answered.
+//! run asks the system nothing it already answered; [`Pipeline::check_journal`] first runs a
+//! sample of the journaled queries on the system again, so that a journal of another system
+//! is reported as such instead of as the system's non-determinism.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -13,7 +15,9 @@ use crate::oracle::cache::Cache;
 use crate::oracle::counter::Counter;
 use crate::oracle::err_closure::ErrClosure;
 use crate::oracle::filter::{Filter, QueryFilter, Restrictions};
-use crate::oracle::journal::{fingerprint, Journal, JournalError, JournalFile};
+use crate::oracle::journal::{
+    fingerprint, Journal, JournalError, JournalFile, JournaledQuery, Totals,
+};
 use crate::oracle::nondeterminism::{Disagreement, Majority, NdCheck};
 use crate::oracle::sul::{CountSnapshot, CountingSul, Counts, Sul};
 use crate::oracle::sul_oracle::SulOracle;
@@ -62,8 +66,18 @@ pub struct Pipeline<S> {
     settled: Arc<Mutex<Vec<Disagreement>>>,
     confirmation: Confirmation,
     confirmed: PrefixTree,
+    journal: Option<Arc<Mutex<JournalFile>>>,
+    previous: Totals,
+    sample: Vec<JournaledQuery>,
+    alphabet: Arc<Alphabet>,
+    majority: Majority,
     resumed_queries: usize,
     recovered_truncation: bool,
+}
+
+/// How many journaled queries a resumed run replays: 8, and one in 20 beyond that.
+fn sample_size(entries: usize) -> usize {
+    entries.min(8 + entries / 20)
 }
 
 impl<S: Sul> Pipeline<S> {
@@ -80,20 +94,30 @@ impl<S: Sul> Pipeline<S> {
         let restrictions = Arc::new(Restrictions::default());
         let settled = Arc::new(Mutex::new(Vec::new()));
         let n_instances = suls.len();
-        let (journal, resumed_queries, recovered_truncation) = match &config.journal {
+        let (journal, previous, sample, resumed_queries, recovered_truncation) = match &config
+            .journal
+        {
             Some(path) => {
                 let experiment = fingerprint(&alphabet, &experiment_settings(&alphabet, config));
                 let opened = JournalFile::open(path, Arc::clone(&alphabet), &experiment)?;
-                for (word, outputs) in &opened.entries {
-                    tree.insert(word, outputs);
+                for entry in &opened.entries {
+                    tree.insert(&entry.word, &entry.outputs);
                 }
+                // Evenly spread over the journal, the last entry included.
+                let n = opened.entries.len();
+                let k = sample_size(n);
+                let sample = (1..=k)
+                    .map(|index| opened.entries[index * n / k - 1].clone())
+                    .collect();
                 (
-                    Some(opened.file),
-                    opened.entries.len(),
+                    Some(Arc::new(Mutex::new(opened.file))),
+                    opened.totals,
+                    sample,
+                    n,
                     opened.recovered_truncation,
                 )
             }
-            None => (None, 0, false),
+            None => (None, Totals::default(), Vec::new(), 0, false),
         };
         let suls = suls
             .into_iter()
@@ -112,11 +136,11 @@ impl<S: Sul> Pipeline<S> {
                             NdCheck::new(
                                 Counter::new(system, Arc::clone(&executed)),
                                 Arc::clone(&tree),
-                                alphabet,
+                                Arc::clone(&alphabet),
                                 config.majority,
                                 Arc::clone(&settled),
                             ),
-                            journal,
+                            journal.clone(),
                             n_instances,
                         ),
                         Arc::clone(&tree),
@@ -137,6 +161,11 @@ impl<S: Sul> Pipeline<S> {
             settled,
             confirmation: config.confirmation,
             confirmed: PrefixTree::default(),
+            journal,
+            previous,
+            sample,
+            alphabet,
+            majority: config.majority,
             resumed_queries,
             recovered_truncation,
         })
@@ -169,7 +198,74 @@ impl<S: Sul> Pipeline<S> {
     }
 }
 
+impl<S: Sul> Pipeline<S> {
+    /// Runs a sample of the journaled queries on the system again, below every layer that
+    /// knows the journal. An entry that a majority of runs contradicts is a
+    /// [`JournalError::WrongEntry`]: the journal, written by another version or setup of the
+    /// system or edited, not the system, is wrong. Without a majority either way the entry
+    /// stands, and learning's own checks vote on it when it matters.
+    pub async fn check_journal(&self) -> Result<(), QueryError> {
+        let system = self.oracle.inner().inner().inner().inner().inner().inner();
+        let majority = self.majority.0;
+        for entry in &self.sample {
+            let cut = first_err(&entry.outputs).map_or(entry.outputs.len(), |it| it + 1);
+            let (word, journaled) = (&entry.word[..cut], &entry.outputs[..cut]);
+            // A replay that agrees settles it; one that does not is voted on, the journaled
+            // run counting as one vote.
+            let first = crate::oracle::answer_one(system, word.to_vec()).await?;
+            if first.as_slice() == journaled {
+                continue;
+            }
+            let mut votes = vec![(journaled.to_vec(), 1), (first, 1)];
+            for _ in 2..2 * majority - 1 {
+                if votes.iter().any(|(_, count)| *count >= majority) {
+                    break;
+                }
+                let answer = crate::oracle::answer_one(system, word.to_vec()).await?;
+                match votes.iter_mut().find(|(it, _)| *it == answer) {
+                    Some((_, count)) => *count += 1,
+                    None => votes.push((answer, 1)),
+                }
+            }
+            if let Some((answer, count)) = votes
+                .iter()
+                .find(|(it, count)| *count >= majority && it.as_slice() != journaled)
+            {
+                let journal = self
+                    .journal
+                    .as_ref()
+                    .expect("a sample comes from a journal");
+                let path = journal
+                    .lock()
+                    .expect("no panic holding it")
+                    .path()
+                    .to_owned();
+                return Err(QueryError::Journal(JournalError::WrongEntry {
+                    path,
+                    line: entry.line,
+                    query: self.alphabet.input_names(word).join(" "),
+                    journaled: self.alphabet.output_names(journaled).join(" "),
+                    system: self.alphabet.output_names(answer).join(" "),
+                    agreeing: *count,
+                }));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl<S> Pipeline<S> {
+    /// What the sessions before this one executed, as the journal recorded it (nothing
+    /// without a journal).
+    pub fn previous_totals(&self) -> Totals {
+        self.previous
+    }
+
+    /// The journal file, if the run has one.
+    pub fn journal(&self) -> Option<&Arc<Mutex<JournalFile>>> {
+        self.journal.as_ref()
+    }
+
     /// The membership oracle to give the learner.
     pub fn oracle(&self) -> &Stack<S> {
         &self.oracle
@@ -206,6 +302,11 @@ impl<S> Pipeline<S> {
             .lock()
             .expect("no panic while holding the lock")
             .clone()
+    }
+
+    /// Number of journaled queries run again to check the journal.
+    pub fn journal_sample(&self) -> usize {
+        self.sample.len()
     }
 
     /// Number of queries replayed from the journal.

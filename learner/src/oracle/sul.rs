@@ -75,7 +75,7 @@ pub struct Counts {
 }
 
 /// A copy of [`Counts`] at one moment.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CountSnapshot {
     /// Membership queries.
     pub queries: u64,
@@ -89,6 +89,37 @@ pub struct CountSnapshot {
     pub callback_waits: u64,
     /// Waits that ended quiet, after the full quiescence timeout.
     pub quiet_waits: u64,
+}
+
+impl std::ops::Add for CountSnapshot {
+    type Output = CountSnapshot;
+
+    fn add(self, other: CountSnapshot) -> CountSnapshot {
+        CountSnapshot {
+            queries: self.queries + other.queries,
+            symbols: self.symbols + other.symbols,
+            resets: self.resets + other.resets,
+            callins: self.callins + other.callins,
+            callback_waits: self.callback_waits + other.callback_waits,
+            quiet_waits: self.quiet_waits + other.quiet_waits,
+        }
+    }
+}
+
+impl std::ops::Sub for CountSnapshot {
+    type Output = CountSnapshot;
+
+    /// The counts between an earlier snapshot `other` and this one.
+    fn sub(self, other: CountSnapshot) -> CountSnapshot {
+        CountSnapshot {
+            queries: self.queries - other.queries,
+            symbols: self.symbols - other.symbols,
+            resets: self.resets - other.resets,
+            callins: self.callins - other.callins,
+            callback_waits: self.callback_waits - other.callback_waits,
+            quiet_waits: self.quiet_waits - other.quiet_waits,
+        }
+    }
 }
 
 impl CountSnapshot {

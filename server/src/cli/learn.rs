@@ -25,6 +25,7 @@ use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmError, JvmRun
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::backend::robolectric::{self, RobolectricConfig};
 use learner::learn::Phase;
+use learner::lsharp::Heuristics;
 use learner::oracle::filter::QueryFilter;
 use learner::oracle::pipeline::Confirmation;
 use learner::oracle::sul::CountSnapshot;
@@ -66,6 +67,11 @@ pub struct LearnArgs {
     /// The learning algorithm (default: the experiment's, else lsharp).
     #[arg(long, value_enum)]
     algorithm: Option<AlgorithmArg>,
+    /// L#'s heuristics on top of the paper's rules: `plain` (none), `all` (the default), or
+    /// names joined by `,`: separating-extension, root-probing, best-split, chained-splits,
+    /// missing-state-search, identification-under-bound (learner/src/lsharp/heuristics.rs).
+    #[arg(long, value_name = "LIST")]
+    heuristics: Option<Heuristics>,
     /// Guarantee: no counterexample up to distinguisher bound K, paper 002's Algorithm 2
     /// (default: the experiment's, else 2, as DroidStar).
     #[arg(long, value_name = "K")]
@@ -157,12 +163,18 @@ enum AlgorithmArg {
     Lstar,
 }
 
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Algorithm {
-        match arg {
-            AlgorithmArg::Lsharp => Algorithm::LSharp,
-            AlgorithmArg::Lstar => Algorithm::LStar,
+/// The algorithm the arguments ask for, if any: `--heuristics` implies L#, and is refused
+/// with L*.
+fn algorithm(args: &LearnArgs) -> anyhow::Result<Option<Algorithm>> {
+    match (args.algorithm, args.heuristics) {
+        (Some(AlgorithmArg::Lstar), Some(_)) => {
+            anyhow::bail!("--heuristics does not apply to --algorithm lstar: only to lsharp")
         }
+        (Some(AlgorithmArg::Lstar), None) => Ok(Some(Algorithm::LStar)),
+        (Some(AlgorithmArg::Lsharp), heuristics) | (None, heuristics @ Some(_)) => {
+            Ok(Some(Algorithm::LSharp(heuristics.unwrap_or_default())))
+        }
+        (None, None) => Ok(None),
     }
 }
 
@@ -200,9 +212,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let alphabet = Arc::new(Alphabet::of(typestate.signature()));
     let equivalence = equivalence(&args, Some(&typestate))
         .unwrap_or(EquivalenceChoice::DistinguisherBound(DEFAULT_BOUND));
-    let algorithm = args
-        .algorithm
-        .map_or_else(Algorithm::default, Algorithm::from);
+    let algorithm = algorithm(&args)?.unwrap_or_default();
     let filters = filters(&args, &alphabet)?;
     let pipeline_config = PipelineConfig {
         cost: CostModel::default(),
@@ -231,8 +241,12 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         &mut bar,
     ))?;
     bar.finish();
-    let statistics =
-        Statistics::collect(&run.outcome, run.asked, run.executed, &pipeline_config.cost);
+    let statistics = Statistics::collect(
+        &run.outcome,
+        run.asked,
+        run.totals.executed(),
+        &pipeline_config.cost,
+    );
     let report = report(
         &args,
         &typestate,
@@ -272,7 +286,7 @@ fn execute_agent(
         .build()
         .context("cannot start the async runtime")?;
     let choices = Choices {
-        algorithm: args.algorithm.map(Algorithm::from),
+        algorithm: algorithm(args)?,
         equivalence: equivalence(args, None),
         filters: filters(args, &loaded.alphabet())?,
         majority: Majority(args.majority),
@@ -318,11 +332,12 @@ fn execute_agent(
     bar.finish();
     let class = &run.alphabet.signature.class;
     let report = format!(
-        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {agents} agent(s)\n\n{table}\n{disagreements}{devices}",
+        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {agents} agent(s)\n\n{table}\nGuarantee: {caveat}.\n{disagreements}{devices}",
         end = end_description(&run.outcome.end),
         experiment = experiment.display(),
-        algorithm = run.algorithm.name(),
+        algorithm = run.algorithm.describe(),
         guarantee = run.equivalence.describe(),
+        caveat = run.equivalence.caveat(),
         table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
         disagreements = disagreements(
             &run.disagreements,
@@ -357,9 +372,10 @@ fn table1(simple_name: &str, statistics: &Statistics) -> String {
 fn exit_code(end: End) -> anyhow::Result<ExitCode> {
     match end {
         End::Learned => Ok(ExitCode::SUCCESS),
-        End::NonDeterministic(_) | End::RoundLimit | End::StateBoundExceeded { .. } => {
-            Ok(ExitCode::from(1))
-        }
+        End::NonDeterministic(_)
+        | End::RoundLimit
+        | End::StateBoundExceeded { .. }
+        | End::GrowthLimitExceeded { .. } => Ok(ExitCode::from(1)),
         End::Failed(error) => Err(error).context(
             "learning failed; rerun with the same --journal to resume without repeating queries",
         ),
@@ -373,6 +389,9 @@ fn end_description(end: &End) -> String {
         End::NonDeterministic(report) => format!("stopped: {report}"),
         End::Failed(error) => format!("failed: {error}"),
         End::RoundLimit => "stopped: round limit".to_owned(),
+        End::GrowthLimitExceeded { states, limit } => format!(
+            "stopped: a hypothesis has {states} states, more than {limit} (error sink included), with no state bound to stop it; the system is probably noisy (try --confirm 3) or larger than expected (give --states)"
+        ),
         End::StateBoundExceeded { states, bound } => format!(
             "stopped: a hypothesis has {states} states, more than the state bound {bound} (error sink included); the bound is too small or the system answered inconsistently"
         ),
@@ -517,22 +536,33 @@ fn report(
 ) -> String {
     let oracle = equivalence.describe();
     let end = end_description(&run.outcome.end);
-    let executed = &run.executed;
+    let totals = &run.totals;
+    let executed = totals.executed();
     let cost = CostModel::default();
     format!(
         "# typestar learn: {class}\n\n\
          {end}; backend model (simulated), algorithm {algorithm}, {oracle}, {jobs} instance(s)\n\n\
          {table}\n\
-         Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits).\n\
+         Guarantee: {caveat}.\n\
+         Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits), over {sessions} session(s).\n\
+         Learning: {learning_runs} runs, {learning_steps} symbols; checking: {checking_runs} runs, {checking_steps} symbols; this session: {session_runs} runs, {session_steps} symbols.\n\
          {disagreements}\
          Time is the cost model's prediction (reset {reset} ms, callin {callin} ms, callback wait {callback} ms, quiet wait {quiet} ms); the simulated clock says {simulated:.0} s.\n\
          Journal: {journal}.\n",
         class = typestate.class,
-        algorithm = algorithm.name(),
+        algorithm = algorithm.describe(),
         jobs = args.jobs,
         table = table1(typestate.simple_name(), statistics),
+        caveat = equivalence.caveat(),
         runs = statistics.mq_executed,
         steps = executed.steps(),
+        sessions = totals.sessions,
+        learning_runs = totals.learning.resets,
+        learning_steps = totals.learning.steps(),
+        checking_runs = totals.checking.resets,
+        checking_steps = totals.checking.steps(),
+        session_runs = run.executed.resets,
+        session_steps = run.executed.steps(),
         callins = executed.callins,
         callback_waits = executed.callback_waits,
         quiet_waits = executed.quiet_waits,
@@ -550,9 +580,10 @@ fn report(
         journal = match &args.journal {
             None => "none".to_owned(),
             Some(path) => format!(
-                "{} ({} queries resumed{})",
+                "{} ({} queries resumed, {} of them run again to check the journal{})",
                 path.display(),
                 run.resumed_queries,
+                run.journal_sample,
                 if run.recovered_truncation {
                     ", a half-written last line cut off"
                 } else {
@@ -679,7 +710,7 @@ mod tests {
     }
 
     #[test]
-    fn a_rerun_with_the_same_journal_executes_nothing_again() {
+    fn a_rerun_with_the_same_journal_executes_only_the_journal_sample() {
         let dir = scratch("resume");
         let journal = dir.join("journal.jsonl");
         // Under the model's state bound the rerun asks the same queries; under a distinguisher
@@ -695,14 +726,31 @@ mod tests {
         ];
         let (first, report) = learn(&args);
         assert_eq!(first.unwrap(), ExitCode::SUCCESS);
-        assert!(report.contains("(0 queries resumed)"), "{report}");
-        let (second, report) = learn(&args);
+        assert!(report.contains("(0 queries resumed, 0 of them"), "{report}");
+        let (second, again) = learn(&args);
         assert_eq!(second.unwrap(), ExitCode::SUCCESS);
+        // The rerun executes only the journal's sample, and reports both sessions' work.
+        let first_executed = report
+            .lines()
+            .find(|it| it.starts_with("Executed:"))
+            .unwrap();
+        let first_runs: u64 = first_executed.split(' ').nth(1).unwrap().parse().unwrap();
+        let sample: u64 = again
+            .split(" of them run again to check the journal")
+            .next()
+            .and_then(|it| it.rsplit(' ').next())
+            .and_then(|it| it.parse().ok())
+            .expect("the sample size is reported");
+        assert!(sample > 0, "{again}");
         assert!(
-            report.contains("Executed: 0 runs (resets), 0 symbols"),
-            "{report}"
+            again.contains(&format!("Executed: {} runs (resets),", first_runs + sample)),
+            "{again}"
         );
-        assert!(!report.contains("(0 queries resumed)"), "{report}");
+        assert!(again.contains("over 2 session(s)"), "{again}");
+        assert!(
+            again.contains(&format!("this session: {sample} runs")),
+            "{again}"
+        );
     }
 
     #[test]
@@ -807,6 +855,10 @@ mod tests {
                 &["--backend", "jvm", "--experiment", "x.toml", "--model", "AsyncTask"],
                 "--model does not apply to --backend jvm: only to --backend model",
             ),
+            (
+                &["--model", "AsyncTask", "--algorithm", "lstar", "--heuristics", "plain"],
+                "--heuristics does not apply to --algorithm lstar: only to lsharp",
+            ),
         ] {
             let (result, report) = learn(args);
             assert_eq!(format!("{:#}", result.unwrap_err()), message);
@@ -831,7 +883,31 @@ mod tests {
             let (result, report) = learn(&[&["--model", "CountDownTimer"], args].concat());
             assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{args:?}");
             assert!(report.contains(guarantee), "{args:?}: {report}");
+            let warned = report.contains("an assumption nothing here tests");
+            assert_eq!(
+                warned,
+                args.first() == Some(&"--states"),
+                "{args:?}: {report}"
+            );
         }
+    }
+
+    #[test]
+    fn plain_lsharp_is_selectable_and_named_in_the_report() {
+        let (result, report) = learn(&["--model", "CountDownTimer", "--heuristics", "plain"]);
+        assert_eq!(result.unwrap(), ExitCode::SUCCESS);
+        assert!(
+            report.contains("algorithm lsharp (heuristics: plain), distinguisher bound 2,"),
+            "{report}"
+        );
+        assert!(
+            report.contains("Guarantee: no counterexample up to distinguisher bound 2: "),
+            "{report}"
+        );
+        assert!(report.contains("| CountDownTimer | 3 |"), "{report}");
+        let cli = Cli::try_parse_from(["learn", "--model", "X", "--heuristics", "fastest"]);
+        let error = cli.err().expect("refused").to_string();
+        assert!(error.contains("unknown L# heuristic `fastest`"), "{error}");
     }
 
     #[test]

@@ -63,6 +63,11 @@ const RESERVED: [&str; 20] = [
     "reject",
 ];
 
+/// Whether `name` is a word of the text format that cannot name a callin or callback.
+pub fn is_reserved(name: &str) -> bool {
+    RESERVED.contains(&name)
+}
+
 /// An error in a typestate file, at file:line:col.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {

@@ -241,7 +241,7 @@ pub(crate) async fn learn_with<S: Sul>(
         progress,
     )
     .await?;
-    let (outcome, asked, executed) = (run.outcome, run.asked, run.executed);
+    let (outcome, asked, executed) = (run.outcome, run.asked, run.totals.executed());
     let mut statistics = Statistics::collect(&outcome, asked, executed, &cost);
     statistics.time_ms = agents.started.elapsed().as_millis() as u64;
     let typestate = outcome.hypothesis.as_ref().map(|hypothesis| {

@@ -236,6 +236,21 @@ impl Experiment {
                 ),
             });
         }
+        // A symbol the typestate format reserves would give a typestate that does not parse.
+        let symbols = (spec.callins.keys().map(|it| ("callins", it)))
+            .chain(spec.callbacks.keys().map(|it| ("callbacks", it)));
+        for (table, name) in symbols {
+            if typestates::format::is_reserved(name) {
+                let path = parse_path(&format!("{table}.{name}"));
+                return Err(ExperimentError::Invalid {
+                    location: source.locate(&path),
+                    field: render_path(&path),
+                    message: format!(
+                        "`{name}` is a reserved word of the typestate format, so the learned typestate could not name this symbol; pick another name"
+                    ),
+                });
+            }
+        }
         let experiment = Experiment {
             file: file.to_owned(),
             text: Arc::from(text),
@@ -399,7 +414,7 @@ impl Experiment {
     pub fn algorithm(&self) -> Algorithm {
         match self.spec.learn.algorithm {
             AlgorithmSpec::Lstar => Algorithm::LStar,
-            AlgorithmSpec::Lsharp => Algorithm::LSharp,
+            AlgorithmSpec::Lsharp => Algorithm::default(),
         }
     }
 
