@@ -104,7 +104,8 @@ fn many_json_errors_stop_at_the_limit() {
 
 /// A JSON method name with a space loaded, and its printed text did not parse; such names
 /// are now refused at load, at their JSON path. So is a constructor not named `<init>`, which
-/// the text format prints as `new(…)` and reads back as `<init>` (found by the fuzz target).
+/// the text format prints as `new(…)` and reads back as `<init>`, and a method name with a
+/// dot, which reads back as a class and a method (both found by the fuzz target).
 #[test]
 fn json_names_the_text_format_cannot_write_are_refused() {
     let small = parse("countdown.typestate", COUNTDOWN).expect("the library parses");
@@ -130,6 +131,11 @@ fn json_names_the_text_format_cannot_write_are_refused() {
             "\"name\": \"<init>\"",
             "\"name\": \"<iqit>\"",
             "a constructor is named \"<init>\"",
+        ),
+        (
+            "\"name\": \"cancel\",\n          \"params\"",
+            "\"name\": \"ca.cel\",\n          \"params\"",
+            "a method is named by its simple name",
         ),
     ] {
         let bad = json.replace(from, to);

@@ -212,6 +212,16 @@ impl Importer<'_> {
                 format!("a constructor is named \"<init>\", not {:?}", dto.name),
             );
         }
+        // `a.b(…)` in the text format is method `b` of class `a`.
+        if dto.name.contains('.') {
+            self.error(
+                &at.key("name"),
+                format!(
+                    "a method is named by its simple name (its class goes in \"class\"), not {:?}",
+                    dto.name
+                ),
+            );
+        }
         MethodRef {
             kind: match dto.kind {
                 MethodKindDto::Constructor => MethodKind::Constructor,
