@@ -299,8 +299,9 @@ fn violation(
     }
     let (kind, offending) = if !failing.is_empty() {
         // Narrowed from nothing known, a call that fails in only some of the states the
-        // earlier calls allow proves nothing: the object may well be in the others.
-        if failing.len() < value.states.len()
+        // earlier calls allow, or in states the object may not be in at all (it is still
+        // partly unknown), proves nothing: the object may well be in the others.
+        if (failing.len() < value.states.len() || value.unknown)
             && failing.iter().all(|state| value.guessed.contains(state))
         {
             return None;

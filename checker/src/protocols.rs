@@ -87,6 +87,9 @@ pub struct Protocols<'l> {
     /// The names of the library's static and instance creators: any other call creates
     /// nothing, which [`Protocols::creation`] answers without looking further.
     factory_names: HashSet<&'l str>,
+    /// Per protocol, whether the experiment left part of it unexplored
+    /// ([`Typestate::is_partial`]).
+    partial: Vec<bool>,
 }
 
 impl<'l> Protocols<'l> {
@@ -108,8 +111,10 @@ impl<'l> Protocols<'l> {
             .filter(|m| m.kind != MethodKind::Constructor)
             .map(|m| m.name.as_str())
             .collect();
+        let partial = typestates.iter().map(|ts| ts.is_partial()).collect();
         Protocols {
             typestates,
+            partial,
             by_class,
             project: None,
             supertypes,
@@ -140,6 +145,12 @@ impl<'l> Protocols<'l> {
     /// The typestate of `id`.
     pub fn typestate(&self, id: ProtocolId) -> &'l Typestate {
         self.typestates[usize::from(id.0)]
+    }
+
+    /// Whether the experiment left part of `id` unexplored, so that an object of unknown
+    /// state may be in a state the protocol does not name.
+    pub fn is_partial(&self, id: ProtocolId) -> bool {
+        self.partial[usize::from(id.0)]
     }
 
     /// Every protocol id.

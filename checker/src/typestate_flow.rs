@@ -2303,9 +2303,14 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         } else {
             value.states.keys().copied().collect()
         };
+        // An object of unknown state may be in a state the experiment never explored, where
+        // the call may be allowed and lead anywhere: it stays unknown.
+        let unexplored = value.unknown && self.shared.protocols.is_partial(value.protocol);
         let mut next = Value::from(ValueData {
             alias: value.alias,
             approximate: value.approximate || value.unknown,
+            unknown: unexplored,
+            forgotten: unexplored && value.forgotten,
             ..ValueData::empty(value.protocol)
         });
         for (site, registered) in &value.listeners {

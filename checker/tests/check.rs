@@ -105,8 +105,9 @@ fn check_fixtures() {
     check_all("checks");
 }
 
-/// A restricted call is never reported, and leaves the object in any state: the next call that
-/// works narrows it again (`restricted/Gate.java`).
+/// A restricted call is never reported, and leaves the object in any state, even one the
+/// protocol does not name: the next call that works narrows it to a guess, on which nothing
+/// is reported (`restricted/Gate.java`).
 #[test]
 fn restricted_calls_are_unknown_not_forbidden() {
     let dir = Path::new("tests/fixtures/restricted");

@@ -307,6 +307,16 @@ impl Typestate {
         (0..self.states.len() as u32).map(StateId)
     }
 
+    /// Whether the experiment left part of the class unexplored: some state has a
+    /// `restricted` callin or wait.
+    /// The object may then be in a state the automaton does not name (a second nested
+    /// `save()` of a Canvas), where any call may be allowed.
+    pub fn is_partial(&self) -> bool {
+        self.states.iter().any(|state| {
+            state.on_wait.is_restricted() || state.on_callin.iter().any(Step::is_restricted)
+        })
+    }
+
     /// Ids of the callins that are inputs of the automaton (creators excluded).
     pub fn input_callins(&self) -> impl Iterator<Item = CallinId> + '_ {
         self.callins
