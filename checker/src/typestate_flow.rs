@@ -2433,15 +2433,13 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let protocols = self.shared.protocols;
         let ts = protocols.typestate(value.protocol);
         let callins = protocols.callins(value.protocol, &test.call.name, test.call.args.len());
-        // The answers the edge allows: where the test "answer equals `compared`" is
-        // `wanted`, or where the answer does not decide it.
-        let wanted = test.equal == holds;
+        // The answers the edge allows, including those that do not decide it.
         let mut answering = Vec::new();
         for &callin in &callins {
             let Some(answer) = &ts.callin(callin).binding.returns else {
                 return true;
             };
-            if answer.equals(&test.compared) != Some(!wanted) {
+            if test.asks.may_pass(answer, holds) {
                 answering.push(callin);
             }
         }
@@ -2778,22 +2776,68 @@ fn caught_at(cfg: &Cfg<'_>, id: crate::cfg::NodeId) -> Vec<String> {
 }
 
 /// A branch condition that tests what a call returned: `call`, `!call` (the CFG splits `!`),
-/// `call == X` or `call != X` for `X` a boolean, `null` or a constant's name.
+/// `call == X` or `call != X` for `X` a boolean, `null` or a constant's name, or `call > 0`
+/// and the other comparisons with an integer literal.
 struct ObserverTest<'e> {
     call: &'e Call,
-    compared: Answer,
-    /// Whether the condition holds when the answer equals `compared` (`==`, or a bare call).
-    equal: bool,
+    asks: Asks,
+}
+
+/// What an [`ObserverTest`] asks of the answer.
+enum Asks {
+    /// Whether it equals `compared` (`equal`: `==`, or a bare call) or not.
+    Equals { compared: Answer, equal: bool },
+    /// Whether it compares with the integer `bound` as `op` says (`getCount() > 0`).
+    Compares { op: BinaryOp, bound: i64 },
+}
+
+impl Asks {
+    /// Whether a call answering `answer` may take the `holds` edge of the condition.
+    fn may_pass(&self, answer: &Answer, holds: bool) -> bool {
+        match self {
+            Asks::Equals { compared, equal } => answer.equals(compared) != Some(*equal != holds),
+            Asks::Compares { op, bound } => {
+                let op = if holds { *op } else { negated(*op) };
+                answer_facts(answer).iter().any(|fact| match fact {
+                    Fact::Sign(sign) => sign.may_compare(op, *bound),
+                    _ => true,
+                })
+            }
+        }
+    }
 }
 
 fn observer_test(cond: &Expr) -> Option<ObserverTest<'_>> {
     match &cond.kind {
         ExprKind::Call(call) => Some(ObserverTest {
             call,
-            compared: Answer::True,
-            equal: true,
+            asks: Asks::Equals {
+                compared: Answer::True,
+                equal: true,
+            },
         }),
         ExprKind::Binary { op, lhs, rhs } => {
+            match (&lhs.kind, &rhs.kind) {
+                (ExprKind::Call(call), ExprKind::Int(bound)) if op.is_comparison() => {
+                    return Some(ObserverTest {
+                        call,
+                        asks: Asks::Compares {
+                            op: *op,
+                            bound: *bound,
+                        },
+                    });
+                }
+                (ExprKind::Int(bound), ExprKind::Call(call)) if op.is_comparison() => {
+                    return Some(ObserverTest {
+                        call,
+                        asks: Asks::Compares {
+                            op: swapped(*op),
+                            bound: *bound,
+                        },
+                    });
+                }
+                _ => {}
+            }
             let equal = match op {
                 BinaryOp::Eq => true,
                 BinaryOp::Ne => false,
@@ -2814,8 +2858,7 @@ fn observer_test(cond: &Expr) -> Option<ObserverTest<'_>> {
             };
             Some(ObserverTest {
                 call,
-                compared,
-                equal,
+                asks: Asks::Equals { compared, equal },
             })
         }
         _ => None,

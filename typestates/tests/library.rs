@@ -288,7 +288,7 @@ const DAILY: &[(&str, usize)] = &[
     ("java.io.Writer", 2),
     ("javax.crypto.Cipher", 2),
     ("android.content.res.TypedArray", 2),
-    ("android.database.Cursor", 7),
+    ("android.database.Cursor", 9),
     ("android.database.sqlite.SQLiteDatabase", 5),
     ("android.os.PowerManager$WakeLock", 3),
     ("java.nio.channels.FileChannel", 2),
