@@ -67,6 +67,15 @@ pub struct Related {
     pub label: String,
 }
 
+/// What a state of a protocol means, for the reader of a finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StateMeaning {
+    /// The state's name (`Prepared`).
+    pub state: String,
+    /// The protocol's sentence for it.
+    pub meaning: String,
+}
+
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
@@ -92,6 +101,9 @@ pub struct Violation {
     pub allowed: Vec<String>,
     /// The callbacks that may arrive in the offending states.
     pub pending_callbacks: Vec<String>,
+    /// What each offending state means, as the protocol describes it (states it does not
+    /// describe are left out).
+    pub meanings: Vec<StateMeaning>,
     /// The human-readable message.
     pub message: String,
     /// A fix the checker vouches for, where one is unambiguous and safe.
@@ -346,6 +358,16 @@ fn violation(
         related,
         allowed,
         pending_callbacks,
+        meanings: offending
+            .iter()
+            .filter_map(|&s| {
+                let state = ts.state(s);
+                Some(StateMeaning {
+                    state: state.name.clone(),
+                    meaning: state.description.clone()?,
+                })
+            })
+            .collect(),
         message: String::new(),
         fix: None,
     };

@@ -55,7 +55,7 @@ pub mod visit;
 pub mod visit_mut;
 
 pub use check::{calls, check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
-pub use diagnostics::{Fix, FixEdit, Related, Unreleased, Violation, ViolationKind};
+pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};
 pub use project::Project;
 pub use source::SourceFile;

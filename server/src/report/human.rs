@@ -130,6 +130,9 @@ fn render_violation(out: &mut String, file: &SourceFile, v: &Violation, style: S
     if let Some(exception) = &v.exception {
         let _ = writeln!(out, "  = note: the framework throws {exception}");
     }
+    for meaning in &v.meanings {
+        let _ = writeln!(out, "  = note: {}: {}", meaning.state, meaning.meaning);
+    }
     if !v.allowed.is_empty() || !v.pending_callbacks.is_empty() {
         let mut help = Vec::new();
         if !v.allowed.is_empty() {

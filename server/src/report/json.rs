@@ -90,6 +90,10 @@ fn finding(file: &SourceFile, v: &Violation) -> Value {
         "exception": v.exception,
         "allowed": v.allowed,
         "pending_callbacks": v.pending_callbacks,
+        "meanings": v.meanings.iter().map(|m| json!({
+            "state": m.state,
+            "meaning": m.meaning,
+        })).collect::<Vec<_>>(),
         "related": v.related.iter().map(|r| json!({
             "path": path,
             "line": r.span.start.line,
