@@ -5,6 +5,7 @@
 //! - `okhttp3.Call-onFailed.toml`: the same with onFailure as an ordinary callback and the
 //!   builds as creators, which is the library's `okhttp3/Call.typestate`: the test checks
 //!   the library file says what was learned.
+//!
 //! Slow tier `jvm` (`test-tiers`): callbacks come from a real HTTP exchange, so waits run on the wall clock.
 
 mod jvm_support;
