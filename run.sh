@@ -4,6 +4,8 @@
 # expected outcome here; any other failure fails the script.
 set -uo pipefail
 cd "$(dirname "$0")"
+echo "run.sh: building typestar in release mode (the first build takes several minutes)" >&2
+cargo build --release -p server --bin typestar || exit
 cargo run --quiet --release -p server --bin typestar -- check examples/android-app
 status=$?
 if [ "$status" -eq 1 ]; then

@@ -12,8 +12,8 @@ cargo clippy --workspace --all-targets -- -D warnings
 echo "== Robolectric artifacts (learner/robolectric/fetch.sh, cached in target/robolectric)"
 learner/robolectric/fetch.sh --sdk 34 >/dev/null
 echo "== cargo test"
-# TYPESTAR_SLOW=1 runs the slow tests too (learner/tests/robolectric_droidstar.rs, ~5 min: it
-# learns the library's Android classes again).
+# TYPESTAR_SLOW=1 runs every slow tier (test-tiers/src/lib.rs: jvm, robolectric, device-fake,
+# robustness, random-edits, random-machines, editor); the Robolectric tier alone takes ~5 min.
 TYPESTAR_SLOW=1 cargo test --workspace
 echo "== fuzzing, 20 s per target (fuzz/README.md)"
 fuzz/run.sh 20

@@ -3,12 +3,14 @@
 //! elsewhere, going back to an earlier text), and after each edit
 //! [`checker::Incremental::check`] must equal [`checker::check`] of the same text, quick fixes
 //! included (`tests/fixes/` is edited too).
+//! The random edits are the slow tier `random-edits` (`test-tiers`); the named edits always run.
 
 mod support;
 
 use std::path::{Path, PathBuf};
 
 use checker::{check, CheckConfig, Incremental, Lowering, Reuse, SourceFile};
+use test_tiers::Tier;
 use typestates::library::Library;
 
 const EDITS_PER_FILE: usize = 30;
@@ -273,6 +275,9 @@ fn fixtures() -> Vec<PathBuf> {
 
 #[test]
 fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
+    if !test_tiers::runs(Tier::RandomEdits) {
+        return;
+    }
     let library = Library::bundled();
     let config = CheckConfig::default();
     let mut random = Random(0x7e57_57a7);

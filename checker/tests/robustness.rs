@@ -1,11 +1,13 @@
 //! Bad input never panics or hangs: random bytes, truncated files, deep nesting, huge files,
 //! files that are not UTF-8 or not Java/Kotlin.
+//! The random and truncated inputs are the slow tier `robustness` (`test-tiers`).
 
 use std::path::Path;
 
 use checker::cfg::Cfg;
 use checker::ir::{Class, Language, Nesting};
 use checker::source::{Encoding, SourceError, SourceFile, MAX_SOURCE_BYTES};
+use test_tiers::Tier;
 
 /// Runs every pass on `text` and walks every resulting graph.
 fn run_all(language: Language, text: &str) {
@@ -65,6 +67,9 @@ const KOTLIN_SAMPLE: &str = include_str!("fixtures/kotlin/Flow.kt");
 
 #[test]
 fn random_bytes_and_token_soup() {
+    if !test_tiers::runs(Tier::Robustness) {
+        return;
+    }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let tokens = [
         "{",
@@ -111,6 +116,9 @@ fn random_bytes_and_token_soup() {
 
 #[test]
 fn every_truncation_of_the_fixtures() {
+    if !test_tiers::runs(Tier::Robustness) {
+        return;
+    }
     for (language, sample) in [
         (Language::Java, JAVA_SAMPLE),
         (Language::Kotlin, KOTLIN_SAMPLE),

@@ -3,6 +3,7 @@
 //! agent pushed, started with its token on stdin, forwarded and handshaken, one worker per
 //! device, and the failures of real devices: unplugged mid-query, agent killed, forward
 //! refused, `FAIL` replies, a slow device. No adb daemon and no device is involved.
+//! Slow tier `device-fake` (`test-tiers`): each fake device runs a host JVM agent.
 
 mod adb_support;
 
@@ -14,6 +15,7 @@ use adb_support::fake_adb::{FakeAdb, FakeDevice, Refusal};
 use adb_support::{config, experiment, host_agent, scratch, server};
 use learner::backend::android::{learn_on_devices, list_devices, AndroidConfig, AndroidRun};
 use learner::{End, NoProgress};
+use test_tiers::Tier;
 use typestates::Typestate;
 
 /// One learning run at a time: each device is a JVM, and two cores are shared.
@@ -62,6 +64,9 @@ fn runs_of(run: &AndroidRun, serial: &str) -> u64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_with_two_devices_each_share_the_queries() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let dir = scratch("two_servers");
     let first = server(&dir, &["emulator-5554", "R58M11"], 34);
@@ -143,6 +148,9 @@ async fn learn_while(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_device_unplugged_mid_query_is_waited_for_and_the_run_resumes() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let dir = scratch("unplugged");
     let adb = server(&dir, &["only-one"], 34);
@@ -170,6 +178,9 @@ async fn a_device_unplugged_mid_query_is_waited_for_and_the_run_resumes() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unplugged_device_leaves_its_queries_to_the_others() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let dir = scratch("unplugged_for_good");
     let adb = server(&dir, &["stays", "leaves"], 34);
@@ -182,6 +193,9 @@ async fn an_unplugged_device_leaves_its_queries_to_the_others() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_killed_agent_is_started_again() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let dir = scratch("killed");
     let adb = server(&dir, &["victim"], 34);
@@ -202,6 +216,9 @@ async fn a_killed_agent_is_started_again() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_device_refusing_forwards_is_set_aside() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let dir = scratch("forward_refused");
     let adb = server(&dir, &["good", "no-forward"], 34);
@@ -214,6 +231,9 @@ async fn a_device_refusing_forwards_is_set_aside() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fail_replies_end_the_run_with_adbs_message() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let dir = scratch("fail_replies");
     let adb = server(&dir, &["read-only"], 34);
@@ -252,6 +272,9 @@ async fn fail_replies_end_the_run_with_adbs_message() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_device_gives_the_same_answers() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let dir = scratch("slow");
     let adb = server(&dir, &["fast", "slow"], 34);
@@ -277,6 +300,9 @@ async fn a_slow_device_gives_the_same_answers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_server_is_named() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let dir = scratch("unreachable");
     let adb = FakeAdb::start(vec![FakeDevice::new(&dir, "x", 34, host_agent())]);
     let closed = std::net::TcpListener::bind("127.0.0.1:0")

@@ -13,8 +13,8 @@
 //! model's state bound; without it, the state-bound oracle is the W-method over every state
 //! still missing, exponential in their number (plain L# does not finish a 10-state machine).
 //!
-//! Without `TYPESTAR_SLOW=1` the random machines are the five smallest (10 to 15 states),
-//! with every variant. With it, plain L# and every heuristic together learn all fifty (10 to
+//! Outside the slow tier `random-machines` (`test-tiers`) the random machines are the five
+//! smallest (10 to 15 states), with every variant. In it, plain L# and every heuristic together learn all fifty (10 to
 //! 80 states), and every variant the twenty smallest (10 to 37 states); the state bound only
 //! up to 30 states: about 7 minutes of CPU in a debug build (15 minutes of wall time on a
 //! loaded 2-core machine). Each further variant on all fifty would cost minutes more.
@@ -29,6 +29,7 @@ use learner::{
     learn, Algorithm, Alphabet, Chain, Counterexample, End, EquivalenceOracle, Hypothesis,
     LearnConfig, MembershipOracle, NoProgress, Pipeline, PipelineConfig, QueryError, StateBound,
 };
+use test_tiers::Tier;
 use typestates::mealy::{to_mealy, Mealy};
 use typestates::Typestate;
 
@@ -237,7 +238,7 @@ fn random_models(seeds: std::ops::Range<u64>) -> Vec<(String, Typestate)> {
 async fn every_variant_learns_random_machines_exactly() {
     let guarantees = [Guarantee::ModelStateBound, Guarantee::Reference];
     let every = Heuristics::variants();
-    if std::env::var("TYPESTAR_SLOW").is_ok_and(|it| it == "1") {
+    if test_tiers::asked(Tier::RandomMachines) {
         let both = [Heuristics::PLAIN, Heuristics::ALL];
         let all = table(&random_models(0..50), &both, &guarantees, STATE_BOUND_UP_TO).await;
         let smaller = table(

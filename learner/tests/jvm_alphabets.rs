@@ -5,6 +5,7 @@
 //! `tests/alphabets/<class>.txt` keeps the listing (`UPDATE_EXPECT=1` rewrites it); the unknown
 //! methods are what the library has not classified yet.
 //! Android classes need Robolectric's android-all jar and OkHttp its own jars: not listed here.
+//! Slow tier `jvm` (`test-tiers`): it starts the agent on every JDK class of the library.
 
 mod jvm_support;
 
@@ -12,6 +13,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 use learner::backend::jvm::{public_methods, PublicMethod};
+use test_tiers::Tier;
 use typestates::binding::{MethodKind, MethodRef, Params};
 use typestates::Typestate;
 
@@ -49,6 +51,9 @@ fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn jdk_library_classes_have_every_public_method_classified() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let config = jvm_support::config(Vec::new());
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/alphabets");
     let library = typestates::library::Library::bundled();

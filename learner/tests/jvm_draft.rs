@@ -1,6 +1,7 @@
 //! `typestar draft` with harness classes: a drafted experiment, edited only where the draft
 //! cannot know (argument values, which callins matter), learns a class whose callbacks are
 //! received by overriding, with no hand-written Java.
+//! The tests that learn are in the slow tier `jvm` (`test-tiers`).
 
 mod jvm_support;
 
@@ -11,6 +12,7 @@ use learner::backend::jvm::{draft_experiment, learn_class, Draft, Experiment, Jv
 use learner::NoProgress;
 
 use jvm_support::{assert_learned, config, expected, learn};
+use test_tiers::Tier;
 
 /// A fresh folder under the target directory.
 fn folder(name: &str) -> PathBuf {
@@ -39,6 +41,9 @@ async fn draft(class: &str) -> Draft {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_drafted_timer_experiment_learns_with_its_generated_task_harness() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let draft = draft("java.util.Timer").await;
     let [harness] = draft.harnesses.as_slice() else {
         panic!("one harness, for TimerTask: {draft:#?}");
@@ -111,6 +116,9 @@ async fn a_drafted_timer_experiment_learns_with_its_generated_task_harness() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_abstract_class_is_built_as_its_harness_and_its_hooks_are_callbacks() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let draft = draft("java.util.TimerTask").await;
     assert!(
         draft

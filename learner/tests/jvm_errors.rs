@@ -1,6 +1,7 @@
 //! Bad input to the JVM backend gets a clear error naming the experiment's line: a missing
 //! class or method, a wrong argument type, a draft's placeholder, an unreachable JVM, and a
 //! class that hangs while learning.
+//! The tests that learn are in the slow tier `jvm` (`test-tiers`).
 
 mod jvm_support;
 
@@ -9,6 +10,7 @@ use std::sync::Arc;
 
 use learner::backend::jvm::{draft_experiment, learn_class, Experiment, JvmConfig, JvmError};
 use learner::{End, NoProgress, QueryError};
+use test_tiers::Tier;
 
 const TIMER: &str = r#"class = "java.util.Timer"
 
@@ -138,6 +140,9 @@ fn syntax_and_schema_errors_name_their_line() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creators_that_do_not_fit_the_learned_machine_are_refused_with_the_result() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     // Purge and cancel are allowed on a Timer at any time (one state): `cancel` creates nothing.
     let text = TIMER.replace(
         "[timeouts]",
@@ -232,6 +237,9 @@ async fn unreachable_jvm_is_a_clear_error() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hanging_callin_ends_learning_with_an_error_naming_the_query() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let text = TIMER.replace(
         "[callins.cancel]\ncall = \"cancel\"",
         "[callins.sleep]\nstatic = \"java.lang.Thread\"\ncall = \"sleep\"\nparams = [\"long\"]\nargs = [60000]",

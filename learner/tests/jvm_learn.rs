@@ -1,18 +1,26 @@
 //! Learns JDK classes on the host JVM and checks each result against a typestate written by
 //! hand from the Javadoc (`tests/jvm_expected/`).
+//! Slow tier `jvm` (`test-tiers`): real callbacks on real threads wait on the wall clock; the plain JVM has no simulated clock.
 
 mod jvm_support;
 
 use jvm_support::{assert_learned, config, expected, experiment, learn, library};
+use test_tiers::Tier;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timer_with_a_timer_task() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let run = learn(experiment("java.util.Timer.toml"), &config(Vec::new())).await;
     assert_learned(&run, &expected("java.util.Timer.typestate"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn submission_publisher_with_a_subscriber() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let run = learn(
         experiment("java.util.concurrent.SubmissionPublisher.toml"),
         &config(Vec::new()),
@@ -26,6 +34,9 @@ async fn submission_publisher_with_a_subscriber() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn completable_future_with_a_consumer() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let run = learn(
         experiment("java.util.concurrent.CompletableFuture.toml"),
         &config(Vec::new()),
@@ -39,6 +50,9 @@ async fn completable_future_with_a_consumer() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn array_list_iterator() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let run = learn(
         experiment("java.util.ArrayList-iterator.toml"),
         &config(Vec::new()),
@@ -51,6 +65,9 @@ async fn array_list_iterator() {
 /// line, the list iterator of a one-element list.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn runs_behind_generalised_protocols() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     for class in ["java.util.Scanner", "java.util.ListIterator"] {
         let run = learn(experiment(&format!("{class}.toml")), &config(Vec::new())).await;
         assert_learned(&run, &expected(&format!("{class}.typestate")));
@@ -60,6 +77,9 @@ async fn runs_behind_generalised_protocols() {
 /// The library's protocols learned on the host JVM are what their experiments learn.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn learned_library_protocols() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     for (file, class) in [
         (
             "java.util.concurrent.ExecutorService.toml",
@@ -114,6 +134,9 @@ async fn learned_library_protocols() {
 /// learned on it, each is equivalent to the documented contract.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn documented_library_protocols_hold_on_real_classes() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     for (file, class) in [
         ("javax.crypto.Cipher.toml", "javax.crypto.Cipher"),
         ("java.io.BufferedReader.toml", "java.io.Reader"),
@@ -129,6 +152,9 @@ async fn documented_library_protocols_hold_on_real_classes() {
 /// nothing, so it does not throw after close() (the library's file says so in a note).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn file_output_stream_flushes_after_close() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let run = learn(
         experiment("java.io.FileOutputStream.toml"),
         &config(Vec::new()),
@@ -158,6 +184,9 @@ async fn file_output_stream_flushes_after_close() {
 /// answers `null` and `nonnull`, each where the state gives it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn null_and_non_null_observers() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let path = jvm_support::target_dir().join("atomic-reference-observers.toml");
     std::fs::write(
         &path,

@@ -5,6 +5,8 @@
 //! - `okhttp3.Call-onFailed.toml`: the same with onFailure as an ordinary callback and the
 //!   builds as creators, which is the library's `okhttp3/Call.typestate`: the test checks
 //!   the library file says what was learned.
+//!
+//! Slow tier `jvm` (`test-tiers`): callbacks come from a real HTTP exchange, so waits run on the wall clock.
 
 mod jvm_support;
 
@@ -14,6 +16,7 @@ use jvm_support::{
     assert_learned, assert_same_from_every_creator, config, expected, experiment, learn, library,
     maven_classpath,
 };
+use test_tiers::Tier;
 use typestates::Typestate;
 
 /// One learning run at a time: each runs two agents whose timing (a 200 ms server delay, a
@@ -27,6 +30,9 @@ fn okhttp_classpath() -> Vec<PathBuf> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn okhttp_call_against_a_local_server() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let _alone = ONE_AT_A_TIME.lock().await;
     let run = learn(experiment("okhttp3.Call.toml"), &config(okhttp_classpath())).await;
     assert_learned(&run, &expected("okhttp3.Call.typestate"));
@@ -39,6 +45,9 @@ async fn okhttp_call_against_a_local_server() {
 /// the library's okhttp3.Call: equivalent from the initial state and from every creator.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn okhttp_call_with_on_failed_is_the_library_protocol() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let _alone = ONE_AT_A_TIME.lock().await;
     let run = learn(
         experiment("okhttp3.Call-onFailed.toml"),
@@ -79,6 +88,9 @@ fn library_call() -> Typestate {
 /// The library's okhttp3/ResponseBody.typestate is what its experiment learns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn response_body_is_the_library_protocol() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
     let _alone = ONE_AT_A_TIME.lock().await;
     let run = learn(
         experiment("okhttp3.ResponseBody.toml"),

@@ -6,14 +6,12 @@
 //! is labelled so, a hung main thread ends the JVM and the run, and missing artifacts name the
 //! script that fetches them.
 //!
-//! Slow (a Robolectric sandbox per JVM, 10-30 s, and about 460 MB of Maven artifacts, fetched
-//! by `learner/robolectric/fetch.sh` on first use; about 1 min in all): runs when
-//! `TYPESTAR_SLOW=1` or `CI` is set, and says it skipped otherwise. Waits run on Robolectric's
-//! simulated clock, so no answer depends on wall-clock timing.
+//! Slow tier `robolectric` (`test-tiers`): a Robolectric sandbox per JVM, 10-30 s, and about
+//! 460 MB of Maven artifacts, fetched by `learner/robolectric/fetch.sh` on first use.
+//! Waits run on Robolectric's simulated clock, so no answer depends on wall-clock timing.
 
 mod jvm_support;
 
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
@@ -24,22 +22,9 @@ use learner::backend::robolectric::{
     default_artifacts_dir, fetch_script, learn_class, RobolectricConfig, DEFAULT_SDK,
 };
 use learner::{End, NoProgress};
+use test_tiers::Tier;
 use typestates::diff::{diff, Diff};
 use typestates::{ProvenanceKind, Typestate};
-
-/// Whether the slow tests run: `TYPESTAR_SLOW=1`, or in CI. Otherwise a line on the terminal
-/// (past the test harness's capture) says how to run them.
-fn slow_tests_enabled(test: &str) -> bool {
-    let slow = std::env::var("TYPESTAR_SLOW").is_ok_and(|it| it == "1");
-    let ci = std::env::var_os("CI").is_some_and(|it| !it.is_empty());
-    if !(slow || ci) {
-        let _ = writeln!(
-            std::io::stderr(),
-            "{test}: skipped: set TYPESTAR_SLOW=1 to learn it under Robolectric"
-        );
-    }
-    slow || ci
-}
 
 /// The artifacts of the default SDK level, fetched by `fetch.sh` if missing (a no-op when
 /// they are cached).
@@ -161,12 +146,8 @@ fn report(class: &str, diff: &Diff) -> String {
 
 /// Learns `experiment_file`'s class and diffs it with DroidStar's automaton `gv`, printing the
 /// comparison; `None` when the slow tests are off.
-async fn compare_with_droidstar(
-    test: &str,
-    experiment_file: &str,
-    gv: &str,
-) -> Option<(Diff, String)> {
-    if !slow_tests_enabled(test) {
+async fn compare_with_droidstar(experiment_file: &str, gv: &str) -> Option<(Diff, String)> {
+    if !test_tiers::runs(Tier::Robolectric) {
         return None;
     }
     let learned = learn(experiment(experiment_file), "calls-through: ").await;
@@ -184,12 +165,8 @@ async fn compare_with_droidstar(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn count_down_timer_agrees_with_droidstar() {
-    let Some((diff, report)) = compare_with_droidstar(
-        "count_down_timer_agrees_with_droidstar",
-        "android.os.CountDownTimer.toml",
-        "CountDownTimer.gv",
-    )
-    .await
+    let Some((diff, report)) =
+        compare_with_droidstar("android.os.CountDownTimer.toml", "CountDownTimer.gv").await
     else {
         return;
     };
@@ -222,12 +199,8 @@ async fn count_down_timer_agrees_with_droidstar() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn async_task_agrees_with_droidstar() {
-    let Some((diff, report)) = compare_with_droidstar(
-        "async_task_agrees_with_droidstar",
-        "android.os.AsyncTask.toml",
-        "AsyncTask-NoGet.gv",
-    )
-    .await
+    let Some((diff, report)) =
+        compare_with_droidstar("android.os.AsyncTask.toml", "AsyncTask-NoGet.gv").await
     else {
         return;
     };
@@ -246,7 +219,7 @@ fn test_experiment(name: &str) -> Arc<Experiment> {
 /// the host JVM, and ShadowMediaRecorder stands in for it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_shadowed_class_is_labelled_simulated() {
-    if !slow_tests_enabled("a_shadowed_class_is_labelled_simulated") {
+    if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
     let learned = learn(
@@ -272,7 +245,7 @@ async fn a_shadowed_class_is_labelled_simulated() {
 /// the only differences allowed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn learned_library_protocols() {
-    if !slow_tests_enabled("learned_library_protocols") {
+    if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
     let library = typestates::library::Library::bundled();
@@ -386,7 +359,7 @@ async fn learned_library_protocols() {
 /// library: AOSP's pool rejects a second recycle() before Android 13, the shadow does not).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shadows_that_check_nothing_stay_out_of_the_learned_library() {
-    if !slow_tests_enabled("shadows_that_check_nothing_stay_out_of_the_learned_library") {
+    if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
     let library = typestates::library::Library::bundled();
@@ -415,7 +388,7 @@ async fn shadows_that_check_nothing_stay_out_of_the_learned_library() {
 /// after `callin_ms`, and learning stops with an error naming the call and the query.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hung_main_thread_ends_the_jvm_and_the_run() {
-    if !slow_tests_enabled("a_hung_main_thread_ends_the_jvm_and_the_run") {
+    if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
     let _turn = ONE_RUN_AT_A_TIME.lock().await;

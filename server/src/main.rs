@@ -14,7 +14,7 @@ fn main() -> ExitCode {
     match cli::run(args) {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprint!("{}", cli::failure::render(&err));
             ExitCode::from(2)
         }
     }

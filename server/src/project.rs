@@ -1,18 +1,15 @@
-//! Checks a set of paths as one project: finds the Java and Kotlin files under them, and hands
-//! them to a [`checker::Project`], which skips the files that name no protocol class or
-//! factory, lowers each other file once, learns the project's class hierarchy (so
-//! `new DownloadTask()` counts as an AsyncTask when another file declares
-//! `DownloadTask extends AsyncTask`), and checks every file, in parallel.
+//! Checks a set of paths as one project.
+//! It finds the Java and Kotlin files under them and hands them to a [`checker::Project`].
+//! That skips the files that name no protocol class or factory, and lowers each other file once.
+//! It learns the project's class hierarchy: `new DownloadTask()` counts as an AsyncTask when another file declares `DownloadTask extends AsyncTask`.
+//! Then it checks every file, in parallel.
 //!
-//! Folders of build output are skipped: `build` beside a Gradle build file, `target` beside a
-//! `pom.xml`, and `out` holding class files; a Java or Kotlin package of the same name is
-//! checked.
-//! A folder under which no Java or Kotlin file is found is an error, so that a wrong path is
-//! not taken for a clean project.
+//! Folders of build output are skipped: `build` beside a Gradle build file, `target` beside a `pom.xml`, and `out` holding class files.
+//! A Java or Kotlin package of the same name is checked.
+//! A folder under which no Java or Kotlin file is found is an error, so that a wrong path is not taken for a clean project.
 //! A file that is not UTF-8 is read as Latin-1, with a warning.
-//! The walk enters each folder once, however many links lead to it; a file that is not a
-//! regular file (a FIFO, socket or device) or is larger than the checker's limit is reported
-//! by name, unread (see [`typestates::files`]).
+//! The walk enters each folder once, however many links lead to it.
+//! A file that is not a regular file (a FIFO, socket or device), or is larger than the checker's limit, is reported by name, unread (see [`typestates::files`]).
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! `typestar devices` against the fake adb server of the learner's tests: two servers, their
 //! devices with model and API level, and the agent column once an agent runs.
+//! Slow tier `device-fake` (`test-tiers`).
 
 #[path = "../../learner/tests/adb_support/mod.rs"]
 mod adb_support;
@@ -7,6 +8,7 @@ mod adb_support;
 use std::process::Command;
 
 use adb_support::{scratch, server};
+use test_tiers::Tier;
 
 fn devices(servers: &[&str]) -> (i32, String) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_typestar"));
@@ -25,6 +27,9 @@ fn devices(servers: &[&str]) -> (i32, String) {
 
 #[test]
 fn devices_lists_every_servers_devices_with_their_api_levels() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
     let dir = scratch("cli_devices");
     let first = server(&dir, &["emulator-5554"], 34);
     let second = server(&dir, &["farm-1", "farm-2"], 29);

@@ -130,6 +130,7 @@ fn every_rust_file_opens_with_a_doc_comment() {
         "server",
         "bench",
         "fuzz",
+        "test-tiers",
     ] {
         rust_files(&root.join(krate), &mut files);
     }
@@ -152,4 +153,177 @@ fn every_rust_file_opens_with_a_doc_comment() {
         "files without a `//!` doc comment saying what they are for:\n{}",
         undocumented.join("\n")
     );
+}
+
+/// What ARCHITECTURE.md writes in backticks that is no path, though it has a slash.
+const NOT_PATHS: &[&str] = &["typestar/1", "//!"];
+
+/// The crate folder a code-map heading (`` ### `learner` ``) names, if any.
+fn section_folder(line: &str) -> Option<&str> {
+    let name = line.strip_prefix("### `")?.split('`').next()?;
+    Some(name.trim_end_matches('/'))
+}
+
+/// The spans written in backticks on a line.
+fn code_spans(line: &str) -> impl Iterator<Item = &str> {
+    line.split('`').skip(1).step_by(2)
+}
+
+/// Whether a span names a file or folder: it has a slash or a file extension, and no spaces.
+fn is_path(span: &str) -> bool {
+    let extensions = [".rs", ".md", ".sh", ".toml", ".json", ".java", ".kt"];
+    !span.contains([' ', '*', '(', '"'])
+        && !span.starts_with('.')
+        && !span.contains("::")
+        && (span.contains('/') || extensions.iter().any(|it| span.ends_with(it)))
+        && !NOT_PATHS.contains(&span)
+}
+
+/// The source file of module path `modules` in crate folder `krate`, if it exists.
+fn module_file(root: &Path, krate: &str, modules: &[&str]) -> Option<PathBuf> {
+    let base = root.join(krate).join("src").join(modules.join("/"));
+    [base.with_extension("rs"), base.join("mod.rs")]
+        .into_iter()
+        .find(|it| it.is_file())
+}
+
+/// Every Rust source of a crate folder, as one text.
+fn crate_text(root: &Path, krate: &str) -> String {
+    let mut files = Vec::new();
+    rust_files(&root.join(krate), &mut files);
+    files
+        .iter()
+        .map(|it| std::fs::read_to_string(it).unwrap_or_default())
+        .collect()
+}
+
+/// Whether `word` occurs in `text` as a whole identifier.
+fn has_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !ident(before) && !ident(after)
+    })
+}
+
+/// The problem with one span of the map, if any: a path that does not exist (looked up from
+/// the workspace root, the section's crate, and its `src/`), a module path (`a::b::item`)
+/// whose modules do not exist or whose item the module does not mention, or a type name
+/// (`CamelCase`) no Rust source of the section's crate mentions.
+fn map_problem(root: &Path, krate: &str, span: &str, sources: &str) -> Option<String> {
+    let span = span.split('(').next().unwrap_or(span);
+    if is_path(span) {
+        let found = [
+            root.to_path_buf(),
+            root.join(krate),
+            root.join(krate).join("src"),
+        ]
+        .iter()
+        .any(|base| base.join(span).exists());
+        return (!found).then(|| format!("`{span}`: no such file or folder"));
+    }
+    if span.contains("::") {
+        let segments: Vec<&str> = span.split("::").collect();
+        let named = segments[0].replace('_', "-");
+        let (krate, segments) = match root.join(&named).join("src").is_dir() {
+            true => (named.as_str(), &segments[1..]),
+            false => (krate, &segments[..]),
+        };
+        let modules: Vec<&str> = segments
+            .iter()
+            .take_while(|it| it.starts_with(|c: char| c.is_ascii_lowercase()))
+            .copied()
+            .take(segments.len() - 1)
+            .collect();
+        let items = &segments[modules.len()..];
+        let text = match modules.is_empty() {
+            true => crate_text(root, krate),
+            false => match module_file(root, krate, &modules) {
+                Some(file) => std::fs::read_to_string(file).unwrap_or_default(),
+                None => {
+                    return Some(format!(
+                        "`{span}`: no module `{}` in {krate}",
+                        modules.join("::")
+                    ))
+                }
+            },
+        };
+        return items
+            .iter()
+            .find(|item| !has_word(&text, item))
+            .map(|item| format!("`{span}`: `{item}` is not in its module"));
+    }
+    let camel = span.starts_with(|c: char| c.is_ascii_uppercase())
+        && span.chars().all(|c| c.is_ascii_alphanumeric())
+        && span.chars().any(|c| c.is_ascii_lowercase());
+    (camel && !sources.is_empty() && !has_word(sources, span))
+        .then(|| format!("`{span}`: no Rust source of {krate} mentions it"))
+}
+
+/// ARCHITECTURE.md is a map: every file, folder, module path and type it names exists.
+#[test]
+fn the_architecture_map_names_what_exists() {
+    let root = workspace_root();
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut krate = String::new();
+    let mut sources = String::new();
+    let mut in_code_block = false;
+    let mut problems = Vec::new();
+    for (number, line) in map.lines().enumerate() {
+        if line.starts_with("```") {
+            in_code_block = !in_code_block;
+            continue;
+        }
+        if in_code_block {
+            continue;
+        }
+        if line.starts_with("## ") {
+            krate.clear();
+            sources.clear();
+        }
+        if let Some(folder) = section_folder(line) {
+            krate = folder.to_owned();
+            sources = crate_text(&root, folder);
+            continue;
+        }
+        for span in code_spans(line) {
+            if let Some(problem) = map_problem(&root, &krate, span, &sources) {
+                problems.push(format!("ARCHITECTURE.md:{}: {problem}", number + 1));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// ARCHITECTURE.md writes one sentence per line: no line holds the end of one sentence and
+/// the start of the next.
+#[test]
+fn the_architecture_map_has_one_sentence_per_line() {
+    let map = std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).expect("map");
+    let crowded: Vec<String> = map
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| {
+            !line.starts_with("    ") && line.contains(". ") && {
+                let text: String = code_spans_removed(line);
+                text.match_indices(". ").any(|(at, _)| {
+                    text[at + 2..].starts_with(|c: char| c.is_ascii_uppercase())
+                        && !text[..at].ends_with("e.g")
+                        && !text[..at].ends_with("i.e")
+                })
+            }
+        })
+        .map(|(number, line)| format!("ARCHITECTURE.md:{}: {line}", number + 1))
+        .collect();
+    assert!(
+        crowded.is_empty(),
+        "one sentence per line:\n{}",
+        crowded.join("\n")
+    );
+}
+
+/// A line without its backticked spans.
+fn code_spans_removed(line: &str) -> String {
+    line.split('`').step_by(2).collect()
 }

@@ -1,23 +1,25 @@
 //! The callback typestate of one class: an interface automaton over callins and callbacks.
 //!
-//! A [`Typestate`] has states, an initial state, callins (methods the client calls),
-//! callbacks (client methods the framework calls), and in each state:
-//! - for every callin, either an enabled transition (possibly marked *ignored*), an error,
-//!   optionally naming the exception the framework throws, or a *restriction*;
-//! - exactly one thing that happens when time passes ([`WaitOutcome`]): a callback arrives and
-//!   moves the object, time passes quietly (possibly moving the object: MediaRecorder needs
-//!   a moment after `start()` before `stop()` is allowed), the object fails, or a restriction.
+//! A [`Typestate`] has states, an initial state, callins (methods the client calls) and callbacks (client methods the framework calls).
+//! In each state it has, for every callin, one of:
+//! - an enabled transition, possibly marked *ignored*;
+//! - an error, optionally naming the exception the framework throws;
+//! - a *restriction*.
 //!
-//! A restriction is a limit of the experiment that learned the protocol, not of the API: a
-//! query filter (DroidStar's `validQuery`) forbade that input there, so nothing was run and
-//! nothing is known. The synchronous closure cannot tell it from an error (the learner saw
-//! `err` either way), so [`crate::mealy`] converts it to `err`; the model keeps the difference
-//! so that a checker treats the call as unknown rather than forbidden.
+//! In each state exactly one thing happens when time passes ([`WaitOutcome`]):
+//! - a callback arrives and moves the object;
+//! - time passes quietly, possibly moving the object (MediaRecorder needs a moment after `start()` before `stop()` is allowed);
+//! - the object fails;
+//! - or a restriction.
 //!
-//! Exactly one wait outcome per state keeps the automaton deterministic, which is Assumption 3
-//! of paper 002 and what makes the conversion to the Mealy machine of the synchronous closure
-//! ([`crate::mealy`]) a bijection up to the error sink (and up to restrictions, which become
-//! errors).
+//! A restriction is a limit of the experiment that learned the protocol, not of the API.
+//! A query filter (DroidStar's `validQuery`) forbade that input there, so nothing ran and nothing is known.
+//! The synchronous closure cannot tell it from an error (the learner saw `err` either way), so [`crate::mealy`] converts it to `err`.
+//! The model keeps the difference, so that a checker treats the call as unknown rather than forbidden.
+//!
+//! Exactly one wait outcome per state keeps the automaton deterministic: Assumption 3 of paper 002.
+//! It makes the conversion to the Mealy machine of the synchronous closure ([`crate::mealy`]) a bijection up to the error sink.
+//! (Restrictions become errors there.)
 
 use crate::binding::{CallbackBinding, CallinBinding, MethodRef};
 use crate::provenance::Provenance;

@@ -1,19 +1,18 @@
-//! The equivalence oracle for a state bound that asks only what the observations do not
-//! already prove.
+//! The equivalence oracle for a state bound that asks only what the observations do not already prove.
 //!
-//! When the hypothesis has as many states as the bound allows (error sink included), it is
-//! correct as soon as (a) every transition's output is observed, (b) the access words of its
-//! states are pairwise apart in the prefix tree (they reach that many distinct states, so all
-//! of them), and (c) the word of every non-`err` transition is told from the access word of
-//! every state but its target (so it reaches its target): apart, or excluded by the
-//! identification under the bound (`crate::apartness::under_bound`), which also follows the
-//! states transitions reach. This is the W-method with an exact
-//! bound restricted to the pairs not yet apart: for such a pair it asks the hypothesis's
-//! shortest distinguishing word after both words, and a disagreement is a counterexample.
+//! When the hypothesis has as many states as the bound allows (error sink included), it is correct as soon as:
+//! - (a) every transition's output is observed;
+//! - (b) the access words of its states are pairwise apart in the prefix tree, so they reach that many distinct states, hence all of them;
+//! - (c) the word of every non-`err` transition is told from the access word of every state but its target, so it reaches its target.
+//!
+//! In (c), told from means apart, or excluded by the identification under the bound (`crate::apartness::under_bound`).
+//! That identification also follows the states transitions reach.
+//! This is the W-method with an exact bound, restricted to the pairs not yet apart.
+//! For such a pair it asks the hypothesis's shortest distinguishing word after both words; a disagreement is a counterexample.
 //! Learners that identify states by apartness (L#) leave nothing to ask.
 //!
-//! With fewer hypothesis states than the bound, missing states may hide anywhere, and the
-//! oracle runs the [`WMethod`] with that bound.
+//! With fewer hypothesis states than the bound, missing states may hide anywhere.
+//! Then the oracle runs the [`WMethod`] with that bound.
 
 use std::sync::Arc;
 

@@ -1,50 +1,42 @@
-//! L# (Vaandrager, Garhewal, Rot and Wißmann, TACAS 2022), error-aware: the learner keeps an
-//! observation tree, a basis of pairwise apart nodes and their frontier, and asks only what
-//! separates a frontier node from its candidate basis states.
+//! L# (Vaandrager, Garhewal, Rot and Wißmann, TACAS 2022), error-aware.
+//! The learner keeps an observation tree, a basis of pairwise apart nodes and their frontier.
+//! It asks only what separates a frontier node from its candidate basis states.
 //!
-//! Error-aware: a transition observed to answer `err` leads to the error sink of the
-//! hypothesis, and nothing below it is ever asked, identified or promoted.
+//! Error-aware: a transition observed to answer `err` leads to the error sink of the hypothesis.
+//! Nothing below it is ever asked, identified or promoted.
 //!
-//! Rules, applied until none fires: extend every basis node by every input (R2), each
-//! extension followed in the same run by the word that best splits the basis, chained on
-//! while the largest class of states it leaves together answers without `err` (while the
-//! basis is the root alone, by one input at a time, all root transitions together, until one
-//! of the nodes reached is apart from the root: a second state is found, and the nodes not
-//! yet apart are told from the larger basis later, with its split words, instead of from the
-//! root alone by every input, work the growing basis would largely waste); promote a
-//! frontier node apart from the whole basis (R1); ask the word that best splits the
-//! candidates of a frontier node, chained the same way (R3, [`separation`]), and, while a
-//! state bound says states are missing, followed in the same run by the word that best
-//! splits the whole basis, so that the node the run reaches is told from every state too
-//! and a missing state a longer word reaches is found without a run of its own. Then the
-//! hypothesis is built, and counterexamples are processed by binary search on the tree
-//! (`process_counterexample`).
+//! The rules, applied until none fires:
+//! - R2 extends every basis node by every input.
+//!   Each extension is followed, in the same run, by the word that best splits the basis.
+//!   Words are chained while the largest class of states they leave together answers without `err`.
+//! - While the basis is the root alone, R2 follows one input at a time, all root transitions together.
+//!   It stops as soon as one node reached is apart from the root: a second state is found.
+//!   The nodes not yet apart are told from the larger basis later, with its split words.
+//! - R1 promotes a frontier node apart from the whole basis.
+//! - R3 asks the word that best splits the candidates of a frontier node, chained the same way ([`separation`]).
+//!   While a state bound says states are missing, the run goes on with the word that best splits the whole basis.
+//!   So the node the run reaches is told from every state, and a missing state a longer word reaches needs no run of its own.
 //!
-//! With a state bound and fewer states than it, the learner searches for the missing states
-//! itself (widening): it extends frontier nodes by every input, those below the latest basis
-//! node first, each extension (new, or seen but not yet told from other candidates) followed
-//! by a word that tells the state the hypothesis predicts from as many others as one run
-//! can (witnesses chained while the predicted state answers without `err`, [`separation`]);
-//! a node reached that may still be the predicted state gets one more identifying step only
-//! where it continues the same run (the candidates' observations reach past the check: a
-//! step of an adaptive distinguishing sequence read off the tree), never a run of its own:
-//! a reset to finish identifying a node the search merely passes is the dearest thing it
-//! can ask, and the equivalence oracle still proves the bound. As soon as
-//! the tree contradicts the hypothesis, the search stops and the equivalence oracle's free
-//! cache check returns the counterexample. The search is a heuristic: the equivalence oracle
-//! still proves the bound.
+//! Then the hypothesis is built.
+//! Counterexamples are processed by binary search on the tree (`process_counterexample`).
 //!
-//! Once the basis holds every state the bound allows, a node's candidates are those the
-//! identification under the bound leaves ([`crate::apartness::under_bound`]): a node is also
-//! told from a state when their transitions reach nodes that can be no common state, so a
-//! run through several transitions identifies the nodes it passes once its deepest one is
-//! known, without a distinguishing word of their own.
+//! With a state bound and fewer states than it, the learner searches for the missing states itself (widening).
+//! It extends frontier nodes by every input, those below the latest basis node first.
+//! Each extension is followed by a word that tells the predicted state from as many others as one run can ([`separation`]).
+//! A node that may still be the predicted state gets one more identifying step only where it continues the same run.
+//! It never gets a run of its own: a reset to identify a node the search merely passes is the dearest query.
+//! As soon as the tree contradicts the hypothesis, the search stops, and the oracle's free cache check returns the counterexample.
+//! The search is a heuristic: the equivalence oracle still proves the bound.
 //!
-//! A device pays per run (a reset), hardly per step, so every query carries as many
-//! observations as one run can: that is where L# beats L*'s table of short queries.
+//! Once the basis holds every state the bound allows, a node's candidates come from [`crate::apartness::under_bound`].
+//! There a node is also told from a state when their transitions reach nodes that can be no common state.
+//! So a run through several transitions identifies the nodes it passes once its deepest one is known.
 //!
-//! Each of these additions to the paper's L# is a [`Heuristic`] that can be switched off;
-//! with none ([`Heuristics::PLAIN`]) the learner is plain L#.
+//! A device pays per run (a reset), hardly per step, so every query carries as many observations as one run can.
+//! That is where L# beats L*'s table of short queries.
+//!
+//! Each of these additions to the paper's L# is a [`Heuristic`] that can be switched off.
+//! With none ([`Heuristics::PLAIN`]) the learner is plain L#.
 
 mod heuristics;
 mod separation;

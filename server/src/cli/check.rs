@@ -11,6 +11,7 @@ use checker::CheckConfig;
 use clap::{Args, ValueEnum};
 use typestates::library::Library;
 
+use super::failure::Failure;
 use crate::report::{self, human::Style};
 use server::project;
 
@@ -99,5 +100,5 @@ fn load_library(folder: Option<&std::path::Path>) -> anyhow::Result<Library> {
             let listed: Vec<String> = errors.iter().map(ToString::to_string).collect();
             anyhow::anyhow!(listed.join("\n"))
         })
-        .with_context(|| format!("cannot load the typestates in {}", folder.display()))
+        .context(Failure::LoadTypestates(folder.to_owned()))
 }

@@ -8,6 +8,8 @@ use anyhow::Context;
 use clap::Args;
 use learner::backend::android::{self, AndroidConfig, AndroidRun, DeviceInfo};
 
+use super::failure::Failure;
+
 /// Where to find adb servers.
 #[derive(Args, Debug, Default)]
 pub struct AdbArgs {
@@ -51,7 +53,7 @@ pub fn run(args: DevicesArgs) -> anyhow::Result<ExitCode> {
         .context("cannot start the async runtime")?;
     let devices = runtime
         .block_on(android::list_devices(&args.adb.config()))
-        .map_err(|error| anyhow::anyhow!("{error}"))?;
+        .context(Failure::ListDevices)?;
     super::emit(format_args!("{}", table(&devices)));
     Ok(ExitCode::SUCCESS)
 }

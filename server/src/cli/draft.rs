@@ -8,6 +8,8 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 
+use super::failure::Failure;
+
 /// Arguments of `typestar draft`.
 #[derive(Args, Debug)]
 pub struct DraftArgs {
@@ -39,7 +41,7 @@ pub fn run(args: DraftArgs) -> anyhow::Result<ExitCode> {
             &args.class,
             &classpath,
         ))
-        .with_context(|| format!("cannot draft an experiment for {}", args.class))?;
+        .context(Failure::Draft(args.class.clone()))?;
     let Some(path) = &args.output else {
         out!("{}", draft.experiment);
         if !draft.harnesses.is_empty() {
@@ -55,15 +57,13 @@ pub fn run(args: DraftArgs) -> anyhow::Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     };
-    std::fs::write(path, &draft.experiment)
-        .with_context(|| format!("cannot write {}", path.display()))?;
+    std::fs::write(path, &draft.experiment).context(Failure::Write(path.clone()))?;
     eprintln!("wrote {}", path.display());
     // The experiment names its harness sources relative to its own folder.
     let folder = path.parent().map(Path::to_owned).unwrap_or_default();
     for harness in &draft.harnesses {
         let path = folder.join(&harness.file_name);
-        std::fs::write(&path, &harness.source)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(&path, &harness.source).context(Failure::Write(path.clone()))?;
         eprintln!("wrote {}", path.display());
     }
     Ok(ExitCode::SUCCESS)

@@ -37,6 +37,8 @@ use learner::{
 };
 use typestates::Typestate;
 
+use super::failure::Failure;
+
 /// Arguments of `typestar learn`.
 #[derive(Args, Debug)]
 pub struct LearnArgs {
@@ -278,7 +280,7 @@ fn execute_agent(
     out: &mut dyn Write,
 ) -> anyhow::Result<ExitCode> {
     let loaded =
-        Arc::new(Experiment::load(experiment).map_err(|error| anyhow::anyhow!("{error}"))?);
+        Arc::new(Experiment::load(experiment).context(Failure::LoadExperiment(experiment.into()))?);
     let jobs = usize::from(args.jobs);
     let mut bar = Bar::new(args.no_progress, None);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -305,13 +307,13 @@ fn execute_agent(
     {
         let config = AndroidConfig {
             serials: args.devices.clone(),
-            jars: vec![android::dex_jar().map_err(|error| anyhow::anyhow!("{error}"))?],
+            jars: vec![android::dex_jar().context(Failure::BuildDex)?],
             jvm,
             ..args.adb.config()
         };
         let run = runtime
             .block_on(android::learn_on_devices(loaded, &config, &mut bar))
-            .map_err(|error| anyhow::anyhow!("{error}"))?;
+            .context(Failure::RunAgents { backend: "android" })?;
         devices = crate::cli::devices::describe_run(&run);
         agents = run.devices.len();
         (Ok(run.run), "android".to_owned())
@@ -328,7 +330,13 @@ fn execute_agent(
         let run = runtime.block_on(learn_class(loaded, &jvm, &mut bar));
         (run, "jvm".to_owned())
     };
-    let run = run.map_err(|error| anyhow::anyhow!("{error}"))?;
+    let run = run.context(Failure::RunAgents {
+        backend: if args.backend == BackendKind::Robolectric {
+            "robolectric"
+        } else {
+            "jvm"
+        },
+    })?;
     bar.finish();
     let class = &run.alphabet.signature.class;
     let report = format!(
@@ -376,9 +384,7 @@ fn exit_code(end: End) -> anyhow::Result<ExitCode> {
         | End::RoundLimit
         | End::StateBoundExceeded { .. }
         | End::GrowthLimitExceeded { .. } => Ok(ExitCode::from(1)),
-        End::Failed(error) => Err(error).context(
-            "learning failed; rerun with the same --journal to resume without repeating queries",
-        ),
+        End::Failed(error) => Err(error).context(Failure::Learning),
     }
 }
 
@@ -406,15 +412,13 @@ fn write_outputs(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     match &args.report {
-        Some(path) => std::fs::write(path, report)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => std::fs::write(path, report).context(Failure::Write(path.clone()))?,
         None => out.write_all(report.as_bytes())?,
     }
     if let Some(learned) = learned {
         let text = typestates::format::print(learned);
         match &args.output {
-            Some(path) => std::fs::write(path, text)
-                .with_context(|| format!("cannot write {}", path.display()))?,
+            Some(path) => std::fs::write(path, text).context(Failure::Write(path.clone()))?,
             None => write!(out, "\n{text}")?,
         }
     }

@@ -25,6 +25,7 @@ pub(crate) mod devices;
 mod diff;
 mod docs;
 mod draft;
+pub(crate) mod failure;
 mod learn;
 mod library;
 mod lsp;

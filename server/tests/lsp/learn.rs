@@ -6,6 +6,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use server::learning::Learners;
+use test_tiers::Tier;
 
 use crate::fake::FakeLearner;
 use crate::harness::{exists, TestServer};
@@ -278,18 +279,10 @@ async fn a_class_the_agent_cannot_find_says_what_to_set() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
-    if std::process::Command::new("javac")
-        .arg("-version")
-        .output()
-        .is_err()
-    {
-        eprintln!(
-            "\n==================== SKIPPED ====================\n\
-             the_jvm_backend_drafts_then_learns_a_jdk_class: no JDK (`javac`) on PATH.\n\
-             =================================================\n"
-        );
+    if !test_tiers::runs(Tier::Jvm) {
         return;
     }
+    test_tiers::require_tool("javac", "install a JDK (README.md, \"Prerequisites\")");
     let mut server = TestServer::builder()
         .learner(Learners)
         .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
