@@ -7,8 +7,9 @@
 //! supertypes, shared by reference.
 //!
 //! The IR of the analysed files is kept up to [`KEPT_TEXT_BYTES`] of their source text (the
-//! IR takes about 13 times the text); files past it are lowered again when checked, which
-//! bounds the memory of very large projects at the cost of a second lowering of those files.
+//! IR takes about 13 times the text), spent as files are lowered; the IR of files past it is
+//! dropped at once and they are lowered again when checked, which bounds the memory of very
+//! large projects at the cost of a second lowering of those files.
 //!
 //! Parsing a file stops at [`CheckConfig::time_limit`] (tree-sitter's progress callback), as
 //! the analysis does: a file whose parse runs out of time is reported as timed out, with no
@@ -41,7 +42,8 @@ pub const KEPT_TEXT_BYTES: usize = 8 << 20;
 
 /// A lowered file and the classes it declares.
 struct Lowered {
-    ir: SourceIr,
+    /// The IR, unless keeping it would pass the memory budget ([`KEPT_TEXT_BYTES`]).
+    ir: Option<SourceIr>,
     classes: Vec<ClassInfo>,
 }
 
@@ -87,9 +89,18 @@ impl<'a> Project<'a> {
         // Supertypes learnt so far, and the classes not yet known to extend a protocol class.
         let mut interim = config.supertypes.clone();
         let mut pending: Vec<String> = Vec::new();
+        // The budget is spent as files are lowered, so that the IR of the files past it is
+        // dropped at once rather than held until every file is lowered.
+        let budget = AtomicUsize::new(KEPT_TEXT_BYTES);
         while !todo.is_empty() {
             let limit = config.time_limit;
-            for (i, result) in lower_all(files, &todo, &library_only, limit, jobs) {
+            let lowering = Lowering {
+                files,
+                library_only: &library_only,
+                limit,
+                budget: &budget,
+            };
+            for (i, result) in lowering.all(&todo, jobs) {
                 match result {
                     Outcome::Lowered(file) => {
                         let file = *file;
@@ -135,17 +146,12 @@ impl<'a> Project<'a> {
                     .insert(info.fqn.clone(), info.supertypes.clone());
             }
         }
-        let mut kept_bytes = 0;
         let slots = lowered
             .into_iter()
             .zip(failed.iter().zip(&out_of_time))
-            .zip(files)
-            .map(|((lowered, (&failed, &out_of_time)), file)| match lowered {
-                Some(_) if kept_bytes + file.text.len() > KEPT_TEXT_BYTES => Slot::Relower,
-                Some(lowered) => {
-                    kept_bytes += file.text.len();
-                    Slot::Kept(lowered.ir)
-                }
+            .map(|(lowered, (&failed, &out_of_time))| match lowered {
+                Some(Lowered { ir: Some(ir), .. }) => Slot::Kept(ir),
+                Some(Lowered { ir: None, .. }) => Slot::Relower,
                 None if failed => Slot::Failed,
                 None if out_of_time => Slot::OutOfTime,
                 None => Slot::Skipped,
@@ -225,43 +231,60 @@ enum Outcome {
     Panicked,
 }
 
-/// Lowers the files `todo` names and resolves their class declarations, on up to `jobs`
-/// threads, parsing each within `limit`.
-fn lower_all(
-    files: &[SourceFile],
-    todo: &[usize],
-    library_only: &Protocols<'_>,
+/// What lowering a round of files needs.
+struct Lowering<'f, 'p, 'l> {
+    files: &'f [SourceFile],
+    library_only: &'p Protocols<'l>,
+    /// How long parsing one file may take.
     limit: Duration,
-    jobs: usize,
-) -> Vec<(usize, Outcome)> {
-    let lower_one = |i: usize| {
-        let file = &files[i];
+    /// The source bytes whose IR may still be kept.
+    budget: &'f AtomicUsize,
+}
+
+impl Lowering<'_, '_, '_> {
+    /// Lowers the files `todo` names and resolves their class declarations, on up to `jobs`
+    /// threads, parsing each within the limit and keeping its IR while the budget lasts.
+    fn all(&self, todo: &[usize], jobs: usize) -> Vec<(usize, Outcome)> {
+        let jobs = jobs.clamp(1, todo.len().max(1));
+        if jobs == 1 {
+            return todo.iter().map(|&i| (i, self.one(i))).collect();
+        }
+        let next = AtomicUsize::new(0);
+        let out = Mutex::new(Vec::with_capacity(todo.len()));
+        std::thread::scope(|scope| {
+            for _ in 0..jobs {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        mine.push((i, self.one(i)));
+                    }
+                    out.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
+                });
+            }
+        });
+        out.into_inner().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn one(&self, i: usize) -> Outcome {
+        let file = &self.files[i];
         std::panic::catch_unwind(AssertUnwindSafe(|| {
-            lower_within(file, limit).map(|ir| {
-                let classes = declared_classes(&ir, library_only);
-                Lowered { ir, classes }
+            lower_within(file, self.limit).map(|ir| {
+                let classes = declared_classes(&ir, self.library_only);
+                let len = file.text.len();
+                let kept = self
+                    .budget
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {
+                        left.checked_sub(len)
+                    })
+                    .is_ok();
+                Lowered {
+                    ir: kept.then_some(ir),
+                    classes,
+                }
             })
         }))
         .map_or(Outcome::Panicked, |lowered| {
             lowered.map_or(Outcome::OutOfTime, |file| Outcome::Lowered(Box::new(file)))
         })
-    };
-    let jobs = jobs.clamp(1, todo.len().max(1));
-    if jobs == 1 {
-        return todo.iter().map(|&i| (i, lower_one(i))).collect();
     }
-    let next = AtomicUsize::new(0);
-    let out = Mutex::new(Vec::with_capacity(todo.len()));
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| {
-                let mut mine = Vec::new();
-                while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    mine.push((i, lower_one(i)));
-                }
-                out.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
-            });
-        }
-    });
-    out.into_inner().unwrap_or_else(|e| e.into_inner())
 }
