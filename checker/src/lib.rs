@@ -41,6 +41,7 @@ mod incremental;
 mod inline;
 pub mod ir;
 pub mod lang;
+pub mod leaks;
 pub mod places;
 pub mod platform;
 pub mod prefilter;

@@ -1049,8 +1049,8 @@ pub struct Shared<'a, 'l> {
     pub report_unreleased: bool,
     /// Names that were given a newly created object, with the name as written and where.
     pub owned: RefCell<HashMap<Var, (String, Span)>>,
-    /// Objects that may be dropped unreleased: the name, its value, and when it is dropped.
-    pub leaks: RefCell<Vec<(Var, Value, &'static str)>>,
+    /// Objects that may be lost while an obligation holds ([`crate::leaks`]).
+    pub leaks: RefCell<Vec<crate::leaks::Dropped>>,
     /// Observations recorded by [`analyze_body`] with recording on.
     pub observations: RefCell<Vec<Observation>>,
     deadline: Option<Instant>,
@@ -1251,11 +1251,18 @@ fn analyze_fresh<'a>(
                         && !shared.captured.contains_key(local)
                         && !shared.places.escaping.contains(local)
                     {
-                        leaks.push((var.clone(), value.clone(), "the method ends"));
+                        leaks.push(crate::leaks::Dropped {
+                            var: var.clone(),
+                            value: value.clone(),
+                            kind: crate::leaks::LeakKind::MethodEnd,
+                            at: None,
+                        });
                     }
                 }
             }
         }
+        let env_at = |id| solution.state_at(id).0.as_ref();
+        crate::leaks::scan_body(shared, &cfg, env_at, &resources);
     }
     let mut exit = FlowState::bottom();
     exit.join(solution.state_at(cfg.exit));

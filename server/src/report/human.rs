@@ -57,7 +57,7 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
                 out,
                 "{}{}: {} ({kind})\n  --> {}:{}\n",
                 style.paint("1;33", "warning"),
-                style.paint("1", "[never-released]"),
+                style.paint("1", &format!("[{}]", unreleased.code)),
                 unreleased.message,
                 file.path.display(),
                 unreleased.span.start

@@ -24,7 +24,7 @@ pub fn render(project: &ProjectResult) -> String {
                     "path": file.path.display().to_string(),
                     "line": u.span.start.line,
                     "column": u.span.start.col,
-                    "code": "never-released",
+                    "code": u.code,
                     "kind": if u.definite { "definite" } else { "possible" },
                     "message": u.message,
                     "class": u.class,
