@@ -2,9 +2,9 @@
 //! obligation of their protocol holds (`typestates::obligation`).
 //!
 //! The dataflow of [`crate::typestate_flow`] and [`crate::events`] says where objects are;
-//! this module says where one is lost. It is fed at three places: the end of a body
-//! ([`LeakKind::MethodEnd`]), each body's graph with its solution ([`scan_body`]: exception
-//! paths and assignments), and the component's lifecycle ([`at_lifecycle`]).
+//! this module says where one is lost. It is fed at two places: each body's graph with its
+//! solution ([`scan_body`]: the end, exception paths and assignments), and the component's
+//! lifecycle ([`at_lifecycle`], and its end).
 //!
 //! Precision rules:
 //! - only a name that was given a newly created object is followed (`Shared::owned`); a value
@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use typestates::model::StateId;
 use typestates::obligation::{Basis, Deadline};
 
-use crate::cfg::{Cfg, EdgeKind, NodeId, NodeKind};
+use crate::cfg::{Cfg, CloseTarget, EdgeKind, NodeId, NodeKind};
 use crate::diagnostics::{Related, Unreleased};
 use crate::ir::{Expr, ExprKind, Span};
 use crate::places::Var;
@@ -190,18 +190,59 @@ const THROWING_PACKAGES: &[&str] = &[
     "okhttp3.",
 ];
 
-/// Records what one body loses between its nodes: objects of locals an I/O exception thrown
-/// outside every `try` takes out of the method, and objects whose name an assignment
-/// overwrites.
-/// `env_at` gives the state entering a node; `resources` are closed by the language.
+/// Calls that hand the object's resource to what they return: closing a `ResponseBody`'s
+/// `source()`, `byteStream()` or `charStream()` closes the body (OkHttp `ResponseBody` KDoc),
+/// and closing a `FileInputStream`'s `getChannel()` closes the stream (Java SE API).
+const HANDING_OVER: &[&str] = &["source", "byteStream", "charStream", "getChannel"];
+
+/// Records what one body loses: objects of locals at its end and on I/O exceptions thrown
+/// outside every `try`, and objects whose name an assignment overwrites.
+/// `env_at` gives the state entering a node. An object whose resource a call hands over to
+/// code that keeps it ([`HANDING_OVER`], the result passed on, returned or stored) is not
+/// followed in the body.
 pub(crate) fn scan_body<'e>(
     shared: &Shared<'_, '_>,
     cfg: &Cfg<'_>,
     env_at: impl Fn(NodeId) -> Option<&'e Env>,
-    resources: &[Var],
 ) {
+    // Resources of try-with-resources and `use {}` are closed by the language.
+    let mut settled: Vec<Var> = cfg
+        .nodes
+        .iter()
+        .filter_map(|node| match node.kind {
+            NodeKind::Close(CloseTarget::Local(local)) => shared
+                .res
+                .declared_at(local.name_span.start_byte)
+                .map(Var::Local),
+            NodeKind::Close(CloseTarget::Expr(expr)) => shared.places.var(expr).cloned(),
+            _ => None,
+        })
+        .collect();
+    settled.extend(handed_over(shared, cfg));
     let owned = shared.owned.borrow();
+    let followed = |var: &Var| {
+        owned.contains_key(var)
+            && !settled.contains(var)
+            && match var {
+                Var::Local(local) => {
+                    !shared.captured.contains_key(local) && !shared.places.escaping.contains(local)
+                }
+                _ => true,
+            }
+    };
     let mut found = Vec::new();
+    if let Some(env) = env_at(cfg.exit) {
+        for (var, value) in env {
+            if matches!(var, Var::Local(_)) && followed(var) {
+                found.push(Dropped {
+                    var: var.clone(),
+                    value: value.clone(),
+                    kind: LeakKind::MethodEnd,
+                    at: None,
+                });
+            }
+        }
+    }
     for (index, node) in cfg.nodes.iter().enumerate() {
         let id = NodeId(u32::try_from(index).unwrap_or(u32::MAX));
         let Some(env) = env_at(id) else { continue };
@@ -211,15 +252,13 @@ pub(crate) fn scan_body<'e>(
                     continue;
                 };
                 let Some(old) = env.get(var) else { continue };
-                if !owned.contains_key(var)
-                    || held_elsewhere(env, var, old)
-                    || shared.places.var(value).is_some_and(|source| {
-                        source == var
-                            || env
-                                .get(source)
-                                .is_some_and(|v| v.alias.is_some() && v.alias == old.alias)
-                    })
-                {
+                let same_object = shared.places.var(value).is_some_and(|source| {
+                    source == var
+                        || env
+                            .get(source)
+                            .is_some_and(|v| v.alias.is_some() && v.alias == old.alias)
+                });
+                if !followed(var) || held_elsewhere(env, var, old) || same_object {
                     continue;
                 }
                 let kind = match (var, &value.kind) {
@@ -245,11 +284,8 @@ pub(crate) fn scan_body<'e>(
                     continue;
                 }
                 for (var, value) in env {
-                    let Var::Local(local) = var else { continue };
-                    if owned.contains_key(var)
-                        && !resources.contains(var)
-                        && !shared.captured.contains_key(local)
-                        && !shared.places.escaping.contains(local)
+                    if matches!(var, Var::Local(_))
+                        && followed(var)
                         && !releases(shared, expr, var, value)
                     {
                         found.push(Dropped {
@@ -268,8 +304,84 @@ pub(crate) fn scan_body<'e>(
     shared.leaks.borrow_mut().extend(found);
 }
 
-/// Whether `expr` is a constructor of, or a call on a tracked object of, a class whose calls
-/// throw checked I/O exceptions.
+/// The tracked names whose resource a [`HANDING_OVER`] call gives away in `cfg`: its result
+/// is an argument, the returned value, or the value of an assignment or declaration.
+fn handed_over(shared: &Shared<'_, '_>, cfg: &Cfg<'_>) -> Vec<Var> {
+    let handing = |expr: &Expr| match &expr.kind {
+        ExprKind::Call(call) if HANDING_OVER.contains(&call.name.as_str()) => call
+            .receiver
+            .as_deref()
+            .and_then(|r| shared.places.var(r))
+            .cloned(),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for node in &cfg.nodes {
+        let passed: Vec<&Expr> = match node.kind {
+            NodeKind::Call(expr) | NodeKind::New(expr) => match &expr.kind {
+                ExprKind::Call(call) => call.args.iter().collect(),
+                ExprKind::New { args, .. } => args.iter().collect(),
+                _ => Vec::new(),
+            },
+            NodeKind::Return(value) | NodeKind::Assign { value, .. } => vec![value],
+            NodeKind::Declare(local) => local.init.iter().collect(),
+            _ => Vec::new(),
+        };
+        out.extend(passed.into_iter().filter_map(handing));
+    }
+    out
+}
+
+/// Methods of streams, files, sockets and readers that declare `IOException` and fail in the
+/// normal course of things (a read or write of a broken file or connection).
+const THROWING_METHODS: &[&str] = &[
+    "read",
+    "readLine",
+    "readFully",
+    "write",
+    "flush",
+    "skip",
+    "available",
+    "reset",
+    "seek",
+    "length",
+    "connect",
+    "getInputStream",
+    "getOutputStream",
+    "append",
+    "newLine",
+    "ready",
+    "transferTo",
+    "transferFrom",
+    "string",
+    "bytes",
+];
+
+/// Classes whose objects hold no resource: closing them has no effect (Java SE API,
+/// `ByteArrayInputStream`, `ByteArrayOutputStream`, `StringReader`, `StringWriter`,
+/// `CharArrayReader`, `CharArrayWriter`).
+const HOLDING_NOTHING: &[&str] = &[
+    "java.io.ByteArrayInputStream",
+    "java.io.ByteArrayOutputStream",
+    "java.io.StringReader",
+    "java.io.StringWriter",
+    "java.io.CharArrayReader",
+    "java.io.CharArrayWriter",
+];
+
+/// Whether `created`, an expression creating a protocol object, creates one that holds no
+/// resource, so that nothing obliges its release.
+pub(crate) fn holds_nothing(shared: &Shared<'_, '_>, created: &Expr) -> bool {
+    shared
+        .res
+        .type_of(created.id)
+        .is_some_and(|t| HOLDING_NOTHING.contains(&t.fqn.as_str()))
+}
+
+/// Whether `expr` may throw an I/O exception in the normal course of things: a constructor of
+/// a protocol class in [`THROWING_PACKAGES`] that wraps no tracked object (`new
+/// FileInputStream(path)`, not `new BufferedInputStream(in)`), or one of
+/// [`THROWING_METHODS`] called on a tracked object of such a class.
 fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
     let tracked = |args: &[Expr]| {
         args.iter().any(|a| {
@@ -280,11 +392,13 @@ fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
         })
     };
     let class = match &expr.kind {
-        // A constructor given a tracked object wraps it (`new BufferedInputStream(in)`) and
-        // opens nothing itself.
         ExprKind::New { args, .. } if tracked(args) => None,
-        ExprKind::New { .. } => shared.res.type_of(expr.id).map(|t| t.fqn.clone()),
-        ExprKind::Call(call) => call
+        ExprKind::New { .. } => shared
+            .res
+            .type_of(expr.id)
+            .filter(|t| shared.protocols.protocol_of(&t.fqn).is_some())
+            .map(|t| t.fqn.clone()),
+        ExprKind::Call(call) if THROWING_METHODS.contains(&call.name.as_str()) => call
             .receiver
             .as_deref()
             .and_then(|r| shared.places.var(r))
@@ -293,6 +407,21 @@ fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
         _ => None,
     };
     class.is_some_and(|class| THROWING_PACKAGES.iter().any(|p| class.starts_with(p)))
+}
+
+/// The tracked receiver `expr` releases, if it is a call of a callin that discharges an
+/// obligation of the receiver's protocol: when that call throws, the object may be released
+/// all the same (a stream's `close()` frees its descriptor before it reports a failed flush).
+pub(crate) fn released_receiver(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> Option<Var> {
+    let ExprKind::Call(call) = &expr.kind else {
+        return None;
+    };
+    let var = call
+        .receiver
+        .as_deref()
+        .and_then(|r| shared.places.var(r))?;
+    let value = env.get(var)?;
+    releases(shared, expr, var, value).then(|| var.clone())
 }
 
 /// Whether `expr` is the call that releases `var` (a `close()` that throws leaves nothing to
