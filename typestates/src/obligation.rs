@@ -29,23 +29,23 @@ pub struct Obligation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Deadline {
     /// `onPause()`: the component leaves the foreground.
-    OnPause,
+    Pause,
     /// `onStop()`: the component is no longer visible.
-    OnStop,
+    Stop,
     /// `onDestroy()`: the component ends.
-    OnDestroy,
+    Destroy,
 }
 
 impl Deadline {
     /// Every deadline, in lifecycle order.
-    pub const ALL: [Deadline; 3] = [Deadline::OnPause, Deadline::OnStop, Deadline::OnDestroy];
+    pub const ALL: [Deadline; 3] = [Deadline::Pause, Deadline::Stop, Deadline::Destroy];
 
     /// The callback's method name, as written in files.
     pub fn method(self) -> &'static str {
         match self {
-            Deadline::OnPause => "onPause",
-            Deadline::OnStop => "onStop",
-            Deadline::OnDestroy => "onDestroy",
+            Deadline::Pause => "onPause",
+            Deadline::Stop => "onStop",
+            Deadline::Destroy => "onDestroy",
         }
     }
 

@@ -400,13 +400,13 @@ struct ObligationDto {
 enum DeadlineDto {
     /// `onPause()`.
     #[serde(rename = "onPause")]
-    OnPause,
+    Pause,
     /// `onStop()`.
     #[serde(rename = "onStop")]
-    OnStop,
+    Stop,
     /// `onDestroy()`.
     #[serde(rename = "onDestroy")]
-    OnDestroy,
+    Destroy,
 }
 
 /// Where one transition comes from.

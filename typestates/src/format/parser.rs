@@ -1080,8 +1080,10 @@ impl Resolver<'_> {
                             Some(crate::model::CallinId(id as u32))
                         }
                         Some(_) => {
-                            let message =
-                                format!("`{}` creates the object; it discharges nothing", name.text);
+                            let message = format!(
+                                "`{}` creates the object; it discharges nothing",
+                                name.text
+                            );
                             self.error(name, message);
                             None
                         }

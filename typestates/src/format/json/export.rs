@@ -1,9 +1,9 @@
 //! Model to wire types: every field of a [`Typestate`], with indices replaced by names.
 
 use super::{
-    AnyOverload, BackendDto, CallbackBindingDto, CallbackDto, CallinDto, CodeDto, ExampleDto,
-    DeadlineDto, MethodDto, MethodKindDto, ObligationDto, OriginDto, ParamsDto, ProvenanceDto, ProvenanceKindDto, RunDto,
-    StateDto, StatsDto, StepDto, TypestateDto, Version, WaitDto,
+    AnyOverload, BackendDto, CallbackBindingDto, CallbackDto, CallinDto, CodeDto, DeadlineDto,
+    ExampleDto, MethodDto, MethodKindDto, ObligationDto, OriginDto, ParamsDto, ProvenanceDto,
+    ProvenanceKindDto, RunDto, StateDto, StatsDto, StepDto, TypestateDto, Version, WaitDto,
 };
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
 use crate::model::{Origin, Step, Typestate, WaitOutcome};
@@ -126,9 +126,9 @@ fn dto(t: &Typestate) -> TypestateDto {
                 states: o.states.iter().map(|&s| state_name(s)).collect(),
                 until: o.until.iter().map(|&c| t.callin(c).name.clone()).collect(),
                 by: o.by.map(|by| match by {
-                    Deadline::OnPause => DeadlineDto::OnPause,
-                    Deadline::OnStop => DeadlineDto::OnStop,
-                    Deadline::OnDestroy => DeadlineDto::OnDestroy,
+                    Deadline::Pause => DeadlineDto::Pause,
+                    Deadline::Stop => DeadlineDto::Stop,
+                    Deadline::Destroy => DeadlineDto::Destroy,
                 }),
                 convention: o.basis == Basis::Convention,
                 origin: origin(&o.origin),

@@ -5,8 +5,9 @@ use std::collections::HashMap;
 
 use super::locate::JsonPath;
 use super::{
-    BackendDto, CallbackBindingDto, CodeDto, DeadlineDto, ExampleDto, MethodDto, MethodKindDto, OriginDto,
-    ObligationDto, ParamsDto, ProvenanceDto, ProvenanceKindDto, StateDto, StepDto, TypestateDto, WaitDto,
+    BackendDto, CallbackBindingDto, CodeDto, DeadlineDto, ExampleDto, MethodDto, MethodKindDto,
+    ObligationDto, OriginDto, ParamsDto, ProvenanceDto, ProvenanceKindDto, StateDto, StepDto,
+    TypestateDto, WaitDto,
 };
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::format::lexer::is_word;
@@ -239,9 +240,9 @@ impl Importer<'_> {
             states,
             until,
             by: dto.by.map(|by| match by {
-                DeadlineDto::OnPause => Deadline::OnPause,
-                DeadlineDto::OnStop => Deadline::OnStop,
-                DeadlineDto::OnDestroy => Deadline::OnDestroy,
+                DeadlineDto::Pause => Deadline::Pause,
+                DeadlineDto::Stop => Deadline::Stop,
+                DeadlineDto::Destroy => Deadline::Destroy,
             }),
             basis: if dto.convention {
                 Basis::Convention
@@ -373,7 +374,10 @@ impl Importer<'_> {
     fn input_callin(&mut self, at: &JsonPath, name: &str) -> Option<CallinId> {
         let id = self.callin(at, name)?;
         if self.callins[name].1 {
-            self.error(at, format!("`{name}` creates the object; it discharges nothing"));
+            self.error(
+                at,
+                format!("`{name}` creates the object; it discharges nothing"),
+            );
             return None;
         }
         Some(id)
