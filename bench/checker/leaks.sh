@@ -44,4 +44,5 @@ python3 "$here/leaks.py" \
     --corpus bench/work/corpus \
     --time-with "$work/with.time" \
     --time-without "$work/without.time" \
-    --out bench/results/leaks.md
+    --out bench/results/leaks.md \
+    --command "bench/checker/leaks.sh (release build)"

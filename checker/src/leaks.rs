@@ -547,6 +547,7 @@ fn finding(
         }
     );
     let (span, related) = match dropped.at {
+        Some(at) if at == stored => (at, Vec::new()),
         Some(at) => (
             at,
             vec![Related {

@@ -55,13 +55,23 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
             };
             let _ = writeln!(
                 out,
-                "{}{}: {} ({kind})\n  --> {}:{}\n",
+                "{}{}: {} ({kind})\n  --> {}:{}",
                 style.paint("1;33", "warning"),
                 style.paint("1", &format!("[{}]", unreleased.code)),
                 unreleased.message,
                 file.path.display(),
                 unreleased.span.start
             );
+            for related in &unreleased.related {
+                let _ = writeln!(
+                    out,
+                    "  = note: {} ({}:{})",
+                    related.label,
+                    file.path.display(),
+                    related.span.start
+                );
+            }
+            out.push('\n');
         }
         for span in &result.syntax_errors {
             let _ = writeln!(

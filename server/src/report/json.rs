@@ -31,6 +31,11 @@ pub fn render(project: &ProjectResult) -> String {
                     "receiver": u.receiver,
                     "states": u.states,
                     "releasing": u.releasing,
+                    "related": u.related.iter().map(|r| json!({
+                        "line": r.span.start.line,
+                        "column": r.span.start.col,
+                        "label": r.label,
+                    })).collect::<Vec<_>>(),
                 })
             })
         })
