@@ -120,6 +120,13 @@ def main():
     out.extend(lines)
     for u in unjudged:
         out.append(f"| `{u['path']}:{u['line']}` | {u['code']} | {u['class']} | `{u['receiver']}` | {u['kind']} | not judged | {u['message']} |")
+    if gone:
+        out.append("")
+        out.append("Judged findings no longer made (their verdicts stay, in case they come back):")
+        out.append("")
+        for path, line, code, receiver in gone:
+            v = judged[(path, line, code, receiver)]
+            out.append(f"- `{path}:{line}` {code} `{receiver}`: {v['verdict']}, {v['reason']}")
     text = "\n".join(out) + "\n"
     open(args.out, "w", encoding="utf-8").write(text)
     print(text)
