@@ -40,9 +40,9 @@ pub struct CheckConfig {
     /// How long parsing one file may take, and then how long its analysis may take; past it
     /// the rest of the file is skipped and [`CheckResult::timed_out`] is set.
     pub time_limit: Duration,
-    /// Whether to report objects that may be dropped before reaching a final state of their
-    /// protocol ([`CheckResult::unreleased`]): a `MediaPlayer` never released, a stream never
-    /// closed. Off by default.
+    /// Whether to report every leak ([`CheckResult::unreleased`], [`crate::leaks`]): a
+    /// `MediaPlayer` never released, a stream never closed, a field overwritten while its
+    /// object is live. Off by default, when only the leaks the benchmark vouches for are.
     pub report_unreleased: bool,
     /// Whether [`check`] may skip the analysis of a file that names nothing a protocol
     /// object can come from (see [`crate::prefilter`]); such a file is only parsed, for its
@@ -72,8 +72,8 @@ pub struct CheckResult {
     pub timed_out: bool,
     /// Where the code nests deeper than the checker follows; what lies deeper was not checked.
     pub too_deep: Option<TooDeep>,
-    /// With [`CheckConfig::report_unreleased`], the objects that may be dropped unreleased,
-    /// in source order, suppressions applied.
+    /// The objects that may be lost while an obligation holds (all of them with
+    /// [`CheckConfig::report_unreleased`]), in source order, suppressions applied.
     pub unreleased: Vec<Unreleased>,
 }
 
@@ -162,7 +162,8 @@ pub(crate) fn check_lowered(
 ) -> (CheckResult, Option<(usize, Analyses)>) {
     let (timed_out, memo, (violations, mut unreleased)) =
         analyze(library, ir, config, kept, |cx| {
-            let unreleased = unreleased_objects(cx.protocols, cx.leaks, &cx.owned);
+            let all = config.report_unreleased;
+            let unreleased = crate::leaks::report(cx.protocols, cx.leaks, &cx.owned, all);
             let violations =
                 diagnostics::violations(cx.protocols, cx.places, text, cx.observations);
             (violations, unreleased)
@@ -266,35 +267,8 @@ struct Analysed<'c, 'l> {
     protocols: &'c Protocols<'l>,
     places: &'c Places<'c>,
     observations: Vec<Observation>,
-    leaks: Vec<(Var, Value, &'static str)>,
+    leaks: Vec<crate::leaks::Dropped>,
     owned: HashMap<Var, (String, Span)>,
-}
-
-/// One finding per name that may be dropped unreleased, its values joined over every point
-/// where it is dropped, in source order.
-fn unreleased_objects(
-    protocols: &Protocols<'_>,
-    leaks: Vec<(Var, Value, &'static str)>,
-    owned: &HashMap<Var, (String, Span)>,
-) -> Vec<Unreleased> {
-    let mut joined: Vec<(Var, Value, &'static str)> = Vec::new();
-    for (var, value, when) in leaks {
-        match joined.iter_mut().find(|(v, _, _)| *v == var) {
-            Some((_, current, _)) => {
-                current.join(&value);
-            }
-            None => joined.push((var, value, when)),
-        }
-    }
-    let mut out: Vec<Unreleased> = joined
-        .into_iter()
-        .filter_map(|(var, value, when)| {
-            let (name, span) = owned.get(&var)?;
-            diagnostics::unreleased(protocols, &value, name, *span, when)
-        })
-        .collect();
-    out.sort_by_key(|u| u.span.start_byte);
-    out
 }
 
 /// Runs the analysis of `ir` and hands the observations to `finish`; with `kept`, through a
@@ -334,11 +308,11 @@ fn analyze<R>(
         .filter_map(|(class, fqn)| Some((class, &res.class(fqn)?.fqn)))
         .flat_map(|(class, fqn)| class.methods.iter().map(|m| (fqn.clone(), m.name.clone())))
         .collect();
-    shared.report_unreleased = config.report_unreleased;
+    shared.report_unreleased = config.report_unreleased || crate::leaks::any_on_by_default();
     // A body's analysis depends on nothing but its code, its entry state and what the file
     // declares only when it adds to no shared table (the unreleased-object report does) and
     // no local outlives its method (captured locals would be in entry states).
-    let reusable = !config.report_unreleased && shared.captured.is_empty();
+    let reusable = !shared.report_unreleased && shared.captured.is_empty();
     shared.memo = kept.filter(|_| reusable).map(|kept| {
         BodyMemo::new(
             &crate::relocate::methods(ir),

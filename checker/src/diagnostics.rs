@@ -128,12 +128,13 @@ pub struct FixEdit {
     pub new_text: String,
 }
 
-/// An object that may be dropped before reaching a final state of its protocol
-/// (`CheckConfig::report_unreleased`): a local at the end of the body that created it, a
-/// field of a component at the end of its lifecycle.
+/// An object that may be lost while an obligation of its protocol holds ([`crate::leaks`]):
+/// a local at the end of the body that created it or on an exception path, a name
+/// overwritten, a field of a component at a lifecycle deadline or at the end of its life.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unreleased {
-    /// Where the name the object was stored in is declared (or assigned).
+    /// Where the object is lost (the overwriting assignment, the throwing call), or else where
+    /// the name it was stored in is declared (or assigned).
     pub span: Span,
     /// The protocol class, fully qualified.
     pub class: String,
@@ -147,58 +148,13 @@ pub struct Unreleased {
     pub releasing: Vec<String>,
     /// The human-readable message.
     pub message: String,
-}
-
-/// The [`Unreleased`] finding for `value`, held in `receiver` declared at `span`, at `when`
-/// (`"the method ends"`), if it may not be in a final state.
-pub fn unreleased(
-    protocols: &Protocols<'_>,
-    value: &crate::typestate_flow::Value,
-    receiver: &str,
-    span: Span,
-    when: &str,
-) -> Option<Unreleased> {
-    let finals = protocols.final_states(value.protocol);
-    if finals.is_empty() || value.unknown {
-        return None;
-    }
-    let ts = protocols.typestate(value.protocol);
-    let open: Vec<String> = value
-        .states
-        .keys()
-        .filter(|s| !finals.contains(s))
-        .map(|s| ts.state(*s).name.clone())
-        .collect();
-    if open.is_empty() {
-        return None;
-    }
-    let definite = !value.null && open.len() == value.states.len();
-    let releasing: Vec<String> = protocols
-        .releasing_methods(value.protocol)
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
-    let how = releasing
-        .iter()
-        .map(|m| format!("{m}()"))
-        .collect::<Vec<_>>()
-        .join(" or ");
-    let message = format!(
-        "`{receiver}` ({}) {} not released when {when}: it {} still be {}; call {how} first",
-        ts.simple_name(),
-        if definite { "is" } else { "may be" },
-        if definite { "would" } else { "may" },
-        open.join(", ")
-    );
-    Some(Unreleased {
-        span,
-        class: ts.class.clone(),
-        receiver: receiver.to_owned(),
-        states: open,
-        definite,
-        releasing,
-        message,
-    })
+    /// The diagnostic code: `leak-method-end`, `leak-overwritten`, … ([`crate::leaks::LeakKind`]),
+    /// or `never-released` for a protocol without obligations.
+    pub code: &'static str,
+    /// Whether the obligation is a convention rather than a requirement of the platform.
+    pub convention: bool,
+    /// Where the name was given the object, when the finding is where it is lost.
+    pub related: Vec<Related>,
 }
 
 /// What a call does in one state: it fails only when every callin it may be is an error (a

@@ -267,8 +267,18 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
                 if matches!(var, Var::Field(class, _) if class == model.fqn)
                     && owned.contains_key(var)
                 {
-                    leaks.push((var.clone(), value.clone(), "the component is destroyed"));
+                    leaks.push(crate::leaks::Dropped {
+                        var: var.clone(),
+                        value: value.clone(),
+                        kind: crate::leaks::LeakKind::ComponentEnd,
+                        at: None,
+                    });
                 }
+            }
+        }
+        for &(_, node) in kind.edges() {
+            if let Some(FlowState(Some(out))) = outputs.get(node) {
+                crate::leaks::at_lifecycle(shared, model.fqn, node, out);
             }
         }
     }

@@ -44,6 +44,7 @@ mod incremental;
 mod inline;
 pub mod ir;
 pub mod lang;
+pub mod leaks;
 pub mod places;
 mod platform;
 mod prefilter;

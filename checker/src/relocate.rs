@@ -410,8 +410,11 @@ pub fn result(shift: &mut Shift, result: &mut CheckResult) {
     for violation in &mut result.violations {
         self::violation(shift, violation);
     }
-    for Unreleased { span, .. } in &mut result.unreleased {
+    for Unreleased { span, related, .. } in &mut result.unreleased {
         shift.span(span);
+        for Related { span, .. } in related {
+            shift.span(span);
+        }
     }
 }
 

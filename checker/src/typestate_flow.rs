@@ -1049,8 +1049,8 @@ pub struct Shared<'a, 'l> {
     pub report_unreleased: bool,
     /// Names that were given a newly created object, with the name as written and where.
     pub owned: RefCell<HashMap<Var, (String, Span)>>,
-    /// Objects that may be dropped unreleased: the name, its value, and when it is dropped.
-    pub leaks: RefCell<Vec<(Var, Value, &'static str)>>,
+    /// Objects that may be lost while an obligation holds ([`crate::leaks`]).
+    pub leaks: RefCell<Vec<crate::leaks::Dropped>>,
     /// Observations recorded by [`analyze_body`] with recording on.
     pub observations: RefCell<Vec<Observation>>,
     deadline: Option<Instant>,
@@ -1228,34 +1228,7 @@ fn analyze_fresh<'a>(
     };
     let solution = solve(&cfg, &analysis);
     if record && shared.report_unreleased {
-        // Resources of try-with-resources and `use {}` are closed by the language.
-        let resources: Vec<Var> = cfg
-            .nodes
-            .iter()
-            .filter_map(|node| match node.kind {
-                NodeKind::Close(CloseTarget::Local(local)) => shared
-                    .res
-                    .declared_at(local.name_span.start_byte)
-                    .map(Var::Local),
-                NodeKind::Close(CloseTarget::Expr(expr)) => shared.places.var(expr).cloned(),
-                _ => None,
-            })
-            .collect();
-        if let FlowState(Some(env)) = solution.state_at(cfg.exit) {
-            let owned = shared.owned.borrow();
-            let mut leaks = shared.leaks.borrow_mut();
-            for (var, value) in env {
-                if let Var::Local(local) = var {
-                    if owned.contains_key(var)
-                        && !resources.contains(var)
-                        && !shared.captured.contains_key(local)
-                        && !shared.places.escaping.contains(local)
-                    {
-                        leaks.push((var.clone(), value.clone(), "the method ends"));
-                    }
-                }
-            }
-        }
+        crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
     }
     let mut exit = FlowState::bottom();
     exit.join(solution.state_at(cfg.exit));
@@ -1296,6 +1269,23 @@ struct BodyAnalysis<'s, 'a, 'l> {
     started_groups: RefCell<BTreeSet<ExprId>>,
 }
 
+impl BodyAnalysis<'_, '_, '_> {
+    /// The state after `node` threw from `env`: unchanged (the call did not happen), except
+    /// that a release that throws (`close()` in a `finally`'s own `try`) may have released
+    /// its object, which is then forgotten.
+    fn after_throw(&self, node: &Node<'_>, env: &Env) -> FlowState {
+        let mut env = env.clone();
+        if let NodeKind::Call(expr) = node.kind {
+            if let Some(var) = crate::leaks::released_receiver(self.shared, expr, &env) {
+                if let Some(value) = env.get(&var).cloned() {
+                    havoc(&mut env, &var, &value);
+                }
+            }
+        }
+        FlowState(Some(env))
+    }
+}
+
 /// What a null test found on one of its edges.
 enum Nullness {
     Null,
@@ -1321,7 +1311,7 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
             return FlowState(None);
         };
         if edge == EdgeKind::Exception {
-            return input.clone();
+            return self.after_throw(node, env);
         }
         let mut env = env.clone();
         let reachable = match node.kind {
@@ -1982,7 +1972,10 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// Notes that `var` (written `name` at `span`) is given the object `value` creates, if it
     /// creates one, for the unreleased-object report.
     fn own(&self, var: &Var, value: &Expr, name: &str, span: Span, expected: Option<ProtocolId>) {
-        if !self.shared.report_unreleased || self.creation(value, expected).is_none() {
+        if !self.shared.report_unreleased
+            || self.creation(value, expected).is_none()
+            || crate::leaks::holds_nothing(self.shared, value)
+        {
             return;
         }
         self.shared

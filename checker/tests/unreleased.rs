@@ -1,7 +1,8 @@
-//! The optional never-released report (`CheckConfig::report_unreleased`): fixtures under
-//! `tests/fixtures/{java,kotlin}/unreleased` carry, under the name that holds the object,
-//! `// ^^^ unreleased: Class in State, State` (or `maybe-unreleased:` when some path releases
-//! it); the plain violations of these files are checked too, as in `tests/check.rs`.
+//! The leak reports (`CheckConfig::report_unreleased`, `checker::leaks`): fixtures under
+//! `tests/fixtures/{java,kotlin}/unreleased` carry, under where the object is lost (or the
+//! name that holds it, when it is lost at the end of a method or component),
+//! `// ^^^ CODE (definite): Class in State, State` (`possible` when some path releases it);
+//! the plain violations of these files are checked too, as in `tests/check.rs`.
 
 mod support;
 
@@ -27,12 +28,9 @@ fn check_fixture(path: &Path) {
             line: u.span.start.line,
             cols: (u.span.start.col, u.span.end.col),
             text: format!(
-                "{}: {} in {}",
-                if u.definite {
-                    "unreleased"
-                } else {
-                    "maybe-unreleased"
-                },
+                "{} ({}): {} in {}",
+                u.code,
+                if u.definite { "definite" } else { "possible" },
                 simple(&u.class),
                 u.states.join(", ")
             ),

@@ -247,6 +247,10 @@ fn without_state(typestate: &Typestate, removed: StateId) -> Typestate {
     for callin in &mut result.callins {
         callin.creates = callin.creates.map(renumber);
     }
+    for obligation in &mut result.obligations {
+        obligation.states.retain(|&s| s != removed);
+        obligation.states = obligation.states.iter().copied().map(renumber).collect();
+    }
     result.initial = renumber(result.initial);
     result
 }

@@ -22,6 +22,7 @@ pub mod format;
 pub mod library;
 pub mod mealy;
 pub mod model;
+pub mod obligation;
 pub mod projection;
 pub mod provenance;
 pub mod render;
@@ -31,4 +32,5 @@ pub use model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
     Typestate, WaitOutcome,
 };
+pub use obligation::{Basis, Deadline, Obligation};
 pub use provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};

@@ -452,6 +452,7 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
         harmless: signature.harmless.clone(),
         states,
         initial: StateId(0),
+        obligations: Vec::new(),
         examples: Vec::new(),
     }
 }

@@ -81,6 +81,8 @@ pub struct Typestate {
     pub states: Vec<State>,
     /// The state a fresh object starts in when created by the experiment's reset.
     pub initial: StateId,
+    /// The states the object must not be abandoned in, and how and by when it leaves them.
+    pub obligations: Vec<crate::obligation::Obligation>,
     /// Traces the protocol must accept or reject; checked by the library tests.
     pub examples: Vec<Example>,
 }

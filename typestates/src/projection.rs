@@ -39,6 +39,8 @@ impl Typestate {
             callins: kept.iter().map(|&id| self.callin(id).clone()).collect(),
             states: self.states.clone(),
             examples: Vec::new(),
+            // Obligations are not inputs of the learned machine a projection is compared on.
+            obligations: Vec::new(),
             ..self.clone()
         };
         for state in &mut projected.states {

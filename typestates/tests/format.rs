@@ -162,6 +162,8 @@ fn json_errors_name_the_place() {
         r#"{"format": "typestar/2"}"#.to_owned(),
         r#"{"format": "typestar/1", "class": "a.B", "initial": "A", "states": [{"name": "B"}, {"name": "B"}], "examples": [{"accepted": true, "trace": ["quiet", "go"]}]}"#.to_owned(),
         "{\"format\": \"typestar/1\",\n \"class\": \"a.B\"".to_owned(),
+        r#"{"format": "typestar/1", "class": "a.B", "callins": [{"name": "go", "methods": [{"kind": "instance", "name": "go", "params": []}]}], "initial": "A", "states": [{"name": "A", "callins": {"go": {"kind": "enabled", "target": "A"}}}], "obligations": [{"states": ["A"], "until": ["go"]}, {"states": ["Z"], "until": ["stop"]}]}"#.to_owned(),
+        r#"{"format": "typestar/1", "class": "a.B", "initial": "A", "states": [{"name": "A"}], "obligations": [{"states": ["A"], "until": [], "by": "onResume"}]}"#.to_owned(),
     ];
     let actual: String = cases
         .iter()
@@ -184,6 +186,10 @@ fn json_errors_name_the_place() {
         t.json:1:93: states[1].name: state `B` is declared twice
         t.json:1:151: examples[0].trace[1]: unknown event `go` (expected a callin, a callback or `quiet`)
         t.json:2:15: EOF while parsing an object
+        t.json:1:248: obligations[0]: `go` leads from none of the obligation's states to a state outside them
+        t.json:1:296: obligations[1].states[0]: unknown state `Z`
+        t.json:1:312: obligations[1].until[0]: unknown callin `stop`
+        t.json:1:147: unknown variant `onResume`, expected one of `onPause`, `onStop`, `onDestroy`
     "#]].assert_eq(&actual);
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use checker::{SourceFile, Violation};
+use checker::{Related, SourceFile, Violation};
 
 use super::severity;
 use server::project::ProjectResult;
@@ -55,13 +55,15 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
             };
             let _ = writeln!(
                 out,
-                "{}{}: {} ({kind})\n  --> {}:{}\n",
+                "{}{}: {} ({kind})\n  --> {}:{}",
                 style.paint("1;33", "warning"),
-                style.paint("1", "[never-released]"),
+                style.paint("1", &format!("[{}]", unreleased.code)),
                 unreleased.message,
                 file.path.display(),
                 unreleased.span.start
             );
+            render_related(&mut out, file, &unreleased.related);
+            out.push('\n');
         }
         for span in &result.syntax_errors {
             let _ = writeln!(
@@ -86,6 +88,19 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
         project.errors.len()
     );
     out
+}
+
+/// One note per related location of a finding.
+fn render_related(out: &mut String, file: &SourceFile, related: &[Related]) {
+    for related in related {
+        let _ = writeln!(
+            out,
+            "  = note: {} ({}:{})",
+            related.label,
+            file.path.display(),
+            related.span.start
+        );
+    }
 }
 
 fn render_violation(out: &mut String, file: &SourceFile, v: &Violation, style: Style) {
@@ -118,15 +133,7 @@ fn render_violation(out: &mut String, file: &SourceFile, v: &Violation, style: S
             style.paint(colour, &"^".repeat(width))
         );
     }
-    for related in &v.related {
-        let _ = writeln!(
-            out,
-            "  = note: {} ({}:{})",
-            related.label,
-            file.path.display(),
-            related.span.start
-        );
-    }
+    render_related(out, file, &v.related);
     if let Some(exception) = &v.exception {
         let _ = writeln!(out, "  = note: the framework throws {exception}");
     }

@@ -24,13 +24,18 @@ pub fn render(project: &ProjectResult) -> String {
                     "path": file.path.display().to_string(),
                     "line": u.span.start.line,
                     "column": u.span.start.col,
-                    "code": "never-released",
+                    "code": u.code,
                     "kind": if u.definite { "definite" } else { "possible" },
                     "message": u.message,
                     "class": u.class,
                     "receiver": u.receiver,
                     "states": u.states,
                     "releasing": u.releasing,
+                    "related": u.related.iter().map(|r| json!({
+                        "line": r.span.start.line,
+                        "column": r.span.start.col,
+                        "label": r.label,
+                    })).collect::<Vec<_>>(),
                 })
             })
         })

@@ -49,7 +49,7 @@ pub fn render(project: &ProjectResult) -> String {
             let violations = result.violations.iter().map(move |v| result_of(file, v));
             let unreleased = result.unreleased.iter().map(move |u| {
                 SarifResult::builder()
-                    .rule_id("never-released")
+                    .rule_id(u.code)
                     .level(ResultLevel::Warning)
                     .message(Message::builder().text(u.message.clone()).build())
                     .locations(vec![location(

@@ -221,6 +221,7 @@ impl Builder<'_> {
             harmless: Vec::new(),
             states,
             initial,
+            obligations: Vec::new(),
             examples: Vec::new(),
         }
     }

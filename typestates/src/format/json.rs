@@ -58,6 +58,9 @@ struct TypestateDto {
     initial: String,
     /// The states, each with its transitions.
     states: Vec<StateDto>,
+    /// The states the object must not be abandoned in, and how and by when it leaves them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    obligations: Vec<ObligationDto>,
     /// Traces the protocol must accept or reject.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     examples: Vec<ExampleDto>,
@@ -369,6 +372,41 @@ enum WaitDto {
         #[serde(default, skip_serializing_if = "OriginDto::is_empty")]
         origin: OriginDto,
     },
+}
+
+/// States an object must not be abandoned in, and the callins that end them.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Obligation")]
+struct ObligationDto {
+    /// The names of the states the object must not be abandoned in.
+    states: Vec<String>,
+    /// The names of the callins that discharge the obligation.
+    until: Vec<String>,
+    /// The lifecycle callback of the owning component by which it must be discharged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    by: Option<DeadlineDto>,
+    /// A convention rather than a requirement of the platform.
+    #[serde(default, skip_serializing_if = "is_false")]
+    convention: bool,
+    /// Where the obligation comes from.
+    #[serde(default, skip_serializing_if = "OriginDto::is_empty")]
+    origin: OriginDto,
+}
+
+/// A lifecycle callback of the component owning an object.
+#[derive(Clone, Copy, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "Deadline")]
+enum DeadlineDto {
+    /// `onPause()`.
+    #[serde(rename = "onPause")]
+    Pause,
+    /// `onStop()`.
+    #[serde(rename = "onStop")]
+    Stop,
+    /// `onDestroy()`.
+    #[serde(rename = "onDestroy")]
+    Destroy,
 }
 
 /// Where one transition comes from.

@@ -40,7 +40,7 @@ use std::fmt;
 /// keywords of transition lines (`restricted` also names restrictions in `typestar diff`), and
 /// the keywords that open a declaration, which a transition line of that callin would read as
 /// (found by the `droidstar_dot` fuzz target: a callin `source` printed `source -> s0`).
-const RESERVED: [&str; 20] = [
+const RESERVED: [&str; 21] = [
     "wait",
     "quiet",
     "eps",
@@ -59,6 +59,7 @@ const RESERVED: [&str; 20] = [
     "callin",
     "callback",
     "state",
+    "obligation",
     "accept",
     "reject",
 ];

@@ -13,6 +13,7 @@ use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodR
 use crate::model::{
     Callback, Callin, Event, Example, Origin, State, StateId, Step, Typestate, WaitOutcome,
 };
+use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
 
 /// After this many errors the reader stops: a file that bad is not a typestate, and one
@@ -76,7 +77,17 @@ struct RawFile {
     callbacks: Vec<RawCallback>,
     harmless: Vec<MethodRef>,
     states: Vec<RawState>,
+    obligations: Vec<RawObligation>,
     examples: Vec<RawExample>,
+}
+
+struct RawObligation {
+    keyword: Name,
+    states: Vec<Name>,
+    until: Vec<Name>,
+    by: Option<Deadline>,
+    basis: Basis,
+    origin: Origin,
 }
 
 struct RawCallin {
@@ -209,6 +220,10 @@ impl Reader<'_> {
                     self.file.harmless.push(method_ref(cursor)?);
                 }
             }
+            "obligation" => {
+                let obligation = obligation(keyword, cursor)?;
+                self.file.obligations.push(obligation);
+            }
             "state" => {
                 let name = cursor.word("the state name")?;
                 let mut state = RawState {
@@ -247,6 +262,60 @@ impl Reader<'_> {
         }
         Ok(())
     }
+}
+
+/// `obligation STATE { | STATE } until CALLIN { | CALLIN } [by CALLBACK] [convention]`, then
+/// the origin.
+fn obligation(keyword: Name, cursor: &mut Cursor) -> Result<RawObligation, (usize, String)> {
+    let mut states = vec![cursor.word("a state the object must not be abandoned in")?];
+    while cursor.eat(&Token::Bar) {
+        states.push(cursor.word("a state after `|`")?);
+    }
+    if !cursor.eat_word("until") {
+        return Err(cursor.error("`until` and the callins that discharge the obligation"));
+    }
+    let mut until = vec![cursor.word("a callin that discharges the obligation")?];
+    while cursor.eat(&Token::Bar) {
+        until.push(cursor.word("a callin after `|`")?);
+    }
+    let by = if cursor.eat_word("by") {
+        let callback = cursor.word("`onPause`, `onStop` or `onDestroy` after `by`")?;
+        let deadline = Deadline::from_method(&callback.text).ok_or((
+            callback.col,
+            format!(
+                "expected `onPause`, `onStop` or `onDestroy` after `by`, found `{}`",
+                callback.text
+            ),
+        ))?;
+        Some(deadline)
+    } else {
+        None
+    };
+    let basis = if cursor.eat_word("convention") {
+        Basis::Convention
+    } else {
+        Basis::Required
+    };
+    Ok(RawObligation {
+        keyword,
+        states,
+        until,
+        by,
+        basis,
+        origin: origin(cursor)?,
+    })
+}
+
+/// `[from "citation"] [unverified]` at the end of a line.
+fn origin(cursor: &mut Cursor) -> Result<Origin, (usize, String)> {
+    let mut origin = Origin::default();
+    if cursor.eat_word("from") {
+        origin.source = Some(cursor.string("the source as a string")?);
+    }
+    if cursor.eat_word("unverified") {
+        origin.unverified = true;
+    }
+    Ok(origin)
 }
 
 fn transition_col(transition: &RawTransition) -> usize {
@@ -574,17 +643,10 @@ fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usiz
             }
         }
     };
-    let mut origin = Origin::default();
-    if cursor.eat_word("from") {
-        origin.source = Some(cursor.string("the source as a string")?);
-    }
-    if cursor.eat_word("unverified") {
-        origin.unverified = true;
-    }
     Ok(RawTransition {
         trigger,
         effect,
-        origin,
+        origin: origin(cursor)?,
     })
 }
 
@@ -1005,7 +1067,46 @@ impl Resolver<'_> {
             })
             .collect();
 
-        Some(Typestate {
+        let obligations = file
+            .obligations
+            .iter()
+            .filter_map(|raw| {
+                let states = raw.states.iter().map(|s| state_ref(self, s)).collect();
+                let until = raw
+                    .until
+                    .iter()
+                    .map(|name| match callin_id(&name.text) {
+                        Some(id) if !callins[id].is_creator() => {
+                            Some(crate::model::CallinId(id as u32))
+                        }
+                        Some(_) => {
+                            let message = format!(
+                                "`{}` creates the object; it discharges nothing",
+                                name.text
+                            );
+                            self.error(name, message);
+                            None
+                        }
+                        None => {
+                            self.error(name, format!("unknown callin `{}`", name.text));
+                            None
+                        }
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                let obligation = Obligation {
+                    states,
+                    until,
+                    by: raw.by,
+                    basis: raw.basis,
+                    origin: raw.origin.clone(),
+                };
+                Some((&raw.keyword, obligation))
+            })
+            .collect::<Vec<_>>();
+        let keywords: Vec<&Name> = obligations.iter().map(|(keyword, _)| *keyword).collect();
+        let obligations = obligations.into_iter().map(|(_, o)| o).collect();
+
+        let typestate = Typestate {
             class,
             summary: file.summary,
             provenance: file.provenance,
@@ -1015,7 +1116,14 @@ impl Resolver<'_> {
             harmless: file.harmless,
             states,
             initial,
+            obligations,
             examples,
-        })
+        };
+        for (keyword, obligation) in keywords.into_iter().zip(&typestate.obligations) {
+            if let Some(problem) = typestate.obligation_problem(obligation) {
+                self.error(keyword, problem);
+            }
+        }
+        Some(typestate)
     }
 }

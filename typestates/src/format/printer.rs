@@ -5,6 +5,7 @@ use std::fmt::Write;
 use super::lexer::quote;
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
 use crate::model::{Step, Typestate, WaitOutcome};
+use crate::obligation::Basis;
 use crate::Origin;
 
 /// The canonical text of `typestate`.
@@ -97,6 +98,31 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
         let methods: Vec<String> = t.harmless.iter().map(method_ref).collect();
         writeln!(out, "harmless: {}", methods.join(" | "))?;
     }
+    for obligation in &t.obligations {
+        let states: Vec<&str> = obligation
+            .states
+            .iter()
+            .map(|&s| t.state(s).name.as_str())
+            .collect();
+        let until: Vec<&str> = obligation
+            .until
+            .iter()
+            .map(|&c| t.callin(c).name.as_str())
+            .collect();
+        write!(
+            out,
+            "obligation {} until {}",
+            states.join(" | "),
+            until.join(" | ")
+        )?;
+        if let Some(by) = obligation.by {
+            write!(out, " by {}", by.method())?;
+        }
+        if obligation.basis == Basis::Convention {
+            write!(out, " convention")?;
+        }
+        write_origin(out, &obligation.origin)?;
+    }
     for state in t.state_ids() {
         let s = t.state(state);
         writeln!(out)?;
@@ -180,7 +206,7 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
     Ok(())
 }
 
-/// Ends a transition line with its origin.
+/// Ends a transition or obligation line with its origin.
 fn write_origin(out: &mut String, origin: &Origin) -> std::fmt::Result {
     if let Some(source) = &origin.source {
         write!(out, " from {}", quote(source))?;

@@ -1,12 +1,13 @@
 //! Model to wire types: every field of a [`Typestate`], with indices replaced by names.
 
 use super::{
-    AnyOverload, BackendDto, CallbackBindingDto, CallbackDto, CallinDto, CodeDto, ExampleDto,
-    MethodDto, MethodKindDto, OriginDto, ParamsDto, ProvenanceDto, ProvenanceKindDto, RunDto,
-    StateDto, StatsDto, StepDto, TypestateDto, Version, WaitDto,
+    AnyOverload, BackendDto, CallbackBindingDto, CallbackDto, CallinDto, CodeDto, DeadlineDto,
+    ExampleDto, MethodDto, MethodKindDto, ObligationDto, OriginDto, ParamsDto, ProvenanceDto,
+    ProvenanceKindDto, RunDto, StateDto, StatsDto, StepDto, TypestateDto, Version, WaitDto,
 };
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
 use crate::model::{Origin, Step, Typestate, WaitOutcome};
+use crate::obligation::{Basis, Deadline};
 use crate::provenance::{Backend, Code, LearningStats, Provenance, ProvenanceKind};
 
 /// The JSON text of `typestate`, pretty-printed with a final newline. Every input callin is
@@ -116,6 +117,21 @@ fn dto(t: &Typestate) -> TypestateDto {
                         },
                     }),
                 }
+            })
+            .collect(),
+        obligations: t
+            .obligations
+            .iter()
+            .map(|o| ObligationDto {
+                states: o.states.iter().map(|&s| state_name(s)).collect(),
+                until: o.until.iter().map(|&c| t.callin(c).name.clone()).collect(),
+                by: o.by.map(|by| match by {
+                    Deadline::Pause => DeadlineDto::Pause,
+                    Deadline::Stop => DeadlineDto::Stop,
+                    Deadline::Destroy => DeadlineDto::Destroy,
+                }),
+                convention: o.basis == Basis::Convention,
+                origin: origin(&o.origin),
             })
             .collect(),
         examples: t

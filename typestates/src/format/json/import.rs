@@ -5,8 +5,9 @@ use std::collections::HashMap;
 
 use super::locate::JsonPath;
 use super::{
-    BackendDto, CallbackBindingDto, CodeDto, ExampleDto, MethodDto, MethodKindDto, OriginDto,
-    ParamsDto, ProvenanceDto, ProvenanceKindDto, StateDto, StepDto, TypestateDto, WaitDto,
+    BackendDto, CallbackBindingDto, CodeDto, DeadlineDto, ExampleDto, MethodDto, MethodKindDto,
+    ObligationDto, OriginDto, ParamsDto, ProvenanceDto, ProvenanceKindDto, StateDto, StepDto,
+    TypestateDto, WaitDto,
 };
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::format::lexer::is_word;
@@ -15,6 +16,7 @@ use crate::model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
     Typestate, WaitOutcome,
 };
+use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
 
 /// Reads the JSON text of a typestate, read from `path`, or returns every error found: a syntax
@@ -188,7 +190,18 @@ impl Importer<'_> {
             .enumerate()
             .filter_map(|(i, example)| self.example(&root.key("examples").index(i), example))
             .collect();
-        Typestate {
+        let obligations: Vec<(JsonPath, Obligation)> = dto
+            .obligations
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, o)| {
+                let at = root.key("obligations").index(i);
+                let obligation = self.obligation(&at, o)?;
+                Some((at, obligation))
+            })
+            .collect();
+        let places: Vec<JsonPath> = obligations.iter().map(|(at, _)| at.clone()).collect();
+        let typestate = Typestate {
             class: dto.class,
             summary: dto.summary,
             provenance: provenance(dto.provenance),
@@ -198,8 +211,46 @@ impl Importer<'_> {
             harmless,
             states,
             initial,
+            obligations: obligations.into_iter().map(|(_, o)| o).collect(),
             examples,
+        };
+        for (at, obligation) in places.iter().zip(&typestate.obligations) {
+            if let Some(problem) = typestate.obligation_problem(obligation) {
+                self.error(at, problem);
+            }
         }
+        typestate
+    }
+
+    /// The obligation `dto` at `at`, or `None` when a callin it names does not resolve.
+    fn obligation(&mut self, at: &JsonPath, dto: ObligationDto) -> Option<Obligation> {
+        let states = dto
+            .states
+            .iter()
+            .enumerate()
+            .map(|(i, name)| self.state(&at.key("states").index(i), name))
+            .collect();
+        let until = dto
+            .until
+            .iter()
+            .enumerate()
+            .map(|(i, name)| self.input_callin(&at.key("until").index(i), name))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Obligation {
+            states,
+            until,
+            by: dto.by.map(|by| match by {
+                DeadlineDto::Pause => Deadline::Pause,
+                DeadlineDto::Stop => Deadline::Stop,
+                DeadlineDto::Destroy => Deadline::Destroy,
+            }),
+            basis: if dto.convention {
+                Basis::Convention
+            } else {
+                Basis::Required
+            },
+            origin: origin(dto.origin),
+        })
     }
 
     /// The method `dto`, at `at`, reporting a class, name or parameter type the text format
@@ -317,6 +368,19 @@ impl Importer<'_> {
             self.error(at, format!("unknown callin `{name}`"));
         }
         found
+    }
+
+    /// The callin `name`, reported unless it is an input (not a creator).
+    fn input_callin(&mut self, at: &JsonPath, name: &str) -> Option<CallinId> {
+        let id = self.callin(at, name)?;
+        if self.callins[name].1 {
+            self.error(
+                at,
+                format!("`{name}` creates the object; it discharges nothing"),
+            );
+            return None;
+        }
+        Some(id)
     }
 
     fn callback(&mut self, at: &JsonPath, name: &str) -> Option<CallbackId> {

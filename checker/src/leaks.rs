@@ -1,0 +1,580 @@
+//! Leaks: objects dropped, overwritten, or still held at a lifecycle deadline while an
+//! obligation of their protocol holds (`typestates::obligation`).
+//!
+//! The dataflow of [`crate::typestate_flow`] and [`crate::events`] says where objects are;
+//! this module says where one is lost. It is fed at two places: each body's graph with its
+//! solution ([`scan_body`]: the end, exception paths and assignments), and the component's
+//! lifecycle ([`at_lifecycle`], and its end).
+//!
+//! Precision rules:
+//! - only a name that was given a newly created object is followed (`Shared::owned`); a value
+//!   of unknown origin, or one a call of unknown effect may have released or kept
+//!   (`Value::forgotten`, passing it to any method), never leaks;
+//! - a name whose object another name still holds (a must-alias group) does not drop it;
+//! - returned, stored in a field, captured, passed on (wrapper constructors, containers),
+//!   try-with-resources and `use {}` move the obligation away;
+//! - states reached only by guesses never count.
+
+use std::collections::HashMap;
+
+use typestates::model::StateId;
+use typestates::obligation::{Basis, Deadline};
+
+use crate::cfg::{Cfg, CloseTarget, EdgeKind, NodeId, NodeKind};
+use crate::diagnostics::{Related, Unreleased};
+use crate::ir::{Expr, ExprKind, Span};
+use crate::places::Var;
+use crate::protocols::{ProtocolId, Protocols};
+use crate::typestate_flow::{Env, Shared, Value};
+
+/// How an object is lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum LeakKind {
+    /// A local still holds it when the method that created it ends.
+    MethodEnd,
+    /// An exception leaves the method while a local holds it.
+    Exception,
+    /// The variable or field holding it is given another value or `null`.
+    Overwritten,
+    /// A new object replaces it in a field.
+    Replaced,
+    /// A field of a component still holds it when the component is destroyed.
+    ComponentEnd,
+    /// A field of a component holds it when the lifecycle callback returns.
+    Lifecycle(Deadline),
+}
+
+impl LeakKind {
+    /// The diagnostic code.
+    pub fn code(self) -> &'static str {
+        match self {
+            LeakKind::MethodEnd => "leak-method-end",
+            LeakKind::Exception => "leak-exception",
+            LeakKind::Overwritten => "leak-overwritten",
+            LeakKind::Replaced => "leak-replaced",
+            LeakKind::ComponentEnd => "leak-component-end",
+            LeakKind::Lifecycle(_) => "leak-lifecycle",
+        }
+    }
+
+    /// When the object is lost, for messages: "the method ends".
+    fn when(self) -> String {
+        match self {
+            LeakKind::MethodEnd => "the method ends".to_owned(),
+            LeakKind::Exception => "an exception leaves the method".to_owned(),
+            LeakKind::Overwritten => "it is overwritten".to_owned(),
+            LeakKind::Replaced => "a new object replaces it".to_owned(),
+            LeakKind::ComponentEnd => "the component is destroyed".to_owned(),
+            LeakKind::Lifecycle(deadline) => format!("{}() returns", deadline.method()),
+        }
+    }
+}
+
+/// The code of the never-released report of a protocol that declares no obligation, whose
+/// final states are guessed from the names of its releasing callins.
+pub const GUESSED_CODE: &str = "never-released";
+
+/// The leak reports on by default, without `--unreleased`: classes and kinds for which the
+/// leak benchmark (`bench/checker/leaks.toml`) showed at least 90 % true reports.
+const ON_BY_DEFAULT: &[(&str, LeakKind)] = &[];
+
+/// Whether leaks are followed at all when `--unreleased` is off.
+pub fn any_on_by_default() -> bool {
+    !ON_BY_DEFAULT.is_empty()
+}
+
+/// One place where an object may be lost.
+#[derive(Debug, Clone)]
+pub struct Dropped {
+    /// The name that held it.
+    pub var: Var,
+    /// What the name held.
+    pub value: Value,
+    /// How it is lost.
+    pub kind: LeakKind,
+    /// Where, when not the end of a body or lifecycle: the assignment or throwing call.
+    pub at: Option<Span>,
+}
+
+/// What a protocol obliges for one kind of leak.
+struct Obligated<'l> {
+    states: Vec<StateId>,
+    /// Whether obligations say so, or the final states are guessed.
+    declared: bool,
+    convention: bool,
+    releasing: Vec<&'l str>,
+}
+
+/// The states protocol `id` must not be lost in by a leak of `kind`: those of its obligations
+/// without a deadline (with [`LeakKind::Lifecycle`], those with that deadline), or, when it
+/// declares no obligation at all, every state but its guessed final ones (end of a method or
+/// component only).
+fn obligated<'l>(
+    protocols: &Protocols<'l>,
+    id: ProtocolId,
+    kind: LeakKind,
+) -> Option<Obligated<'l>> {
+    let ts = protocols.typestate(id);
+    if ts.obligations.is_empty() {
+        if !matches!(kind, LeakKind::MethodEnd | LeakKind::ComponentEnd) {
+            return None;
+        }
+        let finals = protocols.final_states(id);
+        if finals.is_empty() {
+            return None;
+        }
+        return Some(Obligated {
+            states: ts.state_ids().filter(|s| !finals.contains(s)).collect(),
+            declared: false,
+            convention: false,
+            releasing: protocols.releasing_methods(id),
+        });
+    }
+    let deadline = match kind {
+        LeakKind::Lifecycle(deadline) => Some(deadline),
+        _ => None,
+    };
+    let matching: Vec<_> = ts.obligations.iter().filter(|o| o.by == deadline).collect();
+    if matching.is_empty() {
+        return None;
+    }
+    let mut states: Vec<StateId> = matching.iter().flat_map(|o| o.states.clone()).collect();
+    states.sort_unstable();
+    states.dedup();
+    let mut releasing: Vec<&'l str> = matching
+        .iter()
+        .flat_map(|o| o.until.iter())
+        .flat_map(|&c| ts.callin(c).binding.methods.iter().map(|m| m.name.as_str()))
+        .collect();
+    releasing.sort_unstable();
+    releasing.dedup();
+    Some(Obligated {
+        states,
+        declared: true,
+        convention: matching.iter().all(|o| o.basis == Basis::Convention),
+        releasing,
+    })
+}
+
+/// The states of `value` an obligation forbids losing it in, if any: never for an object
+/// of unknown origin, one a call of unknown effect may have released or kept, or states
+/// only guessed.
+fn open_states(value: &Value, obligated: &Obligated<'_>) -> Vec<StateId> {
+    if value.unknown || value.forgotten {
+        return Vec::new();
+    }
+    value
+        .states
+        .keys()
+        .filter(|s| obligated.states.contains(s) && !value.guessed.contains(s))
+        .copied()
+        .collect()
+}
+
+/// Whether `var`'s object is also held by another name of `env` (a copy in a field).
+fn held_elsewhere(env: &Env, var: &Var, value: &Value) -> bool {
+    value.alias.is_some_and(|group| {
+        env.iter()
+            .any(|(other, v)| other != var && v.alias == Some(group))
+    })
+}
+
+/// Packages whose calls throw checked I/O exceptions in the normal course of things: an
+/// exception path through one of their calls is one a real run takes.
+const THROWING_PACKAGES: &[&str] = &[
+    "java.io.",
+    "java.net.",
+    "java.nio.",
+    "java.util.zip.",
+    "java.sql.",
+    "okhttp3.",
+];
+
+/// Calls that hand the object's resource to what they return: closing a `ResponseBody`'s
+/// `source()`, `byteStream()` or `charStream()` closes the body (OkHttp `ResponseBody` KDoc),
+/// and closing a `FileInputStream`'s `getChannel()` closes the stream (Java SE API).
+const HANDING_OVER: &[&str] = &["source", "byteStream", "charStream", "getChannel"];
+
+/// Records what one body loses: objects of locals at its end and on I/O exceptions thrown
+/// outside every `try`, and objects whose name an assignment overwrites.
+/// `env_at` gives the state entering a node. An object whose resource a call hands over to
+/// code that keeps it ([`HANDING_OVER`], the result passed on, returned or stored) is not
+/// followed in the body.
+pub(crate) fn scan_body<'e>(
+    shared: &Shared<'_, '_>,
+    cfg: &Cfg<'_>,
+    env_at: impl Fn(NodeId) -> Option<&'e Env>,
+) {
+    // Resources of try-with-resources and `use {}` are closed by the language.
+    let mut settled: Vec<Var> = cfg
+        .nodes
+        .iter()
+        .filter_map(|node| match node.kind {
+            NodeKind::Close(CloseTarget::Local(local)) => shared
+                .res
+                .declared_at(local.name_span.start_byte)
+                .map(Var::Local),
+            NodeKind::Close(CloseTarget::Expr(expr)) => shared.places.var(expr).cloned(),
+            _ => None,
+        })
+        .collect();
+    settled.extend(handed_over(shared, cfg));
+    let owned = shared.owned.borrow();
+    let followed = |var: &Var| {
+        owned.contains_key(var)
+            && !settled.contains(var)
+            && match var {
+                Var::Local(local) => {
+                    !shared.captured.contains_key(local) && !shared.places.escaping.contains(local)
+                }
+                _ => true,
+            }
+    };
+    let mut found = Vec::new();
+    if let Some(env) = env_at(cfg.exit) {
+        for (var, value) in env {
+            if matches!(var, Var::Local(_)) && followed(var) {
+                found.push(Dropped {
+                    var: var.clone(),
+                    value: value.clone(),
+                    kind: LeakKind::MethodEnd,
+                    at: None,
+                });
+            }
+        }
+    }
+    for (index, node) in cfg.nodes.iter().enumerate() {
+        let id = NodeId(u32::try_from(index).unwrap_or(u32::MAX));
+        let Some(env) = env_at(id) else { continue };
+        match node.kind {
+            NodeKind::Assign { target, value } => {
+                let Some(var) = shared.places.var(target) else {
+                    continue;
+                };
+                let Some(old) = env.get(var) else { continue };
+                let same_object = shared.places.var(value).is_some_and(|source| {
+                    source == var
+                        || env
+                            .get(source)
+                            .is_some_and(|v| v.alias.is_some() && v.alias == old.alias)
+                });
+                if !followed(var) || held_elsewhere(env, var, old) || same_object {
+                    continue;
+                }
+                let kind = match (var, &value.kind) {
+                    (_, ExprKind::Null) | (Var::Local(_), _) => LeakKind::Overwritten,
+                    _ => LeakKind::Replaced,
+                };
+                found.push(Dropped {
+                    var: var.clone(),
+                    value: old.clone(),
+                    kind,
+                    at: Some(target.span),
+                });
+            }
+            NodeKind::Call(expr) | NodeKind::New(expr) => {
+                // Only a `try` gives a call exception edges: one without any is outside every
+                // `try`, so what it throws leaves the method (one inside may be caught, or
+                // meet a `finally` that releases).
+                let uncaught = !node
+                    .succs
+                    .iter()
+                    .any(|&(_, edge)| edge == EdgeKind::Exception);
+                if !uncaught || !throws_io(shared, expr, env) {
+                    continue;
+                }
+                for (var, value) in env {
+                    if matches!(var, Var::Local(_))
+                        && followed(var)
+                        && !releases(shared, expr, var, value)
+                    {
+                        found.push(Dropped {
+                            var: var.clone(),
+                            value: value.clone(),
+                            kind: LeakKind::Exception,
+                            at: Some(expr.span),
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    drop(owned);
+    shared.leaks.borrow_mut().extend(found);
+}
+
+/// The tracked names whose resource a [`HANDING_OVER`] call gives away in `cfg`: its result
+/// is an argument, the returned value, or the value of an assignment or declaration.
+fn handed_over(shared: &Shared<'_, '_>, cfg: &Cfg<'_>) -> Vec<Var> {
+    let handing = |expr: &Expr| match &expr.kind {
+        ExprKind::Call(call) if HANDING_OVER.contains(&call.name.as_str()) => call
+            .receiver
+            .as_deref()
+            .and_then(|r| shared.places.var(r))
+            .cloned(),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for node in &cfg.nodes {
+        let passed: Vec<&Expr> = match node.kind {
+            NodeKind::Call(expr) | NodeKind::New(expr) => match &expr.kind {
+                ExprKind::Call(call) => call.args.iter().collect(),
+                ExprKind::New { args, .. } => args.iter().collect(),
+                _ => Vec::new(),
+            },
+            NodeKind::Return(value) | NodeKind::Assign { value, .. } => vec![value],
+            NodeKind::Declare(local) => local.init.iter().collect(),
+            _ => Vec::new(),
+        };
+        out.extend(passed.into_iter().filter_map(handing));
+    }
+    out
+}
+
+/// Methods of streams, files, sockets and readers that declare `IOException` and fail in the
+/// normal course of things (a read or write of a broken file or connection).
+const THROWING_METHODS: &[&str] = &[
+    "read",
+    "readLine",
+    "readFully",
+    "write",
+    "flush",
+    "skip",
+    "available",
+    "reset",
+    "seek",
+    "length",
+    "connect",
+    "getInputStream",
+    "getOutputStream",
+    "append",
+    "newLine",
+    "ready",
+    "transferTo",
+    "transferFrom",
+    "string",
+    "bytes",
+];
+
+/// Classes whose objects hold no resource: closing them has no effect (Java SE API,
+/// `ByteArrayInputStream`, `ByteArrayOutputStream`, `StringReader`, `StringWriter`,
+/// `CharArrayReader`, `CharArrayWriter`).
+const HOLDING_NOTHING: &[&str] = &[
+    "java.io.ByteArrayInputStream",
+    "java.io.ByteArrayOutputStream",
+    "java.io.StringReader",
+    "java.io.StringWriter",
+    "java.io.CharArrayReader",
+    "java.io.CharArrayWriter",
+];
+
+/// Whether `created`, an expression creating a protocol object, creates one that holds no
+/// resource, so that nothing obliges its release.
+pub(crate) fn holds_nothing(shared: &Shared<'_, '_>, created: &Expr) -> bool {
+    shared
+        .res
+        .type_of(created.id)
+        .is_some_and(|t| HOLDING_NOTHING.contains(&t.fqn.as_str()))
+}
+
+/// Whether `expr` may throw an I/O exception in the normal course of things: a constructor of
+/// a protocol class in [`THROWING_PACKAGES`] that wraps no tracked object (`new
+/// FileInputStream(path)`, not `new BufferedInputStream(in)`), or one of
+/// [`THROWING_METHODS`] called on a tracked object of such a class.
+fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
+    let tracked = |args: &[Expr]| {
+        args.iter().any(|a| {
+            shared
+                .places
+                .var(a)
+                .is_some_and(|var| env.get(var).is_some())
+        })
+    };
+    let class = match &expr.kind {
+        ExprKind::New { args, .. } if tracked(args) => None,
+        ExprKind::New { .. } => shared
+            .res
+            .type_of(expr.id)
+            .filter(|t| shared.protocols.protocol_of(&t.fqn).is_some())
+            .map(|t| t.fqn.clone()),
+        ExprKind::Call(call) if THROWING_METHODS.contains(&call.name.as_str()) => call
+            .receiver
+            .as_deref()
+            .and_then(|r| shared.places.var(r))
+            .and_then(|var| env.get(var))
+            .map(|value| shared.protocols.typestate(value.protocol).class.clone()),
+        _ => None,
+    };
+    class.is_some_and(|class| THROWING_PACKAGES.iter().any(|p| class.starts_with(p)))
+}
+
+/// The tracked receiver `expr` releases, if it is a call of a callin that discharges an
+/// obligation of the receiver's protocol: when that call throws, the object may be released
+/// all the same (a stream's `close()` frees its descriptor before it reports a failed flush).
+pub(crate) fn released_receiver(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> Option<Var> {
+    let ExprKind::Call(call) = &expr.kind else {
+        return None;
+    };
+    let var = call
+        .receiver
+        .as_deref()
+        .and_then(|r| shared.places.var(r))?;
+    let value = env.get(var)?;
+    releases(shared, expr, var, value).then(|| var.clone())
+}
+
+/// Whether `expr` is the call that releases `var` (a `close()` that throws leaves nothing to
+/// release).
+fn releases(shared: &Shared<'_, '_>, expr: &Expr, var: &Var, value: &Value) -> bool {
+    let ExprKind::Call(call) = &expr.kind else {
+        return false;
+    };
+    call.receiver.as_deref().and_then(|r| shared.places.var(r)) == Some(var)
+        && obligated(shared.protocols, value.protocol, LeakKind::MethodEnd)
+            .is_some_and(|o| o.releasing.contains(&call.name.as_str()))
+}
+
+/// Records the fields of component `fqn` still holding an object when lifecycle callback
+/// `method` returns with `env`.
+pub(crate) fn at_lifecycle(shared: &Shared<'_, '_>, fqn: &str, method: &str, env: &Env) {
+    let Some(deadline) = Deadline::from_method(method) else {
+        return;
+    };
+    let owned = shared.owned.borrow();
+    let found: Vec<Dropped> = env
+        .iter()
+        .filter(|(var, _)| matches!(var, Var::Field(class, _) if class == fqn))
+        .filter(|(var, _)| owned.contains_key(*var))
+        .map(|(var, value)| Dropped {
+            var: var.clone(),
+            value: value.clone(),
+            kind: LeakKind::Lifecycle(deadline),
+            at: None,
+        })
+        .collect();
+    drop(owned);
+    shared.leaks.borrow_mut().extend(found);
+}
+
+/// One finding per name and kind of leak, its values joined over every place it is lost
+/// there, at the first such place, in source order. With `all` off, only the leaks
+/// [`ON_BY_DEFAULT`] lists.
+pub(crate) fn report(
+    protocols: &Protocols<'_>,
+    dropped: Vec<Dropped>,
+    owned: &HashMap<Var, (String, Span)>,
+    all: bool,
+) -> Vec<Unreleased> {
+    let mut joined: Vec<Dropped> = Vec::new();
+    for d in dropped {
+        match joined
+            .iter_mut()
+            .find(|j| j.var == d.var && j.kind == d.kind && j.value.protocol == d.value.protocol)
+        {
+            Some(current) => {
+                current.value.join(&d.value);
+                if let (Some(at), Some(new)) = (current.at, d.at) {
+                    if new.start_byte < at.start_byte {
+                        current.at = Some(new);
+                    }
+                }
+            }
+            None => joined.push(d),
+        }
+    }
+    let mut out: Vec<Unreleased> = joined
+        .into_iter()
+        .filter_map(|d| {
+            let (name, span) = owned.get(&d.var)?;
+            finding(protocols, &d, name, *span)
+        })
+        .filter(|u| {
+            all || ON_BY_DEFAULT
+                .iter()
+                .any(|(class, kind)| *class == u.class && kind.code() == u.code)
+        })
+        .collect();
+    // An object lost otherwise is lost on its exception paths too: one report.
+    let exception = LeakKind::Exception.code();
+    let stored = |u: &Unreleased| u.related.first().map_or(u.span, |r| r.span);
+    let lost_otherwise: Vec<Span> = out
+        .iter()
+        .filter(|u| u.code != exception)
+        .map(stored)
+        .collect();
+    out.retain(|u| u.code != exception || !lost_otherwise.contains(&stored(u)));
+    out.sort_by_key(|u| (u.span.start_byte, u.code));
+    out
+}
+
+/// The finding for `dropped`, whose name `receiver` was given the object at `stored`.
+fn finding(
+    protocols: &Protocols<'_>,
+    dropped: &Dropped,
+    receiver: &str,
+    stored: Span,
+) -> Option<Unreleased> {
+    let value = &dropped.value;
+    let obligated = obligated(protocols, value.protocol, dropped.kind)?;
+    let open = open_states(value, &obligated);
+    if open.is_empty() {
+        return None;
+    }
+    let ts = protocols.typestate(value.protocol);
+    let definite = dropped.kind != LeakKind::Exception
+        && !value.null
+        && !value.approximate
+        && open.len() == value.states.len();
+    let states: Vec<String> = open.iter().map(|s| ts.state(*s).name.clone()).collect();
+    let how = obligated
+        .releasing
+        .iter()
+        .map(|m| format!("{m}()"))
+        .collect::<Vec<_>>()
+        .join(" or ");
+    let message = format!(
+        "`{receiver}` ({}) {} not released when {}: it {} still be {}; call {how} first{}",
+        ts.simple_name(),
+        if definite { "is" } else { "may be" },
+        dropped.kind.when(),
+        if definite { "would" } else { "may" },
+        states.join(", "),
+        if obligated.convention {
+            " (a convention of the platform, not a requirement)"
+        } else {
+            ""
+        }
+    );
+    let (span, related) = match dropped.at {
+        Some(at) if at == stored => (at, Vec::new()),
+        Some(at) => (
+            at,
+            vec![Related {
+                span: stored,
+                label: format!("`{receiver}` is given the object here"),
+            }],
+        ),
+        None => (stored, Vec::new()),
+    };
+    Some(Unreleased {
+        span,
+        class: ts.class.clone(),
+        receiver: receiver.to_owned(),
+        states,
+        definite,
+        releasing: obligated
+            .releasing
+            .iter()
+            .map(|m| (*m).to_owned())
+            .collect(),
+        message,
+        code: if obligated.declared {
+            dropped.kind.code()
+        } else {
+            GUESSED_CODE
+        },
+        convention: obligated.convention,
+        related,
+    })
+}
