@@ -726,6 +726,35 @@ impl Value {
         Some(out)
     }
 
+    /// The object after one of `callins` threw: the known states where every one of them is
+    /// an error stay, and where one is allowed the call may have done anything
+    /// ([`Value::havoc`]).
+    fn forget_where_enabled(&self, protocols: &Protocols<'_>, callins: &[CallinId]) -> Value {
+        let ts = protocols.typestate(self.protocol);
+        let enabled = |state: StateId| {
+            callins
+                .iter()
+                .any(|&callin| ts.step(state, callin).target().is_some())
+        };
+        if !self.states.keys().any(|&state| enabled(state)) && !self.unknown {
+            return self.clone();
+        }
+        let mut forbidden = self.clone();
+        let allowed: BTreeSet<StateId> = self
+            .states
+            .keys()
+            .copied()
+            .filter(|&state| enabled(state))
+            .collect();
+        forbidden.states.retain(|state, _| !allowed.contains(state));
+        forbidden.guessed.retain(|state| !allowed.contains(state));
+        forbidden.facts.retain(|state, _| !allowed.contains(state));
+        let mut forgotten = self.clone();
+        forgotten.havoc();
+        forgotten.join(&forbidden);
+        forgotten
+    }
+
     /// Whether the listener registered by the call `site` may be registered while the object
     /// is in `state`.
     pub fn may_be_registered(&self, site: ExprId, state: StateId) -> bool {
@@ -1272,13 +1301,17 @@ struct BodyAnalysis<'s, 'a, 'l> {
 impl BodyAnalysis<'_, '_, '_> {
     /// The state after `node` threw from `env`: unchanged (the call did not happen), except
     /// that a release that throws (`close()` in a `finally`'s own `try`) may have released
-    /// its object, which is then forgotten.
+    /// its object where the protocol allows the release, which is then forgotten there (a
+    /// release the protocol forbids throws without releasing anything).
     fn after_throw(&self, node: &Node<'_>, env: &Env) -> FlowState {
         let mut env = env.clone();
         if let NodeKind::Call(expr) = node.kind {
             if let Some(var) = crate::leaks::released_receiver(self.shared, expr, &env) {
-                if let Some(value) = env.get(&var).cloned() {
-                    havoc(&mut env, &var, &value);
+                if let (Some(value), ExprKind::Call(call)) = (env.get(&var), &expr.kind) {
+                    let protocols = self.shared.protocols;
+                    let callins = protocols.callins(value.protocol, &call.name, call.args.len());
+                    let thrown = value.forget_where_enabled(protocols, &callins);
+                    env.insert(var, thrown);
                 }
             }
         }
