@@ -5,8 +5,9 @@ use std::fmt::Write;
 
 use checker::{SourceFile, Violation};
 
-use super::severity;
+use super::{severity, shown_levels};
 use server::project::ProjectResult;
+use typestates::LevelSet;
 
 /// ANSI styles, or none.
 #[derive(Clone, Copy, Debug)]
@@ -43,11 +44,12 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
             warning.message
         );
     }
-    for (file, result) in &project.files {
-        for violation in &result.violations {
-            render_violation(&mut out, file, violation, style);
+    for checked in &project.files {
+        let (file, result) = (&checked.source, &checked.result);
+        for (violation, levels) in result.violations.iter().zip(&checked.violation_levels) {
+            render_violation(&mut out, file, violation, levels, style);
         }
-        for unreleased in &result.unreleased {
+        for (unreleased, levels) in result.unreleased.iter().zip(&checked.unreleased_levels) {
             let kind = if unreleased.definite {
                 "definite"
             } else {
@@ -55,13 +57,15 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
             };
             let _ = writeln!(
                 out,
-                "{}{}: {} ({kind})\n  --> {}:{}\n",
+                "{}{}: {} ({kind})\n  --> {}:{}",
                 style.paint("1;33", "warning"),
                 style.paint("1", "[never-released]"),
                 unreleased.message,
                 file.path.display(),
                 unreleased.span.start
             );
+            write_levels(&mut out, levels);
+            let _ = writeln!(out);
         }
         for span in &result.syntax_errors {
             let _ = writeln!(
@@ -88,7 +92,21 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
     out
 }
 
-fn render_violation(out: &mut String, file: &SourceFile, v: &Violation, style: Style) {
+/// The note saying on which API levels a finding happens, when that says more than "every
+/// level".
+fn write_levels(out: &mut String, levels: &LevelSet) {
+    if let Some(levels) = shown_levels(levels) {
+        let _ = writeln!(out, "  = note: happens on API levels {levels}");
+    }
+}
+
+fn render_violation(
+    out: &mut String,
+    file: &SourceFile,
+    v: &Violation,
+    levels: &LevelSet,
+    style: Style,
+) {
     let severity = severity(v.kind);
     let colour = if severity == "error" { "1;31" } else { "1;33" };
     let _ = writeln!(
@@ -130,6 +148,7 @@ fn render_violation(out: &mut String, file: &SourceFile, v: &Violation, style: S
     if let Some(exception) = &v.exception {
         let _ = writeln!(out, "  = note: the framework throws {exception}");
     }
+    write_levels(out, levels);
     if !v.allowed.is_empty() || !v.pending_callbacks.is_empty() {
         let mut help = Vec::new();
         if !v.allowed.is_empty() {

@@ -1,38 +1,51 @@
 //! The JSON report (`"format": "typestar-check/1"`): every finding with its place, states,
 //! exception, related locations and hint, every file that could not be checked, and every
-//! file checked with a caveat (`warnings`: read as Latin-1).
+//! file checked with a caveat (`warnings`: read as Latin-1, a level setting not read); a
+//! finding's `api_levels` says on which API levels it happens (`null`: every level).
 
 use checker::{SourceFile, Violation};
 use serde_json::{json, Value};
 
-use super::severity;
+use super::{severity, shown_levels};
 use server::project::ProjectResult;
+use typestates::LevelSet;
 
 /// The report as pretty-printed JSON.
 pub fn render(project: &ProjectResult) -> String {
     let findings: Vec<Value> = project
         .files
         .iter()
-        .flat_map(|(file, result)| result.violations.iter().map(move |v| finding(file, v)))
+        .flat_map(|f| {
+            f.result
+                .violations
+                .iter()
+                .zip(&f.violation_levels)
+                .map(move |(v, levels)| finding(&f.source, v, levels))
+        })
         .collect();
     let unreleased: Vec<Value> = project
         .files
         .iter()
-        .flat_map(|(file, result)| {
-            result.unreleased.iter().map(move |u| {
-                json!({
-                    "path": file.path.display().to_string(),
-                    "line": u.span.start.line,
-                    "column": u.span.start.col,
-                    "code": "never-released",
-                    "kind": if u.definite { "definite" } else { "possible" },
-                    "message": u.message,
-                    "class": u.class,
-                    "receiver": u.receiver,
-                    "states": u.states,
-                    "releasing": u.releasing,
+        .flat_map(|f| {
+            f.result
+                .unreleased
+                .iter()
+                .zip(&f.unreleased_levels)
+                .map(move |(u, levels)| {
+                    json!({
+                        "path": f.source.path.display().to_string(),
+                        "line": u.span.start.line,
+                        "column": u.span.start.col,
+                        "code": "never-released",
+                        "kind": if u.definite { "definite" } else { "possible" },
+                        "message": u.message,
+                        "class": u.class,
+                        "receiver": u.receiver,
+                        "states": u.states,
+                        "releasing": u.releasing,
+                        "api_levels": shown_levels(levels),
+                    })
                 })
-            })
         })
         .collect();
     let errors: Vec<Value> = project
@@ -48,10 +61,10 @@ pub fn render(project: &ProjectResult) -> String {
     let syntax_errors: Vec<Value> = project
         .files
         .iter()
-        .flat_map(|(file, result)| {
-            result.syntax_errors.iter().map(move |span| {
+        .flat_map(|f| {
+            f.result.syntax_errors.iter().map(move |span| {
                 json!({
-                    "path": file.path.display().to_string(),
+                    "path": f.source.path.display().to_string(),
                     "line": span.start.line,
                     "column": span.start.col,
                 })
@@ -70,7 +83,7 @@ pub fn render(project: &ProjectResult) -> String {
     serde_json::to_string_pretty(&report).expect("JSON values serialize") + "\n"
 }
 
-fn finding(file: &SourceFile, v: &Violation) -> Value {
+fn finding(file: &SourceFile, v: &Violation, levels: &LevelSet) -> Value {
     let path = file.path.display().to_string();
     json!({
         "path": path,
@@ -90,6 +103,7 @@ fn finding(file: &SourceFile, v: &Violation) -> Value {
         "exception": v.exception,
         "allowed": v.allowed,
         "pending_callbacks": v.pending_callbacks,
+        "api_levels": shown_levels(levels),
         "related": v.related.iter().map(|r| json!({
             "path": path,
             "line": r.span.start.line,
