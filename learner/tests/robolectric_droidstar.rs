@@ -12,61 +12,18 @@
 //! simulated clock, so no answer depends on wall-clock timing.
 
 mod jvm_support;
+mod robolectric_support;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 
 use jvm_support::{experiment, statistics_line, target_dir};
-use learner::backend::jvm::{Experiment, JvmConfig};
-use learner::backend::robolectric::{
-    default_artifacts_dir, fetch_script, learn_class, RobolectricConfig, DEFAULT_SDK,
-};
+use learner::backend::jvm::Experiment;
+use learner::backend::robolectric::{learn_class, RobolectricConfig};
 use learner::{End, NoProgress};
+use robolectric_support::{config, slow_tests_enabled};
 use typestates::diff::{diff, Diff};
 use typestates::{ProvenanceKind, Typestate};
-
-/// Whether the slow tests run: `TYPESTAR_SLOW=1`, or in CI. Otherwise a line on the terminal
-/// (past the test harness's capture) says how to run them.
-fn slow_tests_enabled(test: &str) -> bool {
-    let slow = std::env::var("TYPESTAR_SLOW").is_ok_and(|it| it == "1");
-    let ci = std::env::var_os("CI").is_some_and(|it| !it.is_empty());
-    if !(slow || ci) {
-        let _ = writeln!(
-            std::io::stderr(),
-            "{test}: skipped: set TYPESTAR_SLOW=1 to learn it under Robolectric"
-        );
-    }
-    slow || ci
-}
-
-/// The artifacts of the default SDK level, fetched by `fetch.sh` if missing (a no-op when
-/// they are cached).
-fn config() -> RobolectricConfig {
-    let dir = default_artifacts_dir();
-    let status = Command::new(fetch_script())
-        .arg("--dest")
-        .arg(&dir)
-        .arg("--sdk")
-        .arg(DEFAULT_SDK.to_string())
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap_or_else(|error| panic!("cannot run {}: {error}", fetch_script().display()));
-    assert!(
-        status.success(),
-        "{} failed ({status}); it needs mvn and Maven Central",
-        fetch_script().display()
-    );
-    RobolectricConfig {
-        artifacts: dir,
-        jvm: JvmConfig {
-            cache_dir: target_dir().join("typestar-agent-cache"),
-            ..JvmConfig::default()
-        },
-        ..RobolectricConfig::default()
-    }
-}
 
 /// One learning run at a time: each starts a JVM with its own sandbox.
 static ONE_RUN_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
