@@ -31,7 +31,7 @@ use typestates::files::Visited;
 use typestates::library::Library;
 use typestates::{ApiLevels, LevelSet};
 
-use crate::sdk::{AppLevels, SdkReader, SdkSetting};
+use crate::sdk::{level_bands, library_on, merge_finding, AppLevels, SdkReader, SdkSetting};
 
 /// Folders never descended into: dependencies and tool state (hidden folders are skipped too).
 const SKIPPED_DIRS: &[&str] = &["node_modules", ".git", ".gradle"];
@@ -290,21 +290,15 @@ fn check_on_levels(
     config: CheckConfig,
     jobs: usize,
 ) -> Vec<Result<OnLevels, String>> {
-    let bands = ApiLevels::ALL.split(library.level_boundaries());
+    let bands = level_bands(library);
     let mut merged: Vec<Option<Result<OnLevels, String>>> =
         (0..sources.len()).map(|_| None).collect();
     for band in bands {
         if !apps.iter().any(|app| app.range().overlaps(band)) {
             continue;
         }
-        let at_level;
-        let band_library = if band == ApiLevels::ALL {
-            library
-        } else {
-            at_level = library.at_level(band.representative());
-            &at_level
-        };
-        let project = Project::new(band_library, sources, config.clone(), jobs);
+        let band_library = library_on(library, band);
+        let project = Project::new(&band_library, sources, config.clone(), jobs);
         let results = check_all(&project, sources, jobs);
         for ((slot, app), result) in merged.iter_mut().zip(apps).zip(results) {
             let levels = band.intersect(app.range());
@@ -341,7 +335,7 @@ impl OnLevels {
     /// Adds the findings of one range of levels, merging those found on other levels already.
     fn add(&mut self, result: CheckResult, levels: ApiLevels) {
         for violation in result.violations {
-            merge(
+            merge_finding(
                 &mut self.result.violations,
                 &mut self.violation_levels,
                 violation,
@@ -349,7 +343,7 @@ impl OnLevels {
             );
         }
         for unreleased in result.unreleased {
-            merge(
+            merge_finding(
                 &mut self.result.unreleased,
                 &mut self.unreleased_levels,
                 unreleased,
@@ -366,17 +360,6 @@ impl OnLevels {
             &mut self.unreleased_levels,
             |u: &Unreleased| (u.span.start.line, u.span.start.col),
         );
-    }
-}
-
-/// Adds `levels` to the finding equal to `finding`, or adds it with those levels.
-fn merge<T: PartialEq>(found: &mut Vec<T>, on: &mut Vec<LevelSet>, finding: T, levels: ApiLevels) {
-    match found.iter().position(|f| *f == finding) {
-        Some(index) => on[index].add(levels),
-        None => {
-            found.push(finding);
-            on.push(LevelSet::of(levels));
-        }
     }
 }
 

@@ -15,12 +15,47 @@
 //! Android keeps an app's behaviour at its `targetSdk` where it gates a change on the target
 //! level. An unknown end leaves that side open.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
 use regex::Regex;
-use typestates::ApiLevels;
+use typestates::library::Library;
+use typestates::{ApiLevels, LevelSet};
+
+/// The ranges of levels on each of which every protocol of `library` is the same, in order
+/// (every level in one range when no protocol depends on the level).
+pub fn level_bands(library: &Library) -> Vec<ApiLevels> {
+    ApiLevels::ALL.split(library.level_boundaries())
+}
+
+/// The library on the levels of `band`, one of [`level_bands`]: `library` itself when `band`
+/// holds every level.
+pub fn library_on(library: &Library, band: ApiLevels) -> Cow<'_, Library> {
+    if band == ApiLevels::ALL {
+        Cow::Borrowed(library)
+    } else {
+        Cow::Owned(library.at_level(band.representative()))
+    }
+}
+
+/// Adds `levels` to the finding of `found` equal to `finding` (`on` holds the levels of each
+/// finding of `found`), or adds it with those levels.
+pub fn merge_finding<T: PartialEq>(
+    found: &mut Vec<T>,
+    on: &mut Vec<LevelSet>,
+    finding: T,
+    levels: ApiLevels,
+) {
+    match found.iter().position(|f| *f == finding) {
+        Some(index) => on[index].add(levels),
+        None => {
+            found.push(finding);
+            on.push(LevelSet::of(levels));
+        }
+    }
+}
 
 /// Gradle build files, in the order they are looked for.
 const GRADLE_FILES: &[&str] = &["build.gradle", "build.gradle.kts"];
