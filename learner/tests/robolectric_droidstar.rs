@@ -312,6 +312,12 @@ async fn learned_library_protocols() {
             "simulated",
             &[],
         ),
+        (
+            "android.view.VelocityTracker.toml",
+            "android.view.VelocityTracker",
+            "simulated",
+            &[],
+        ),
     ];
     for (file, class, code, unverified) in cases {
         let learned = learn(experiment(file), code).await;
