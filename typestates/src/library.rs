@@ -47,6 +47,7 @@ pub const MAX_TYPESTATE_BYTES: u64 = 4 << 20;
 const BUNDLED: &[BundledFile] = bundled![
     "android/app/DownloadManager.typestate",
     "android/bluetooth/BluetoothAdapter.typestate",
+    "android/content/ContentProviderClient.typestate",
     "android/content/res/TypedArray.typestate",
     "android/database/Cursor.typestate",
     "android/database/sqlite/SQLiteDatabase.typestate",
