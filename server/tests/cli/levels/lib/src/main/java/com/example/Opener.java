@@ -1,11 +1,6 @@
 package com.example;
 
-class GateUser {
-    void closeUnopened() {
-        Gate gate = new Gate();
-        gate.close();
-    }
-
+class Opener {
     void openTwice() {
         Gate gate = new Gate();
         gate.open();
