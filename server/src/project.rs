@@ -290,7 +290,7 @@ fn check_on_levels(
     config: CheckConfig,
     jobs: usize,
 ) -> Vec<Result<OnLevels, String>> {
-    let bands = level_bands(library);
+    let bands = level_bands(library, sources.iter().map(|s| &*s.text));
     let mut merged: Vec<Option<Result<OnLevels, String>>> =
         (0..sources.len()).map(|_| None).collect();
     for band in bands {

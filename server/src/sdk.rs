@@ -20,14 +20,32 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
+use checker::prefilter::NameFilter;
 use regex::Regex;
 use typestates::library::Library;
 use typestates::{ApiLevels, LevelSet};
 
-/// The ranges of levels on each of which every protocol of `library` is the same, in order
-/// (every level in one range when no protocol depends on the level).
-pub fn level_bands(library: &Library) -> Vec<ApiLevels> {
-    ApiLevels::ALL.split(library.level_boundaries())
+/// The ranges of levels on each of which every protocol of `library` that `texts` may use is
+/// the same, in order: every level in one range when none of them depends on the level.
+/// A protocol that changes with the level counts only when some text names what a tracked
+/// object of it needs ([`NameFilter`]: its class, a subclass in the library, a factory), so
+/// that a project using none of them is checked once, however many bundled protocols do.
+pub fn level_bands<'t>(
+    library: &Library,
+    texts: impl IntoIterator<Item = &'t str>,
+) -> Vec<ApiLevels> {
+    let mut varying = Library::default();
+    for entry in library.iter().filter(|e| e.typestate.varies_by_level()) {
+        varying.insert(entry.clone());
+    }
+    if varying.is_empty() {
+        return vec![ApiLevels::ALL];
+    }
+    let filter = NameFilter::new(&varying);
+    if !texts.into_iter().any(|text| filter.matches(text)) {
+        return vec![ApiLevels::ALL];
+    }
+    ApiLevels::ALL.split(varying.level_boundaries())
 }
 
 /// The library on the levels of `band`, one of [`level_bands`]: `library` itself when `band`
@@ -372,6 +390,19 @@ mod tests {
             ]
         );
         assert_eq!(gradle_values(kotlin)[1].level, None);
+    }
+
+    #[test]
+    fn only_texts_that_may_use_a_varying_protocol_split_the_levels() {
+        let library = Library::bundled();
+        let player = "class A { void f(MediaPlayer p) { p.start(); } }";
+        assert_eq!(level_bands(&library, [player]), [ApiLevels::ALL]);
+        let client = "val c = resolver.acquireContentProviderClient(uri)";
+        let bands: Vec<String> = level_bands(&library, [player, client])
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(bands, ["..23", "24..28", "29.."]);
     }
 
     #[test]

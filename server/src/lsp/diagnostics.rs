@@ -124,8 +124,9 @@ pub async fn analyze(session: &Session, snapshot: &Snapshot) -> Option<FileAnaly
     .await
 }
 
-/// Checks `file` with `checker`. Where the library changes with the API level, the file is
-/// checked once per range of levels of its module ([`crate::sdk`], with `sdk` for a module that
+/// Checks `file` with `checker`. Where a protocol the file may use changes with the API level
+/// (a subclass declared in another file is not seen here), the file is checked once per range
+/// of levels of its module ([`crate::sdk`], with `sdk` for a module that
 /// does not say); a finding on only some of them names its levels, and one on none is dropped.
 pub fn check_on_levels(
     checker: &dyn Checker,
@@ -134,7 +135,7 @@ pub fn check_on_levels(
     file: &SourceFile,
     cache: &DocumentCache,
 ) -> FileAnalysis {
-    let bands = level_bands(library);
+    let bands = level_bands(library, [&*file.text]);
     if bands == [ApiLevels::ALL] {
         return checker.check(library, file, cache);
     }
