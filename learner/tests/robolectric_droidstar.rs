@@ -21,7 +21,7 @@ use jvm_support::{experiment, statistics_line, target_dir};
 use learner::backend::jvm::Experiment;
 use learner::backend::robolectric::{learn_class, RobolectricConfig, DEFAULT_SDK};
 use learner::{End, NoProgress};
-use robolectric_support::{config, slow_tests_enabled};
+use robolectric_support::{config, config_on, slow_tests_enabled};
 use typestates::diff::{diff, Diff};
 use typestates::{ProvenanceKind, Typestate};
 
@@ -70,8 +70,7 @@ async fn learn(experiment: Arc<Experiment>, code: &str) -> Typestate {
 /// [`learn`] on SDK level `sdk`.
 async fn learn_on(experiment: Arc<Experiment>, code: &str, sdk: u32) -> Typestate {
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
-    let config = RobolectricConfig { sdk, ..config() };
-    let run = learn_class(experiment, &config, &mut NoProgress)
+    let run = learn_class(experiment, &config_on(sdk), &mut NoProgress)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(

@@ -28,12 +28,18 @@ pub fn slow_tests_enabled(test: &str) -> bool {
 /// The artifacts of the default SDK level, fetched by `fetch.sh` if missing (a no-op when
 /// they are cached).
 pub fn config() -> RobolectricConfig {
+    config_on(DEFAULT_SDK)
+}
+
+/// The artifacts of SDK level `sdk`, fetched by `fetch.sh` if missing (an SDK's jar is about
+/// 150-190 MB; a no-op when cached).
+pub fn config_on(sdk: u32) -> RobolectricConfig {
     let dir = default_artifacts_dir();
     let status = Command::new(fetch_script())
         .arg("--dest")
         .arg(&dir)
         .arg("--sdk")
-        .arg(DEFAULT_SDK.to_string())
+        .arg(sdk.to_string())
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap_or_else(|error| panic!("cannot run {}: {error}", fetch_script().display()));
@@ -43,11 +49,11 @@ pub fn config() -> RobolectricConfig {
         fetch_script().display()
     );
     RobolectricConfig {
+        sdk,
         artifacts: dir,
         jvm: JvmConfig {
             cache_dir: target_dir().join("typestar-agent-cache"),
             ..JvmConfig::default()
         },
-        ..RobolectricConfig::default()
     }
 }
