@@ -55,6 +55,7 @@ experiments=(
     android.media.AudioRecord:AudioRecord
     android.media.MediaMuxer:MediaMuxer
     android.view.MotionEvent:MotionEvent
+    android.view.VelocityTracker:VelocityTracker
     android.os.ParcelFileDescriptor:ParcelFileDescriptor
     android.hardware.Camera:Camera
     android.view.accessibility.AccessibilityNodeInfo:AccessibilityNodeInfo

@@ -61,5 +61,6 @@ mod visit_mut;
 pub use check::{calls, check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};
+pub use prefilter::NameFilter;
 pub use project::Project;
 pub use source::SourceFile;

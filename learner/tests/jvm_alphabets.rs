@@ -1,21 +1,30 @@
-//! The complete alphabet of every JDK class of the bundled library: each public instance
-//! method the agent's `describe` lists (inherited ones included) is classified by the
-//! library's bindings as a callin, an observer (a callin refined by its answer), harmless, or
-//! unknown (bound to nothing: a call of it has an unknown effect on the protocol).
+//! The complete alphabet of every class of the bundled library the agent can describe: each
+//! public instance method the agent's `describe` lists (inherited ones included) is classified
+//! by the library's bindings as a callin, an observer (a callin refined by its answer),
+//! harmless, or unknown (bound to nothing: a call of it has an unknown effect on the protocol).
+//! An observer says how its answers were found: `by experiment` when the protocol was learned
+//! (the learner ran the method in every state and recorded its abstracted answer), `by
+//! binding` when a person wrote which state gives which answer.
 //! `tests/alphabets/<class>.txt` keeps the listing (`UPDATE_EXPECT=1` rewrites it); the unknown
 //! methods are what the library has not classified yet.
-//! Android classes need Robolectric's android-all jar and OkHttp its own jars: not listed here.
-//! Slow tier `jvm` (`test-tiers`): it starts the agent on every JDK class of the library.
+//! JDK classes are described on the host JVM, OkHttp's with its jars (`tests/fetch-okhttp.sh`),
+//! and Android's inside Robolectric from the android-all jar of SDK 34.
+//! Slow tiers `jvm` and `robolectric` (`test-tiers`): they start the agent on every class.
+//! Volley's `RequestQueue` and Universal Image Loader's `ImageLoader` are not listed: their
+//! jars are not fetched (Volley is not on Maven Central).
 
 mod jvm_support;
+mod robolectric_support;
 
 use std::fmt::Write;
 use std::path::Path;
 
-use learner::backend::jvm::{public_methods, PublicMethod};
+use learner::backend::jvm::{public_methods, JvmConfig, PublicMethod};
+use learner::backend::robolectric;
 use test_tiers::Tier;
 use typestates::binding::{MethodKind, MethodRef, Params};
-use typestates::Typestate;
+use typestates::library::{Entry, Library};
+use typestates::{ProvenanceKind, Typestate};
 
 /// Whether `method` (an instance method of the typestate's class) is `reference`.
 fn binds(reference: &MethodRef, method: &PublicMethod) -> bool {
@@ -36,7 +45,15 @@ fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
         .filter(|callin| !callin.is_creator())
         .filter(|callin| callin.binding.methods.iter().any(|m| binds(m, method)))
         .map(|callin| match &callin.binding.returns {
-            Some(answer) => format!("observer {} (returns {answer})", callin.name),
+            Some(answer) => format!(
+                "observer {} (returns {answer}, {})",
+                callin.name,
+                if typestate.provenance.kind == ProvenanceKind::Learned {
+                    "by experiment"
+                } else {
+                    "by binding"
+                }
+            ),
             None => format!("callin {}", callin.name),
         })
         .collect();
@@ -49,37 +66,92 @@ fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
     "unknown".to_owned()
 }
 
+/// The listing of `entry`'s class: each of `methods` with its classification, and a count.
+fn listing(entry: &Entry, methods: &[PublicMethod]) -> String {
+    let class = entry.class();
+    let mut text = format!("# {class}: public instance methods, classified by the library.\n");
+    let mut unknown = 0;
+    for method in methods {
+        let classification = classify(&entry.typestate, method);
+        unknown += usize::from(classification == "unknown");
+        let returns = method.returns.as_deref().unwrap_or("void");
+        writeln!(
+            text,
+            "{returns} {}({}): {classification}",
+            method.name,
+            method.params.join(", ")
+        )
+        .expect("writing to a string");
+    }
+    writeln!(text, "# {} methods, {unknown} unknown.", methods.len()).expect("to a string");
+    text
+}
+
+/// Compares the listing of each class with its file in `tests/alphabets/`.
+fn assert_listings(library: &Library, classes: &[&str], methods: &[Vec<PublicMethod>]) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/alphabets");
+    assert_eq!(classes.len(), methods.len(), "one description per class");
+    for (class, methods) in classes.iter().zip(methods) {
+        let entry = library.get(class).expect("a library class");
+        expect_test::expect_file![dir.join(format!("{class}.txt"))]
+            .assert_eq(&listing(entry, methods));
+    }
+}
+
+/// The library's classes whose names start with one of `prefixes`.
+fn classes_under<'l>(library: &'l Library, prefixes: &[&str]) -> Vec<&'l str> {
+    library
+        .iter()
+        .map(Entry::class)
+        .filter(|class| prefixes.iter().any(|prefix| class.starts_with(prefix)))
+        .collect()
+}
+
+/// Describes each class on the host JVM with `config`.
+async fn describe_on_jvm(classes: &[&str], config: &JvmConfig) -> Vec<Vec<PublicMethod>> {
+    let mut all = Vec::new();
+    for class in classes {
+        all.push(
+            public_methods(class, config)
+                .await
+                .unwrap_or_else(|error| panic!("describe {class}: {error}")),
+        );
+    }
+    all
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn jdk_library_classes_have_every_public_method_classified() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
     }
-    let config = jvm_support::config(Vec::new());
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/alphabets");
-    let library = typestates::library::Library::bundled();
-    for entry in library.iter() {
-        let class = entry.class();
-        if !(class.starts_with("java.") || class.starts_with("javax.")) {
-            continue;
-        }
-        let methods = public_methods(class, &config)
-            .await
-            .unwrap_or_else(|error| panic!("describe {class}: {error}"));
-        let mut text = format!("# {class}: public instance methods, classified by the library.\n");
-        let mut unknown = 0;
-        for method in &methods {
-            let classification = classify(&entry.typestate, method);
-            unknown += usize::from(classification == "unknown");
-            let returns = method.returns.as_deref().unwrap_or("void");
-            writeln!(
-                text,
-                "{returns} {}({}): {classification}",
-                method.name,
-                method.params.join(", ")
-            )
-            .expect("writing to a string");
-        }
-        writeln!(text, "# {} methods, {unknown} unknown.", methods.len()).expect("to a string");
-        expect_test::expect_file![dir.join(format!("{class}.txt"))].assert_eq(&text);
+    let library = Library::bundled();
+    let classes = classes_under(&library, &["java.", "javax."]);
+    let methods = describe_on_jvm(&classes, &jvm_support::config(Vec::new())).await;
+    assert_listings(&library, &classes, &methods);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn okhttp_library_classes_have_every_public_method_classified() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
     }
+    let library = Library::bundled();
+    let classes = classes_under(&library, &["okhttp3."]);
+    let classpath = jvm_support::maven_classpath("fetch-okhttp.sh", "okhttp", "OkHttp 4.12");
+    let methods = describe_on_jvm(&classes, &jvm_support::config(classpath)).await;
+    assert_listings(&library, &classes, &methods);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn android_library_classes_have_every_public_method_classified() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let library = Library::bundled();
+    let classes = classes_under(&library, &["android."]);
+    let methods = robolectric::public_methods(&classes, &robolectric_support::config())
+        .await
+        .unwrap_or_else(|error| panic!("describe inside Robolectric: {error}"));
+    assert_listings(&library, &classes, &methods);
 }

@@ -11,45 +11,49 @@
 //! Waits run on Robolectric's simulated clock, so no answer depends on wall-clock timing.
 
 mod jvm_support;
+mod robolectric_support;
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::Arc;
 
 use jvm_support::{experiment, statistics_line, target_dir};
-use learner::backend::jvm::{Experiment, JvmConfig};
-use learner::backend::robolectric::{
-    default_artifacts_dir, fetch_script, learn_class, RobolectricConfig, DEFAULT_SDK,
-};
+use learner::backend::jvm::Experiment;
+use learner::backend::robolectric::{learn_class, RobolectricConfig, DEFAULT_SDK};
 use learner::{End, NoProgress};
+use robolectric_support::{config, config_on};
 use test_tiers::Tier;
 use typestates::diff::{diff, Diff};
 use typestates::{ProvenanceKind, Typestate};
 
-/// The artifacts of the default SDK level, fetched by `fetch.sh` if missing (a no-op when
-/// they are cached).
-fn config() -> RobolectricConfig {
-    let dir = default_artifacts_dir();
-    let status = Command::new(fetch_script())
-        .arg("--dest")
-        .arg(&dir)
-        .arg("--sdk")
-        .arg(DEFAULT_SDK.to_string())
-        .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap_or_else(|error| panic!("cannot run {}: {error}", fetch_script().display()));
-    assert!(
-        status.success(),
-        "{} failed ({status}); it needs mvn and Maven Central",
-        fetch_script().display()
-    );
-    RobolectricConfig {
-        artifacts: dir,
-        jvm: JvmConfig {
-            cache_dir: target_dir().join("typestar-agent-cache"),
-            ..JvmConfig::default()
-        },
-        ..RobolectricConfig::default()
+/// The library's steps that hold on some API levels only are what those levels learn:
+/// ContentProviderClient's second `release()` throws on SDK 23 (where `close()` does not exist
+/// yet) and not on SDK 29.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn library_levels_are_learned_on_their_sdk() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let library = typestates::library::Library::bundled();
+    let class = "android.content.ContentProviderClient";
+    let bundled = &library.get(class).expect("in the library").typestate;
+    let runs: [(&str, u32, &[&str]); 2] = [
+        (
+            "android.content.ContentProviderClient-api23.toml",
+            23,
+            &["close"],
+        ),
+        ("android.content.ContentProviderClient.toml", 29, &[]),
+    ];
+    for (file, sdk, missing) in runs {
+        let learned = learn_on(experiment(file), "simulated", sdk).await;
+        let diff = diff(&learned, &bundled.at_level(sdk), 10);
+        assert!(
+            diff.witnesses.is_empty()
+                && diff.callins_only_left.is_empty()
+                && diff.callins_only_right == *missing,
+            "{class} on SDK {sdk}: {diff:#?}\n--- learned ---\n{}",
+            typestates::format::print(&learned)
+        );
     }
 }
 
@@ -60,8 +64,13 @@ static ONE_RUN_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new
 /// provenance names the backend and the SDK level, and says what ran: `code` is the label
 /// (`calls-through: ` for AOSP code behind call-through shadows, `simulated: ` for a shadow).
 async fn learn(experiment: Arc<Experiment>, code: &str) -> Typestate {
+    learn_on(experiment, code, DEFAULT_SDK).await
+}
+
+/// [`learn`] on SDK level `sdk`.
+async fn learn_on(experiment: Arc<Experiment>, code: &str, sdk: u32) -> Typestate {
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
-    let run = learn_class(experiment, &config(), &mut NoProgress)
+    let run = learn_class(experiment, &config_on(sdk), &mut NoProgress)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(
@@ -75,7 +84,9 @@ async fn learn(experiment: Arc<Experiment>, code: &str) -> Typestate {
         .expect("a learned run has a typestate");
     let platform = learned.provenance.platform.clone().unwrap_or_default();
     assert!(
-        platform.starts_with("backend robolectric: Robolectric 4.16.1, Android SDK 34"),
+        platform.starts_with(&format!(
+            "backend robolectric: Robolectric 4.16.1, Android SDK {sdk} "
+        )),
         "{platform}"
     );
     assert!(
@@ -328,14 +339,27 @@ async fn learned_library_protocols() {
             "simulated",
             &[],
         ),
+        (
+            "android.view.VelocityTracker.toml",
+            "android.view.VelocityTracker",
+            "simulated",
+            &[],
+        ),
+        (
+            "android.content.ContentProviderClient.toml",
+            "android.content.ContentProviderClient",
+            "simulated",
+            &[],
+        ),
     ];
     for (file, class, code, unverified) in cases {
         let learned = learn(experiment(file), code).await;
-        let bundled = &library
+        let bundled = library
             .get(class)
             .unwrap_or_else(|| panic!("{class} is not in the library"))
-            .typestate;
-        let diff = diff(&learned, bundled, 10);
+            .typestate
+            .at_level(DEFAULT_SDK);
+        let diff = diff(&learned, &bundled, 10);
         let witnesses: Vec<String> = diff
             .witnesses
             .iter()

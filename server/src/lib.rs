@@ -12,3 +12,4 @@ pub mod docs;
 pub mod learning;
 pub mod lsp;
 pub mod project;
+pub mod sdk;

@@ -10,6 +10,10 @@
 //! A file that is not UTF-8 is read as Latin-1, with a warning.
 //! The walk enters each folder once, however many links lead to it.
 //! A file that is not a regular file (a FIFO, socket or device), or is larger than the checker's limit, is reported by name, unread (see [`typestates::files`]).
+//!
+//! Each file is checked on the API levels of its module ([`crate::sdk`]).
+//! Where the library has protocols that change with the level, the project is checked once per range of levels on which the whole library is the same.
+//! Each finding says on which of the file's levels it happens; a finding on no level of the file's module is not reported.
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
@@ -18,9 +22,12 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use checker::source::{Encoding, MAX_SOURCE_BYTES};
-use checker::{CheckConfig, CheckResult, Project, SourceFile};
+use checker::{CheckConfig, CheckResult, Project, SourceFile, Unreleased, Violation};
 use typestates::files::Visited;
 use typestates::library::Library;
+use typestates::{ApiLevels, LevelSet};
+
+use crate::sdk::{level_bands, library_on, merge_finding, AppLevels, SdkReader, SdkSetting};
 
 /// Folders never descended into: dependencies and tool state (hidden folders are skipped too).
 const SKIPPED_DIRS: &[&str] = &["node_modules", ".git", ".gradle"];
@@ -41,11 +48,26 @@ pub struct FileError {
     pub message: String,
 }
 
+/// One checked file: its findings, and the API levels each happens on.
+#[derive(Debug)]
+pub struct CheckedFile {
+    /// The file.
+    pub source: SourceFile,
+    /// What the check found.
+    pub result: CheckResult,
+    /// The API levels of the file's module.
+    pub app: AppLevels,
+    /// The levels each of `result.violations` happens on, in the same order.
+    pub violation_levels: Vec<LevelSet>,
+    /// The levels each of `result.unreleased` happens on, in the same order.
+    pub unreleased_levels: Vec<LevelSet>,
+}
+
 /// The outcome of checking a project.
 #[derive(Debug, Default)]
 pub struct ProjectResult {
     /// Each checked file with its findings, in path order.
-    pub files: Vec<(SourceFile, CheckResult)>,
+    pub files: Vec<CheckedFile>,
     /// Files that could not be checked.
     pub errors: Vec<FileError>,
     /// Files checked with a caveat (read as Latin-1), and why.
@@ -57,7 +79,7 @@ impl ProjectResult {
     pub fn n_violations(&self) -> usize {
         self.files
             .iter()
-            .map(|(_, r)| r.violations.len() + r.unreleased.len())
+            .map(|f| f.result.violations.len() + f.result.unreleased.len())
             .sum()
     }
 
@@ -65,7 +87,7 @@ impl ProjectResult {
     pub fn n_handled(&self) -> usize {
         self.files
             .iter()
-            .flat_map(|(_, r)| &r.violations)
+            .flat_map(|f| &f.result.violations)
             .filter(|v| v.kind == checker::ViolationKind::Handled)
             .count()
     }
@@ -173,12 +195,14 @@ pub fn read_source(path: &Path) -> std::io::Result<Vec<u8>> {
     typestates::files::read_regular(path, limit)
 }
 
-/// Reads and checks `paths` against `library`, using up to `jobs` threads.
+/// Reads and checks `paths` against `library`, using up to `jobs` threads, on the API levels
+/// of each file's module, with `sdk` for the modules that do not say.
 pub fn check_paths(
     library: &Library,
     paths: &[PathBuf],
     config: CheckConfig,
     jobs: usize,
+    sdk: SdkSetting,
 ) -> ProjectResult {
     let (found, mut errors) = collect(paths);
     let mut warnings = Vec::new();
@@ -203,21 +227,34 @@ pub fn check_paths(
             Err(message) => errors.push(FileError { path, message }),
         }
     }
+    let mut reader = SdkReader::new(sdk);
+    let apps: Vec<AppLevels> = sources.iter().map(|s| reader.levels_of(&s.path)).collect();
+    warnings.extend(
+        reader
+            .warnings
+            .into_iter()
+            .map(|(path, message)| FileError { path, message }),
+    );
     let jobs = jobs.max(1);
     let limit = config.time_limit;
-    let project = Project::new(library, &sources, config, jobs);
-    let results = check_all(&project, &sources, jobs);
+    let results = check_on_levels(library, &sources, &apps, config, jobs);
     let mut files = Vec::new();
-    for (source, result) in sources.into_iter().zip(results) {
+    for ((source, app), result) in sources.into_iter().zip(apps).zip(results) {
         match result {
-            Ok(result) => {
-                if let Some(message) = incomplete(&source.path, &result, limit) {
+            Ok(checked) => {
+                if let Some(message) = incomplete(&source.path, &checked.result, limit) {
                     errors.push(FileError {
                         path: source.path.clone(),
                         message,
                     });
                 }
-                files.push((source, result));
+                files.push(CheckedFile {
+                    source,
+                    result: checked.result,
+                    app,
+                    violation_levels: checked.violation_levels,
+                    unreleased_levels: checked.unreleased_levels,
+                });
             }
             Err(message) => errors.push(FileError {
                 path: source.path.clone(),
@@ -229,6 +266,106 @@ pub fn check_paths(
         files,
         errors,
         warnings,
+    }
+}
+
+/// A file's result with the levels of its findings.
+struct OnLevels {
+    result: CheckResult,
+    violation_levels: Vec<LevelSet>,
+    unreleased_levels: Vec<LevelSet>,
+}
+
+/// Checks `sources` once per range of levels on which the library is the same (once in all
+/// when no protocol depends on the level), keeping each finding on the levels of its file's
+/// module (`apps`, in the order of `sources`) where it happens.
+fn check_on_levels(
+    library: &Library,
+    sources: &[SourceFile],
+    apps: &[AppLevels],
+    config: CheckConfig,
+    jobs: usize,
+) -> Vec<Result<OnLevels, String>> {
+    let bands = level_bands(library, sources.iter().map(|s| &*s.text));
+    let mut merged: Vec<Option<Result<OnLevels, String>>> =
+        (0..sources.len()).map(|_| None).collect();
+    for band in bands {
+        if !apps.iter().any(|app| app.range().overlaps(band)) {
+            continue;
+        }
+        let band_library = library_on(library, band);
+        let project = Project::new(&band_library, sources, config.clone(), jobs);
+        let results = check_all(&project, sources, jobs);
+        for ((slot, app), result) in merged.iter_mut().zip(apps).zip(results) {
+            let levels = band.intersect(app.range());
+            if levels.is_empty() {
+                continue;
+            }
+            match (slot.as_mut(), result) {
+                (Some(Err(_)), _) => {}
+                (_, Err(message)) => *slot = Some(Err(message)),
+                (None, Ok(result)) => {
+                    let mut on = OnLevels {
+                        result: CheckResult {
+                            violations: Vec::new(),
+                            unreleased: Vec::new(),
+                            ..result.clone()
+                        },
+                        violation_levels: Vec::new(),
+                        unreleased_levels: Vec::new(),
+                    };
+                    on.add(result, levels);
+                    *slot = Some(Ok(on));
+                }
+                (Some(Ok(on)), Ok(result)) => on.add(result, levels),
+            }
+        }
+    }
+    merged
+        .into_iter()
+        .map(|slot| slot.expect("every file's levels overlap some range of levels"))
+        .collect()
+}
+
+impl OnLevels {
+    /// Adds the findings of one range of levels, merging those found on other levels already.
+    fn add(&mut self, result: CheckResult, levels: ApiLevels) {
+        for violation in result.violations {
+            merge_finding(
+                &mut self.result.violations,
+                &mut self.violation_levels,
+                violation,
+                levels,
+            );
+        }
+        for unreleased in result.unreleased {
+            merge_finding(
+                &mut self.result.unreleased,
+                &mut self.unreleased_levels,
+                unreleased,
+                levels,
+            );
+        }
+        sort_by_place(
+            &mut self.result.violations,
+            &mut self.violation_levels,
+            |v: &Violation| (v.span.start.line, v.span.start.col),
+        );
+        sort_by_place(
+            &mut self.result.unreleased,
+            &mut self.unreleased_levels,
+            |u: &Unreleased| (u.span.start.line, u.span.start.col),
+        );
+    }
+}
+
+/// Orders findings (and their levels alike) by place, stably.
+fn sort_by_place<T, K: Ord>(found: &mut Vec<T>, on: &mut Vec<LevelSet>, key: impl Fn(&T) -> K) {
+    let mut pairs: Vec<(T, LevelSet)> = found.drain(..).zip(on.drain(..)).collect();
+    pairs.sort_by_key(|(finding, _)| key(finding));
+    for (finding, levels) in pairs {
+        found.push(finding);
+        on.push(levels);
     }
 }
 

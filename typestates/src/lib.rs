@@ -3,7 +3,8 @@
 //! A callback typestate is the finite-state protocol of a class: which callins (methods the
 //! client calls) are allowed in which state, and which callbacks (client methods the framework
 //! calls, asynchronously) may arrive. This crate holds:
-//! - the model ([`Typestate`]) and its bindings to Java code ([`binding`]);
+//! - the model ([`Typestate`]) and its bindings to Java code ([`binding`]), with the steps
+//!   that hold on some Android API levels only ([`levels`]);
 //! - the Mealy machine of the synchronous closure ([`mealy`]) with minimisation and
 //!   equivalence, and a behavioural [`diff`];
 //! - a typestate projected onto some of its inputs ([`projection`]);
@@ -19,6 +20,7 @@ pub mod binding;
 pub mod diff;
 pub mod files;
 pub mod format;
+pub mod levels;
 pub mod library;
 pub mod mealy;
 pub mod model;
@@ -28,9 +30,10 @@ pub mod provenance;
 pub mod render;
 
 pub use binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
+pub use levels::{ApiLevels, LevelSet};
 pub use model::{
-    Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
-    Typestate, WaitOutcome,
+    Callback, CallbackId, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId,
+    Step, Typestate, WaitOutcome,
 };
 pub use obligation::{Basis, Deadline, Obligation};
 pub use provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};

@@ -47,6 +47,7 @@ pub const MAX_TYPESTATE_BYTES: u64 = 4 << 20;
 const BUNDLED: &[BundledFile] = bundled![
     "android/app/DownloadManager.typestate",
     "android/bluetooth/BluetoothAdapter.typestate",
+    "android/content/ContentProviderClient.typestate",
     "android/content/res/TypedArray.typestate",
     "android/database/Cursor.typestate",
     "android/database/sqlite/SQLiteDatabase.typestate",
@@ -325,6 +326,36 @@ impl Library {
                 candidates: many.iter().map(|e| e.class().to_owned()).collect(),
             }),
         }
+    }
+
+    /// The levels at which some protocol of the library changes (see
+    /// [`crate::levels::ApiLevels::boundaries`]), sorted, each once; empty when no protocol
+    /// depends on the API level.
+    pub fn level_boundaries(&self) -> Vec<u32> {
+        let mut boundaries: Vec<u32> = self
+            .entries
+            .values()
+            .flat_map(|e| e.typestate.level_boundaries())
+            .collect();
+        boundaries.sort_unstable();
+        boundaries.dedup();
+        boundaries
+    }
+
+    /// The library on API level `level`: every protocol as [`Typestate::at_level`] gives it.
+    pub fn at_level(&self, level: u32) -> Library {
+        let entries = self
+            .entries
+            .iter()
+            .map(|(class, entry)| {
+                let mut entry = entry.clone();
+                if entry.typestate.varies_by_level() {
+                    entry.typestate = entry.typestate.at_level(level);
+                }
+                (class.clone(), entry)
+            })
+            .collect();
+        Library { entries }
     }
 
     /// All entries, sorted by class name.

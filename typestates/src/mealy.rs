@@ -330,6 +330,8 @@ fn count_blocks(block: &[usize]) -> usize {
 
 /// The Mealy machine of a typestate's synchronous closure. Its states are the typestate's
 /// states in order, followed by one error sink when any step leads to an error.
+/// Steps that hold on some API levels only are left out: convert [`Typestate::at_level`] for
+/// the machine of one level.
 pub fn to_mealy(typestate: &Typestate) -> Mealy {
     let inputs = typestate.signature().inputs();
     let n = typestate.states.len();
@@ -424,6 +426,7 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
                 description: None,
                 on_callin,
                 on_wait,
+                by_level: Vec::new(),
             }
         })
         .collect();
@@ -483,6 +486,7 @@ fn unlearned_state(signature: &Signature) -> State {
             })
             .collect(),
         on_wait: WaitOutcome::Restricted { origin: origin() },
+        by_level: Vec::new(),
     }
 }
 

@@ -22,6 +22,7 @@
 //! (Restrictions become errors there.)
 
 use crate::binding::{CallbackBinding, CallinBinding, MethodRef};
+use crate::levels::ApiLevels;
 use crate::provenance::Provenance;
 
 /// Index of a state in [`Typestate::states`].
@@ -131,6 +132,20 @@ pub struct State {
     pub on_callin: Vec<Step>,
     /// What happens here when time passes.
     pub on_wait: WaitOutcome,
+    /// Steps that replace [`State::on_callin`] on some API levels only, by callin, then in
+    /// file order; the ranges of one callin are disjoint. Empty for a protocol that is the same on every level.
+    pub by_level: Vec<LevelStep>,
+}
+
+/// What a callin does in a state on some API levels, instead of its step on the others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelStep {
+    /// The callin.
+    pub callin: CallinId,
+    /// The levels this step holds on.
+    pub levels: ApiLevels,
+    /// What the callin does there.
+    pub step: Step,
 }
 
 /// What a callin does in a state.
@@ -366,6 +381,33 @@ impl Typestate {
     /// The simple class name: `MediaRecorder` for `android.media.MediaRecorder`.
     pub fn simple_name(&self) -> &str {
         self.class.rsplit(['.', '$']).next().unwrap_or(&self.class)
+    }
+
+    /// Whether some step holds on some API levels only.
+    pub fn varies_by_level(&self) -> bool {
+        self.states.iter().any(|s| !s.by_level.is_empty())
+    }
+
+    /// The levels at which some step of the protocol changes (see [`ApiLevels::boundaries`]).
+    pub fn level_boundaries(&self) -> impl Iterator<Item = u32> + '_ {
+        self.states
+            .iter()
+            .flat_map(|s| &s.by_level)
+            .flat_map(|l| l.levels.boundaries())
+    }
+
+    /// The protocol on API level `level`: each level-dependent step that holds there replaces
+    /// the state's step, and no step depends on the level any more.
+    pub fn at_level(&self, level: u32) -> Typestate {
+        let mut at = self.clone();
+        for state in &mut at.states {
+            for override_ in std::mem::take(&mut state.by_level) {
+                if override_.levels.contains(level) {
+                    state.on_callin[override_.callin.index()] = override_.step;
+                }
+            }
+        }
+        at
     }
 
     /// What `callin` does in `state`.

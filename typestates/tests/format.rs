@@ -369,3 +369,54 @@ fn no_input_panics() {
         }
     }
 }
+
+/// `at_level` gives the automaton of one level: each step written for a range holding the
+/// level replaces the state's step, and the steps of other levels are gone.
+#[test]
+fn a_protocol_on_one_level_takes_that_levels_steps() {
+    let canvas = parse_file(&manifest_path("test_data/format/ok/levels.typestate"));
+    assert!(canvas.varies_by_level());
+    let restore = canvas.callin_by_name("restore").expect("restore");
+    let cell = |level: u32, state: &str| {
+        let at = canvas.at_level(level);
+        assert!(!at.varies_by_level());
+        let state = at.state_by_name(state).expect("a state");
+        match at.step(state, restore) {
+            typestates::Step::Enabled {
+                target, ignored, ..
+            } => {
+                format!(
+                    "-> {}{}",
+                    at.state(*target).name,
+                    if *ignored { " ignored" } else { "" }
+                )
+            }
+            typestates::Step::Error { exception, .. } => {
+                format!("error {}", exception.as_deref().unwrap_or("-"))
+            }
+            typestates::Step::Restricted { .. } => "restricted".to_owned(),
+        }
+    };
+    let table: Vec<String> = [21, 22, 23, 28, 29, 30, 34]
+        .into_iter()
+        .map(|level| {
+            format!(
+                "{level}: {} | {}",
+                cell(level, "Drawing"),
+                cell(level, "Saved")
+            )
+        })
+        .collect();
+    expect![[r#"
+        21: -> Drawing ignored | -> Drawing
+        22: -> Drawing ignored | -> Drawing
+        23: error java.lang.IllegalStateException | -> Drawing
+        28: error java.lang.IllegalStateException | -> Drawing
+        29: error - | -> Drawing
+        30: error - | error -
+        34: error - | error -"#]]
+    .assert_eq(&table.join("\n"));
+    let mut boundaries: Vec<u32> = canvas.level_boundaries().collect();
+    boundaries.sort_unstable();
+    assert_eq!(boundaries, [23, 23, 29, 30]);
+}

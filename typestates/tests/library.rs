@@ -305,6 +305,7 @@ const DAILY: &[(&str, usize)] = &[
     ("android.graphics.Bitmap", 2),
     ("android.media.AudioTrack", 2),
     ("android.view.MotionEvent", 2),
+    ("android.content.ContentProviderClient", 2),
     ("java.sql.Connection", 2),
     ("java.sql.Statement", 2),
     ("java.sql.ResultSet", 4),

@@ -24,7 +24,8 @@ use crate::backend::jvm::java::{
 use crate::backend::jvm::process::AgentCommand;
 use crate::backend::jvm::sul::Launcher;
 use crate::backend::jvm::{
-    describe, learn_on_agents, Agents, Experiment, JvmConfig, JvmError, JvmRun, Provenance,
+    describe, learn_on_agents, public_methods_of, Agents, Experiment, JvmConfig, JvmError, JvmRun,
+    Provenance, PublicMethod,
 };
 use crate::cost::CostModel;
 use crate::learn::Progress;
@@ -248,6 +249,16 @@ pub async fn learn_class(
     )?;
     let agents = Agents::of(&config.jvm, COST, started);
     learn_on_agents(launcher, first, &agents, provenance, progress).await
+}
+
+/// The public instance methods of each of `classes` (own and inherited, as the agent's
+/// `describe` lists them from the android-all jar of `config.sdk`), in order, from one agent
+/// inside Robolectric.
+pub async fn public_methods(
+    classes: &[&str],
+    config: &RobolectricConfig,
+) -> Result<Vec<Vec<PublicMethod>>, JvmError> {
+    public_methods_of(&config.agent_command(&[])?, classes).await
 }
 
 /// The provenance of a class learned on Robolectric, from the agent's `hello` platform and its

@@ -14,6 +14,7 @@ use typestates::library::Library;
 use super::failure::Failure;
 use crate::report::{self, human::Style};
 use server::project;
+use server::sdk::SdkSetting;
 
 /// Arguments of `typestar check`.
 #[derive(Args, Debug)]
@@ -39,6 +40,12 @@ pub struct CheckArgs {
     /// inside a `try` that catches what the call throws); they are always reported.
     #[arg(long)]
     fail_on_handled: bool,
+    /// The app's minSdk, for modules whose Gradle file and manifest do not say.
+    #[arg(long, value_name = "LEVEL")]
+    min_sdk: Option<u32>,
+    /// The app's targetSdk, for modules whose Gradle file and manifest do not say.
+    #[arg(long, value_name = "LEVEL")]
+    target_sdk: Option<u32>,
 }
 
 /// Output formats of `typestar check`.
@@ -67,7 +74,17 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
         report_unreleased: args.unreleased,
         ..CheckConfig::default()
     };
-    let result = project::check_paths(&library, &paths, config, jobs);
+    let sdk = SdkSetting {
+        min_sdk: args.min_sdk,
+        target_sdk: args.target_sdk,
+    };
+    if let (Some(min), Some(target)) = (sdk.min_sdk, sdk.target_sdk) {
+        anyhow::ensure!(
+            min <= target,
+            "--min-sdk {min} is above --target-sdk {target}: no API level is left to check"
+        );
+    }
+    let result = project::check_paths(&library, &paths, config, jobs, sdk);
     let text = match args.format {
         Format::Human => {
             let colour = std::env::var_os("NO_COLOR").is_none() && std::io::stdout().is_terminal();

@@ -19,7 +19,9 @@ use super::documents::Snapshot;
 use super::session::Session;
 use super::{tasks, to_proto};
 use crate::analysis::text::LineIndex;
-use crate::analysis::FileAnalysis;
+use crate::analysis::{Checker, DocumentCache, FileAnalysis, Library, SourceFile};
+use crate::sdk::{level_bands, library_on, merge_finding, SdkReader, SdkSetting};
+use typestates::{ApiLevels, LevelSet};
 
 /// Schedules a check of the document's current state. Call it synchronously, right after the
 /// store update, with the time of the previous edit (`None` for an open or a library change).
@@ -112,13 +114,62 @@ async fn check(session: &Session, snapshot: Snapshot) {
 pub async fn analyze(session: &Session, snapshot: &Snapshot) -> Option<FileAnalysis> {
     let checker = session.engines.checker.clone();
     let library = session.library();
+    let sdk = session.settings().sdk;
     let file = snapshot.file.clone();
     let cache = snapshot.cache.clone();
     let what = format!("checking {}", snapshot.uri.as_str());
     tasks::blocking(session, &what, move || {
-        checker.check(&library, &file, &cache)
+        check_on_levels(checker.as_ref(), &library, sdk, &file, &cache)
     })
     .await
+}
+
+/// Checks `file` with `checker`. Where a protocol the file may use changes with the API level
+/// (a subclass declared in another file is not seen here), the file is checked once per range
+/// of levels of its module ([`crate::sdk`], with `sdk` for a module that
+/// does not say); a finding on only some of them names its levels, and one on none is dropped.
+pub fn check_on_levels(
+    checker: &dyn Checker,
+    library: &Library,
+    sdk: SdkSetting,
+    file: &SourceFile,
+    cache: &DocumentCache,
+) -> FileAnalysis {
+    let bands = level_bands(library, [&*file.text]);
+    if bands == [ApiLevels::ALL] {
+        return checker.check(library, file, cache);
+    }
+    let app = match &file.path {
+        Some(path) => SdkReader::new(sdk).levels_of(path).range(),
+        None => ApiLevels {
+            min: sdk.min_sdk,
+            max: sdk.target_sdk,
+        },
+    };
+    let mut findings = Vec::new();
+    let mut levels = Vec::new();
+    for band in bands {
+        let on = band.intersect(app);
+        if on.is_empty() {
+            continue;
+        }
+        let analysis = checker.check(&library_on(library, band), file, cache);
+        for finding in analysis.findings {
+            merge_finding(&mut findings, &mut levels, finding, on);
+        }
+    }
+    let whole = LevelSet::of(app);
+    let findings = findings
+        .into_iter()
+        .zip(levels)
+        .map(|(mut finding, levels)| {
+            if levels != whole {
+                finding.message = format!("{} (on API levels {levels})", finding.message);
+            }
+            finding
+        })
+        .collect();
+    FileAnalysis { findings }
 }
 
 /// The LSP diagnostics of an analysis of `text`, the contents of `uri`.

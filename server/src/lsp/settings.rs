@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::sdk::SdkSetting;
+
 pub use crate::learning::{Backend, LearnSettings};
 
 /// The configuration section the server asks the client for.
@@ -32,6 +34,11 @@ pub struct Options {
     pub diagnostics: Option<DiagnosticOptions>,
     /// `typestar.inlayHints`.
     pub inlay_hints: Option<InlayHintOptions>,
+    /// `typestar.minSdk`: the app's minSdk, for modules whose Gradle file and manifest do not
+    /// say.
+    pub min_sdk: Option<u32>,
+    /// `typestar.targetSdk`: the app's targetSdk, likewise.
+    pub target_sdk: Option<u32>,
 }
 
 /// `typestar.inlayHints.*`.
@@ -83,6 +90,8 @@ pub struct Settings {
     pub debounce: Duration,
     /// Inlay hints with the possible states.
     pub state_hints: StateHints,
+    /// The app's API levels for modules that do not say.
+    pub sdk: SdkSetting,
 }
 
 impl Default for Settings {
@@ -118,6 +127,10 @@ impl Settings {
             state_hints: match options.inlay_hints.and_then(|hints| hints.states) {
                 Some(true) => StateHints::Shown,
                 Some(false) | None => StateHints::Hidden,
+            },
+            sdk: SdkSetting {
+                min_sdk: options.min_sdk,
+                target_sdk: options.target_sdk,
             },
         }
     }

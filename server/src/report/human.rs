@@ -5,8 +5,9 @@ use std::fmt::Write;
 
 use checker::{Related, SourceFile, Violation};
 
-use super::severity;
+use super::{severity, shown_levels};
 use server::project::ProjectResult;
+use typestates::LevelSet;
 
 /// ANSI styles, or none.
 #[derive(Clone, Copy, Debug)]
@@ -43,11 +44,12 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
             warning.message
         );
     }
-    for (file, result) in &project.files {
-        for violation in &result.violations {
-            render_violation(&mut out, file, violation, style);
+    for checked in &project.files {
+        let (file, result) = (&checked.source, &checked.result);
+        for (violation, levels) in result.violations.iter().zip(&checked.violation_levels) {
+            render_violation(&mut out, file, violation, levels, style);
         }
-        for unreleased in &result.unreleased {
+        for (unreleased, levels) in result.unreleased.iter().zip(&checked.unreleased_levels) {
             let kind = if unreleased.definite {
                 "definite"
             } else {
@@ -63,6 +65,7 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
                 unreleased.span.start
             );
             render_related(&mut out, file, &unreleased.related);
+            write_levels(&mut out, levels);
             out.push('\n');
         }
         for span in &result.syntax_errors {
@@ -103,7 +106,21 @@ fn render_related(out: &mut String, file: &SourceFile, related: &[Related]) {
     }
 }
 
-fn render_violation(out: &mut String, file: &SourceFile, v: &Violation, style: Style) {
+/// The note saying on which API levels a finding happens, when that says more than "every
+/// level".
+fn write_levels(out: &mut String, levels: &LevelSet) {
+    if let Some(levels) = shown_levels(levels) {
+        let _ = writeln!(out, "  = note: happens on API levels {levels}");
+    }
+}
+
+fn render_violation(
+    out: &mut String,
+    file: &SourceFile,
+    v: &Violation,
+    levels: &LevelSet,
+    style: Style,
+) {
     let severity = severity(v.kind);
     let colour = if severity == "error" { "1;31" } else { "1;33" };
     let _ = writeln!(
@@ -140,6 +157,7 @@ fn render_violation(out: &mut String, file: &SourceFile, v: &Violation, style: S
     for meaning in &v.meanings {
         let _ = writeln!(out, "  = note: {}: {}", meaning.state, meaning.meaning);
     }
+    write_levels(out, levels);
     if !v.allowed.is_empty() || !v.pending_callbacks.is_empty() {
         let mut help = Vec::new();
         if !v.allowed.is_empty() {

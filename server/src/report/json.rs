@@ -1,43 +1,56 @@
 //! The JSON report (`"format": "typestar-check/1"`): every finding with its place, states,
 //! exception, related locations and hint, every file that could not be checked, and every
-//! file checked with a caveat (`warnings`: read as Latin-1).
+//! file checked with a caveat (`warnings`: read as Latin-1, a level setting not read); a
+//! finding's `api_levels` says on which API levels it happens (`null`: every level).
 
 use checker::{SourceFile, Violation};
 use serde_json::{json, Value};
 
-use super::severity;
+use super::{severity, shown_levels};
 use server::project::ProjectResult;
+use typestates::LevelSet;
 
 /// The report as pretty-printed JSON.
 pub fn render(project: &ProjectResult) -> String {
     let findings: Vec<Value> = project
         .files
         .iter()
-        .flat_map(|(file, result)| result.violations.iter().map(move |v| finding(file, v)))
+        .flat_map(|f| {
+            f.result
+                .violations
+                .iter()
+                .zip(&f.violation_levels)
+                .map(move |(v, levels)| finding(&f.source, v, levels))
+        })
         .collect();
     let unreleased: Vec<Value> = project
         .files
         .iter()
-        .flat_map(|(file, result)| {
-            result.unreleased.iter().map(move |u| {
-                json!({
-                    "path": file.path.display().to_string(),
-                    "line": u.span.start.line,
-                    "column": u.span.start.col,
-                    "code": u.code,
-                    "kind": if u.definite { "definite" } else { "possible" },
-                    "message": u.message,
-                    "class": u.class,
-                    "receiver": u.receiver,
-                    "states": u.states,
-                    "releasing": u.releasing,
-                    "related": u.related.iter().map(|r| json!({
-                        "line": r.span.start.line,
-                        "column": r.span.start.col,
-                        "label": r.label,
-                    })).collect::<Vec<_>>(),
+        .flat_map(|f| {
+            f.result
+                .unreleased
+                .iter()
+                .zip(&f.unreleased_levels)
+                .map(move |(u, levels)| {
+                    json!({
+                        "path": f.source.path.display().to_string(),
+                        "line": u.span.start.line,
+                        "column": u.span.start.col,
+                        "code": u.code,
+                        "kind": if u.definite { "definite" } else { "possible" },
+                        "message": u.message,
+                        "class": u.class,
+                        "receiver": u.receiver,
+                        "states": u.states,
+                        "releasing": u.releasing,
+                        "related": u.related.iter().map(|r| json!({
+                            "line": r.span.start.line,
+                            "column": r.span.start.col,
+                            "label": r.label,
+                        })).collect::<Vec<_>>(),
+                        "api_levels": shown_levels(levels),
+                    })
                 })
-            })
         })
         .collect();
     let errors: Vec<Value> = project
@@ -53,10 +66,10 @@ pub fn render(project: &ProjectResult) -> String {
     let syntax_errors: Vec<Value> = project
         .files
         .iter()
-        .flat_map(|(file, result)| {
-            result.syntax_errors.iter().map(move |span| {
+        .flat_map(|f| {
+            f.result.syntax_errors.iter().map(move |span| {
                 json!({
-                    "path": file.path.display().to_string(),
+                    "path": f.source.path.display().to_string(),
                     "line": span.start.line,
                     "column": span.start.col,
                 })
@@ -75,7 +88,7 @@ pub fn render(project: &ProjectResult) -> String {
     serde_json::to_string_pretty(&report).expect("JSON values serialize") + "\n"
 }
 
-fn finding(file: &SourceFile, v: &Violation) -> Value {
+fn finding(file: &SourceFile, v: &Violation, levels: &LevelSet) -> Value {
     let path = file.path.display().to_string();
     json!({
         "path": path,
@@ -99,6 +112,7 @@ fn finding(file: &SourceFile, v: &Violation) -> Value {
             "state": m.state,
             "meaning": m.meaning,
         })).collect::<Vec<_>>(),
+        "api_levels": shown_levels(levels),
         "related": v.related.iter().map(|r| json!({
             "path": path,
             "line": r.span.start.line,

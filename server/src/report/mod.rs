@@ -5,6 +5,7 @@ pub mod json;
 pub mod sarif;
 
 use checker::ViolationKind;
+use typestates::LevelSet;
 
 /// The severity a finding is shown with: a definite violation is an error, a possible one or
 /// an ignored call a warning, a handled one a note.
@@ -14,4 +15,10 @@ pub fn severity(kind: ViolationKind) -> &'static str {
         ViolationKind::Possible | ViolationKind::Ignored => "warning",
         ViolationKind::Handled => "note",
     }
+}
+
+/// The API levels a finding happens on, when they say more than "every level": the app's
+/// levels are known, or a protocol changes with the level.
+pub fn shown_levels(levels: &LevelSet) -> Option<String> {
+    (!levels.is_all()).then(|| levels.to_string())
 }

@@ -1,15 +1,21 @@
 //! SARIF 2.1.0 for code-scanning tools: one run of the `typestar` driver, one rule per
 //! diagnostic code, one result per finding with related locations, and a notification per
-//! file that could not be checked (an error) or was read as Latin-1 (a warning).
+//! file that could not be checked (an error) or was read with a caveat (a warning); a result's
+//! property `apiLevels` says on which API levels it happens, when not on every level.
 
 use checker::{SourceFile, Violation, ViolationKind};
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,
-    PhysicalLocation, Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
-    Tool, ToolComponent,
+    PhysicalLocation, PropertyBag, Region, ReportingDescriptor, Result as SarifResult, ResultLevel,
+    Run, Sarif, Tool, ToolComponent,
 };
 
+use std::collections::BTreeMap;
+
 use server::project::ProjectResult;
+use typestates::LevelSet;
+
+use super::shown_levels;
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
@@ -45,21 +51,33 @@ pub fn render(project: &ProjectResult) -> String {
     let results: Vec<SarifResult> = project
         .files
         .iter()
-        .flat_map(|(file, result)| {
-            let violations = result.violations.iter().map(move |v| result_of(file, v));
-            let unreleased = result.unreleased.iter().map(move |u| {
-                SarifResult::builder()
-                    .rule_id(u.code)
-                    .level(ResultLevel::Warning)
-                    .message(Message::builder().text(u.message.clone()).build())
-                    .locations(vec![location(
-                        file,
-                        u.span.start.line,
-                        u.span.start.col,
-                        None,
-                    )])
-                    .build()
-            });
+        .flat_map(|f| {
+            let file = &f.source;
+            let violations = f
+                .result
+                .violations
+                .iter()
+                .zip(&f.violation_levels)
+                .map(move |(v, levels)| with_levels(result_of(file, v), levels));
+            let unreleased =
+                f.result
+                    .unreleased
+                    .iter()
+                    .zip(&f.unreleased_levels)
+                    .map(move |(u, levels)| {
+                        let result = SarifResult::builder()
+                            .rule_id(u.code)
+                            .level(ResultLevel::Warning)
+                            .message(Message::builder().text(u.message.clone()).build())
+                            .locations(vec![location(
+                                file,
+                                u.span.start.line,
+                                u.span.start.col,
+                                None,
+                            )])
+                            .build();
+                        with_levels(result, levels)
+                    });
             violations.chain(unreleased)
         })
         .collect();
@@ -111,6 +129,21 @@ fn location(file: &SourceFile, line: u32, col: u32, message: Option<&str>) -> Lo
             .build(),
         None => Location::builder().physical_location(physical).build(),
     }
+}
+
+/// The result with the API levels it happens on as the property `apiLevels`, when they say more
+/// than "every level".
+fn with_levels(mut result: SarifResult, levels: &LevelSet) -> SarifResult {
+    if let Some(levels) = shown_levels(levels) {
+        let bag = PropertyBag::builder()
+            .additional_properties(BTreeMap::from([(
+                "apiLevels".to_owned(),
+                serde_json::Value::from(levels),
+            )]))
+            .build();
+        result.properties = Some(bag);
+    }
+    result
 }
 
 fn result_of(file: &SourceFile, v: &Violation) -> SarifResult {

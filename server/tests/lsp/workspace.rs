@@ -126,3 +126,62 @@ async fn other_watched_files_do_not_reload() {
     server.await_diagnostics(&uri, Some(1)).await;
     assert_eq!(server.checker.checks(), checks + 1);
 }
+
+/// The made-up protocol of `typestar check`'s level fixture: `close()` without `open()` is
+/// ignored up to level 22, throws on 23..28 and is allowed from 29; a second `open()` throws
+/// from 31.
+const GATE: &str = include_str!("../cli/levels/.typestar/com/example/Gate.typestate");
+const GATE_USER: &str = include_str!("../cli/levels/plain/GateUser.java");
+
+/// The messages of the diagnostics of `path`, sorted.
+async fn messages(server: &mut TestServer, path: &str) -> Vec<String> {
+    let uri = server.uri(path);
+    let mut messages: Vec<String> = server
+        .await_diagnostics(&uri, None)
+        .await
+        .iter()
+        .map(|d| d["message"].as_str().expect("a message").to_owned())
+        .collect();
+    messages.sort();
+    messages
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn findings_name_the_api_levels_of_the_gradle_module() {
+    let mut server = TestServer::builder()
+        .static_checker()
+        .file(".typestar/com/example/Gate.typestate", GATE)
+        .file(
+            "app/build.gradle",
+            "android { defaultConfig { minSdk 21\n targetSdk 30 } }\n",
+        )
+        .file("app/src/com/example/GateUser.java", GATE_USER)
+        .build()
+        .await;
+    let messages = messages(&mut server, "app/src/com/example/GateUser.java").await;
+    expect_test::expect![[r#"
+        [
+            "`close()` on Gate `gate` in state Closed (after `new Gate()` in closeUnopened) is ignored (on API levels 21..22)",
+            "`close()` on Gate `gate` in state Closed (after `new Gate()` in closeUnopened) throws IllegalStateException; allowed here: open (on API levels 23..28)",
+        ]
+    "#]]
+    .assert_debug_eq(&messages);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_settings_give_the_levels_of_a_module_that_does_not_say() {
+    let mut server = TestServer::builder()
+        .static_checker()
+        .settings(json!({ "minSdk": 29, "targetSdk": 33 }))
+        .file(".typestar/com/example/Gate.typestate", GATE)
+        .file("src/com/example/GateUser.java", GATE_USER)
+        .build()
+        .await;
+    let messages = messages(&mut server, "src/com/example/GateUser.java").await;
+    expect_test::expect![[r#"
+        [
+            "`open()` on Gate `gate` in state Open (after `open()` in openTwice) throws IllegalStateException; allowed here: close (on API levels 31..33)",
+        ]
+    "#]]
+    .assert_debug_eq(&messages);
+}

@@ -99,6 +99,7 @@ impl Builder<'_> {
                 on_wait: WaitOutcome::Error {
                     origin: Origin::default(),
                 },
+                by_level: Vec::new(),
             })
             .collect();
         let mut seen: HashMap<(StateId, Option<String>), &NodeRef> = HashMap::new();

@@ -301,6 +301,23 @@ struct StateDto {
     /// What happens here when time passes; absent means a quiet self-loop.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     wait: Option<WaitDto>,
+    /// Steps that replace a callin's step on some API levels only; the ranges of one callin
+    /// are disjoint.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    by_level: Vec<LevelStepDto>,
+}
+
+/// What a callin does in a state on some API levels, instead of its step on the others.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "LevelStep")]
+struct LevelStepDto {
+    /// The callin's name.
+    callin: String,
+    /// The API levels, both ends included: `23..28`, `..22` or `29..`.
+    levels: String,
+    /// What the callin does on those levels.
+    step: StepDto,
 }
 
 /// What a callin does in a state.

@@ -10,8 +10,10 @@ use std::collections::HashMap;
 use super::lexer::{lex_line, Spanned, Token};
 use super::{Diagnostic, RESERVED};
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
+use crate::levels::ApiLevels;
 use crate::model::{
-    Callback, Callin, Event, Example, Origin, State, StateId, Step, Typestate, WaitOutcome,
+    Callback, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId, Step, Typestate,
+    WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
@@ -115,6 +117,7 @@ struct RawState {
 struct RawTransition {
     trigger: Trigger,
     effect: RawEffect,
+    levels: Option<(ApiLevels, Name)>,
     origin: Origin,
 }
 
@@ -579,7 +582,7 @@ fn optional_empty_params(cursor: &mut Cursor) -> Result<(), (usize, String)> {
 
 /// `CALLIN -> TARGET [ignored]`, `CALLIN error [EXCEPTION]`, `CALLIN restricted`,
 /// `on CALLBACK -> TARGET`, `quiet -> TARGET`, `fails`, `wait restricted`; each may end with
-/// `from "source"` and `unverified`.
+/// `levels RANGE` (callins only), `from "source"` and `unverified`.
 fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usize, String)> {
     let (trigger, effect) = match keyword.text.as_str() {
         "on" => {
@@ -643,9 +646,32 @@ fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usiz
             }
         }
     };
+    let levels = if cursor.eat_word("levels") {
+        let range = cursor.word("API levels: `23..28`, `..22` or `29..`")?;
+        let Some(levels) = ApiLevels::parse(&range.text) else {
+            return Err((
+                range.col,
+                format!(
+                    "expected API levels `23..28`, `..22` or `29..` (a range holding some but not all levels), found `{}`",
+                    range.text
+                ),
+            ));
+        };
+        if !matches!(trigger, Trigger::Callin(_)) {
+            return Err((
+                range.col,
+                "`levels` applies to callins only: time passing is the same on every level"
+                    .to_owned(),
+            ));
+        }
+        Some((levels, range))
+    } else {
+        None
+    };
     Ok(RawTransition {
         trigger,
         effect,
+        levels,
         origin: origin(cursor)?,
     })
 }
@@ -747,7 +773,7 @@ impl Cursor<'_> {
     fn peek_keyword(&self) -> bool {
         matches!(
             self.tokens.get(self.next),
-            Some(Spanned { token: Token::Word(w), .. }) if w == "from" || w == "unverified"
+            Some(Spanned { token: Token::Word(w), .. }) if w == "from" || w == "unverified" || w == "levels"
         )
     }
 
@@ -935,6 +961,8 @@ impl Resolver<'_> {
             let id = StateId(index as u32);
             let mut on_callin = vec![Step::unknown_error(); callins.len()];
             let mut callin_seen: Vec<Option<&Name>> = vec![None; callins.len()];
+            let mut by_level: Vec<LevelStep> = Vec::new();
+            let mut level_lines: Vec<&Name> = Vec::new();
             let mut on_wait = WaitOutcome::quiet_loop(id);
             let mut wait_seen: Option<&Name> = None;
             for transition in &raw.transitions {
@@ -953,7 +981,21 @@ impl Resolver<'_> {
                             self.error(name, message);
                             continue;
                         };
-                        if let Some(first) = callin_seen[callin] {
+                        let id = CallinId(callin as u32);
+                        if let Some((levels, range)) = &transition.levels {
+                            let clash = by_level
+                                .iter()
+                                .zip(&level_lines)
+                                .find(|(l, _)| l.callin == id && l.levels.overlaps(*levels));
+                            if let Some((_, first)) = clash {
+                                let message = format!(
+                                    "callin `{}` already has a transition in state `{}` on some of the levels {} (line {}): the ranges of one callin must be disjoint",
+                                    name.text, raw.name.text, levels, first.line
+                                );
+                                self.error(range, message);
+                                continue;
+                            }
+                        } else if let Some(first) = callin_seen[callin] {
                             let message = format!(
                                 "callin `{}` already has a transition in state `{}` (line {}): the automaton must be deterministic",
                                 name.text, raw.name.text, first.line
@@ -971,8 +1013,7 @@ impl Resolver<'_> {
                             );
                             continue;
                         }
-                        callin_seen[callin] = Some(name);
-                        on_callin[callin] = match effect {
+                        let step = match effect {
                             RawEffect::Goto { target, ignored } => Step::Enabled {
                                 target: state_ref(self, target),
                                 ignored: *ignored,
@@ -985,6 +1026,20 @@ impl Resolver<'_> {
                             RawEffect::Restricted => Step::Restricted { origin },
                             RawEffect::Fail => unreachable!("callins do not fail"),
                         };
+                        match &transition.levels {
+                            Some((levels, _)) => {
+                                by_level.push(LevelStep {
+                                    callin: id,
+                                    levels: *levels,
+                                    step,
+                                });
+                                level_lines.push(name);
+                            }
+                            None => {
+                                callin_seen[callin] = Some(name);
+                                on_callin[callin] = step;
+                            }
+                        }
                     }
                     (
                         Trigger::Callback(name)
@@ -1026,11 +1081,13 @@ impl Resolver<'_> {
                     }
                 }
             }
+            by_level.sort_by_key(|l| l.callin);
             states.push(State {
                 name: raw.name.text.clone(),
                 description: raw.description.clone(),
                 on_callin,
                 on_wait,
+                by_level,
             });
         }
 

@@ -4,6 +4,7 @@ use std::fmt::Write;
 
 use super::lexer::quote;
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
+use crate::levels::ApiLevels;
 use crate::model::{Step, Typestate, WaitOutcome};
 use crate::obligation::Basis;
 use crate::Origin;
@@ -136,33 +137,9 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
         writeln!(out)?;
         for callin in t.input_callins() {
             let name = &t.callin(callin).name;
-            match t.step(state, callin) {
-                Step::Enabled {
-                    target,
-                    ignored,
-                    origin,
-                } => {
-                    write!(out, "  {name} -> {}", t.state(*target).name)?;
-                    if *ignored {
-                        write!(out, " ignored")?;
-                    }
-                    write_origin(out, origin)?;
-                }
-                Step::Error { exception, origin } => {
-                    // An error with nothing to say is what an unmentioned callin means.
-                    if exception.is_none() && *origin == Origin::default() {
-                        continue;
-                    }
-                    write!(out, "  {name} error")?;
-                    if let Some(exception) = exception {
-                        write!(out, " {exception}")?;
-                    }
-                    write_origin(out, origin)?;
-                }
-                Step::Restricted { origin } => {
-                    write!(out, "  {name} restricted")?;
-                    write_origin(out, origin)?;
-                }
+            write_step(out, t, name, t.step(state, callin), None)?;
+            for level_step in s.by_level.iter().filter(|l| l.callin == callin) {
+                write_step(out, t, name, &level_step.step, Some(level_step.levels))?;
             }
         }
         match &s.on_wait {
@@ -204,6 +181,48 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
         writeln!(out, "{keyword}: {}", events.join(" "))?;
     }
     Ok(())
+}
+
+/// Writes the line of a callin's step, on some levels only when `levels` says so; an error with
+/// nothing to say on every level is what an unmentioned callin means, and is left out.
+fn write_step(
+    out: &mut String,
+    t: &Typestate,
+    name: &str,
+    step: &Step,
+    levels: Option<ApiLevels>,
+) -> std::fmt::Result {
+    let origin = match step {
+        Step::Enabled {
+            target,
+            ignored,
+            origin,
+        } => {
+            write!(out, "  {name} -> {}", t.state(*target).name)?;
+            if *ignored {
+                write!(out, " ignored")?;
+            }
+            origin
+        }
+        Step::Error { exception, origin } => {
+            if exception.is_none() && *origin == Origin::default() && levels.is_none() {
+                return Ok(());
+            }
+            write!(out, "  {name} error")?;
+            if let Some(exception) = exception {
+                write!(out, " {exception}")?;
+            }
+            origin
+        }
+        Step::Restricted { origin } => {
+            write!(out, "  {name} restricted")?;
+            origin
+        }
+    };
+    if let Some(levels) = levels {
+        write!(out, " levels {levels}")?;
+    }
+    write_origin(out, origin)
 }
 
 /// Ends a transition or obligation line with its origin.

@@ -16,7 +16,7 @@
 //! Facts marked unverified end in `?`.
 
 use super::simple_name;
-use crate::model::{Origin, StateId, Step, Typestate, WaitOutcome};
+use crate::model::{CallinId, Origin, StateId, Step, Typestate, WaitOutcome};
 
 /// The header and one row per state, as text cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub fn table(typestate: &Typestate) -> Table {
         .state_ids()
         .map(|state| {
             let mut row = vec![state_cell(t, state)];
-            row.extend(t.input_callins().map(|c| step_cell(t, t.step(state, c))));
+            row.extend(t.input_callins().map(|c| callin_cell(t, state, c)));
             row.push(wait_cell(t, state));
             row
         })
@@ -93,6 +93,25 @@ fn state_cell(t: &Typestate, state: StateId) -> String {
     } else {
         name.clone()
     }
+}
+
+/// The cell of `callin` in `state`: its step, then each step that holds on some API levels
+/// only, after its levels (`✗ IllegalStateException; 24..: → Released`).
+fn callin_cell(t: &Typestate, state: StateId, callin: CallinId) -> String {
+    let mut cell = step_cell(t, t.step(state, callin));
+    for level_step in t
+        .state(state)
+        .by_level
+        .iter()
+        .filter(|l| l.callin == callin)
+    {
+        cell.push_str(&format!(
+            "; {}: {}",
+            level_step.levels,
+            step_cell(t, &level_step.step)
+        ));
+    }
+    cell
 }
 
 fn step_cell(t: &Typestate, step: &Step) -> String {

@@ -74,10 +74,29 @@ pub async fn public_methods(
     class: &str,
     config: &JvmConfig,
 ) -> Result<Vec<PublicMethod>, JvmError> {
-    let mut agent = AgentProcess::start(&config.agent_command(&[])?).await?;
-    let described = describe(&mut agent, class).await;
+    let mut all = public_methods_of(&config.agent_command(&[])?, &[class]).await?;
+    Ok(all.pop().expect("one class asked, one answer"))
+}
+
+/// The public instance methods of each of `classes`, in order, from one agent started by
+/// `command` (a JVM's, or Robolectric's, whose sandbox is paid once for all the classes).
+pub(crate) async fn public_methods_of(
+    command: &process::AgentCommand,
+    classes: &[&str],
+) -> Result<Vec<Vec<PublicMethod>>, JvmError> {
+    let mut agent = AgentProcess::start(command).await?;
+    let mut all = Vec::with_capacity(classes.len());
+    for class in classes {
+        match describe(&mut agent, class).await {
+            Ok(described) => all.push(described.public_methods()),
+            Err(error) => {
+                agent.shutdown().await;
+                return Err(error);
+            }
+        }
+    }
     agent.shutdown().await;
-    Ok(described?.public_methods())
+    Ok(all)
 }
 
 /// The agent's `describe` of `class`.

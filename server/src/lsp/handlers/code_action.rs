@@ -14,7 +14,7 @@ use tower_lsp_server::ls_types::{
 use crate::analysis::text::LineIndex;
 use crate::analysis::{actions, Span};
 use crate::lsp::session::Session;
-use crate::lsp::{from_proto, tasks, to_proto};
+use crate::lsp::{diagnostics, from_proto, tasks, to_proto};
 
 /// The kind of the action that applies every safe fix of a file.
 pub const FIX_ALL: CodeActionKind = CodeActionKind::new("source.fixAll.typestar");
@@ -42,6 +42,7 @@ pub async fn handle(
     }
     let checker = session.engines.checker.clone();
     let library = session.library();
+    let sdk = session.settings().sdk;
     let encoding = session.encoding();
     tasks::request(session, "code actions", move || {
         let file = &snapshot.file;
@@ -61,7 +62,8 @@ pub async fn handle(
                 .filter(|d| d.source.as_deref() == Some(to_proto::SOURCE))
                 .map(|d| to_span(d.range)),
         );
-        let analysis = checker.check(&library, file, &snapshot.cache);
+        let analysis =
+            diagnostics::check_on_levels(checker.as_ref(), &library, sdk, file, &snapshot.cache);
         let method_at = |pos| checker.method_at(file, pos);
         let mut response: CodeActionResponse = Vec::new();
         if wants(&FIX_ALL) {

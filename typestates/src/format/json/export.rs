@@ -2,11 +2,12 @@
 
 use super::{
     AnyOverload, BackendDto, CallbackBindingDto, CallbackDto, CallinDto, CodeDto, DeadlineDto,
-    ExampleDto, MethodDto, MethodKindDto, ObligationDto, OriginDto, ParamsDto, ProvenanceDto,
-    ProvenanceKindDto, RunDto, StateDto, StatsDto, StepDto, TypestateDto, Version, WaitDto,
+    ExampleDto, LevelStepDto, MethodDto, MethodKindDto, ObligationDto, OriginDto, ParamsDto,
+    ProvenanceDto, ProvenanceKindDto, RunDto, StateDto, StatsDto, StepDto, TypestateDto, Version,
+    WaitDto,
 };
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
-use crate::model::{Origin, Step, Typestate, WaitOutcome};
+use crate::model::{Origin, StateId, Step, Typestate, WaitOutcome};
 use crate::obligation::{Basis, Deadline};
 use crate::provenance::{Backend, Code, LearningStats, Provenance, ProvenanceKind};
 
@@ -74,25 +75,17 @@ fn dto(t: &Typestate) -> TypestateDto {
                     callins: t
                         .input_callins()
                         .map(|callin| {
-                            let step = match t.step(id, callin) {
-                                Step::Enabled {
-                                    target,
-                                    ignored,
-                                    origin,
-                                } => StepDto::Enabled {
-                                    target: state_name(*target),
-                                    ignored: *ignored,
-                                    origin: self::origin(origin),
-                                },
-                                Step::Error { exception, origin } => StepDto::Error {
-                                    exception: exception.clone(),
-                                    origin: self::origin(origin),
-                                },
-                                Step::Restricted { origin } => StepDto::Restricted {
-                                    origin: self::origin(origin),
-                                },
-                            };
+                            let step = step_dto(t.step(id, callin), &state_name);
                             (t.callin(callin).name.clone(), step)
+                        })
+                        .collect(),
+                    by_level: state
+                        .by_level
+                        .iter()
+                        .map(|l| LevelStepDto {
+                            callin: t.callin(l.callin).name.clone(),
+                            levels: l.levels.to_string(),
+                            step: step_dto(&l.step, &state_name),
                         })
                         .collect(),
                     wait: Some(match &state.on_wait {
@@ -203,5 +196,28 @@ fn origin(o: &Origin) -> OriginDto {
     OriginDto {
         source: o.source.clone(),
         unverified: o.unverified,
+    }
+}
+
+/// A step as JSON, naming its target with `state_name`.
+fn step_dto(step: &Step, state_name: &impl Fn(StateId) -> String) -> StepDto {
+    match step {
+        Step::Enabled {
+            target,
+            ignored,
+            origin: o,
+        } => StepDto::Enabled {
+            target: state_name(*target),
+            ignored: *ignored,
+            origin: origin(o),
+        },
+        Step::Error {
+            exception,
+            origin: o,
+        } => StepDto::Error {
+            exception: exception.clone(),
+            origin: origin(o),
+        },
+        Step::Restricted { origin: o } => StepDto::Restricted { origin: origin(o) },
     }
 }

@@ -12,9 +12,10 @@ use super::{
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::format::lexer::is_word;
 use crate::format::{Diagnostic, MAX_ERRORS, RESERVED};
+use crate::levels::ApiLevels;
 use crate::model::{
-    Callback, CallbackId, Callin, CallinId, Event, Example, Origin, State, StateId, Step,
-    Typestate, WaitOutcome,
+    Callback, CallbackId, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId,
+    Step, Typestate, WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
@@ -406,26 +407,55 @@ impl Importer<'_> {
                 );
                 continue;
             }
-            on_callin[callin.index()] = match step {
-                StepDto::Enabled {
-                    target,
-                    ignored,
-                    origin: o,
-                } => Step::Enabled {
-                    target: self.state(&at.key("target"), &target),
-                    ignored,
-                    origin: origin(o),
-                },
-                StepDto::Error {
-                    exception,
-                    origin: o,
-                } => Step::Error {
-                    exception: exception.map(|name| self.word(&at.key("exception"), name)),
-                    origin: origin(o),
-                },
-                StepDto::Restricted { origin: o } => Step::Restricted { origin: origin(o) },
-            };
+            on_callin[callin.index()] = self.step_of(&at, step);
         }
+        let mut by_level: Vec<LevelStep> = Vec::new();
+        for (index, dto) in dto.by_level.into_iter().enumerate() {
+            let at = at.key("by_level").index(index);
+            let Some(callin) = self.callin(&at.key("callin"), &dto.callin) else {
+                continue;
+            };
+            if self.callins[&dto.callin].1 {
+                self.error(
+                    &at.key("callin"),
+                    format!(
+                        "`{}` creates the object; it has no transitions in states",
+                        dto.callin
+                    ),
+                );
+                continue;
+            }
+            let Some(levels) = ApiLevels::parse(&dto.levels) else {
+                self.error(
+                    &at.key("levels"),
+                    format!(
+                        "expected API levels `23..28`, `..22` or `29..` (a range holding some but not all levels), found `{}`",
+                        dto.levels
+                    ),
+                );
+                continue;
+            };
+            if by_level
+                .iter()
+                .any(|l| l.callin == callin && l.levels.overlaps(levels))
+            {
+                self.error(
+                    &at.key("levels"),
+                    format!(
+                        "callin `{}` already has a step on some of the levels {levels}: the ranges of one callin must be disjoint",
+                        dto.callin
+                    ),
+                );
+                continue;
+            }
+            let step = self.step_of(&at.key("step"), dto.step);
+            by_level.push(LevelStep {
+                callin,
+                levels,
+                step,
+            });
+        }
+        by_level.sort_by_key(|l| l.callin);
         let wait_at = at.key("wait");
         let on_wait = match dto.wait {
             None => WaitOutcome::quiet_loop(id),
@@ -458,6 +488,30 @@ impl Importer<'_> {
             description: dto.description,
             on_callin,
             on_wait,
+            by_level,
+        }
+    }
+
+    /// The step a JSON step at `at` stands for.
+    fn step_of(&mut self, at: &JsonPath, step: StepDto) -> Step {
+        match step {
+            StepDto::Enabled {
+                target,
+                ignored,
+                origin: o,
+            } => Step::Enabled {
+                target: self.state(&at.key("target"), &target),
+                ignored,
+                origin: origin(o),
+            },
+            StepDto::Error {
+                exception,
+                origin: o,
+            } => Step::Error {
+                exception: exception.map(|name| self.word(&at.key("exception"), name)),
+                origin: origin(o),
+            },
+            StepDto::Restricted { origin: o } => Step::Restricted { origin: origin(o) },
         }
     }
 

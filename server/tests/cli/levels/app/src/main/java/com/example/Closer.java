@@ -1,0 +1,8 @@
+package com.example;
+
+class Closer {
+    void closeUnopened() {
+        Gate gate = new Gate();
+        gate.close();
+    }
+}

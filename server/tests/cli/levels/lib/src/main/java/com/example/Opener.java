@@ -1,0 +1,9 @@
+package com.example;
+
+class Opener {
+    void openTwice() {
+        Gate gate = new Gate();
+        gate.open();
+        gate.open();
+    }
+}
