@@ -333,7 +333,7 @@ fn execute_agent(
     let class = &run.alphabet.signature.class;
     let report = format!(
         "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {agents} agent(s)\n\n{table}\nGuarantee: {caveat}.\n{disagreements}{devices}",
-        end = end_description(&run.outcome.end),
+        end = end_description(&run.outcome.end, &run.alphabet),
         experiment = experiment.display(),
         algorithm = run.algorithm.describe(),
         guarantee = run.equivalence.describe(),
@@ -375,6 +375,7 @@ fn exit_code(end: End) -> anyhow::Result<ExitCode> {
         End::NonDeterministic(_)
         | End::RoundLimit
         | End::StateBoundExceeded { .. }
+        | End::StateBoundRefuted { .. }
         | End::GrowthLimitExceeded { .. } => Ok(ExitCode::from(1)),
         End::Failed(error) => Err(error).context(
             "learning failed; rerun with the same --journal to resume without repeating queries",
@@ -383,7 +384,7 @@ fn exit_code(end: End) -> anyhow::Result<ExitCode> {
 }
 
 /// How learning ended, for the report's first line.
-fn end_description(end: &End) -> String {
+fn end_description(end: &End, alphabet: &Alphabet) -> String {
     match end {
         End::Learned => "learned".to_owned(),
         End::NonDeterministic(report) => format!("stopped: {report}"),
@@ -391,6 +392,14 @@ fn end_description(end: &End) -> String {
         End::RoundLimit => "stopped: round limit".to_owned(),
         End::GrowthLimitExceeded { states, limit } => format!(
             "stopped: a hypothesis has {states} states, more than {limit} (error sink included), with no state bound to stop it; the system is probably noisy (try --confirm 3) or larger than expected (give --states)"
+        ),
+        End::StateBoundRefuted {
+            bound,
+            checked,
+            counterexample,
+        } => format!(
+            "stopped: the system has more states than the state bound {bound} (error sink included): the model passed the bound's proof, but the check for systems of {checked} states found `{trace}`, which the model does not give; give a larger --states, unless the system answered inconsistently",
+            trace = alphabet.render_trace(&counterexample.word, &counterexample.outputs),
         ),
         End::StateBoundExceeded { states, bound } => format!(
             "stopped: a hypothesis has {states} states, more than the state bound {bound} (error sink included); the bound is too small or the system answered inconsistently"
@@ -535,7 +544,7 @@ fn report(
     simulated_ms: u64,
 ) -> String {
     let oracle = equivalence.describe();
-    let end = end_description(&run.outcome.end);
+    let end = end_description(&run.outcome.end, alphabet);
     let totals = &run.totals;
     let executed = totals.executed();
     let cost = CostModel::default();
@@ -870,7 +879,7 @@ mod tests {
     fn the_report_names_the_guarantee_and_the_state_count_is_read_only_when_asked() {
         for (args, guarantee) in [
             (&[][..], "distinguisher bound 2,"),
-            (&["--states", "2"], "state bound 3 (error sink included),"),
+            (&["--states", "4"], "state bound 5 (error sink included),"),
             (
                 &["--states", "model"],
                 "state bound 4 (error sink included),",
@@ -883,13 +892,23 @@ mod tests {
             let (result, report) = learn(&[&["--model", "CountDownTimer"], args].concat());
             assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{args:?}");
             assert!(report.contains(guarantee), "{args:?}: {report}");
-            let warned = report.contains("an assumption nothing here tests");
-            assert_eq!(
-                warned,
-                args.first() == Some(&"--states"),
-                "{args:?}: {report}"
-            );
+            let warned = report.contains("states that differs stops the run");
+            assert_eq!(warned, args.contains(&"--states"), "{args:?}: {report}");
         }
+    }
+
+    #[test]
+    fn a_state_bound_one_too_small_stops_the_run_with_a_counterexample() {
+        // CountDownTimer has 3 states besides the error sink: under a bound of 2 the bound's
+        // proof accepts a wrong model, and the check for one state more refutes it.
+        let (result, report) = learn(&["--model", "CountDownTimer", "--states", "2"]);
+        assert_eq!(result.unwrap(), ExitCode::from(1));
+        assert!(
+            report.contains(
+                "stopped: the system has more states than the state bound 3 (error sink included): the model passed the bound's proof, but the check for systems of 4 states found `"
+            ),
+            "{report}"
+        );
     }
 
     #[test]
