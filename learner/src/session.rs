@@ -294,15 +294,13 @@ async fn run<S: Sul, E: EquivalenceOracle>(
         if !matches!(outcome.end, End::Learned) {
             return outcome;
         }
-        let refuted = match beyond_the_bound(config, pipeline, &outcome).await {
-            Ok(refuted) => refuted,
-            Err(error) => {
-                outcome.end = End::Failed(error);
-                return outcome;
-            }
+        let checked = async {
+            let refuted = beyond_the_bound(config, pipeline, &outcome).await?;
+            pipeline.confirm(&config.alphabet.inputs).await?;
+            Ok(refuted)
         };
-        match pipeline.confirm(&config.alphabet.inputs).await {
-            Ok(()) => {
+        match checked.await {
+            Ok(refuted) => {
                 if let Some(end) = refuted {
                     outcome.end = end;
                 }
@@ -331,6 +329,9 @@ async fn run<S: Sul, E: EquivalenceOracle>(
 /// than `N` states (or answered inconsistently): [`End::StateBoundRefuted`].
 /// A system of `N + 1` states that differs from the model is always found; one with more
 /// may not be.
+/// The counterexample runs once more, below the cache, before it ends the run: a one-off
+/// there is voted on, and a vote that corrects it makes learning start again
+/// ([`QueryError::Relearn`]).
 async fn beyond_the_bound<S: Sul>(
     config: &LearnConfig,
     pipeline: &Pipeline<S>,
@@ -347,6 +348,9 @@ async fn beyond_the_bound<S: Sul>(
     )
     .find_counterexample(hypothesis, pipeline.oracle())
     .await?;
+    if let Some(counterexample) = &found {
+        pipeline.run_again(&[counterexample.word.clone()]).await?;
+    }
     Ok(found.map(|counterexample| End::StateBoundRefuted {
         bound,
         checked,
