@@ -18,12 +18,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
+use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use learner::backend::android::{self, AndroidConfig};
 use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmError, JvmRun};
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::backend::robolectric::{self, RobolectricConfig};
+use learner::backend::BackendKind;
 use learner::learn::Phase;
 use learner::lsharp::Heuristics;
 use learner::oracle::filter::QueryFilter;
@@ -46,7 +48,7 @@ pub struct LearnArgs {
     model: Option<String>,
     /// The system to learn: `model` (simulated, needs --model), `jvm`, `robolectric` or
     /// `android` (all need --experiment).
-    #[arg(long, value_enum, default_value_t = BackendKind::Model)]
+    #[arg(long, default_value = "model", value_parser = backend_values())]
     backend: BackendKind,
     /// The experiment file of the JVM backend.
     #[arg(long, value_name = "FILE.toml")]
@@ -118,18 +120,13 @@ pub struct LearnArgs {
     no_progress: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum BackendKind {
-    /// The simulated model backend.
-    Model,
-    /// The JVM backend (an experiment file names the class, its alphabet and its reset).
-    Jvm,
-    /// The agent inside Robolectric, for Android framework classes (an experiment file, as
-    /// for the JVM backend).
-    Robolectric,
-    /// The agent on Android devices over adb, one worker per device (an experiment file, as
-    /// for the JVM backend).
-    Android,
+/// `--backend`: the learner's one list of backends, each with its help line.
+fn backend_values() -> impl clap::builder::TypedValueParser<Value = BackendKind> {
+    let names = BackendKind::ALL.map(|it| PossibleValue::new(it.name()).help(it.help()));
+    clap::builder::PossibleValuesParser::new(names).map(|name| {
+        name.parse::<BackendKind>()
+            .expect("one of the possible values")
+    })
 }
 
 /// The value of `--states`: a count, or the model's own.
@@ -198,13 +195,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         }
         BackendKind::Jvm | BackendKind::Robolectric | BackendKind::Android => {
             let experiment = args.experiment.as_ref().with_context(|| {
-                format!(
-                    "--backend {} needs --experiment FILE.toml",
-                    args.backend
-                        .to_possible_value()
-                        .expect("no skipped values")
-                        .get_name()
-                )
+                format!("--backend {} needs --experiment FILE.toml", args.backend)
             })?;
             return execute_agent(&args, experiment, out);
         }
@@ -436,13 +427,6 @@ const DEFAULT_BOUND: usize = 2;
 /// Refuses every option the chosen backend would not honour, naming it and the backend.
 fn refuse_what_the_backend_ignores(args: &LearnArgs) -> anyhow::Result<()> {
     use BackendKind::{Android, Jvm, Model, Robolectric};
-    let name = |backend: BackendKind| {
-        backend
-            .to_possible_value()
-            .expect("no skipped values")
-            .get_name()
-            .to_owned()
-    };
     let given: [(&str, bool, &[BackendKind]); 11] = [
         ("--model", args.model.is_some(), &[Model]),
         (
@@ -471,10 +455,10 @@ fn refuse_what_the_backend_ignores(args: &LearnArgs) -> anyhow::Result<()> {
     ];
     for (option, given, backends) in given {
         if given && !backends.contains(&args.backend) {
-            let backends: Vec<String> = backends.iter().map(|it| name(*it)).collect();
+            let backends: Vec<&str> = backends.iter().map(|it| it.name()).collect();
             anyhow::bail!(
                 "{option} does not apply to --backend {}: only to --backend {}",
-                name(args.backend),
+                args.backend,
                 backends.join(" or ")
             );
         }
