@@ -349,7 +349,9 @@ async fn beyond_the_bound<S: Sul>(
     .find_counterexample(hypothesis, pipeline.oracle())
     .await?;
     if let Some(counterexample) = &found {
-        pipeline.run_again(&[counterexample.word.clone()]).await?;
+        pipeline
+            .run_again(std::slice::from_ref(&counterexample.word))
+            .await?;
     }
     Ok(found.map(|counterexample| End::StateBoundRefuted {
         bound,

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use typestates::mealy::to_mealy;
+use typestates::mealy::{to_mealy, Mealy};
 use typestates::Typestate;
 
 use crate::backend::model::{ModelConfig, ModelSul, SimClock, SplitMix64};
@@ -42,11 +42,24 @@ pub struct SimulatedRun {
 impl SimulatedRun {
     /// Whether the learned machine has exactly the traces of `reference`.
     pub fn is_equivalent_to(&self, reference: &Typestate) -> bool {
+        self.learned_equals(&to_mealy(reference))
+    }
+
+    /// Whether both runs learned machines with the same traces.
+    pub fn learned_the_same_as(&self, other: &SimulatedRun) -> bool {
+        other
+            .outcome
+            .hypothesis
+            .as_ref()
+            .is_some_and(|hypothesis| self.learned_equals(&hypothesis.mealy))
+    }
+
+    fn learned_equals(&self, machine: &Mealy) -> bool {
         self.outcome.hypothesis.as_ref().is_some_and(|hypothesis| {
             hypothesis
                 .mealy
                 .minimize()
-                .distinguishing_word(&to_mealy(reference).minimize())
+                .distinguishing_word(&machine.minimize())
                 .is_none()
         })
     }

@@ -16,8 +16,8 @@ pub mod robolectric;
 
 /// The backends, by name: the one list the command line, the editor settings and the
 /// benchmarks offer.
-/// Adding a backend adds its module here, a variant here, and its arm in the front ends'
-/// one `match` on this type (`server/src/cli/learn.rs`, `server/src/learning.rs`).
+/// Adding a backend adds its module here, a variant here, and its arms where the front ends
+/// match on this type (`server/src/cli/learn.rs`, `server/src/learning.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum BackendKind {
