@@ -13,10 +13,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use learner::backend::model::ModelConfig;
 use learner::oracle::pipeline::Confirmation;
-use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice, SimulatedRun};
-use learner::{Algorithm, End, PipelineConfig};
+use learner::simulation::{learn_noisy, state_bound, EquivalenceChoice, SimulatedRun};
+use learner::End;
 use typestates::library::Library;
 use typestates::Typestate;
 
@@ -84,32 +83,6 @@ struct Row {
     restarts: u64,
 }
 
-async fn learn(
-    model: &Typestate,
-    equivalence: EquivalenceChoice,
-    confirmation: Confirmation,
-    noise: f64,
-    seed: u64,
-) -> SimulatedRun {
-    learn_simulated(
-        model,
-        Algorithm::default(),
-        equivalence,
-        &PipelineConfig {
-            confirmation,
-            ..PipelineConfig::default()
-        },
-        ModelConfig {
-            noise,
-            seed,
-            ..ModelConfig::default()
-        },
-        1,
-    )
-    .await
-    .expect("no journal, so no journal error")
-}
-
 /// One class under one guarantee, confirmation and noise level, over `seeds` seeds.
 fn measure(
     model: &Typestate,
@@ -123,7 +96,7 @@ fn measure(
         .expect("a runtime starts");
     runtime.block_on(async {
         let equivalence = guarantee.choice(model);
-        let clean = learn(model, equivalence, confirmation, 0.0, 0).await;
+        let clean = learn_noisy(model, equivalence, confirmation, 0.0, 0).await;
         assert!(
             matches!(clean.outcome.end, End::Learned),
             "{}: the noise-free run learns",
@@ -135,7 +108,7 @@ fn measure(
             ..Row::default()
         };
         for seed in 0..seeds {
-            let run = learn(model, equivalence, confirmation, noise, seed).await;
+            let run = learn_noisy(model, equivalence, confirmation, noise, seed).await;
             match verdict(&run, &clean) {
                 Verdict::Exact => row.exact += 1,
                 Verdict::Stopped => row.stopped += 1,

@@ -11,7 +11,7 @@ use crate::closure::{Alphabet, Output};
 use crate::learn::{Algorithm, NoProgress, Outcome};
 use crate::oracle::journal::{JournalError, Totals};
 use crate::oracle::nondeterminism::Disagreement;
-use crate::oracle::pipeline::PipelineConfig;
+use crate::oracle::pipeline::{Confirmation, PipelineConfig};
 use crate::oracle::sul::CountSnapshot;
 use crate::session::learn_system;
 pub use crate::session::EquivalenceChoice;
@@ -124,6 +124,35 @@ pub async fn learn_simulated(
         restricted: run.restrictions.len(),
         disagreements: run.disagreements,
     })
+}
+
+/// Learns `typestate` with the default algorithm on one simulated instance whose callbacks
+/// are late or missing in a fraction `noise` of waits (seeded), every trace run until
+/// `confirmation`'s number of runs gave it: the noise benchmark's and tests' run.
+pub async fn learn_noisy(
+    typestate: &Typestate,
+    equivalence: EquivalenceChoice,
+    confirmation: Confirmation,
+    noise: f64,
+    seed: u64,
+) -> SimulatedRun {
+    learn_simulated(
+        typestate,
+        Algorithm::default(),
+        equivalence,
+        &PipelineConfig {
+            confirmation,
+            ..PipelineConfig::default()
+        },
+        ModelConfig {
+            noise,
+            seed,
+            ..ModelConfig::default()
+        },
+        1,
+    )
+    .await
+    .expect("no journal, so no journal error")
 }
 
 /// A random typestate with `states` states, all reachable, seeded: three callins (each

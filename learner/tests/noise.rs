@@ -8,37 +8,10 @@
 //! Without `TYPESTAR_SLOW=1`, AsyncTask with 4 seeds; with it, three classes with 10 seeds
 //! (about three minutes of CPU in a debug build).
 
-use learner::backend::model::ModelConfig;
 use learner::oracle::pipeline::Confirmation;
-use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice, SimulatedRun};
-use learner::{Algorithm, End, PipelineConfig};
+use learner::simulation::{learn_noisy, state_bound, EquivalenceChoice};
+use learner::End;
 use typestates::library::Library;
-use typestates::Typestate;
-
-async fn learn(
-    model: &Typestate,
-    equivalence: EquivalenceChoice,
-    noise: f64,
-    seed: u64,
-) -> SimulatedRun {
-    learn_simulated(
-        model,
-        Algorithm::default(),
-        equivalence,
-        &PipelineConfig {
-            confirmation: Confirmation(3),
-            ..PipelineConfig::default()
-        },
-        ModelConfig {
-            noise,
-            seed,
-            ..ModelConfig::default()
-        },
-        1,
-    )
-    .await
-    .expect("no journal")
-}
 
 #[tokio::test]
 async fn a_noisy_run_learns_the_noise_free_model_or_stops() {
@@ -59,11 +32,11 @@ async fn a_noisy_run_learns_the_noise_free_model_or_stops() {
             EquivalenceChoice::StateBound(state_bound(&model)),
             EquivalenceChoice::DistinguisherBound(2),
         ] {
-            let clean = learn(&model, equivalence, 0.0, 0).await;
+            let clean = learn_noisy(&model, equivalence, Confirmation(3), 0.0, 0).await;
             assert!(matches!(clean.outcome.end, End::Learned), "{class}");
             for noise in [0.01, 0.05] {
                 for seed in 0..seeds {
-                    let run = learn(&model, equivalence, noise, seed).await;
+                    let run = learn_noisy(&model, equivalence, Confirmation(3), noise, seed).await;
                     if matches!(run.outcome.end, End::Learned) && !run.learned_the_same_as(&clean) {
                         wrong.push(format!("{class} {equivalence:?} noise {noise} seed {seed}"));
                     }
