@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use crate::closure::Alphabet;
-use crate::equivalence::EquivalenceOracle;
+use crate::equivalence::{Counterexample, EquivalenceOracle};
 use crate::hypothesis::Hypothesis;
 use crate::lsharp::{Heuristics, LSharp};
 use crate::lstar::LStar;
@@ -150,6 +150,17 @@ pub enum End {
         /// The state bound, the error sink included.
         bound: usize,
     },
+    /// The learned model satisfied the state bound's proof, but the check beyond the bound
+    /// (every system of at most `checked` states) found a counterexample: the system has more
+    /// states than the bound, or answered inconsistently. The outcome keeps the model.
+    StateBoundRefuted {
+        /// The state bound, the error sink included.
+        bound: usize,
+        /// The largest system the check beyond the bound covers, the error sink included.
+        checked: usize,
+        /// Where the system and the model differ.
+        counterexample: Counterexample,
+    },
     /// Without a state bound, a hypothesis has more states than the growth limit: the
     /// system is noisy (one-off answers became states) or far larger than expected. The
     /// outcome keeps that hypothesis.
@@ -218,7 +229,7 @@ impl Learner {
     async fn refine<M: MembershipOracle>(
         &mut self,
         mq: &M,
-        counterexample: &crate::equivalence::Counterexample,
+        counterexample: &Counterexample,
     ) -> Result<(), QueryError> {
         match self {
             Learner::LSharp(it) => it.refine(mq, counterexample).await,

@@ -9,8 +9,16 @@
 //! queries in parallel; [`backend`] holds the systems it runs on. [`report`] and [`creators`]
 //! turn the last hypothesis into the typestate the library stores.
 //!
-//! Backends: the simulated model, real classes on the host JVM ([`backend::jvm`]), and Android
-//! framework classes inside Robolectric ([`backend::robolectric`]).
+//! Backends: the simulated model, real classes on the host JVM ([`backend::jvm`]), Android
+//! framework classes inside Robolectric ([`backend::robolectric`]), and Android devices over
+//! adb ([`backend::android`]).
+//! Every one learns through [`session::learn_system`], which takes the backend's [`oracle::Sul`]
+//! instances and the user's guarantee.
+//! To add a backend: a module under `backend/` whose `Sul` runs one query step by step and
+//! whose learn function hands its instances to `learn_system` (the agent backends share
+//! `backend::jvm`'s `learn_with`, which also builds the typestate and its provenance); a
+//! variant of [`backend::BackendKind`]; and its arms where the front ends match on that type
+//! (`server/src/cli/learn.rs` for `typestar learn`, `server/src/learning.rs` for the editor).
 //! The Robolectric backend runs the same agent core on the paused main looper, with waits on its simulated clock.
 //! Its Maven artifacts come from `learner/robolectric/fetch.sh`, and its provenance says which SDK level ran and whether the class was AOSP code or Robolectric's simulation.
 //!

@@ -3,6 +3,10 @@
 //! produced collected. The model backend ([`crate::simulation`]), `typestar learn` and the JVM
 //! backend all learn through [`learn_system`]; a backend only supplies [`Sul`] instances.
 //!
+//! Under a state bound `N`, a result the bound's proof accepts is tested once more against
+//! every system of `N + 1` states before it is accepted: a counterexample there proves the
+//! bound too small and stops the run ([`End::StateBoundRefuted`]).
+//!
 //! What the system executes is split into learning (building hypotheses) and checking
 //! (equivalence queries, confirmation, the journal's sample) at every phase change, and with
 //! a journal summed with the sessions before ([`Totals`]).
@@ -11,7 +15,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::closure::Alphabet;
 use crate::equivalence::{
-    CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
+    Beyond, CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
 };
 use crate::learn::{learn, Algorithm, End, LearnConfig, Outcome, Phase, Progress, ProgressUpdate};
 use crate::oracle::filter::{QueryFilter, Restrictions};
@@ -84,10 +88,12 @@ impl EquivalenceChoice {
             EquivalenceChoice::WMethod(states)
             | EquivalenceChoice::StateBound(states)
             | EquivalenceChoice::BoundOneThenWMethod(states) => format!(
-                "exact if the system has at most {states} states (error sink included); that is an assumption nothing here tests, and a system with more states can give a wrong model without any sign (add --bound K to test beyond it)"
+                "exact if the system has at most {states} states (error sink included); a system of {beyond} states that differs stops the run, but a larger one can give a wrong model without any sign (add --bound K to test beyond it)",
+                beyond = states + 1,
             ),
             EquivalenceChoice::DistinguisherAndStateBound(bound, states) => format!(
-                "exact if the system has at most {states} states (error sink included), and no counterexample up to distinguisher bound {bound} otherwise"
+                "exact if the system has at most {states} states (error sink included); a system of {beyond} states that differs stops the run, and a larger one has no counterexample up to distinguisher bound {bound}",
+                beyond = states + 1,
             ),
         }
     }
@@ -271,8 +277,9 @@ async fn learn_checked<S: Sul>(
     }
 }
 
-/// Learns until a result survives the pipeline's confirmation of the traces it rests on;
-/// a trace the confirmation corrected makes learning start again from the tree.
+/// Learns until a result survives the check beyond the state bound and the pipeline's
+/// confirmation of the traces it rests on; a trace the confirmation corrected makes learning
+/// start again from the tree.
 async fn run<S: Sul, E: EquivalenceOracle>(
     config: &LearnConfig,
     pipeline: &Pipeline<S>,
@@ -287,8 +294,18 @@ async fn run<S: Sul, E: EquivalenceOracle>(
         if !matches!(outcome.end, End::Learned) {
             return outcome;
         }
-        match pipeline.confirm(&config.alphabet.inputs).await {
-            Ok(()) => return outcome,
+        let checked = async {
+            let refuted = beyond_the_bound(config, pipeline, &outcome).await?;
+            pipeline.confirm(&config.alphabet.inputs).await?;
+            Ok(refuted)
+        };
+        match checked.await {
+            Ok(refuted) => {
+                if let Some(end) = refuted {
+                    outcome.end = end;
+                }
+                return outcome;
+            }
             Err(QueryError::Relearn(_)) => {
                 rounds = outcome.rounds;
                 restarts = outcome.restarts + 1;
@@ -303,4 +320,42 @@ async fn run<S: Sul, E: EquivalenceOracle>(
             }
         }
     }
+}
+
+/// The check beyond the state bound: with a state bound `N`, the learned model is tested
+/// against every system of at most `N + 1` states ([`Beyond`]), after the bound's own proof
+/// found nothing.
+/// Under the bound the model is right, so any counterexample proves the system has more
+/// than `N` states (or answered inconsistently): [`End::StateBoundRefuted`].
+/// A system of `N + 1` states that differs from the model is always found; one with more
+/// may not be.
+/// The counterexample runs once more, below the cache, before it ends the run: a one-off
+/// there is voted on, and a vote that corrects it makes learning start again
+/// ([`QueryError::Relearn`]).
+async fn beyond_the_bound<S: Sul>(
+    config: &LearnConfig,
+    pipeline: &Pipeline<S>,
+    outcome: &Outcome,
+) -> Result<Option<End>, QueryError> {
+    let (Some(bound), Some(hypothesis)) = (config.state_bound, &outcome.hypothesis) else {
+        return Ok(None);
+    };
+    let checked = bound + 1;
+    let found = Beyond::new(
+        checked,
+        Arc::clone(pipeline.tree()),
+        Arc::clone(&config.alphabet),
+    )
+    .find_counterexample(hypothesis, pipeline.oracle())
+    .await?;
+    if let Some(counterexample) = &found {
+        pipeline
+            .run_again(std::slice::from_ref(&counterexample.word))
+            .await?;
+    }
+    Ok(found.map(|counterexample| End::StateBoundRefuted {
+        bound,
+        checked,
+        counterexample,
+    }))
 }

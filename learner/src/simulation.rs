@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use typestates::mealy::to_mealy;
+use typestates::mealy::{to_mealy, Mealy};
 use typestates::Typestate;
 
 use crate::backend::model::{ModelConfig, ModelSul, SimClock, SplitMix64};
@@ -11,7 +11,7 @@ use crate::closure::{Alphabet, Output};
 use crate::learn::{Algorithm, NoProgress, Outcome};
 use crate::oracle::journal::{JournalError, Totals};
 use crate::oracle::nondeterminism::Disagreement;
-use crate::oracle::pipeline::PipelineConfig;
+use crate::oracle::pipeline::{Confirmation, PipelineConfig};
 use crate::oracle::sul::CountSnapshot;
 use crate::session::learn_system;
 pub use crate::session::EquivalenceChoice;
@@ -42,11 +42,24 @@ pub struct SimulatedRun {
 impl SimulatedRun {
     /// Whether the learned machine has exactly the traces of `reference`.
     pub fn is_equivalent_to(&self, reference: &Typestate) -> bool {
+        self.learned_equals(&to_mealy(reference))
+    }
+
+    /// Whether both runs learned machines with the same traces.
+    pub fn learned_the_same_as(&self, other: &SimulatedRun) -> bool {
+        other
+            .outcome
+            .hypothesis
+            .as_ref()
+            .is_some_and(|hypothesis| self.learned_equals(&hypothesis.mealy))
+    }
+
+    fn learned_equals(&self, machine: &Mealy) -> bool {
         self.outcome.hypothesis.as_ref().is_some_and(|hypothesis| {
             hypothesis
                 .mealy
                 .minimize()
-                .distinguishing_word(&to_mealy(reference).minimize())
+                .distinguishing_word(&machine.minimize())
                 .is_none()
         })
     }
@@ -111,6 +124,35 @@ pub async fn learn_simulated(
         restricted: run.restrictions.len(),
         disagreements: run.disagreements,
     })
+}
+
+/// Learns `typestate` with the default algorithm on one simulated instance whose callbacks
+/// are late or missing in a fraction `noise` of waits (seeded), every trace run until
+/// `confirmation`'s number of runs gave it: the noise benchmark's and tests' run.
+pub async fn learn_noisy(
+    typestate: &Typestate,
+    equivalence: EquivalenceChoice,
+    confirmation: Confirmation,
+    noise: f64,
+    seed: u64,
+) -> SimulatedRun {
+    learn_simulated(
+        typestate,
+        Algorithm::default(),
+        equivalence,
+        &PipelineConfig {
+            confirmation,
+            ..PipelineConfig::default()
+        },
+        ModelConfig {
+            noise,
+            seed,
+            ..ModelConfig::default()
+        },
+        1,
+    )
+    .await
+    .expect("no journal, so no journal error")
 }
 
 /// A random typestate with `states` states, all reachable, seeded: three callins (each

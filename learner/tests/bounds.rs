@@ -16,10 +16,10 @@ use learner::{
 };
 
 /// Every library class learned under its tight state bound minus one, alone and with
-/// distinguisher bound 2: how each run ends, and whether a `learned` model is the class's.
-/// A state bound alone is an assumption nothing tests: the table records the classes where
-/// it gives a wrong model, which the report's guarantee line warns about; `bound 2 and state
-/// bound` tests beyond it (`tests/bounds/too-small.txt`).
+/// distinguisher bound 2: how each run ends, and whether a `learned` model is the class's
+/// (`tests/bounds/too-small.txt`).
+/// No run may end `learned` with a wrong model: a hypothesis beyond the bound stops the run,
+/// and so does a counterexample from the check for one state more than the bound.
 #[tokio::test]
 async fn a_too_small_state_bound_is_recorded_for_every_library_class() {
     let mut text = String::new();
@@ -46,6 +46,9 @@ async fn a_too_small_state_bound_is_recorded_for_every_library_class() {
                 End::StateBoundExceeded { states, .. } => {
                     format!("stopped: {states} states exceed the bound")
                 }
+                End::StateBoundRefuted { checked, .. } => {
+                    format!("stopped: a counterexample for {checked} states")
+                }
                 other => format!("stopped: {other:?}"),
             };
             text.push_str(&format!(
@@ -56,6 +59,7 @@ async fn a_too_small_state_bound_is_recorded_for_every_library_class() {
         }
     }
     expect_test::expect_file!["bounds/too-small.txt"].assert_eq(&text);
+    assert!(!text.contains("WRONG"), "{text}");
 }
 
 /// AsyncTask with a callback late or missing in a fifth of waits (seed 3): under

@@ -27,42 +27,11 @@ use learner::backend::model::ModelConfig;
 use learner::backend::robolectric::{self, RobolectricConfig};
 use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
 use learner::{Algorithm, End, PipelineConfig, Progress, ProgressUpdate};
-use serde::Deserialize;
 use typestates::mealy::to_typestate;
 use typestates::{LearningStats, Provenance, ProvenanceKind, Typestate};
 
-/// Where membership queries run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Backend {
-    /// A JVM on this machine, running the class from the classpath.
-    #[default]
-    Jvm,
-    /// An Android device or emulator over adb.
-    Android,
-    /// Robolectric on the host JVM.
-    Robolectric,
-    /// The class's library protocol run as a simulated device (the learner's model backend).
-    Model,
-}
-
-impl Backend {
-    /// Whether learning needs a reviewed experiment file (everything but the model backend,
-    /// which runs a known protocol).
-    pub fn needs_experiment(self) -> bool {
-        self != Backend::Model
-    }
-
-    /// The name used in settings and messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Backend::Jvm => "jvm",
-            Backend::Android => "android",
-            Backend::Robolectric => "robolectric",
-            Backend::Model => "model",
-        }
-    }
-}
+/// Where membership queries run: the learner's one list of backends.
+pub use learner::backend::BackendKind as Backend;
 
 /// One learning run.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! [`StateBound`] and [`WMethod`]). [`CacheConsistency`] checks everything already observed, for free, and
 //! [`Chain`] tries oracles in order.
 
+mod beyond;
 mod cache_consistency;
 mod distinguisher_bound;
 mod state_bound;
@@ -13,6 +14,7 @@ mod w_method;
 
 use std::future::Future;
 
+pub use beyond::Beyond;
 pub use cache_consistency::CacheConsistency;
 pub use distinguisher_bound::DistinguisherBound;
 pub use state_bound::StateBound;

@@ -187,14 +187,21 @@ impl<S: Sul> Pipeline<S> {
             .map(|(word, outputs)| word[..first_err(&outputs).unwrap_or(word.len())].to_vec())
             .filter(|word| !word.is_empty() && self.confirmed.lookup(word).is_none())
             .collect();
-        let below_cache = self.oracle.inner().inner();
         for _ in 1..self.confirmation.0 {
-            below_cache.answer(&words).await?;
+            self.run_again(&words).await?;
         }
         for word in &words {
             self.confirmed.insert(word, &self.tree.known_prefix(word));
         }
         Ok(())
+    }
+}
+
+impl<S: Sul> Pipeline<S> {
+    /// Runs `words` on the system again, below the cache: an answer that disagrees with the
+    /// tree is voted on, and [`QueryError::Relearn`] when the vote corrected a trace.
+    pub async fn run_again(&self, words: &[Word]) -> Result<(), QueryError> {
+        self.oracle.inner().inner().answer(words).await.map(drop)
     }
 }
 

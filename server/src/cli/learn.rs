@@ -18,12 +18,14 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
+use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use learner::backend::android::{self, AndroidConfig};
 use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmError, JvmRun};
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::backend::robolectric::{self, RobolectricConfig};
+use learner::backend::BackendKind;
 use learner::learn::Phase;
 use learner::lsharp::Heuristics;
 use learner::oracle::filter::QueryFilter;
@@ -48,7 +50,7 @@ pub struct LearnArgs {
     model: Option<String>,
     /// The system to learn: `model` (simulated, needs --model), `jvm`, `robolectric` or
     /// `android` (all need --experiment).
-    #[arg(long, value_enum, default_value_t = BackendKind::Model)]
+    #[arg(long, default_value = "model", value_parser = backend_values())]
     backend: BackendKind,
     /// The experiment file of the JVM backend.
     #[arg(long, value_name = "FILE.toml")]
@@ -120,18 +122,13 @@ pub struct LearnArgs {
     no_progress: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum BackendKind {
-    /// The simulated model backend.
-    Model,
-    /// The JVM backend (an experiment file names the class, its alphabet and its reset).
-    Jvm,
-    /// The agent inside Robolectric, for Android framework classes (an experiment file, as
-    /// for the JVM backend).
-    Robolectric,
-    /// The agent on Android devices over adb, one worker per device (an experiment file, as
-    /// for the JVM backend).
-    Android,
+/// `--backend`: the learner's one list of backends, each with its help line.
+fn backend_values() -> impl clap::builder::TypedValueParser<Value = BackendKind> {
+    let names = BackendKind::ALL.map(|it| PossibleValue::new(it.name()).help(it.help()));
+    clap::builder::PossibleValuesParser::new(names).map(|name| {
+        name.parse::<BackendKind>()
+            .expect("one of the possible values")
+    })
 }
 
 /// The value of `--states`: a count, or the model's own.
@@ -200,13 +197,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         }
         BackendKind::Jvm | BackendKind::Robolectric | BackendKind::Android => {
             let experiment = args.experiment.as_ref().with_context(|| {
-                format!(
-                    "--backend {} needs --experiment FILE.toml",
-                    args.backend
-                        .to_possible_value()
-                        .expect("no skipped values")
-                        .get_name()
-                )
+                format!("--backend {} needs --experiment FILE.toml", args.backend)
             })?;
             return execute_agent(&args, experiment, out);
         }
@@ -341,7 +332,7 @@ fn execute_agent(
     let class = &run.alphabet.signature.class;
     let report = format!(
         "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {agents} agent(s)\n\n{table}\nGuarantee: {caveat}.\n{disagreements}{devices}",
-        end = end_description(&run.outcome.end),
+        end = end_description(&run.outcome.end, &run.alphabet),
         experiment = experiment.display(),
         algorithm = run.algorithm.describe(),
         guarantee = run.equivalence.describe(),
@@ -383,13 +374,14 @@ fn exit_code(end: End) -> anyhow::Result<ExitCode> {
         End::NonDeterministic(_)
         | End::RoundLimit
         | End::StateBoundExceeded { .. }
+        | End::StateBoundRefuted { .. }
         | End::GrowthLimitExceeded { .. } => Ok(ExitCode::from(1)),
         End::Failed(error) => Err(error).context(Failure::Learning),
     }
 }
 
 /// How learning ended, for the report's first line.
-fn end_description(end: &End) -> String {
+fn end_description(end: &End, alphabet: &Alphabet) -> String {
     match end {
         End::Learned => "learned".to_owned(),
         End::NonDeterministic(report) => format!("stopped: {report}"),
@@ -397,6 +389,14 @@ fn end_description(end: &End) -> String {
         End::RoundLimit => "stopped: round limit".to_owned(),
         End::GrowthLimitExceeded { states, limit } => format!(
             "stopped: a hypothesis has {states} states, more than {limit} (error sink included), with no state bound to stop it; the system is probably noisy (try --confirm 3) or larger than expected (give --states)"
+        ),
+        End::StateBoundRefuted {
+            bound,
+            checked,
+            counterexample,
+        } => format!(
+            "stopped: the system has more states than the state bound {bound} (error sink included): the model passed the bound's proof, but the check for systems of {checked} states found `{trace}`, which the model does not give; give a larger --states, unless the system answered inconsistently",
+            trace = alphabet.render_trace(&counterexample.word, &counterexample.outputs),
         ),
         End::StateBoundExceeded { states, bound } => format!(
             "stopped: a hypothesis has {states} states, more than the state bound {bound} (error sink included); the bound is too small or the system answered inconsistently"
@@ -431,13 +431,6 @@ const DEFAULT_BOUND: usize = 2;
 /// Refuses every option the chosen backend would not honour, naming it and the backend.
 fn refuse_what_the_backend_ignores(args: &LearnArgs) -> anyhow::Result<()> {
     use BackendKind::{Android, Jvm, Model, Robolectric};
-    let name = |backend: BackendKind| {
-        backend
-            .to_possible_value()
-            .expect("no skipped values")
-            .get_name()
-            .to_owned()
-    };
     let given: [(&str, bool, &[BackendKind]); 11] = [
         ("--model", args.model.is_some(), &[Model]),
         (
@@ -466,10 +459,10 @@ fn refuse_what_the_backend_ignores(args: &LearnArgs) -> anyhow::Result<()> {
     ];
     for (option, given, backends) in given {
         if given && !backends.contains(&args.backend) {
-            let backends: Vec<String> = backends.iter().map(|it| name(*it)).collect();
+            let backends: Vec<&str> = backends.iter().map(|it| it.name()).collect();
             anyhow::bail!(
                 "{option} does not apply to --backend {}: only to --backend {}",
-                name(args.backend),
+                args.backend,
                 backends.join(" or ")
             );
         }
@@ -539,7 +532,7 @@ fn report(
     simulated_ms: u64,
 ) -> String {
     let oracle = equivalence.describe();
-    let end = end_description(&run.outcome.end);
+    let end = end_description(&run.outcome.end, alphabet);
     let totals = &run.totals;
     let executed = totals.executed();
     let cost = CostModel::default();
@@ -874,7 +867,7 @@ mod tests {
     fn the_report_names_the_guarantee_and_the_state_count_is_read_only_when_asked() {
         for (args, guarantee) in [
             (&[][..], "distinguisher bound 2,"),
-            (&["--states", "2"], "state bound 3 (error sink included),"),
+            (&["--states", "4"], "state bound 5 (error sink included),"),
             (
                 &["--states", "model"],
                 "state bound 4 (error sink included),",
@@ -887,13 +880,23 @@ mod tests {
             let (result, report) = learn(&[&["--model", "CountDownTimer"], args].concat());
             assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{args:?}");
             assert!(report.contains(guarantee), "{args:?}: {report}");
-            let warned = report.contains("an assumption nothing here tests");
-            assert_eq!(
-                warned,
-                args.first() == Some(&"--states"),
-                "{args:?}: {report}"
-            );
+            let warned = report.contains("states that differs stops the run");
+            assert_eq!(warned, args.contains(&"--states"), "{args:?}: {report}");
         }
+    }
+
+    #[test]
+    fn a_state_bound_one_too_small_stops_the_run_with_a_counterexample() {
+        // CountDownTimer has 3 states besides the error sink: under a bound of 2 the bound's
+        // proof accepts a wrong model, and the check for one state more refutes it.
+        let (result, report) = learn(&["--model", "CountDownTimer", "--states", "2"]);
+        assert_eq!(result.unwrap(), ExitCode::from(1));
+        assert!(
+            report.contains(
+                "stopped: the system has more states than the state bound 3 (error sink included): the model passed the bound's proof, but the check for systems of 4 states found `"
+            ),
+            "{report}"
+        );
     }
 
     #[test]

@@ -106,7 +106,8 @@ impl Settings {
         let timeouts = options.timeouts.unwrap_or_default();
         Settings {
             learning: LearnSettings {
-                backend: options.backend.unwrap_or_default(),
+                // The editor learns the classes of the project it edits: on the host JVM.
+                backend: options.backend.unwrap_or(Backend::Jvm),
                 classpath: options.classpath.unwrap_or_default(),
                 device_serial: options.device_serial,
                 sdk: options
