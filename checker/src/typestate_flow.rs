@@ -1311,7 +1311,7 @@ impl BodyAnalysis<'_, '_, '_> {
                     let protocols = self.shared.protocols;
                     let callins = protocols.callins(value.protocol, &call.name, call.args.len());
                     let thrown = value.forget_where_enabled(protocols, &callins);
-                    env.insert(var, thrown);
+                    set_in_group(&mut env, var, thrown);
                 }
             }
         }
@@ -1740,14 +1740,19 @@ fn havoc(env: &mut Env, var: &Var, value: &Value) {
     let mut forgotten = value.clone();
     forgotten.havoc();
     forgotten.null = false;
+    set_in_group(env, var.clone(), forgotten);
+}
+
+/// Sets `var` and every name in its alias group to `value`.
+fn set_in_group(env: &mut Env, var: Var, value: Value) {
     if let Some(group) = value.alias {
         env.update_each(|_, other| {
             if other.alias == Some(group) {
-                *other = forgotten.clone();
+                *other = value.clone();
             }
         });
     }
-    env.insert(var.clone(), forgotten);
+    env.insert(var, value);
 }
 
 /// Sets `var` to `value`, or stops tracking it.
