@@ -8,11 +8,13 @@
 //! violation is *definite* only if the call fails in every state any path brings there.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
 use crate::body_memo::{Analyses, BodyMemo};
+use crate::clients::{Clients, Order, Sites};
 use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode};
 use crate::ir::{
@@ -34,7 +36,7 @@ use crate::typestate_flow::{
 #[derive(Debug, Clone, PartialEq)]
 pub struct CheckConfig {
     /// Direct supertypes of classes declared elsewhere in the project (see
-    /// [`project_supertypes`]), so that `class DownloadTask extends AsyncTask` in one file
+    /// [`project_config`]), so that `class DownloadTask extends AsyncTask` in one file
     /// makes `new DownloadTask()` a protocol object in another.
     pub supertypes: Supertypes,
     /// How long parsing one file may take, and then how long its analysis may take; past it
@@ -48,6 +50,9 @@ pub struct CheckConfig {
     /// object can come from (see [`crate::prefilter`]); such a file is only parsed, for its
     /// syntax errors. On by default; the findings are the same either way.
     pub skip_unrelated: bool,
+    /// Who calls the methods of the project's plain classes ([`crate::clients`]); `None` to
+    /// take the calls of the checked file alone.
+    pub clients: Option<Arc<Clients>>,
 }
 
 impl Default for CheckConfig {
@@ -57,6 +62,7 @@ impl Default for CheckConfig {
             time_limit: Duration::from_secs(10),
             report_unreleased: false,
             skip_unrelated: true,
+            clients: None,
         }
     }
 }
@@ -235,26 +241,17 @@ fn observed(protocols: &Protocols, observation: crate::typestate_flow::Observati
     }
 }
 
-/// The direct supertypes of every class the files declare, for [`CheckConfig::supertypes`].
-/// Each file is parsed within the default time limit; a file that takes longer is left out.
-pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes {
-    let mut out = Supertypes::new();
-    let protocols = Protocols::new(library, Supertypes::new());
-    let limit = CheckConfig::default().time_limit;
-    for file in files {
-        let deadline = Instant::now().checked_add(limit);
-        let Ok(ir) = crate::lang::lower_within(file.language, &file.text, deadline) else {
-            continue;
-        };
-        for info in crate::resolve::resolve(&ir, &protocols).classes() {
-            out.insert(info.fqn.clone(), info.supertypes.clone());
-        }
-    }
-    out
+/// `config` for checking the files of a project one at a time: with the supertypes of the
+/// project's classes ([`CheckConfig::supertypes`]) and the calls between them
+/// ([`CheckConfig::clients`]), as [`crate::Project`] finds them, so that both check alike.
+pub fn project_config(library: &Library, files: &[SourceFile], config: CheckConfig) -> CheckConfig {
+    crate::Project::new(library, files, config, 1)
+        .config()
+        .clone()
 }
 
 /// The classes `ir` declares with their direct supertypes, resolved against the library
-/// alone (what [`project_supertypes`] records of one file).
+/// alone (what [`project_config`] records of one file).
 pub(crate) fn declared_classes(
     ir: &SourceIr,
     library_only: &Protocols<'_>,
@@ -284,6 +281,14 @@ fn analyze<R>(
     let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
     protocols.add_classes(&res);
+    let clients = config.clients.clone().unwrap_or_else(|| {
+        let wrappers = crate::clients::wrappers(ir, &res, &protocols);
+        Arc::new(Clients::new(
+            &Sites::of_file(ir, &res),
+            &wrappers,
+            &protocols,
+        ))
+    });
     let desugared = crate::accessors::desugar(ir, &res, &protocols);
     let ir = &*desugared;
     let places = places::collect(&ir.classes, ir.package.as_deref(), ir.language, &res);
@@ -303,6 +308,7 @@ fn analyze<R>(
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
     shared.private_fields = private_fields(&classes, &res);
+    shared.clients = clients;
     shared.own_methods = classes
         .iter()
         .filter_map(|(class, fqn)| Some((class, &res.class(fqn)?.fqn)))
@@ -615,10 +621,18 @@ fn check_class<'a>(
         }
         constructed = joined.0.unwrap_or(constructed);
     }
+    let driven = class
+        .methods
+        .iter()
+        .filter(|m| m.kind == MethodKind::Method)
+        .filter(|m| shared.clients.order(fqn, &m.name) == Order::Driven)
+        .map(|m| m.name.as_str())
+        .collect();
     let model = ClassModel {
         class,
         fqn,
         init: constructed,
+        driven,
     };
     for event in events::solve(shared, &model) {
         let body = match event.code {

@@ -41,7 +41,7 @@
 //! [`solve`] computes the entry state of every event by a fixpoint over this graph.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use typestates::model::{CallbackId, WaitOutcome};
 
@@ -182,6 +182,30 @@ pub struct ClassModel<'a> {
     pub fqn: &'a str,
     /// The state after construction.
     pub init: Env,
+    /// The methods its clients drive ([`crate::clients::Order::Driven`]): each is checked from
+    /// an unknown state of the fields, so only what goes wrong within one call is found there.
+    /// Their effects still reach the other events, which may run after any of them.
+    pub driven: HashSet<&'a str>,
+}
+
+impl ClassModel<'_> {
+    /// The entry state `code` is checked from: for a driven method, `entry` with the fields
+    /// forgotten.
+    fn entry_of(&self, code: EventCode<'_>, mut entry: Env) -> Env {
+        if let EventCode::Method(method) = code {
+            if self.driven.contains(method.name.as_str()) {
+                entry.update_each(|var, value| {
+                    if matches!(var, Var::Field(class, _) if class == self.fqn) {
+                        let null = value.null;
+                        value.havoc();
+                        value.forgotten = false;
+                        value.null = null;
+                    }
+                });
+            }
+        }
+        entry
+    }
 }
 
 /// Computes the entry state of every event of `model`: lifecycle methods, handlers and
@@ -248,7 +272,7 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
             let entry = after_wait(hub.as_ref().unwrap_or(entry));
             events.extend(handlers.iter().map(|h| Event {
                 code: *h,
-                entry: handler_entry(shared, *h, &entry),
+                entry: model.entry_of(*h, handler_entry(shared, *h, &entry)),
             }));
         } else if !events_contain(&events, node) {
             if let Some(method) = lifecycle_method(model.class, node) {

@@ -72,6 +72,13 @@ pub struct Span {
     pub end: LineCol,
 }
 
+impl Span {
+    /// Whether `other` lies within this span.
+    pub fn contains(&self, other: Span) -> bool {
+        self.start_byte <= other.start_byte && other.end_byte <= self.end_byte
+    }
+}
+
 /// The source language a file was written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Language {

@@ -36,6 +36,7 @@ mod accessors;
 mod body_memo;
 pub mod cfg;
 mod check;
+mod clients;
 mod diagnostics;
 mod events;
 mod fixes;
@@ -58,7 +59,7 @@ mod typestate_flow;
 pub mod visit;
 mod visit_mut;
 
-pub use check::{calls, check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
+pub use check::{calls, check, project_config, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};
 pub use prefilter::NameFilter;

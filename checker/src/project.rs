@@ -19,17 +19,20 @@
 //! so its syntax errors are not reported either.
 //! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the
 //! checker asks the hierarchy only about protocol classes.
-//! The results are those of [`crate::check`] with [`crate::project_supertypes`] for every
-//! file that is checked.
+//! The results are those of [`crate::check`] with [`crate::project_config`] for every file
+//! that is checked.
 
+use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
 use crate::check::{check_lowered, declared_classes};
+use crate::clients::{wrappers, Clients, Order, Sites, Wrapper};
+use crate::events::Component;
 use crate::ir::SourceIr;
 use crate::prefilter::{simple_name, NameFilter};
 use crate::protocols::{Protocols, Supertypes};
@@ -45,6 +48,10 @@ struct Lowered {
     /// The IR, unless keeping it would pass the memory budget ([`KEPT_TEXT_BYTES`]).
     ir: Option<SourceIr>,
     classes: Vec<ClassInfo>,
+    /// The calls it makes on typed receivers ([`crate::clients`]).
+    sites: Sites,
+    /// Its classes that keep protocol objects in fields.
+    wrappers: Vec<Wrapper>,
 }
 
 /// What the project holds of one file.
@@ -53,6 +60,8 @@ enum Slot {
     Skipped,
     /// Analysed, with its IR.
     Kept(SourceIr),
+    /// Analysed, and checked already (a wrapper's file whose methods all run in any order).
+    Checked(Box<CheckResult>),
     /// Analysed, lowered again when checked (past the memory budget).
     Relower,
     /// Parsing ran out of time: reported as timed out, without findings.
@@ -78,84 +87,105 @@ impl<'a> Project<'a> {
         mut config: CheckConfig,
         jobs: usize,
     ) -> Project<'a> {
-        let mut filter = NameFilter::new(library);
         let library_only = Protocols::new(library, Supertypes::new());
-        let mut lowered: Vec<Option<Lowered>> = (0..files.len()).map(|_| None).collect();
-        let mut failed = vec![false; files.len()];
-        let mut out_of_time = vec![false; files.len()];
-        let mut todo: Vec<usize> = (0..files.len())
-            .filter(|&i| filter.matches(&files[i].text))
-            .collect();
-        // Supertypes learnt so far, and the classes not yet known to extend a protocol class.
-        let mut interim = config.supertypes.clone();
-        let mut pending: Vec<String> = Vec::new();
-        // The budget is spent as files are lowered, so that the IR of the files past it is
-        // dropped at once rather than held until every file is lowered.
         let budget = AtomicUsize::new(KEPT_TEXT_BYTES);
-        while !todo.is_empty() {
-            let limit = config.time_limit;
-            let lowering = Lowering {
+        let mut found = Discovery {
+            library,
+            files,
+            lowering: Lowering {
                 files,
                 library_only: &library_only,
-                limit,
+                limit: config.time_limit,
                 budget: &budget,
+            },
+            jobs,
+            filter: NameFilter::new(library),
+            lowered: (0..files.len()).map(|_| None).collect(),
+            failed: vec![false; files.len()],
+            out_of_time: vec![false; files.len()],
+            interim: config.supertypes.clone(),
+            pending: Vec::new(),
+            needed: HashSet::new(),
+        };
+        let todo: Vec<usize> = (0..files.len())
+            .filter(|&i| found.filter.matches(&files[i].text))
+            .collect();
+        found.lower(todo);
+        // The wrappers whose methods have findings when run in any order are the ones whose
+        // clients may change that ([`crate::clients`]): follow their callers, and check
+        // again the files that declare one whose methods turn out driven.
+        let mut first = vec![None; files.len()];
+        let mut any_order = config.clone();
+        any_order.supertypes = found.supertypes();
+        any_order.clients = Some(Arc::new(Clients::default()));
+        let mut suspects = Vec::new();
+        for (i, slot) in found.lowered.iter().enumerate() {
+            let Some(Lowered { ir, wrappers, .. }) = slot else {
+                continue;
             };
-            for (i, result) in lowering.all(&todo, jobs) {
-                match result {
-                    Outcome::Lowered(file) => {
-                        let file = *file;
-                        for info in &file.classes {
-                            interim.insert(info.fqn.clone(), info.supertypes.clone());
-                            pending.push(info.fqn.clone());
-                        }
-                        lowered[i] = Some(file);
-                    }
-                    Outcome::OutOfTime => out_of_time[i] = true,
-                    Outcome::Panicked => failed[i] = true,
-                }
+            if wrappers.is_empty() {
+                continue;
             }
-            let mut new_names = NameFilter::default();
+            let result = match ir {
+                Some(ir) => check_lowered(library, &files[i].text, ir, &any_order, None).0,
+                None => match lower_within(&files[i], config.time_limit) {
+                    Some(ir) => check_lowered(library, &files[i].text, &ir, &any_order, None).0,
+                    None => continue,
+                },
+            };
+            suspects.extend(
+                wrappers
+                    .iter()
+                    .filter(|w| result.violations.iter().any(|v| w.span.contains(v.span)))
+                    .cloned(),
+            );
+            first[i] = Some(result);
+        }
+        let classes = suspects.iter().map(|w| w.class.clone()).collect();
+        need(&mut found.needed, &found.interim, classes);
+        let todo = found.follow_callers();
+        found.lower(todo);
+        config.supertypes = found.supertypes();
+        let mut sites = Sites::default();
+        for file in found.lowered.iter_mut().flatten() {
+            sites.extend(std::mem::take(&mut file.sites));
+        }
+        let protocols = Protocols::with_project(library, &config.supertypes);
+        let clients = Clients::new(&sites, &suspects, &protocols);
+        for (i, slot) in found.lowered.iter().enumerate() {
+            let drives = |w: &Wrapper| {
+                w.methods
+                    .iter()
+                    .any(|m| clients.order(&w.class, m) == Order::Driven)
+            };
+            if slot
+                .as_ref()
+                .is_some_and(|file| file.wrappers.iter().any(drives))
             {
-                let protocols = Protocols::with_project(library, &interim);
-                pending.retain(|fqn| {
-                    if protocols.protocol_of(fqn).is_none() {
-                        return true;
-                    }
-                    let name = simple_name(fqn);
-                    if filter.add(name) {
-                        new_names.add(name);
-                    }
-                    false
-                });
-            }
-            todo = if new_names.is_empty() {
-                Vec::new()
-            } else {
-                (0..files.len())
-                    .filter(|&i| lowered[i].is_none() && !failed[i] && !out_of_time[i])
-                    .filter(|&i| new_names.matches(&files[i].text))
-                    .collect()
-            };
-        }
-        // In file order, so that a class two files declare gets the later file's supertypes,
-        // as in `project_supertypes`.
-        for file in lowered.iter().flatten() {
-            for info in &file.classes {
-                config
-                    .supertypes
-                    .insert(info.fqn.clone(), info.supertypes.clone());
+                first[i] = None;
             }
         }
+        config.clients = Some(Arc::new(clients));
+        let Discovery {
+            lowered,
+            failed,
+            out_of_time,
+            ..
+        } = found;
         let slots = lowered
             .into_iter()
             .zip(failed.iter().zip(&out_of_time))
-            .map(|(lowered, (&failed, &out_of_time))| match lowered {
-                Some(Lowered { ir: Some(ir), .. }) => Slot::Kept(ir),
-                Some(Lowered { ir: None, .. }) => Slot::Relower,
-                None if failed => Slot::Failed,
-                None if out_of_time => Slot::OutOfTime,
-                None => Slot::Skipped,
-            })
+            .zip(first)
+            .map(
+                |((lowered, (&failed, &out_of_time)), first)| match (lowered, first) {
+                    (Some(_), Some(result)) => Slot::Checked(Box::new(result)),
+                    (Some(Lowered { ir: Some(ir), .. }), None) => Slot::Kept(ir),
+                    (Some(Lowered { ir: None, .. }), None) => Slot::Relower,
+                    (None, _) if failed => Slot::Failed,
+                    (None, _) if out_of_time => Slot::OutOfTime,
+                    (None, _) => Slot::Skipped,
+                },
+            )
             .collect();
         Project {
             library,
@@ -178,7 +208,10 @@ impl<'a> Project<'a> {
     /// Whether file `index` is analysed (its text names something a protocol object can come
     /// from, and it was parsed in time); the others have no findings.
     pub fn is_analysed(&self, index: usize) -> bool {
-        matches!(self.slots.get(index), Some(Slot::Kept(_) | Slot::Relower))
+        matches!(
+            self.slots.get(index),
+            Some(Slot::Kept(_) | Slot::Relower | Slot::Checked(_))
+        )
     }
 
     /// Whether lowering file `index` failed with an internal error.
@@ -191,6 +224,12 @@ impl<'a> Project<'a> {
         &self.config.supertypes
     }
 
+    /// The configuration each file is checked with: the one given, with the project's
+    /// supertypes and clients.
+    pub fn config(&self) -> &CheckConfig {
+        &self.config
+    }
+
     /// Checks file `index` (an empty result for a skipped file or an index out of range).
     pub fn check(&self, index: usize) -> CheckResult {
         match (self.files.get(index), self.slots.get(index)) {
@@ -201,10 +240,152 @@ impl<'a> Project<'a> {
                 Some(ir) => check_lowered(self.library, &file.text, &ir, &self.config, None).0,
                 None => timed_out(),
             },
+            (Some(_), Some(Slot::Checked(result))) => CheckResult::clone(result),
             (Some(_), Some(Slot::OutOfTime)) => timed_out(),
             _ => CheckResult::default(),
         }
     }
+}
+
+/// The files lowered so far and what they taught: the state of [`Project::new`]'s search.
+struct Discovery<'a, 'p, 'l> {
+    library: &'a Library,
+    files: &'a [SourceFile],
+    lowering: Lowering<'a, 'p, 'l>,
+    jobs: usize,
+    filter: NameFilter,
+    lowered: Vec<Option<Lowered>>,
+    failed: Vec<bool>,
+    out_of_time: Vec<bool>,
+    /// Supertypes learnt so far.
+    interim: Supertypes,
+    /// The classes not yet known to extend a protocol class.
+    pending: Vec<String>,
+    /// Wrappers and the callers that hold them, whose own callers must be seen.
+    needed: HashSet<String>,
+}
+
+impl Discovery<'_, '_, '_> {
+    /// Lowers the files `todo` names, then, round by round, the files that name a class
+    /// found to extend a protocol class or a caller [`Discovery::needed`] names, until no new
+    /// name turns up.
+    fn lower(&mut self, mut todo: Vec<usize>) {
+        while !todo.is_empty() {
+            for (i, result) in self.lowering.all(&todo, self.jobs) {
+                match result {
+                    Outcome::Lowered(file) => {
+                        let file = *file;
+                        for info in &file.classes {
+                            self.interim
+                                .insert(info.fqn.clone(), info.supertypes.clone());
+                            self.pending.push(info.fqn.clone());
+                        }
+                        self.lowered[i] = Some(file);
+                    }
+                    Outcome::OutOfTime => self.out_of_time[i] = true,
+                    Outcome::Panicked => self.failed[i] = true,
+                }
+            }
+            let mut new_names = NameFilter::default();
+            let protocols = Protocols::with_project(self.library, &self.interim);
+            let filter = &mut self.filter;
+            self.pending.retain(|fqn| {
+                if protocols.protocol_of(fqn).is_none() {
+                    return true;
+                }
+                let name = simple_name(fqn);
+                if filter.add(name) {
+                    new_names.add(name);
+                }
+                false
+            });
+            todo = self.unlowered_naming(&new_names);
+            todo.extend(self.follow_callers());
+            todo.sort_unstable();
+            todo.dedup();
+        }
+    }
+
+    /// Adds the plain classes that hold a [`Discovery::needed`] class beyond their run to it,
+    /// up the chain of callers; returns the files not lowered yet that name a new one.
+    fn follow_callers(&mut self) -> Vec<usize> {
+        // A component's methods are events: who calls them does not matter.
+        let protocols = Protocols::with_project(self.library, &self.interim);
+        loop {
+            let callers: Vec<String> = self
+                .lowered
+                .iter()
+                .flatten()
+                .flat_map(|file| file.sites.held_callers())
+                .filter(|(receiver, caller)| {
+                    self.needed.contains(*receiver) && !self.needed.contains(*caller)
+                })
+                .map(|(_, caller)| caller.to_owned())
+                .filter(|caller| Component::of(&protocols, caller) == Component::Plain)
+                .collect();
+            if callers.is_empty() {
+                break;
+            }
+            need(&mut self.needed, &self.interim, callers);
+        }
+        let mut new_names = NameFilter::default();
+        for fqn in &self.needed {
+            let name = simple_name(fqn);
+            if self.filter.add(name) {
+                new_names.add(name);
+            }
+        }
+        self.unlowered_naming(&new_names)
+    }
+
+    /// The files not lowered yet whose text matches `names`.
+    fn unlowered_naming(&self, names: &NameFilter) -> Vec<usize> {
+        if names.is_empty() {
+            return Vec::new();
+        }
+        (0..self.files.len())
+            .filter(|&i| self.lowered[i].is_none() && !self.failed[i] && !self.out_of_time[i])
+            .filter(|&i| names.matches(&self.files[i].text))
+            .collect()
+    }
+
+    /// The supertypes of the lowered files' classes, in file order, so that a class two files
+    /// declare gets the later file's, as a single file's check would see them.
+    fn supertypes(&self) -> Supertypes {
+        let mut out = self.interim.clone();
+        for file in self.lowered.iter().flatten() {
+            for info in &file.classes {
+                out.insert(info.fqn.clone(), info.supertypes.clone());
+            }
+        }
+        out
+    }
+}
+
+/// Adds `classes` and their supertypes of the project to `needed`: those `supertypes` has
+/// (declared in a lowered file), and those in the class's own top-level package (the first
+/// two parts of its name), which a file not lowered yet may declare (an interface the wrapper
+/// implements and its clients call it through).
+fn need(needed: &mut HashSet<String>, supertypes: &Supertypes, classes: Vec<String>) {
+    let mut todo = classes;
+    while let Some(fqn) = todo.pop() {
+        if let Some(sups) = supertypes.get(&fqn) {
+            let root = package_root(&fqn);
+            todo.extend(
+                sups.iter()
+                    .filter(|s| supertypes.contains_key(*s) || package_root(s) == root)
+                    .filter(|s| !needed.contains(*s))
+                    .cloned(),
+            );
+        }
+        needed.insert(fqn);
+    }
+}
+
+/// The first two parts of a qualified name (`com.example` of `com.example.app.Player`).
+fn package_root(fqn: &str) -> &str {
+    let end = fqn.match_indices('.').nth(1).map_or(fqn.len(), |(i, _)| i);
+    &fqn[..end]
 }
 
 /// The result of a file that ran out of time: no findings, marked as cut short.
@@ -270,6 +451,9 @@ impl Lowering<'_, '_, '_> {
         std::panic::catch_unwind(AssertUnwindSafe(|| {
             lower_within(file, self.limit).map(|ir| {
                 let classes = declared_classes(&ir, self.library_only);
+                let res = crate::resolve::resolve(&ir, self.library_only);
+                let sites = Sites::of_file(&ir, &res);
+                let wrappers = wrappers(&ir, &res, self.library_only);
                 let len = file.text.len();
                 let kept = self
                     .budget
@@ -280,6 +464,8 @@ impl Lowering<'_, '_, '_> {
                 Lowered {
                     ir: kept.then_some(ir),
                     classes,
+                    sites,
+                    wrappers,
                 }
             })
         }))

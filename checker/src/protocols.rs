@@ -180,7 +180,7 @@ impl<'l> Protocols<'l> {
     }
 
     /// `class` and its known supertypes, breadth first.
-    fn ancestors<'s>(&'s self, class: &'s str) -> impl Iterator<Item = &'s str> + 's {
+    pub(crate) fn ancestors<'s>(&'s self, class: &'s str) -> impl Iterator<Item = &'s str> + 's {
         let mut seen = HashSet::new();
         let mut todo = std::collections::VecDeque::from([class]);
         std::iter::from_fn(move || {

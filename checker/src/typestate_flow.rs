@@ -1074,6 +1074,8 @@ pub struct Shared<'a, 'l> {
     pub private_fields: std::collections::HashSet<Var>,
     /// The methods the file's classes declare, by class and name.
     pub own_methods: std::collections::HashSet<(String, String)>,
+    /// Who calls the methods of the project's plain classes.
+    pub clients: std::sync::Arc<crate::clients::Clients>,
     /// Whether to collect [`Shared::leaks`].
     pub report_unreleased: bool,
     /// Names that were given a newly created object, with the name as written and where.
@@ -1109,6 +1111,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             captured: HashMap::new(),
             private_fields: std::collections::HashSet::new(),
             own_methods: std::collections::HashSet::new(),
+            clients: std::sync::Arc::default(),
             report_unreleased: false,
             owned: RefCell::default(),
             leaks: RefCell::default(),

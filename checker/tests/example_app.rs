@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use checker::{check, project_supertypes, CheckConfig, SourceFile};
+use checker::{check, project_config, CheckConfig, SourceFile};
 use typestates::library::Library;
 
 fn source_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -54,10 +54,7 @@ fn example_app_findings_match_annotations() {
             SourceFile::from_bytes(path, bytes).expect("example source is checkable")
         })
         .collect();
-    let config = CheckConfig {
-        supertypes: project_supertypes(&library, &files),
-        ..CheckConfig::default()
-    };
+    let config = project_config(&library, &files, CheckConfig::default());
     let mut failures = Vec::new();
     for file in &files {
         let result = check(&library, file, &config);

@@ -1,11 +1,11 @@
 //! `checker::Project`: the name prefilter skips only files that cannot have findings, follows
 //! chains of project subclasses across files, and finds exactly what the per-file check with
-//! `project_supertypes` finds; the per-file check's own prefilter (`skip_unrelated`) changes
+//! `project_config` finds; the per-file check's own prefilter (`skip_unrelated`) changes
 //! nothing either.
 
 use std::path::Path;
 
-use checker::{check, project_supertypes, CheckConfig, Project, SourceFile};
+use checker::{check, project_config, CheckConfig, Project, SourceFile};
 use typestates::library::Library;
 
 fn file(path: &str, text: &str) -> SourceFile {
@@ -54,6 +54,51 @@ fn subclass_chains_are_followed_across_files() {
     assert_eq!(project.check(99), checker::CheckResult::default());
 }
 
+/// `Sink` keeps a player; `Engine` holds a `Sink` and names nothing of the library; `Job`
+/// makes an `Engine` and runs it once: the sink's methods are driven by their clients
+/// (`checker/src/clients.rs`), which the project finds by following the callers up the chain.
+fn wrapper_chain() -> Vec<SourceFile> {
+    vec![
+        file(
+            "w/Sink.java",
+            "package w;\nimport android.media.MediaPlayer;\npublic class Sink {\n  \
+             private final MediaPlayer p = MediaPlayer.create(null, 1);\n  \
+             public void play() { p.start(); }\n  public void close() { p.release(); }\n}\n",
+        ),
+        file(
+            "w/Engine.java",
+            "package w;\nclass Engine {\n  private final Sink sink;\n  \
+             Engine(Sink sink) { this.sink = sink; }\n  \
+             void run() { sink.play(); sink.close(); }\n}\n",
+        ),
+        file(
+            "w/Job.java",
+            "package w;\nclass Job {\n  void go() { new Engine(new Sink()).run(); }\n}\n",
+        ),
+    ]
+}
+
+#[test]
+fn wrapper_clients_are_followed_across_files() {
+    let library = Library::bundled();
+    let files = wrapper_chain();
+    let project = Project::new(&library, &files, CheckConfig::default(), 2);
+    assert!((0..3).all(|i| project.is_analysed(i)));
+    assert_eq!(
+        project.check(0).violations,
+        vec![],
+        "the engine drives the sink"
+    );
+    let config = checker::project_config(&library, &files, CheckConfig::default());
+    assert_eq!(check(&library, &files[0], &config).violations, vec![]);
+    // Alone, nothing calls the sink: its methods may run in any order.
+    let alone = check(&library, &files[0], &CheckConfig::default());
+    assert_eq!(alone.violations.len(), 1, "{:?}", alone.violations);
+    // Without the job, nothing calls the engine: it runs any time, and so does the sink.
+    let project = Project::new(&library, &files[..2], CheckConfig::default(), 1);
+    assert_eq!(project.check(0).violations.len(), 1);
+}
+
 #[test]
 fn project_check_matches_the_per_file_check() {
     let library = Library::bundled();
@@ -72,11 +117,14 @@ fn project_check_matches_the_per_file_check() {
             }
         }
     }
-    let config = CheckConfig {
-        supertypes: project_supertypes(&library, &files),
-        skip_unrelated: false,
-        ..CheckConfig::default()
-    };
+    let config = project_config(
+        &library,
+        &files,
+        CheckConfig {
+            skip_unrelated: false,
+            ..CheckConfig::default()
+        },
+    );
     let filtered = CheckConfig {
         skip_unrelated: true,
         ..config.clone()

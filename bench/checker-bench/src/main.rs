@@ -13,7 +13,7 @@
 //! ```
 //!
 //! `verify` checks that `checker::Project` (what `typestar check` runs) finds exactly what
-//! `checker::check` of every file with `checker::project_supertypes` and without the name
+//! `checker::check` of every file with `checker::project_config` and without the name
 //! prefilter (`skip_unrelated: false`) finds, and that the per-file check with the prefilter
 //! returns exactly the same results (syntax errors included), and prints any
 //! difference and how many files the prefilter skipped; it exits with 1 on a difference.
@@ -223,11 +223,14 @@ fn verify(args: &[String]) -> Result<(), String> {
             checker::SourceFile::from_bytes(path, bytes).ok()
         })
         .collect();
-    let config = checker::CheckConfig {
-        supertypes: checker::project_supertypes(&library, &sources),
-        skip_unrelated: false,
-        ..checker::CheckConfig::default()
-    };
+    let config = checker::project_config(
+        &library,
+        &sources,
+        checker::CheckConfig {
+            skip_unrelated: false,
+            ..checker::CheckConfig::default()
+        },
+    );
     let filtered = checker::CheckConfig {
         skip_unrelated: true,
         ..config.clone()

@@ -1,12 +1,11 @@
 //! The production [`Checker`]: a `checker::Incremental` per document for findings and fixes,
 //! `checker::calls` for hovers and inlay hints, the checker's IR for the method enclosing a finding, and
-//! `checker::project_supertypes` so that a class extending a protocol class in one file is
-//! tracked in every other.
+//! `checker::project_config` so that a class extending a protocol class in one file is
+//! tracked in every other, and a wrapper's methods run in the order its clients call them.
 
 use std::sync::{Arc, PoisonError, RwLock};
 
 use checker::ir::{Class, LineCol};
-use checker::protocols::Supertypes;
 use checker::{CheckConfig, ViolationKind};
 
 use super::text::LineIndex;
@@ -18,8 +17,9 @@ use super::{
 /// The static checker of the `checker` crate.
 #[derive(Debug, Default)]
 pub struct StaticChecker {
-    /// Direct supertypes of the workspace's classes, from the last [`Checker::index`].
-    supertypes: RwLock<Arc<Supertypes>>,
+    /// The configuration with the workspace's supertypes and clients, from the last
+    /// [`Checker::index`].
+    config: RwLock<Arc<CheckConfig>>,
 }
 
 impl Checker for StaticChecker {
@@ -100,26 +100,16 @@ impl Checker for StaticChecker {
 
     fn index(&self, library: &Library, files: &[SourceFile]) {
         let files: Vec<checker::SourceFile> = files.iter().map(source).collect();
-        let supertypes = checker::project_supertypes(library, &files);
-        *self
-            .supertypes
-            .write()
-            .unwrap_or_else(PoisonError::into_inner) = Arc::new(supertypes);
+        let config = checker::project_config(library, &files, CheckConfig::default());
+        *self.config.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(config);
     }
 }
 
 impl StaticChecker {
-    /// The checker's configuration: the defaults, with the workspace's supertypes.
+    /// The checker's configuration: the defaults, with the workspace's supertypes and
+    /// clients.
     fn config(&self) -> CheckConfig {
-        let supertypes = self
-            .supertypes
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone();
-        CheckConfig {
-            supertypes: Supertypes::clone(&supertypes),
-            ..CheckConfig::default()
-        }
+        CheckConfig::clone(&self.config.read().unwrap_or_else(PoisonError::into_inner))
     }
 }
 

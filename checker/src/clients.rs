@@ -1,0 +1,587 @@
+//! Who calls the methods of the project's own classes, and so whether a method of a plain
+//! class may run at any time or only when its clients drive it.
+//!
+//! Android components run in their lifecycle's order ([`crate::events`]).
+//! Any other class is plain: its methods run when something calls them.
+//! A method is *free* when it may run at any time, in any order with the class's others:
+//! - nothing in the project calls it (the framework, a JavaScript bridge or an app does);
+//! - or some code calls it on an object that outlives that code's run (a field, a map's
+//!   element, a parameter), and that code is free itself: deferred code (a lambda, a listener),
+//!   a method of a component, or a free method.
+//!
+//! Otherwise it is *driven*: each call is on an object its caller created in the same run, or
+//! is made by driven code, so the clients decide the order.
+//! The checker runs a driven method of a plain class from an unknown state of its fields: it
+//! reports what goes wrong within one call, whatever the clients did before.
+//! A wrapper kept in a map by a plugin that JavaScript calls in any order stays free; a sink an
+//! engine drives step by step is driven.
+//!
+//! A call through a supertype (`sink.stop()` on an interface the class implements) or on a
+//! subclass counts for the class.
+//! A call the resolver cannot type counts for no class, so a method called only that way looks
+//! free: the analysis then keeps the any-order answer.
+//! A call on the object itself (`stop()`, `this.stop()`) runs whenever its caller does: a
+//! helper of a free method is free.
+//! A local holds a fresh object when every value assigned to it is one (or `null`).
+//!
+//! To extend it (a new kind of fresh receiver, say): [`receiver_kind`] decides what a caller
+//! owns for the length of its run; [`Clients::order`] is the rule.
+
+use std::collections::{HashMap, HashSet};
+
+use crate::events::Component;
+use crate::inline::inlined;
+use crate::ir::{Body, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr};
+use crate::protocols::Protocols;
+use crate::resolve::{Binding, LocalId, Resolution};
+use crate::visit::{walk_stmt, Visitor};
+
+/// The name call sites give a constructor.
+const CONSTRUCTOR: &str = "<init>";
+
+/// Whether a method may run at any time or only when its clients call it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Any time, in any order with the class's other free methods.
+    Free,
+    /// When its clients call it, in their order.
+    Driven,
+}
+
+/// What the caller holds the receiver as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Receiver {
+    /// An object the caller created in the same run (`new C()`, a local initialised so, or a
+    /// fluent call on one).
+    Fresh,
+    /// Anything else: a field, a parameter, a map's element, a method's result.
+    Held,
+}
+
+/// The code a call is in.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Caller {
+    /// A lambda or an anonymous class's method, which runs later, as an event.
+    Deferred,
+    /// A method (or constructor, or initializer) of a named class.
+    Method { class: String, method: String },
+}
+
+/// One call of a project method, or one object creation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Site {
+    /// The receiver's static type (the created class for a creation).
+    class: String,
+    receiver: Receiver,
+    caller: Caller,
+}
+
+/// The calls a set of files makes on typed receivers, by method name.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sites {
+    by_method: HashMap<String, Vec<Site>>,
+}
+
+impl Sites {
+    /// The calls and creations in `ir`, typed by `res`.
+    pub(crate) fn of_file(ir: &SourceIr, res: &Resolution) -> Sites {
+        let mut walker = Walker {
+            res,
+            language: ir.language,
+            sites: Sites::default(),
+            callers: Vec::new(),
+            fresh: HashSet::new(),
+        };
+        for class in &ir.classes {
+            let fqn = match ir.package.as_deref() {
+                Some(package) if !package.is_empty() => format!("{package}.{}", class.name),
+                _ => class.name.clone(),
+            };
+            walker.class(class, &fqn);
+        }
+        walker.sites
+    }
+
+    /// Adds the sites of another file.
+    pub(crate) fn extend(&mut self, other: Sites) {
+        for (method, sites) in other.by_method {
+            self.by_method.entry(method).or_default().extend(sites);
+        }
+    }
+
+    /// The classes whose methods some code calls on an object it does not own (the receiver
+    /// types of [`Receiver::Held`] calls), with the classes those calls are made from.
+    pub(crate) fn held_callers(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.by_method
+            .values()
+            .flatten()
+            .filter_map(|site| match &site.caller {
+                Caller::Method { class, .. } if site.receiver == Receiver::Held => {
+                    Some((site.class.as_str(), class.as_str()))
+                }
+                _ => None,
+            })
+    }
+}
+
+/// A class that keeps protocol objects in fields, with its methods: where the order of its
+/// methods matters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Wrapper {
+    /// The fully qualified name.
+    pub class: String,
+    /// The names of its methods.
+    pub methods: Vec<String>,
+    /// Where it is declared.
+    pub span: crate::ir::Span,
+}
+
+/// Which methods of the project's wrappers are driven ([`Order`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Clients {
+    driven: HashSet<(String, String)>,
+}
+
+impl Clients {
+    /// Solves the order of the methods of `wrappers` from `sites`, with `protocols` for the
+    /// project's class hierarchy: the least set of free methods closed under the rule of the
+    /// module documentation, over the methods the wrappers' callers reach back to.
+    pub fn new(sites: &Sites, wrappers: &[Wrapper], protocols: &Protocols<'_>) -> Clients {
+        let mut graph = Graph {
+            sites,
+            protocols,
+            ancestors: HashMap::new(),
+            plain: HashMap::new(),
+            nodes: HashMap::new(),
+            keys: Vec::new(),
+            calls: Vec::new(),
+            todo: Vec::new(),
+        };
+        for wrapper in wrappers {
+            for method in &wrapper.methods {
+                graph.node(&wrapper.class, method);
+            }
+        }
+        while let Some(node) = graph.todo.pop() {
+            graph.expand(node);
+        }
+        // The least fixpoint: a method is free when some call of it is free.
+        let mut free: Vec<bool> = graph
+            .calls
+            .iter()
+            .map(|calls| matches!(calls, Calls::AnyTime))
+            .collect();
+        loop {
+            let mut changed = false;
+            for (node, calls) in graph.calls.iter().enumerate() {
+                let Calls::Held(edges) = calls else {
+                    continue;
+                };
+                if free[node] {
+                    continue;
+                }
+                let by_free_call = edges.iter().any(|edge| match edge {
+                    Edge::Deferred => true,
+                    Edge::From(caller) => free[*caller],
+                });
+                if by_free_call {
+                    free[node] = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let driven = wrappers
+            .iter()
+            .flat_map(|w| w.methods.iter().map(move |m| (w.class.clone(), m.clone())))
+            .filter(|key| graph.nodes.get(key).is_some_and(|&node| !free[node]))
+            .collect();
+        Clients { driven }
+    }
+
+    /// Whether `method` of `class` may run at any time ([`Order`]).
+    pub fn order(&self, class: &str, method: &str) -> Order {
+        if self.driven.contains(&(class.to_owned(), method.to_owned())) {
+            Order::Driven
+        } else {
+            Order::Free
+        }
+    }
+}
+
+/// A call that may make a method free: from deferred code, or held by a method.
+#[derive(Debug, Clone, Copy)]
+enum Edge {
+    Deferred,
+    From(usize),
+}
+
+/// What calls a method.
+#[derive(Debug, Clone)]
+enum Calls {
+    /// Nothing in the project, or the framework (a component's method): it runs any time.
+    AnyTime,
+    /// The project; the calls on objects the callers do not own (none when every caller
+    /// made the object it calls).
+    Held(Vec<Edge>),
+}
+
+/// The methods a solve looks at, each with the calls that may make it free.
+struct Graph<'s, 'p, 'l> {
+    sites: &'s Sites,
+    protocols: &'p Protocols<'l>,
+    /// Each class met with its supertypes.
+    ancestors: HashMap<String, HashSet<String>>,
+    /// Whether each class met is plain (not a component).
+    plain: HashMap<String, bool>,
+    nodes: HashMap<(String, String), usize>,
+    keys: Vec<(String, String)>,
+    /// Per node, what calls it.
+    calls: Vec<Calls>,
+    todo: Vec<usize>,
+}
+
+impl Graph<'_, '_, '_> {
+    fn node(&mut self, class: &str, method: &str) -> usize {
+        let key = (class.to_owned(), method.to_owned());
+        if let Some(&node) = self.nodes.get(&key) {
+            return node;
+        }
+        let node = self.keys.len();
+        self.nodes.insert(key.clone(), node);
+        self.keys.push(key);
+        self.calls.push(Calls::AnyTime);
+        self.todo.push(node);
+        node
+    }
+
+    fn ancestors(&mut self, class: &str) -> &HashSet<String> {
+        let protocols = self.protocols;
+        self.ancestors
+            .entry(class.to_owned())
+            .or_insert_with(|| protocols.ancestors(class).map(str::to_owned).collect())
+    }
+
+    /// Finds what calls `node`.
+    fn expand(&mut self, node: usize) {
+        let (class, method) = self.keys[node].clone();
+        let protocols = self.protocols;
+        let plain = *self
+            .plain
+            .entry(class.clone())
+            .or_insert_with(|| Component::of(protocols, &class) == Component::Plain);
+        if !plain {
+            return;
+        }
+        let sites = self.sites;
+        let mut edges = Vec::new();
+        let mut related = false;
+        for site in sites.by_method.get(&method).into_iter().flatten() {
+            let is_related = self.ancestors(&class).contains(&site.class)
+                || self.ancestors(&site.class).contains(&class);
+            if !is_related {
+                continue;
+            }
+            related = true;
+            if site.receiver == Receiver::Fresh {
+                continue;
+            }
+            edges.push(match &site.caller {
+                Caller::Deferred => Edge::Deferred,
+                Caller::Method { class, method } => Edge::From(self.node(class, method)),
+            });
+        }
+        if related {
+            self.calls[node] = Calls::Held(edges);
+        }
+    }
+}
+
+/// The classes `ir` declares (typed by `res`) that keep objects of a protocol of `protocols`
+/// in fields: the wrappers whose clients decide their order.
+pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_>) -> Vec<Wrapper> {
+    fn visit(
+        class: &Class,
+        fqn: &str,
+        res: &Resolution,
+        protocols: &Protocols<'_>,
+        out: &mut Vec<Wrapper>,
+    ) {
+        let Some(fqn) = res.class(fqn).map(|info| info.fqn.as_str()) else {
+            return;
+        };
+        let tracks = class.fields.iter().any(|field| {
+            res.type_of_field(fqn, &field.name)
+                .is_some_and(|ty| protocols.protocol_of(&ty.fqn).is_some())
+        });
+        if tracks {
+            out.push(Wrapper {
+                class: fqn.to_owned(),
+                methods: class
+                    .methods
+                    .iter()
+                    .filter(|m| m.kind == MethodKind::Method)
+                    .map(|m| m.name.clone())
+                    .collect(),
+                span: class.span,
+            });
+        }
+        for nested in class
+            .classes
+            .iter()
+            .filter(|c| c.kind != ClassKind::Anonymous)
+        {
+            visit(
+                nested,
+                &format!("{fqn}.{}", nested.name),
+                res,
+                protocols,
+                out,
+            );
+        }
+    }
+    let mut out = Vec::new();
+    for class in &ir.classes {
+        let fqn = match ir.package.as_deref() {
+            Some(package) if !package.is_empty() => format!("{package}.{}", class.name),
+            _ => class.name.clone(),
+        };
+        visit(class, &fqn, res, protocols, &mut out);
+    }
+    out
+}
+
+struct Walker<'r> {
+    res: &'r Resolution,
+    language: Language,
+    sites: Sites,
+    /// The enclosing code, innermost last.
+    callers: Vec<Caller>,
+    /// Locals of the enclosing methods initialised with an object created there.
+    fresh: HashSet<LocalId>,
+}
+
+impl<'a> Walker<'a> {
+    fn class(&mut self, class: &'a Class, fqn: &str) {
+        let Some(fqn) = self.res.class(fqn).map(|info| info.fqn.clone()) else {
+            return;
+        };
+        self.callers.push(Caller::Method {
+            class: fqn.clone(),
+            method: CONSTRUCTOR.to_owned(),
+        });
+        for field in &class.fields {
+            field
+                .init
+                .iter()
+                .chain(&field.delegate)
+                .for_each(|e| self.expr(e));
+        }
+        for init in &class.initializers {
+            self.body(init);
+        }
+        self.callers.pop();
+        for method in &class.methods {
+            let name = match method.kind {
+                MethodKind::Constructor => CONSTRUCTOR,
+                MethodKind::Method => &method.name,
+            };
+            self.callers.push(Caller::Method {
+                class: fqn.clone(),
+                method: name.to_owned(),
+            });
+            if let Some(body) = &method.body {
+                self.body(body);
+            }
+            self.callers.pop();
+        }
+        for nested in &class.classes {
+            if nested.kind != ClassKind::Anonymous {
+                self.class(nested, &format!("{fqn}.{}", nested.name));
+            }
+        }
+    }
+
+    fn body(&mut self, body: &'a Body) {
+        self.visit_block(&body.stmts);
+    }
+
+    /// Code that runs later: its calls are made by an event, on objects that outlive the
+    /// method that created them.
+    fn deferred(&mut self, visit: impl FnOnce(&mut Self)) {
+        self.callers.push(Caller::Deferred);
+        let fresh = std::mem::take(&mut self.fresh);
+        visit(self);
+        self.fresh = fresh;
+        self.callers.pop();
+    }
+
+    fn record(&mut self, class: &str, method: &str, receiver: Receiver) {
+        let Some(caller) = self.callers.last().cloned() else {
+            return;
+        };
+        self.sites
+            .by_method
+            .entry(method.to_owned())
+            .or_default()
+            .push(Site {
+                class: class.to_owned(),
+                receiver,
+                caller,
+            });
+    }
+
+    fn expr(&mut self, expr: &'a Expr) {
+        match &expr.kind {
+            ExprKind::Call(call) => {
+                if let Some(receiver) = &call.receiver {
+                    let typed = self.res.receiver_of(expr.id).filter(|ty| !ty.is_class_ref);
+                    if let Some(ty) = typed {
+                        let kind = receiver_kind(self.res, &self.fresh, receiver);
+                        self.record(&ty.fqn.clone(), &call.name, kind);
+                    }
+                    self.expr(receiver);
+                } else if is_constructor_call(self.res, expr, &call.name) {
+                    if let Some(ty) = self.res.type_of(expr.id) {
+                        self.record(&ty.fqn.clone(), CONSTRUCTOR, Receiver::Fresh);
+                    }
+                } else if let Some(ty) = self.res.receiver_of(expr.id) {
+                    // A call on the object itself runs whenever its caller does.
+                    self.record(&ty.fqn.clone(), &call.name, Receiver::Held);
+                }
+                let in_place = inlined(call, self.language).is_some();
+                for arg in &call.args {
+                    match &arg.kind {
+                        ExprKind::Lambda { body, .. } if in_place => self.body(body),
+                        _ => self.expr(arg),
+                    }
+                }
+            }
+            ExprKind::New { args, body, .. } => {
+                if let Some(ty) = self.res.type_of(expr.id) {
+                    self.record(&ty.fqn.clone(), CONSTRUCTOR, Receiver::Fresh);
+                }
+                args.iter().for_each(|a| self.expr(a));
+                if let Some(class) = body {
+                    self.anonymous(class);
+                }
+            }
+            ExprKind::Lambda { body, .. } => self.deferred(|w| w.body(body)),
+            ExprKind::MethodRef { receiver, .. } => self.expr(receiver),
+            ExprKind::Field { receiver, .. } => self.expr(receiver),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            ExprKind::Assign { target, value } => {
+                self.expr(target);
+                self.expr(value);
+                if let Some(Binding::Local(id)) = self.res.binding_of(target.id) {
+                    if receiver_kind(self.res, &self.fresh, value) == Receiver::Fresh {
+                        self.fresh.insert(*id);
+                    } else if !matches!(value.kind, ExprKind::Null) {
+                        self.fresh.remove(id);
+                    }
+                }
+            }
+            ExprKind::Not(inner)
+            | ExprKind::Cast { expr: inner, .. }
+            | ExprKind::TypeTest { expr: inner, .. } => self.expr(inner),
+            ExprKind::Control(stmt) => self.visit_stmt(stmt),
+            ExprKind::Other(parts) => parts.iter().for_each(|p| self.expr(p)),
+            ExprKind::Name(_)
+            | ExprKind::This(_)
+            | ExprKind::Super
+            | ExprKind::Null
+            | ExprKind::Bool(_)
+            | ExprKind::Int(_)
+            | ExprKind::Literal => {}
+        }
+    }
+
+    /// The methods of an anonymous class (or a class declared in code): events.
+    fn anonymous(&mut self, class: &'a Class) {
+        self.deferred(|w| {
+            for field in &class.fields {
+                field.init.iter().for_each(|e| w.expr(e));
+            }
+            for init in &class.initializers {
+                w.body(init);
+            }
+            for method in &class.methods {
+                if let Some(body) = &method.body {
+                    w.body(body);
+                }
+            }
+        });
+    }
+}
+
+impl<'a> Visitor<'a> for Walker<'a> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        self.expr(expr);
+    }
+
+    fn visit_stmt(&mut self, stmt: &'a crate::ir::Stmt) {
+        walk_stmt(self, stmt);
+    }
+
+    fn visit_local(&mut self, local: &'a Local) {
+        if let Some(init) = &local.init {
+            self.expr(init);
+            if receiver_kind(self.res, &self.fresh, init) == Receiver::Fresh {
+                if let Some(id) = self.res.declared_at(local.name_span.start_byte) {
+                    self.fresh.insert(id);
+                }
+            }
+        }
+    }
+
+    fn visit_local_class(&mut self, class: &'a Class) {
+        self.anonymous(class);
+    }
+
+    fn visit_local_function(&mut self, method: &'a crate::ir::Method) {
+        if let Some(body) = &method.body {
+            self.body(body);
+        }
+    }
+}
+
+/// Whether the unqualified call `expr` of `name` is a Kotlin constructor call (`Player()`).
+fn is_constructor_call(res: &Resolution, expr: &Expr, name: &str) -> bool {
+    res.receiver_of(expr.id).is_none()
+        && name.starts_with(char::is_uppercase)
+        && res.type_of(expr.id).is_some_and(|ty| !ty.is_class_ref)
+}
+
+/// What the caller holds `receiver` as: an object it created in this run, or one that may
+/// outlive it.
+fn receiver_kind(res: &Resolution, fresh: &HashSet<LocalId>, receiver: &Expr) -> Receiver {
+    let created = match &receiver.kind {
+        ExprKind::New { .. } => true,
+        ExprKind::Call(call) => match &call.receiver {
+            None => is_constructor_call(res, receiver, &call.name),
+            // A fluent call on a fresh object (`Builder().add(x)`) returns the object.
+            Some(inner) => {
+                let same_type = res
+                    .type_of(receiver.id)
+                    .zip(res.type_of(inner.id))
+                    .is_some_and(|(outer, inner)| outer.fqn == inner.fqn);
+                same_type && receiver_kind(res, fresh, inner) == Receiver::Fresh
+            }
+        },
+        ExprKind::Cast { expr, .. } => receiver_kind(res, fresh, expr) == Receiver::Fresh,
+        ExprKind::Name(_) => {
+            matches!(res.binding_of(receiver.id), Some(Binding::Local(id)) if fresh.contains(id))
+        }
+        _ => false,
+    };
+    if created {
+        Receiver::Fresh
+    } else {
+        Receiver::Held
+    }
+}
