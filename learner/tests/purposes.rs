@@ -18,6 +18,7 @@ use learner::{
     NoProgress, Pipeline, PipelineConfig, Statistics,
 };
 use learner::{learn_system, Input, Output};
+use learner::{Choices, Session};
 use typestates::{CallbackId, Origin, Step, WaitOutcome};
 
 /// A system whose `wait` answers one of three outputs, the next one after each reset: no
@@ -109,14 +110,14 @@ async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
     };
     let run = learn_simulated(
         &model,
-        Algorithm::default(),
-        EquivalenceChoice::StateBound(state_bound(&model)),
-        &PipelineConfig {
+        &Session::new(Choices {
             confirmation: Confirmation(2),
-            ..PipelineConfig::default()
-        },
+            ..Choices::of(
+                Algorithm::default(),
+                EquivalenceChoice::StateBound(state_bound(&model)),
+            )
+        }),
         noisy,
-        1,
     )
     .await
     .unwrap();

@@ -149,6 +149,7 @@ pub fn markdown(measured: &[Measured], aalpy: &Result<Vec<aalpy::Run>, String>) 
     under_purposes(&mut out, &mut targets, measured);
     targets.write(&mut out, aalpy.is_ok());
     alternatives(&mut out, measured);
+    distinguisher_bound_split(&mut out, measured);
     out
 }
 
@@ -371,5 +372,38 @@ fn alternatives(out: &mut String, measured: &[Measured]) {
             );
         }
         out.push('\n');
+    }
+}
+
+/// Where the runs of the distinguisher-bound configuration go: learning (building hypotheses)
+/// against checking (Algorithm 2's equivalence queries), beside Table 1.
+fn distinguisher_bound_split(out: &mut String, measured: &[Measured]) {
+    let Some(column) = measured[0]
+        .runs
+        .iter()
+        .position(|(variant, _, _)| variant.equivalence.state_bound().is_none())
+    else {
+        return;
+    };
+    out.push_str(
+        "\n## Distinguisher bound 2: learning against checking\n\n\
+         Runs spent building hypotheses (learning) and proving them with Algorithm 2 (checking), \
+         and all runs over Table 1's executed MQ (which count DroidStar's filter answers too).\n\n\
+         | class | learning runs | checking runs | checking share | runs / Table 1 executed |\n\
+         | --- | --- | --- | --- | --- |\n",
+    );
+    for class in measured {
+        let (_, run, exact) = &class.runs[column];
+        let (learning, checking) = (run.totals.learning.resets, run.totals.checking.resets);
+        let table1 = class.table1.map_or("-".to_owned(), |row| {
+            format!("{:.2}", ratio(learning + checking, row.mq_executed))
+        });
+        let _ = writeln!(
+            out,
+            "| {}{} | {learning} | {checking} | {:.0} % | {table1} |",
+            class.name,
+            if *exact { "" } else { " ✗" },
+            100.0 * ratio(checking, learning + checking),
+        );
     }
 }
