@@ -21,7 +21,8 @@ use crate::backend::android::{DeviceDisagreement, DeviceUse};
 use crate::closure::Alphabet;
 use crate::cost::CostModel;
 use crate::equivalence::{
-    Beyond, CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
+    Beyond, CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, Suite,
+    WMethod,
 };
 use crate::learn::{learn, Algorithm, End, LearnConfig, Outcome, Phase, Progress, ProgressUpdate};
 use crate::oracle::filter::{QueryFilter, Restrictions};
@@ -120,6 +121,8 @@ pub struct Choices {
     pub majority: Majority,
     /// How many runs of every trace a result rests on must agree.
     pub confirmation: Confirmation,
+    /// How a distinguisher bound's test words run.
+    pub suite: Suite,
 }
 
 impl Choices {
@@ -213,6 +216,7 @@ pub async fn learn_system<S: Sul>(
     suls: Vec<S>,
     algorithm: Algorithm,
     equivalence: EquivalenceChoice,
+    suite: Suite,
     pipeline_config: &PipelineConfig,
     progress: &mut dyn Progress,
 ) -> Result<SystemRun, JournalError> {
@@ -241,7 +245,7 @@ pub async fn learn_system<S: Sul>(
     let outcome = match pipeline.check_journal().await {
         Err(QueryError::Journal(error)) => return Err(error),
         Err(error) => Outcome::failed(error),
-        Ok(()) => learn_checked(&config, &pipeline, equivalence, &mut progress).await,
+        Ok(()) => learn_checked(&config, &pipeline, equivalence, suite, &mut progress).await,
     };
     progress.settle();
     let totals = progress.totals;
@@ -266,13 +270,15 @@ async fn learn_checked<S: Sul>(
     config: &LearnConfig,
     pipeline: &Pipeline<S>,
     equivalence: EquivalenceChoice,
+    suite: Suite,
     progress: &mut dyn Progress,
 ) -> Outcome {
     let alphabet = Arc::clone(&config.alphabet);
+    let distinguisher = |bound| DistinguisherBound::new(bound).with_suite(suite);
     let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet));
     match equivalence {
         EquivalenceChoice::DistinguisherBound(bound) => {
-            let oracle = Chain(cache, DistinguisherBound::new(bound));
+            let oracle = Chain(cache, distinguisher(bound));
             run(config, pipeline, oracle, progress).await
         }
         EquivalenceChoice::WMethod(states) => {
@@ -284,12 +290,12 @@ async fn learn_checked<S: Sul>(
             run(config, pipeline, Chain(cache, bound), progress).await
         }
         EquivalenceChoice::BoundOneThenWMethod(states) => {
-            let then = Chain(DistinguisherBound::new(1), WMethod::new(states));
+            let then = Chain(distinguisher(1), WMethod::new(states));
             run(config, pipeline, Chain(cache, then), progress).await
         }
         EquivalenceChoice::DistinguisherAndStateBound(bound, states) => {
             let proof = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
-            let then = Chain(DistinguisherBound::new(bound), proof);
+            let then = Chain(distinguisher(bound), proof);
             run(config, pipeline, Chain(cache, then), progress).await
         }
     }
@@ -530,6 +536,7 @@ pub(crate) async fn learn_setup<S: Sul>(
         setup.suls,
         algorithm,
         equivalence,
+        choices.suite,
         &pipeline_config,
         progress,
     )

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use common::reference;
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::equivalence::CacheConsistency;
+use learner::equivalence::Suite;
 use learner::oracle::filter::QueryFilter;
 use learner::oracle::pipeline::Confirmation;
 use learner::oracle::{Sul, SulError};
@@ -62,6 +63,7 @@ async fn a_system_with_no_majority_stops_learning_with_a_report() {
             vec![Flaky { model, resets: 0 }],
             algorithm,
             EquivalenceChoice::DistinguisherBound(2),
+            Suite::default(),
             &PipelineConfig::default(),
             &mut NoProgress,
         )
@@ -307,6 +309,7 @@ async fn a_contradiction_the_rerun_does_not_confirm_is_a_one_off_and_learning_go
         vec![sul],
         Algorithm::default(),
         EquivalenceChoice::DistinguisherBound(2),
+        Suite::default(),
         &PipelineConfig::default(),
         &mut NoProgress,
     )

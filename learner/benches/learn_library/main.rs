@@ -19,6 +19,7 @@ mod table1;
 use std::path::Path;
 
 use learner::backend::model::ModelConfig;
+use learner::equivalence::Suite;
 use learner::oracle::filter::QueryFilter;
 use learner::simulation::{
     learn_simulated, runs_lower_bound, state_bound, EquivalenceChoice, SimulatedRun,
@@ -30,7 +31,7 @@ use typestates::Typestate;
 use report::{Measured, Variant};
 
 /// The reference configuration (`typestar learn --states model`) and the alternatives measured beside it.
-fn variants(states: usize) -> [Variant; 4] {
+fn variants(states: usize) -> [Variant; 5] {
     [
         Variant::new(Algorithm::default(), EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::StateBound(states)),
@@ -39,6 +40,11 @@ fn variants(states: usize) -> [Variant; 4] {
             Algorithm::default(),
             EquivalenceChoice::DistinguisherBound(2),
         ),
+        Variant::new(
+            Algorithm::default(),
+            EquivalenceChoice::DistinguisherBound(2),
+        )
+        .with_suite(Suite::MaximalWords),
     ]
 }
 
@@ -49,6 +55,7 @@ async fn learn(
 ) -> SimulatedRun {
     let choices = Choices {
         filters,
+        suite: variant.suite,
         ..Choices::of(variant.algorithm, variant.equivalence)
     };
     learn_simulated(typestate, &Session::new(choices), ModelConfig::default())

@@ -26,6 +26,7 @@ use learner::backend::jvm::Experiment;
 use learner::backend::model::ModelConfig;
 use learner::backend::robolectric;
 use learner::backend::BackendKind;
+use learner::equivalence::Suite;
 use learner::learn::Phase;
 use learner::lsharp::Heuristics;
 use learner::oracle::filter::QueryFilter;
@@ -80,6 +81,11 @@ pub struct LearnArgs {
     /// (default: the experiment's, else 2, as DroidStar).
     #[arg(long, value_name = "K")]
     bound: Option<usize>,
+    /// How a distinguisher bound's test words run: `per-transition` (paper 002's Algorithm 2,
+    /// the default) or `maximal-words` (the same words, less those another test word of the
+    /// round extends; the same guarantee).
+    #[arg(long, value_name = "SUITE")]
+    suite: Option<Suite>,
     /// Guarantee: at most N states, the error sink not counted (as in DroidStar's Table 1);
     /// `model` is the model's own count. With --bound, both are checked.
     #[arg(long, value_name = "N|model")]
@@ -187,6 +193,11 @@ pub fn run(args: LearnArgs) -> anyhow::Result<ExitCode> {
 /// [`run`] writing to `out`: the command as a library, for tests.
 fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     refuse_what_the_backend_ignores(&args)?;
+    if args.suite.is_some() && args.states.is_some() && args.bound.is_none() {
+        anyhow::bail!(
+            "--suite applies only under a distinguisher bound: add --bound K, or drop --suite"
+        );
+    }
     let mut request = Request::new(args.backend);
     let alphabet = match args.backend {
         BackendKind::Model => {
@@ -217,6 +228,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             filters: filters(&args, &alphabet)?,
             majority: Majority(args.majority),
             confirmation: Confirmation(args.confirm),
+            suite: args.suite.unwrap_or_default(),
         },
         jobs: usize::from(args.jobs),
         journal: args.journal.clone(),
