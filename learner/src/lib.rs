@@ -33,6 +33,7 @@
 //!    field there only for an option no backend had).
 //! 3. The command line and the editor then offer it by name; the command line's table of
 //!    options per backend (`server/src/cli/learn.rs`) says which of its options apply.
+//!
 //! The Robolectric backend runs the same agent core on the paused main looper, with waits on its simulated clock.
 //! Its Maven artifacts come from `learner/robolectric/fetch.sh`, and its provenance says which SDK level ran and whether the class was AOSP code or Robolectric's simulation.
 //!
