@@ -475,6 +475,8 @@ pub struct Learned {
     pub algorithm: Algorithm,
     /// The guarantee the run learned under.
     pub equivalence: EquivalenceChoice,
+    /// How a distinguisher bound's test words ran.
+    pub suite: Suite,
     /// The query filters learning ran behind (the backend's and the user's).
     pub filters: Vec<QueryFilter>,
     /// Queries the filters forbade.
@@ -573,6 +575,7 @@ pub(crate) async fn learn_setup<S: Sul>(
         totals: run.totals,
         algorithm,
         equivalence,
+        suite: choices.suite,
         filters,
         restrictions: run.restrictions,
         disagreements: run.disagreements,

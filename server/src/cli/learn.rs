@@ -509,7 +509,14 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
          Journal: {journal}.\n\
          {devices}",
         algorithm = run.algorithm.describe(),
-        oracle = run.equivalence.describe(),
+        oracle = match run.suite {
+            Suite::MaximalWords => format!(
+                "{} (test words: {})",
+                run.equivalence.describe(),
+                run.suite.name()
+            ),
+            Suite::PerTransition => run.equivalence.describe(),
+        },
         table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
         caveat = run.equivalence.caveat(),
         runs = run.statistics.mq_executed,
@@ -853,6 +860,29 @@ mod tests {
             ),
             "{report}"
         );
+    }
+
+    #[test]
+    fn the_maximal_words_suite_is_named_and_refused_without_a_distinguisher_bound() {
+        let (result, report) = learn(&["--model", "CountDownTimer", "--suite", "maximal-words"]);
+        assert_eq!(result.unwrap(), ExitCode::SUCCESS);
+        assert!(
+            report.contains("distinguisher bound 2 (test words: maximal-words),"),
+            "{report}"
+        );
+        let (result, report) = learn(&[
+            "--model",
+            "CountDownTimer",
+            "--states",
+            "3",
+            "--suite",
+            "maximal-words",
+        ]);
+        assert_eq!(
+            format!("{:#}", result.unwrap_err()),
+            "--suite applies only under a distinguisher bound: add --bound K, or drop --suite"
+        );
+        assert!(report.is_empty());
     }
 
     #[test]
