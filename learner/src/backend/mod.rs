@@ -1,4 +1,6 @@
 //! Systems the learner runs queries on. Process, JVM and adb IO live here and nowhere else.
+//! [`learn`] is the one entry point: a front end fills a [`Request`], and its backend's module
+//! learns it through the shared pipeline.
 //!
 //! - [`model`]: any typestate run as a black box on a simulated clock, with callback
 //!   latencies, the quiescence timeout and optional noise; for tests and benchmarks.
