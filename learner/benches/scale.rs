@@ -21,7 +21,8 @@ use std::path::Path;
 use cpu_time::ThreadTime;
 use learner::backend::model::ModelConfig;
 use learner::simulation::{learn_simulated, random_typestate, state_bound, EquivalenceChoice};
-use learner::{Algorithm, End, PipelineConfig};
+use learner::{Algorithm, End};
+use learner::{Choices, Session};
 use typestates::Typestate;
 
 /// The sizes of the issue.
@@ -70,11 +71,8 @@ async fn learn(model: &Typestate, guarantee: Guarantee) -> Ours {
     let start = ThreadTime::now();
     let run = learn_simulated(
         model,
-        Algorithm::default(),
-        guarantee.choice(model),
-        &PipelineConfig::default(),
+        &Session::new(Choices::of(Algorithm::default(), guarantee.choice(model))),
         ModelConfig::default(),
-        1,
     )
     .await
     .expect("no journal, so no journal error");

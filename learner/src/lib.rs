@@ -12,13 +12,28 @@
 //! Backends: the simulated model, real classes on the host JVM ([`backend::jvm`]), Android
 //! framework classes inside Robolectric ([`backend::robolectric`]), and Android devices over
 //! adb ([`backend::android`]).
-//! Every one learns through [`session::learn_system`], which takes the backend's [`oracle::Sul`]
-//! instances and the user's guarantee.
-//! To add a backend: a module under `backend/` whose `Sul` runs one query step by step and
-//! whose learn function hands its instances to `learn_system` (the agent backends share
-//! `backend::jvm`'s `learn_with`, which also builds the typestate and its provenance); a
-//! variant of [`backend::BackendKind`]; and its arms where the front ends match on that type
-//! (`server/src/cli/learn.rs` for `typestar learn`, `server/src/learning.rs` for the editor).
+//!
+//! One way to learn: a front end fills a [`backend::Request`] and calls [`backend::learn`].
+//! The command line (`typestar learn`), the editor's learn command and the benchmarks (through
+//! [`simulation::learn_simulated`]) all do.
+//! `backend::learn` hands the request to its backend's module, and every backend learns
+//! through one pipeline, `session::learn_setup`: the query engine, the user's choices over
+//! the backend's defaults, the learning loop, the check beyond a state bound, the statistics
+//! and the learned typestate with its provenance ([`Learned`]).
+//! [`session::learn_system`] is that pipeline's core over any [`oracle::Sul`], for tests with
+//! scripted systems.
+//!
+//! To add a backend:
+//! 1. Write a module under `backend/` with a [`oracle::Sul`] that runs one query step by
+//!    step, and a learn function that builds its instances into a `session::Setup` (alphabet,
+//!    defaults, cost, origin) and calls `session::learn_setup` (agent backends reuse
+//!    `backend::jvm`'s `learn_with`, which adds the experiment's filters and creators).
+//! 2. Register it in `backend/mod.rs`: a variant of [`backend::BackendKind`] (name, help) and
+//!    its arm in [`backend::learn`], reading what it needs from [`backend::Request`] (add a
+//!    field there only for an option no backend had).
+//! 3. The command line and the editor then offer it by name; the command line's table of
+//!    options per backend (`server/src/cli/learn.rs`) says which of its options apply.
+//!
 //! The Robolectric backend runs the same agent core on the paused main looper, with waits on its simulated clock.
 //! Its Maven artifacts come from `learner/robolectric/fetch.sh`, and its provenance says which SDK level ran and whether the class was AOSP code or Robolectric's simulation.
 //!
@@ -44,6 +59,7 @@ pub mod report;
 pub mod session;
 pub mod simulation;
 
+pub use backend::{learn as learn_request, BackendKind, LearnError, Request};
 pub use closure::{Alphabet, Input, Output, OutputWord, Word};
 pub use cost::CostModel;
 pub use creators::{creators_from_initial, CreatorsError};
@@ -57,4 +73,4 @@ pub use learn::{
 pub use oracle::pipeline::{Pipeline, PipelineConfig};
 pub use oracle::{MembershipOracle, QueryError};
 pub use report::{learned_typestate, Statistics};
-pub use session::{learn_system, Choices, EquivalenceChoice, SystemRun};
+pub use session::{learn_system, Choices, Details, EquivalenceChoice, Learned, Session, SystemRun};

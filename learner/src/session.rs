@@ -11,11 +11,18 @@
 //! (equivalence queries, confirmation, the journal's sample) at every phase change, and with
 //! a journal summed with the sessions before ([`Totals`]).
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
+use typestates::{LearningRun, Typestate};
+
+use crate::backend::android::{DeviceDisagreement, DeviceUse};
 use crate::closure::Alphabet;
+use crate::cost::CostModel;
 use crate::equivalence::{
-    Beyond, CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, WMethod,
+    Beyond, CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, Suite,
+    WMethod,
 };
 use crate::learn::{learn, Algorithm, End, LearnConfig, Outcome, Phase, Progress, ProgressUpdate};
 use crate::oracle::filter::{QueryFilter, Restrictions};
@@ -24,6 +31,7 @@ use crate::oracle::nondeterminism::{Disagreement, Majority};
 use crate::oracle::pipeline::{Confirmation, Pipeline, PipelineConfig};
 use crate::oracle::sul::{CountSnapshot, Counts, Sul};
 use crate::oracle::QueryError;
+use crate::report::{learned_typestate, Statistics};
 
 /// Which equivalence oracle checks hypotheses; each runs after the free cache-consistency
 /// check.
@@ -113,6 +121,19 @@ pub struct Choices {
     pub majority: Majority,
     /// How many runs of every trace a result rests on must agree.
     pub confirmation: Confirmation,
+    /// How a distinguisher bound's test words run.
+    pub suite: Suite,
+}
+
+impl Choices {
+    /// The algorithm and the guarantee, everything else at its default.
+    pub fn of(algorithm: Algorithm, equivalence: EquivalenceChoice) -> Choices {
+        Choices {
+            algorithm: Some(algorithm),
+            equivalence: Some(equivalence),
+            ..Choices::default()
+        }
+    }
 }
 
 /// What a session produced, however it ended.
@@ -195,6 +216,7 @@ pub async fn learn_system<S: Sul>(
     suls: Vec<S>,
     algorithm: Algorithm,
     equivalence: EquivalenceChoice,
+    suite: Suite,
     pipeline_config: &PipelineConfig,
     progress: &mut dyn Progress,
 ) -> Result<SystemRun, JournalError> {
@@ -223,7 +245,7 @@ pub async fn learn_system<S: Sul>(
     let outcome = match pipeline.check_journal().await {
         Err(QueryError::Journal(error)) => return Err(error),
         Err(error) => Outcome::failed(error),
-        Ok(()) => learn_checked(&config, &pipeline, equivalence, &mut progress).await,
+        Ok(()) => learn_checked(&config, &pipeline, equivalence, suite, &mut progress).await,
     };
     progress.settle();
     let totals = progress.totals;
@@ -248,13 +270,15 @@ async fn learn_checked<S: Sul>(
     config: &LearnConfig,
     pipeline: &Pipeline<S>,
     equivalence: EquivalenceChoice,
+    suite: Suite,
     progress: &mut dyn Progress,
 ) -> Outcome {
     let alphabet = Arc::clone(&config.alphabet);
+    let distinguisher = |bound| DistinguisherBound::new(bound).with_suite(suite);
     let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet));
     match equivalence {
         EquivalenceChoice::DistinguisherBound(bound) => {
-            let oracle = Chain(cache, DistinguisherBound::new(bound));
+            let oracle = Chain(cache, distinguisher(bound));
             run(config, pipeline, oracle, progress).await
         }
         EquivalenceChoice::WMethod(states) => {
@@ -266,12 +290,12 @@ async fn learn_checked<S: Sul>(
             run(config, pipeline, Chain(cache, bound), progress).await
         }
         EquivalenceChoice::BoundOneThenWMethod(states) => {
-            let then = Chain(DistinguisherBound::new(1), WMethod::new(states));
+            let then = Chain(distinguisher(1), WMethod::new(states));
             run(config, pipeline, Chain(cache, then), progress).await
         }
         EquivalenceChoice::DistinguisherAndStateBound(bound, states) => {
             let proof = StateBound::new(states, Arc::clone(pipeline.tree()), alphabet);
-            let then = Chain(DistinguisherBound::new(bound), proof);
+            let then = Chain(distinguisher(bound), proof);
             run(config, pipeline, Chain(cache, then), progress).await
         }
     }
@@ -358,4 +382,229 @@ async fn beyond_the_bound<S: Sul>(
         checked,
         counterexample,
     }))
+}
+
+/// When the statistics' time comes from.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Timing {
+    /// The cost model's prediction for what was executed (a simulated device).
+    Predicted,
+    /// The wall clock since this instant, before the first instance started.
+    Since(Instant),
+}
+
+/// Where a learned typestate comes from, beyond the learner: what its provenance names.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Origin {
+    /// Where the class ran.
+    pub platform: String,
+    /// Sources beyond the learner (the experiment file, the SDK's jars).
+    pub sources: Vec<String>,
+    /// The backend run, for backends the typestate format names; dated when the run ends.
+    pub run: Option<LearningRun>,
+}
+
+/// What a backend hands to [`learn_setup`]: its instances and alphabet, its own filters and
+/// defaults, what its runs cost, and where its typestates come from.
+pub(crate) struct Setup<S> {
+    /// The inputs the instances answer.
+    pub alphabet: Arc<Alphabet>,
+    /// One instance per parallel worker.
+    pub suls: Vec<S>,
+    /// The backend's own query filters (an experiment's); the user's are added.
+    pub filters: Vec<QueryFilter>,
+    /// The algorithm unless the user chose one.
+    pub algorithm: Algorithm,
+    /// The guarantee unless the user chose one.
+    pub equivalence: EquivalenceChoice,
+    /// What runs cost, for the choice between extending a run and a reset, and for time.
+    pub cost: CostModel,
+    /// Where the statistics' time comes from.
+    pub timing: Timing,
+    /// What the provenance names.
+    pub origin: Origin,
+}
+
+/// What a front end can ask of any backend: the user's choices and the session's resources.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// What the user chose.
+    pub choices: Choices,
+    /// Instances run in parallel (backends with their own parallelism, devices, ignore it).
+    pub jobs: usize,
+    /// Where to journal executed queries, to resume an interrupted run.
+    pub journal: Option<PathBuf>,
+}
+
+impl Session {
+    /// `choices` on one instance, with no journal.
+    pub fn new(choices: Choices) -> Session {
+        Session {
+            choices,
+            jobs: 1,
+            journal: None,
+        }
+    }
+}
+
+impl Default for Session {
+    fn default() -> Session {
+        Session::new(Choices::default())
+    }
+}
+
+/// What a learning run produced, whatever the backend.
+#[derive(Debug)]
+pub struct Learned {
+    /// How learning ended, with the last hypothesis.
+    pub outcome: Outcome,
+    /// DroidStar's columns, over every session of the journal.
+    pub statistics: Statistics,
+    /// The learned typestate, with provenance and statistics, if a hypothesis was built.
+    pub typestate: Option<Typestate>,
+    /// The inputs learned over.
+    pub alphabet: Arc<Alphabet>,
+    /// Queries asked.
+    pub asked: CountSnapshot,
+    /// Queries, resets and steps executed on the system in this session.
+    pub executed: CountSnapshot,
+    /// What the system executed, split into learning and checking, summed over this session
+    /// and the sessions before it that wrote to the journal.
+    pub totals: Totals,
+    /// The algorithm the run learned with.
+    pub algorithm: Algorithm,
+    /// The guarantee the run learned under.
+    pub equivalence: EquivalenceChoice,
+    /// How a distinguisher bound's test words ran.
+    pub suite: Suite,
+    /// The query filters learning ran behind (the backend's and the user's).
+    pub filters: Vec<QueryFilter>,
+    /// Queries the filters forbade.
+    pub restrictions: Arc<Restrictions>,
+    /// Disagreements between runs that a majority settled.
+    pub disagreements: Vec<Disagreement>,
+    /// Queries replayed from the journal instead of executed.
+    pub resumed_queries: usize,
+    /// Journaled queries run again to check the journal.
+    pub journal_sample: usize,
+    /// Whether the journal's half-written last line was cut off.
+    pub recovered_truncation: bool,
+    /// What the backend adds to the report.
+    pub details: Details,
+}
+
+/// What one backend adds to a run's report.
+#[derive(Debug)]
+pub enum Details {
+    /// A simulated device: its clock at the end, in milliseconds.
+    Simulated {
+        /// The simulated clock.
+        clock_ms: u64,
+    },
+    /// Agent processes on the host (JVM or Robolectric).
+    Agents,
+    /// Android devices: what each served, and where two disagreed.
+    Devices {
+        /// What each device did.
+        uses: Vec<DeviceUse>,
+        /// Devices that answered the same inputs differently, each pair once.
+        disagreements: Vec<DeviceDisagreement>,
+    },
+}
+
+/// The pipeline every backend shares: [`learn_system`] over the setup's instances with the
+/// user's choices over the backend's defaults, then the statistics and the learned typestate
+/// with its provenance.
+pub(crate) async fn learn_setup<S: Sul>(
+    setup: Setup<S>,
+    session: &Session,
+    progress: &mut dyn Progress,
+) -> Result<Learned, JournalError> {
+    let choices = &session.choices;
+    let mut filters = setup.filters;
+    filters.extend(choices.filters.iter().cloned());
+    let pipeline_config = PipelineConfig {
+        cost: setup.cost,
+        filters: filters.clone(),
+        journal: session.journal.clone(),
+        majority: choices.majority,
+        confirmation: choices.confirmation,
+    };
+    let equivalence = choices.equivalence.unwrap_or(setup.equivalence);
+    let algorithm = choices.algorithm.unwrap_or(setup.algorithm);
+    let alphabet = setup.alphabet;
+    let run = learn_system(
+        Arc::clone(&alphabet),
+        setup.suls,
+        algorithm,
+        equivalence,
+        choices.suite,
+        &pipeline_config,
+        progress,
+    )
+    .await?;
+    let mut statistics =
+        Statistics::collect(&run.outcome, run.asked, run.totals.executed(), &setup.cost);
+    if let Timing::Since(started) = setup.timing {
+        statistics.time_ms = started.elapsed().as_millis() as u64;
+    }
+    let origin = setup.origin;
+    let typestate = run.outcome.hypothesis.as_ref().map(|hypothesis| {
+        let mut typestate = learned_typestate(
+            hypothesis,
+            &alphabet,
+            &statistics,
+            &filters,
+            &run.restrictions,
+        );
+        typestate.provenance.platform = Some(origin.platform);
+        typestate.provenance.run = origin.run.map(|run| LearningRun {
+            date: Some(today()),
+            ..run
+        });
+        typestate.provenance.sources.extend(origin.sources);
+        typestate
+    });
+    Ok(Learned {
+        outcome: run.outcome,
+        statistics,
+        typestate,
+        alphabet,
+        asked: run.asked,
+        executed: run.executed,
+        totals: run.totals,
+        algorithm,
+        equivalence,
+        suite: choices.suite,
+        filters,
+        restrictions: run.restrictions,
+        disagreements: run.disagreements,
+        resumed_queries: run.resumed_queries,
+        journal_sample: run.journal_sample,
+        recovered_truncation: run.recovered_truncation,
+        details: Details::Agents,
+    })
+}
+
+/// Today's date in UTC, `YYYY-MM-DD` (the civil-from-days conversion of Howard Hinnant's
+/// "chrono-Compatible Low-Level Date Algorithms").
+fn today() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |it| it.as_secs());
+    let days = (seconds / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
 }

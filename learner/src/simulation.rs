@@ -1,20 +1,19 @@
 //! Learning a typestate through the model backend: the whole pipeline on a simulated
-//! device, as the test matrix, the benchmark and demos use it.
-
-use std::sync::Arc;
+//! device, as the test matrix, the benchmarks and demos use it, through the one entry point.
 
 use typestates::mealy::{to_mealy, Mealy};
 use typestates::Typestate;
 
-use crate::backend::model::{ModelConfig, ModelSul, SimClock, SplitMix64};
-use crate::closure::{Alphabet, Output};
+use crate::backend::model::{ModelConfig, SplitMix64};
+use crate::backend::{learn, BackendKind, LearnError, Request};
+use crate::closure::Output;
 use crate::learn::{Algorithm, NoProgress, Outcome};
 use crate::oracle::journal::{JournalError, Totals};
 use crate::oracle::nondeterminism::Disagreement;
-use crate::oracle::pipeline::{Confirmation, PipelineConfig};
+use crate::oracle::pipeline::Confirmation;
 use crate::oracle::sul::CountSnapshot;
-use crate::session::learn_system;
 pub use crate::session::EquivalenceChoice;
+use crate::session::{Choices, Details, Session};
 
 /// What a simulated run produced.
 #[derive(Debug)]
@@ -93,34 +92,34 @@ pub fn runs_lower_bound(typestate: &Typestate) -> usize {
     errors.max(1)
 }
 
-/// Learns `typestate` as a black box on `n_instances` simulated instances.
+/// Learns `typestate` as a black box on `session.jobs` simulated instances through the one
+/// entry point ([`crate::backend::learn`]).
 pub async fn learn_simulated(
     typestate: &Typestate,
-    algorithm: Algorithm,
-    equivalence: EquivalenceChoice,
-    pipeline_config: &PipelineConfig,
+    session: &Session,
     model_config: ModelConfig,
-    n_instances: usize,
 ) -> Result<SimulatedRun, JournalError> {
-    let alphabet = Arc::new(Alphabet::of(typestate.signature()));
-    let clock = Arc::new(SimClock::default());
-    let suls = ModelSul::pool(typestate, model_config, n_instances, &clock);
-    let run = learn_system(
-        alphabet,
-        suls,
-        algorithm,
-        equivalence,
-        pipeline_config,
-        &mut NoProgress,
-    )
-    .await?;
+    let request = Request {
+        session: session.clone(),
+        model: Some(typestate.clone()),
+        device: model_config,
+        ..Request::new(BackendKind::Model)
+    };
+    let run = match learn(request, &mut NoProgress).await {
+        Ok(run) => run,
+        Err(LearnError::Journal(error)) => return Err(error),
+        Err(error) => unreachable!("the model backend fails only on its journal: {error}"),
+    };
+    let Details::Simulated { clock_ms } = run.details else {
+        unreachable!("the model backend reports its simulated clock")
+    };
     Ok(SimulatedRun {
         outcome: run.outcome,
         asked: run.asked,
         executed: run.executed,
         totals: run.totals,
         journal_sample: run.journal_sample,
-        simulated_ms: clock.now_ms(),
+        simulated_ms: clock_ms,
         restricted: run.restrictions.len(),
         disagreements: run.disagreements,
     })
@@ -136,20 +135,18 @@ pub async fn learn_noisy(
     noise: f64,
     seed: u64,
 ) -> SimulatedRun {
+    let choices = Choices {
+        confirmation,
+        ..Choices::of(Algorithm::default(), equivalence)
+    };
     learn_simulated(
         typestate,
-        Algorithm::default(),
-        equivalence,
-        &PipelineConfig {
-            confirmation,
-            ..PipelineConfig::default()
-        },
+        &Session::new(choices),
         ModelConfig {
             noise,
             seed,
             ..ModelConfig::default()
         },
-        1,
     )
     .await
     .expect("no journal, so no journal error")

@@ -13,7 +13,10 @@ use std::time::Duration;
 
 use adb_support::fake_adb::{FakeAdb, FakeDevice, Refusal};
 use adb_support::{config, experiment, host_agent, scratch, server};
-use learner::backend::android::{learn_on_devices, list_devices, AndroidConfig, AndroidRun};
+use learner::backend::android::{
+    learn_on_devices, list_devices, AndroidConfig, DeviceDisagreement, DeviceUse,
+};
+use learner::{Details, Learned};
 use learner::{End, NoProgress};
 use test_tiers::Tier;
 use typestates::Typestate;
@@ -31,34 +34,54 @@ fn expected(name: &str) -> Typestate {
     typestates::format::parse(&path.display().to_string(), &text).expect("it parses")
 }
 
-async fn learn(name: &str, config: &AndroidConfig) -> AndroidRun {
+/// What each device served in `run`.
+fn devices(run: &Learned) -> &[DeviceUse] {
+    match &run.details {
+        Details::Devices { uses, .. } => uses,
+        other => panic!("not a run on devices: {other:?}"),
+    }
+}
+
+/// Where devices disagreed in `run`.
+fn device_disagreements(run: &Learned) -> &[DeviceDisagreement] {
+    match &run.details {
+        Details::Devices { disagreements, .. } => disagreements,
+        other => panic!("not a run on devices: {other:?}"),
+    }
+}
+
+async fn learn(name: &str, config: &AndroidConfig) -> Learned {
     learn_on_devices(experiment(&format!("{name}.toml")), config, &mut NoProgress)
         .await
         .unwrap_or_else(|error| panic!("{error}"))
 }
 
-fn assert_learned(run: &AndroidRun, name: &str) {
+fn assert_learned(run: &Learned, name: &str) {
     assert!(
-        matches!(run.run.outcome.end, End::Learned),
+        matches!(run.outcome.end, End::Learned),
         "learning did not finish: {:?}",
-        run.run.outcome.end
+        run.outcome.end
     );
-    let learned = run.run.typestate.as_ref().expect("a typestate");
+    let learned = run.typestate.as_ref().expect("a typestate");
     let diff = typestates::diff::diff(learned, &expected(name), 3);
     assert!(
         diff.is_equivalent(),
         "learned on devices differs from the expected typestate: {diff:#?}\n{}",
         typestates::format::print(learned)
     );
-    assert!(run.disagreements.is_empty(), "{:?}", run.disagreements);
-    eprintln!("devices: {:?}", run.devices);
+    assert!(
+        device_disagreements(run).is_empty(),
+        "{:?}",
+        device_disagreements(run)
+    );
+    eprintln!("devices: {:?}", devices(run));
 }
 
-fn runs_of(run: &AndroidRun, serial: &str) -> u64 {
-    run.devices
+fn runs_of(run: &Learned, serial: &str) -> u64 {
+    devices(run)
         .iter()
         .find(|it| it.serial == serial)
-        .unwrap_or_else(|| panic!("{serial} is not in {:?}", run.devices))
+        .unwrap_or_else(|| panic!("{serial} is not in {:?}", devices(run)))
         .runs
 }
 
@@ -99,7 +122,7 @@ async fn two_servers_with_two_devices_each_share_the_queries() {
         assert!(
             runs_of(&run, serial) > 0,
             "{serial} ran nothing: {:?}",
-            run.devices
+            devices(&run)
         );
     }
     // The token never appears on a command line: it goes to the agent's stdin.
@@ -117,14 +140,7 @@ async fn two_servers_with_two_devices_each_share_the_queries() {
             "{start}"
         );
     }
-    let devices = run
-        .run
-        .typestate
-        .as_ref()
-        .unwrap()
-        .provenance
-        .platform
-        .clone();
+    let devices = run.typestate.as_ref().unwrap().provenance.platform.clone();
     assert!(devices.is_some_and(|it| it.contains("emulator-5554")));
 }
 
@@ -133,7 +149,7 @@ async fn learn_while(
     config: &AndroidConfig,
     device: Arc<FakeDevice>,
     disturb: impl FnOnce(&FakeDevice) + Send + 'static,
-) -> AndroidRun {
+) -> Learned {
     let watcher = tokio::task::spawn_blocking(move || {
         while device.agents_running() == 0 {
             std::thread::sleep(Duration::from_millis(5));
@@ -187,8 +203,11 @@ async fn an_unplugged_device_leaves_its_queries_to_the_others() {
     let device = Arc::clone(adb.device("leaves"));
     let run = learn_while(&config(&[&adb]), device, FakeDevice::unplug).await;
     assert_learned(&run, ITERATOR);
-    let gone = run.devices.iter().find(|it| it.serial == "leaves").unwrap();
-    assert!(gone.gone, "{:?}", run.devices);
+    let gone = devices(&run)
+        .iter()
+        .find(|it| it.serial == "leaves")
+        .unwrap();
+    assert!(gone.gone, "{:?}", devices(&run));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

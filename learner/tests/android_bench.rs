@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use adb_support::{config, experiment, scratch, server};
 use learner::backend::android::learn_on_devices;
-use learner::{End, NoProgress};
+use learner::{Details, End, NoProgress};
 
 /// The class learned: a JDK class with callbacks and real quiescence waits, the closest the
 /// host JVM agent comes to a device class (MediaPlayer needs a device or Robolectric).
@@ -57,20 +57,23 @@ fn devices_speed_up() {
             .unwrap_or_else(|error| panic!("{error}"));
         let wall_ms = started.elapsed().as_millis() as u64;
         assert!(
-            matches!(run.run.outcome.end, End::Learned),
+            matches!(run.outcome.end, End::Learned),
             "{:?}",
-            run.run.outcome.end
+            run.outcome.end
         );
         let first = *first_ms.get_or_insert(wall_ms);
-        let runs: Vec<String> = run.devices.iter().map(|it| it.runs.to_string()).collect();
+        let Details::Devices { uses, .. } = &run.details else {
+            panic!("a run on devices reports its devices: {:?}", run.details)
+        };
+        let runs: Vec<String> = uses.iter().map(|it| it.runs.to_string()).collect();
         writeln!(
             rows,
             "| {count} | {:.1} | {:.2} | {} | {} ({}) | {} |",
             wall_ms as f64 / 1000.0,
             first as f64 / wall_ms as f64,
-            run.run.statistics.states,
-            run.run.statistics.mq_asked,
-            run.run.statistics.mq_executed,
+            run.statistics.states,
+            run.statistics.mq_asked,
+            run.statistics.mq_executed,
             runs.join(" / ")
         )
         .unwrap();

@@ -128,15 +128,15 @@ fn learns_on_a_real_device() {
         ))
         .unwrap_or_else(|error| panic!("{error}"));
     assert!(
-        matches!(run.run.outcome.end, End::Learned),
+        matches!(run.outcome.end, End::Learned),
         "{:?}",
-        run.run.outcome.end
+        run.outcome.end
     );
     let expected_path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/jvm_expected/java.util.ArrayList-iterator.typestate");
     let text = std::fs::read_to_string(&expected_path).unwrap();
     let expected = typestates::format::parse("expected", &text).expect("it parses");
-    let learned = run.run.typestate.as_ref().expect("a typestate");
+    let learned = run.typestate.as_ref().expect("a typestate");
     assert!(typestates::diff::diff(learned, &expected, 3).is_equivalent());
     eprintln!("{}", typestates::format::print(learned));
 }

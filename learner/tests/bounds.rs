@@ -14,6 +14,7 @@ use learner::{
     learn, Alphabet, Chain, DistinguisherBound, End, LearnConfig, NoProgress, Pipeline,
     PipelineConfig,
 };
+use learner::{Choices, Session};
 
 /// Every library class learned under its tight state bound minus one, alone and with
 /// distinguisher bound 2: how each run ends, and whether a `learned` model is the class's
@@ -32,11 +33,8 @@ async fn a_too_small_state_bound_is_recorded_for_every_library_class() {
         ] {
             let run = learn_simulated(
                 &model,
-                learner::Algorithm::default(),
-                equivalence,
-                &PipelineConfig::default(),
+                &Session::new(Choices::of(learner::Algorithm::default(), equivalence)),
                 ModelConfig::default(),
-                1,
             )
             .await
             .expect("no journal");

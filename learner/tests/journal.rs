@@ -17,6 +17,7 @@ use learner::{
     learn, Algorithm, Alphabet, Chain, DistinguisherBound, End, Input, LearnConfig, NoProgress,
     Output, Pipeline, PipelineConfig, Word,
 };
+use learner::{Choices, Session};
 
 /// A model instance that records every run and fails at the reset after `fail_after` runs.
 struct Recorded {
@@ -193,11 +194,11 @@ async fn learning_without_journal_and_with_journal_executes_the_same() {
     let typestate = reference("AsyncTask");
     let run = learn_simulated(
         &typestate,
-        Algorithm::default(),
-        EquivalenceChoice::DistinguisherBound(2),
-        &PipelineConfig::default(),
+        &Session::new(Choices::of(
+            Algorithm::default(),
+            EquivalenceChoice::DistinguisherBound(2),
+        )),
         ModelConfig::default(),
-        1,
     )
     .await
     .unwrap();
@@ -219,14 +220,15 @@ fn one_instance() -> Vec<ModelSul> {
 async fn learn_journaled(path: &Path) -> Result<learner::simulation::SimulatedRun, JournalError> {
     learn_simulated(
         &reference("AsyncTask"),
-        Algorithm::default(),
-        EquivalenceChoice::DistinguisherBound(2),
-        &PipelineConfig {
+        &Session {
+            choices: Choices::of(
+                Algorithm::default(),
+                EquivalenceChoice::DistinguisherBound(2),
+            ),
             journal: Some(path.to_owned()),
-            ..PipelineConfig::default()
+            ..Session::default()
         },
         ModelConfig::default(),
-        1,
     )
     .await
 }

@@ -9,7 +9,8 @@ use std::path::Path;
 
 use learner::backend::model::ModelConfig;
 use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
-use learner::{learned_typestate, Algorithm, Alphabet, End, PipelineConfig, Statistics};
+use learner::{learned_typestate, Algorithm, Alphabet, End, Statistics};
+use learner::{Choices, Session};
 use typestates::mealy::{to_mealy, Mealy};
 use typestates::{StateId, Typestate};
 
@@ -21,11 +22,11 @@ async fn every_library_class_is_learned_with_its_creators_placed() {
         let bound = state_bound(&model);
         let run = learn_simulated(
             &model,
-            Algorithm::default(),
-            EquivalenceChoice::StateBound(bound),
-            &PipelineConfig::default(),
+            &Session::new(Choices::of(
+                Algorithm::default(),
+                EquivalenceChoice::StateBound(bound),
+            )),
             ModelConfig::default(),
-            1,
         )
         .await
         .expect("no journal");

@@ -7,7 +7,8 @@ mod common;
 use common::references;
 use learner::backend::model::ModelConfig;
 use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
-use learner::{Algorithm, End, PipelineConfig};
+use learner::{Algorithm, End};
+use learner::{Choices, Session};
 
 #[tokio::test]
 async fn every_algorithm_learns_every_reference_exactly() {
@@ -25,11 +26,8 @@ async fn every_algorithm_learns_every_reference_exactly() {
             ] {
                 let run = learn_simulated(
                     &reference,
-                    algorithm,
-                    oracle,
-                    &PipelineConfig::default(),
+                    &Session::new(Choices::of(algorithm, oracle)),
                     ModelConfig::default(),
-                    1,
                 )
                 .await
                 .expect("no journal, no journal error");
@@ -68,11 +66,15 @@ async fn parallel_instances_learn_the_same_machine() {
     for reference in references() {
         let run = learn_simulated(
             &reference,
-            Algorithm::default(),
-            EquivalenceChoice::DistinguisherBound(2),
-            &PipelineConfig::default(),
+            &Session {
+                choices: Choices::of(
+                    Algorithm::default(),
+                    EquivalenceChoice::DistinguisherBound(2),
+                ),
+                jobs: 4,
+                ..Session::default()
+            },
             ModelConfig::default(),
-            4,
         )
         .await
         .expect("no journal");

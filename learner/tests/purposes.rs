@@ -9,6 +9,7 @@ use std::sync::Arc;
 use common::reference;
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::equivalence::CacheConsistency;
+use learner::equivalence::Suite;
 use learner::oracle::filter::QueryFilter;
 use learner::oracle::pipeline::Confirmation;
 use learner::oracle::{Sul, SulError};
@@ -18,6 +19,7 @@ use learner::{
     NoProgress, Pipeline, PipelineConfig, Statistics,
 };
 use learner::{learn_system, Input, Output};
+use learner::{Choices, Session};
 use typestates::{CallbackId, Origin, Step, WaitOutcome};
 
 /// A system whose `wait` answers one of three outputs, the next one after each reset: no
@@ -61,6 +63,7 @@ async fn a_system_with_no_majority_stops_learning_with_a_report() {
             vec![Flaky { model, resets: 0 }],
             algorithm,
             EquivalenceChoice::DistinguisherBound(2),
+            Suite::default(),
             &PipelineConfig::default(),
             &mut NoProgress,
         )
@@ -109,14 +112,14 @@ async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
     };
     let run = learn_simulated(
         &model,
-        Algorithm::default(),
-        EquivalenceChoice::StateBound(state_bound(&model)),
-        &PipelineConfig {
+        &Session::new(Choices {
             confirmation: Confirmation(2),
-            ..PipelineConfig::default()
-        },
+            ..Choices::of(
+                Algorithm::default(),
+                EquivalenceChoice::StateBound(state_bound(&model)),
+            )
+        }),
         noisy,
-        1,
     )
     .await
     .unwrap();
@@ -306,6 +309,7 @@ async fn a_contradiction_the_rerun_does_not_confirm_is_a_one_off_and_learning_go
         vec![sul],
         Algorithm::default(),
         EquivalenceChoice::DistinguisherBound(2),
+        Suite::default(),
         &PipelineConfig::default(),
         &mut NoProgress,
     )

@@ -1,12 +1,14 @@
 //! The learning boundary of the server: what `typestar.learnClass` asks of a learner, as plain
 //! data, and [`Learners`], the production learner over the `learner` crate's backends:
 //! - `jvm`: `learner::backend::jvm`: the experiment is drafted by an agent on the host JVM
-//!   (`draft_experiment`) for review, then learned in agent processes (`learn_class`);
+//!   (`draft_experiment`) for review, then learned in agent processes;
 //! - `robolectric`: `learner::backend::robolectric`: the agent inside Robolectric at the
 //!   configured SDK level, from an experiment the repository ships (`learner/experiments/`) or
 //!   one the user wrote (drafting needs the host JVM, which has no Android classes);
-//! - `model`: a class of the library re-learned on a simulated device (`learn_simulated`);
-//! - `android`: not in the learner yet; it answers "unavailable".
+//! - `model`: a class of the library re-learned on a simulated device;
+//! - `android`: the agent on Android devices over adb (experiments are written by hand).
+//!
+//! Every backend learns through the learner's one entry point, `learner::backend::learn`.
 //!
 //! When a run cannot start for want of configuration (a class not on the classpath, an Android
 //! class on the host JVM, Robolectric's artifacts missing, no JDK), the error says what to set.
@@ -20,15 +22,10 @@ use std::time::Duration;
 use std::future::Future;
 use std::sync::Arc;
 
-use learner::backend::android;
 pub use learner::backend::jvm::Draft;
-use learner::backend::jvm::{self, Experiment, JvmConfig, JvmError, JvmRun};
-use learner::backend::model::ModelConfig;
-use learner::backend::robolectric::{self, RobolectricConfig};
-use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
-use learner::{Algorithm, End, PipelineConfig, Progress, ProgressUpdate};
-use typestates::mealy::to_typestate;
-use typestates::{LearningStats, Provenance, ProvenanceKind, Typestate};
+use learner::backend::jvm::{self, Experiment, JvmError};
+use learner::{End, Progress, ProgressUpdate, Request};
+use typestates::Typestate;
 
 /// Where membership queries run: the learner's one list of backends.
 pub use learner::backend::BackendKind as Backend;
@@ -146,41 +143,47 @@ impl Learner for Learners {
         report: &mut (dyn FnMut(LearnProgress) + Send),
         cancelled: &dyn Fn() -> bool,
     ) -> Result<Typestate, LearnError> {
-        match request.settings.backend {
-            Backend::Jvm => {
-                refuse_android_on_the_host(request)?;
-                learn_on_agents(request, report, cancelled)
+        let settings = &request.settings;
+        let mut learn = Request::new(settings.backend);
+        learn.session.jobs = settings.jobs;
+        match settings.backend {
+            Backend::Model => {
+                let Some(reference) = &request.reference else {
+                    return Err(LearnError::Unavailable(format!(
+                        "the model backend simulates a protocol the library already has, and {} has none",
+                        request.class
+                    )));
+                };
+                report(LearnProgress {
+                    message: format!("learning {} on a simulated device", request.class),
+                    percentage: None,
+                });
+                learn.model = Some(reference.clone());
+                learn.device.quiescence_timeout_ms = settings.quiescence.as_millis() as u64;
             }
-            Backend::Robolectric => learn_on_agents(request, report, cancelled),
-            Backend::Model => learn_on_model(request, report, cancelled),
-            Backend::Android => learn_on_android(request, report, cancelled),
+            Backend::Jvm | Backend::Robolectric | Backend::Android => {
+                if settings.backend == Backend::Jvm {
+                    refuse_android_on_the_host(request)?;
+                }
+                let experiment = Experiment::load(&request.experiment)
+                    .map_err(|err| setup_error(err.into(), request))?;
+                learn.experiment = Some(Arc::new(experiment));
+                learn.classpath = settings.classpath.clone();
+                learn.sdk = Some(settings.sdk);
+                learn.android.serials = settings.device_serial.iter().cloned().collect();
+            }
         }
-    }
-}
-
-/// Learns on the device `typestar.deviceSerial` (else every usable device) of the adb
-/// servers `typestar devices` uses by default.
-fn learn_on_android(
-    request: &LearnRequest,
-    report: &mut (dyn FnMut(LearnProgress) + Send),
-    cancelled: &dyn Fn() -> bool,
-) -> Result<Typestate, LearnError> {
-    let failed = |err: &dyn std::fmt::Display| LearnError::Failed(err.to_string());
-    let experiment = Experiment::load(&request.experiment).map_err(|err| failed(&err))?;
-    let config = android::AndroidConfig {
-        serials: request.settings.device_serial.iter().cloned().collect(),
-        jars: vec![android::dex_jar().map_err(|err| failed(&err))?],
-        ..android::AndroidConfig::default()
-    };
-    let mut progress = Reports(report);
-    let run = until_cancelled(
-        android::learn_on_devices(Arc::new(experiment), &config, &mut progress),
-        cancelled,
-    )?
-    .map_err(|err| failed(&err))?;
-    match (run.run.outcome.end, run.run.typestate) {
-        (End::Learned, Some(typestate)) => Ok(typestate),
-        (end, _) => Err(LearnError::Failed(format!("{end:?}"))),
+        let mut progress = Reports(report);
+        let run = until_cancelled(learner::learn_request(learn, &mut progress), cancelled)?
+            .map_err(|err| match err {
+                learner::LearnError::Jvm(err) => setup_error(err, request),
+                learner::LearnError::Missing(..) => LearnError::Unavailable(err.to_string()),
+                err => LearnError::Failed(err.to_string()),
+            })?;
+        match (run.outcome.end, run.typestate) {
+            (End::Learned, Some(typestate)) => Ok(typestate),
+            (end, _) => Err(LearnError::Failed(format!("{end:?}"))),
+        }
     }
 }
 
@@ -247,97 +250,6 @@ fn setup_error(err: JvmError, request: &LearnRequest) -> LearnError {
         | JvmError::Experiment(_) => LearnError::Unavailable(err.to_string()),
         err => LearnError::Failed(err.to_string()),
     }
-}
-
-/// Learns with agents on the host JVM or inside Robolectric, as configured.
-fn learn_on_agents(
-    request: &LearnRequest,
-    report: &mut (dyn FnMut(LearnProgress) + Send),
-    cancelled: &dyn Fn() -> bool,
-) -> Result<Typestate, LearnError> {
-    let experiment = Arc::new(
-        Experiment::load(&request.experiment).map_err(|err| setup_error(err.into(), request))?,
-    );
-    let jvm = JvmConfig {
-        classpath: request.settings.classpath.clone(),
-        jobs: request.settings.jobs,
-        ..JvmConfig::default()
-    };
-    let mut progress = Reports(report);
-    let run: Result<JvmRun, JvmError> = if request.settings.backend == Backend::Robolectric {
-        let config = RobolectricConfig {
-            sdk: request.settings.sdk,
-            jvm,
-            ..RobolectricConfig::default()
-        };
-        until_cancelled(
-            robolectric::learn_class(experiment, &config, &mut progress),
-            cancelled,
-        )?
-    } else {
-        until_cancelled(jvm::learn_class(experiment, &jvm, &mut progress), cancelled)?
-    };
-    let run = run.map_err(|err| setup_error(err, request))?;
-    match (run.outcome.end, run.typestate) {
-        (End::Learned, Some(typestate)) => Ok(typestate),
-        (end, _) => Err(LearnError::Failed(format!("{end:?}"))),
-    }
-}
-
-fn learn_on_model(
-    request: &LearnRequest,
-    report: &mut (dyn FnMut(LearnProgress) + Send),
-    cancelled: &dyn Fn() -> bool,
-) -> Result<Typestate, LearnError> {
-    let Some(reference) = &request.reference else {
-        return Err(LearnError::Unavailable(format!(
-            "the model backend simulates a protocol the library already has, and {} has none",
-            request.class
-        )));
-    };
-    report(LearnProgress {
-        message: format!("learning {} on a simulated device", request.class),
-        percentage: None,
-    });
-    let model = ModelConfig {
-        quiescence_timeout_ms: request.settings.quiescence.as_millis() as u64,
-        ..ModelConfig::default()
-    };
-    let run = until_cancelled(
-        learn_simulated(
-            reference,
-            Algorithm::default(),
-            EquivalenceChoice::BoundOneThenWMethod(state_bound(reference)),
-            &PipelineConfig::default(),
-            model,
-            request.settings.jobs,
-        ),
-        cancelled,
-    )?
-    .map_err(|err| LearnError::Failed(err.to_string()))?;
-    let hypothesis = match (&run.outcome.end, &run.outcome.hypothesis) {
-        (End::Learned, Some(hypothesis)) => hypothesis,
-        (end, _) => return Err(LearnError::Failed(format!("{end:?}"))),
-    };
-    let mut typestate = to_typestate(&hypothesis.mealy, &reference.signature());
-    typestate.provenance = Provenance {
-        kind: ProvenanceKind::Learned,
-        sources: vec![format!(
-            "typestar learner, model backend simulating the library protocol of {}",
-            request.class
-        )],
-        platform: Some("simulated device (model backend)".to_string()),
-        stats: Some(LearningStats {
-            states: hypothesis.mealy.minimize().live_states().len() as u32,
-            time_ms: run.simulated_ms,
-            mq_asked: run.asked.queries,
-            mq_executed: run.executed.queries,
-            eq: run.outcome.rounds,
-            distinguisher_bound: run.outcome.distinguisher_bound,
-        }),
-        run: None,
-    };
-    Ok(typestate)
 }
 
 /// Drives `run` on this blocking thread, dropping it when `cancelled` turns true (checked

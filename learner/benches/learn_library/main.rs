@@ -19,17 +19,19 @@ mod table1;
 use std::path::Path;
 
 use learner::backend::model::ModelConfig;
+use learner::equivalence::Suite;
+use learner::oracle::filter::QueryFilter;
 use learner::simulation::{
     learn_simulated, runs_lower_bound, state_bound, EquivalenceChoice, SimulatedRun,
 };
-use learner::{Algorithm, Alphabet, PipelineConfig};
+use learner::{Algorithm, Alphabet, Choices, Session};
 use typestates::library::Library;
 use typestates::Typestate;
 
 use report::{Measured, Variant};
 
 /// The reference configuration (`typestar learn --states model`) and the alternatives measured beside it.
-fn variants(states: usize) -> [Variant; 4] {
+fn variants(states: usize) -> [Variant; 5] {
     [
         Variant::new(Algorithm::default(), EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::StateBound(states)),
@@ -38,24 +40,27 @@ fn variants(states: usize) -> [Variant; 4] {
             Algorithm::default(),
             EquivalenceChoice::DistinguisherBound(2),
         ),
+        Variant::new(
+            Algorithm::default(),
+            EquivalenceChoice::DistinguisherBound(2),
+        )
+        .with_suite(Suite::MaximalWords),
     ]
 }
 
 async fn learn(
     typestate: &Typestate,
     variant: &Variant,
-    pipeline: &PipelineConfig,
+    filters: Vec<QueryFilter>,
 ) -> SimulatedRun {
-    learn_simulated(
-        typestate,
-        variant.algorithm,
-        variant.equivalence,
-        pipeline,
-        ModelConfig::default(),
-        1,
-    )
-    .await
-    .expect("no journal, so no journal error")
+    let choices = Choices {
+        filters,
+        suite: variant.suite,
+        ..Choices::of(variant.algorithm, variant.equivalence)
+    };
+    learn_simulated(typestate, &Session::new(choices), ModelConfig::default())
+        .await
+        .expect("no journal, so no journal error")
 }
 
 /// The model the benchmark learns: a Table 1 class projected onto DroidStar's inputs, any
@@ -99,18 +104,14 @@ async fn main() {
             .expect("the model export is writable");
         let mut runs = Vec::new();
         for variant in variants(state_bound(&model)) {
-            let run = learn(&model, &variant, &PipelineConfig::default()).await;
+            let run = learn(&model, &variant, Vec::new()).await;
             let exact = run.is_equivalent_to(&model);
             runs.push((variant, run, exact));
         }
         let under_purpose = match row {
             Some(row) if !row.purpose.runs_every_query() => {
                 let alphabet = Alphabet::of(model.signature());
-                let pipeline = PipelineConfig {
-                    filters: row.purpose.filters(&alphabet),
-                    ..PipelineConfig::default()
-                };
-                let run = learn(&model, &runs[0].0, &pipeline).await;
+                let run = learn(&model, &runs[0].0, row.purpose.filters(&alphabet)).await;
                 let exact = run.is_equivalent_to(&model);
                 Some((run, exact))
             }

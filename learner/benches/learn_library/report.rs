@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use learner::equivalence::Suite;
 use learner::simulation::{EquivalenceChoice, SimulatedRun};
 use learner::Algorithm;
 
@@ -13,6 +14,7 @@ use crate::table1::Row;
 pub struct Variant {
     pub algorithm: Algorithm,
     pub equivalence: EquivalenceChoice,
+    pub suite: Suite,
 }
 
 impl Variant {
@@ -20,7 +22,13 @@ impl Variant {
         Variant {
             algorithm,
             equivalence,
+            suite: Suite::PerTransition,
         }
+    }
+
+    /// The same configuration, running a distinguisher bound's words as `suite` says.
+    pub fn with_suite(self, suite: Suite) -> Variant {
+        Variant { suite, ..self }
     }
 
     fn label(&self) -> String {
@@ -33,7 +41,10 @@ impl Variant {
                 format!("distinguisher bound {k} and state bound")
             }
         };
-        format!("{} + {oracle}", self.algorithm.name())
+        match self.suite {
+            Suite::PerTransition => format!("{} + {oracle}", self.algorithm.name()),
+            suite => format!("{} + {oracle} ({})", self.algorithm.name(), suite.name()),
+        }
     }
 }
 
@@ -149,6 +160,7 @@ pub fn markdown(measured: &[Measured], aalpy: &Result<Vec<aalpy::Run>, String>) 
     under_purposes(&mut out, &mut targets, measured);
     targets.write(&mut out, aalpy.is_ok());
     alternatives(&mut out, measured);
+    distinguisher_bound_split(&mut out, measured);
     out
 }
 
@@ -368,6 +380,55 @@ fn alternatives(out: &mut String, measured: &[Measured]) {
                 run.executed.steps(),
                 run.outcome.rounds,
                 if *exact { "" } else { " ✗" }
+            );
+        }
+        out.push('\n');
+    }
+}
+
+/// Where the runs of the distinguisher-bound configurations go: learning (building
+/// hypotheses) against checking (Algorithm 2's equivalence queries), for the paper's
+/// per-transition suite and for maximal words, beside Table 1.
+fn distinguisher_bound_split(out: &mut String, measured: &[Measured]) {
+    let columns: Vec<usize> = measured[0]
+        .runs
+        .iter()
+        .enumerate()
+        .filter(|(_, (variant, _, _))| variant.equivalence.state_bound().is_none())
+        .map(|(column, _)| column)
+        .collect();
+    if columns.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\n## Distinguisher bound 2: learning against checking\n\n\
+         Runs spent building hypotheses (learning) and proving them with Algorithm 2 (checking), \
+         for each way of running its test words, and all runs over Table 1's executed MQ \
+         (which count DroidStar's filter answers too; ✗ = not exact).\n\n| class |",
+    );
+    for &column in &columns {
+        let label = measured[0].runs[column].0.label();
+        let _ = write!(
+            out,
+            " {label}: learning | checking | checking share | runs / Table 1 |"
+        );
+    }
+    out.push('\n');
+    out.push_str(&"| --- ".repeat(4 * columns.len() + 1));
+    out.push_str("|\n");
+    for class in measured {
+        let _ = write!(out, "| {} |", class.name);
+        for &column in &columns {
+            let (_, run, exact) = &class.runs[column];
+            let (learning, checking) = (run.totals.learning.resets, run.totals.checking.resets);
+            let table1 = class.table1.map_or("-".to_owned(), |row| {
+                format!("{:.2}", ratio(learning + checking, row.mq_executed))
+            });
+            let _ = write!(
+                out,
+                " {learning} | {checking}{} | {:.0} % | {table1} |",
+                if *exact { "" } else { " ✗" },
+                100.0 * ratio(checking, learning + checking),
             );
         }
         out.push('\n');

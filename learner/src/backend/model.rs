@@ -13,8 +13,53 @@ use std::sync::Arc;
 use typestates::mealy::{to_mealy, Mealy};
 use typestates::Typestate;
 
-use crate::closure::{Input, Output};
+use crate::closure::{Alphabet, Input, Output};
+use crate::cost::CostModel;
+use crate::learn::{Algorithm, Progress};
+use crate::oracle::journal::JournalError;
 use crate::oracle::sul::{Sul, SulError};
+use crate::session::{
+    learn_setup, Details, EquivalenceChoice, Learned, Origin, Session, Setup, Timing,
+};
+
+/// The distinguisher bound when the user asks for no guarantee: DroidStar's.
+pub const DEFAULT_BOUND: usize = 2;
+
+/// Learns `typestate` as a black box on `session.jobs` simulated instances timed as `config`
+/// says, through the pipeline every backend shares: distinguisher bound [`DEFAULT_BOUND`]
+/// unless the user chose a guarantee (the model's own state count only if asked).
+pub async fn learn(
+    typestate: &Typestate,
+    config: ModelConfig,
+    session: &Session,
+    progress: &mut dyn Progress,
+) -> Result<Learned, JournalError> {
+    let clock = Arc::new(SimClock::default());
+    let setup = Setup {
+        alphabet: Arc::new(Alphabet::of(typestate.signature())),
+        suls: ModelSul::pool(typestate, config, session.jobs.max(1), &clock),
+        filters: Vec::new(),
+        algorithm: Algorithm::default(),
+        equivalence: EquivalenceChoice::DistinguisherBound(DEFAULT_BOUND),
+        cost: CostModel::default(),
+        timing: Timing::Predicted,
+        origin: Origin {
+            platform: "simulated device (model backend)".to_owned(),
+            sources: vec![format!(
+                "model backend simulating the protocol of {}",
+                typestate.class
+            )],
+            run: None,
+        },
+    };
+    let learned = learn_setup(setup, session, progress).await?;
+    Ok(Learned {
+        details: Details::Simulated {
+            clock_ms: clock.now_ms(),
+        },
+        ..learned
+    })
+}
 
 /// Simulated device time, shared by all instances of one experiment.
 #[derive(Debug, Default)]

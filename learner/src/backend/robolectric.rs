@@ -24,11 +24,12 @@ use crate::backend::jvm::java::{
 use crate::backend::jvm::process::AgentCommand;
 use crate::backend::jvm::sul::Launcher;
 use crate::backend::jvm::{
-    describe, learn_on_agents, public_methods_of, Agents, Experiment, JvmConfig, JvmError, JvmRun,
-    Provenance, PublicMethod,
+    describe, learn_on_agents, public_methods_of, Agents, Experiment, JvmConfig, JvmError,
+    PublicMethod,
 };
 use crate::cost::CostModel;
 use crate::learn::Progress;
+use crate::session::{Learned, Origin};
 
 /// The SDK level learned on when none is named: Android 14.
 pub const DEFAULT_SDK: u32 = 34;
@@ -232,7 +233,7 @@ pub async fn learn_class(
     experiment: Arc<Experiment>,
     config: &RobolectricConfig,
     progress: &mut dyn Progress,
-) -> Result<JvmRun, JvmError> {
+) -> Result<Learned, JvmError> {
     let started = Instant::now();
     let launcher = Launcher {
         command: config.agent_command(&experiment.harness_sources())?,
@@ -268,7 +269,7 @@ fn provenance(
     java: &str,
     platform: Option<&Value>,
     implementation: Option<&Value>,
-) -> Result<Provenance, JvmError> {
+) -> Result<Origin, JvmError> {
     let (Some(platform), Some(implementation)) = (platform, implementation) else {
         return Err(JvmError::AgentFailed {
             what: "did not report its platform or the class's implementation (is it the \
@@ -322,10 +323,10 @@ fn provenance(
             shadows.join(", ")
         ),
     };
-    Ok(Provenance {
+    Ok(Origin {
         platform: platform_text,
         sources: vec![label],
-        run: LearningRun {
+        run: Some(LearningRun {
             backend: Backend::Robolectric,
             sdk: platform
                 .get("sdk")
@@ -337,6 +338,6 @@ fn provenance(
                 _ => Code::Simulated,
             }),
             date: None,
-        },
+        }),
     })
 }

@@ -10,17 +10,66 @@
 //!
 //! Correct under the assumption that any two states of the system are told apart by a word
 //! no longer than the bound.
+//!
+//! [`Suite`] says how the test words run: transition by transition as in the paper, or
+//! only the words no other test word of the round extends ([`Suite::MaximalWords`]).
+//! A word that is a proper prefix of another test word is answered by the longer word's run
+//! (the system is deterministic, and the comparison with the hypothesis covers the prefix),
+//! so both check the same words and give the same guarantee.
+//! In the last round, where no counterexample exists, the paper's order runs a target's
+//! words `R(q')·s` as their own runs before the transitions out of `q'` extend them.
+
+use std::collections::HashSet;
 
 use crate::closure::{Input, Output, Word};
 use crate::equivalence::{first_disagreement, Counterexample, EquivalenceOracle};
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
 
+/// How Algorithm 2's test words are run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Suite {
+    /// Transition by transition, as in the paper: each transition's words in one batch, up to
+    /// the first counterexample (the baseline).
+    #[default]
+    PerTransition,
+    /// The same batches, less every word that is a proper prefix of another word of the
+    /// round's suite, which the longer word's run answers.
+    MaximalWords,
+}
+
+impl Suite {
+    /// Every way, baseline first.
+    pub const ALL: [Suite; 2] = [Suite::PerTransition, Suite::MaximalWords];
+
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Suite::PerTransition => "per-transition",
+            Suite::MaximalWords => "maximal-words",
+        }
+    }
+}
+
+impl std::str::FromStr for Suite {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Suite, String> {
+        Suite::ALL
+            .into_iter()
+            .find(|it| it.name() == text)
+            .ok_or_else(|| {
+                format!("unknown test suite `{text}` (suites: per-transition, maximal-words)")
+            })
+    }
+}
+
 /// Algorithm 2 with distinguisher bound `bound`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DistinguisherBound {
     bound: usize,
     quiet_is_noop: bool,
+    suite: Suite,
 }
 
 impl DistinguisherBound {
@@ -29,7 +78,13 @@ impl DistinguisherBound {
         DistinguisherBound {
             bound,
             quiet_is_noop: false,
+            suite: Suite::PerTransition,
         }
+    }
+
+    /// The same oracle, running its test words as `suite` says.
+    pub fn with_suite(self, suite: Suite) -> DistinguisherBound {
+        DistinguisherBound { suite, ..self }
     }
 
     /// The same oracle, skipping `wait`/`quiet` self-loops (§4.3, optimisation (a)): sound
@@ -59,26 +114,19 @@ fn words_of_length(inputs: &[Input], length: usize) -> Vec<Word> {
     })
 }
 
-impl EquivalenceOracle for DistinguisherBound {
-    async fn find_counterexample<M: MembershipOracle>(
-        &mut self,
-        hypothesis: &Hypothesis,
-        mq: &M,
-    ) -> Result<Option<Counterexample>, QueryError> {
+impl DistinguisherBound {
+    /// The round's batches: line 4's words (the output of every transition), then, for every
+    /// transition checked, its words and its target's up to the bound (lines 5 to 10).
+    fn batches(&self, hypothesis: &Hypothesis) -> Vec<Vec<Word>> {
         let mealy = &hypothesis.mealy;
         let inputs = &mealy.inputs;
-        // Line 4: the output of every transition.
         let transitions: Vec<(u32, usize)> = (0..mealy.n_states() as u32)
             .flat_map(|state| (0..inputs.len()).map(move |column| (state, column)))
             .collect();
-        let words: Vec<Word> = transitions
+        let mut batches = vec![transitions
             .iter()
             .map(|&(state, column)| concat(&hypothesis.access[state as usize], &[inputs[column]]))
-            .collect();
-        if let Some(counterexample) = first_disagreement(hypothesis, mq, words).await? {
-            return Ok(Some(counterexample));
-        }
-        // Lines 5 to 10: the fidelity of every transition, up to the bound.
+            .collect::<Vec<Word>>()];
         let suffixes = words_of_length(inputs, self.bound);
         for (state, column) in transitions {
             let (target, output) = mealy.transition(state, column);
@@ -94,10 +142,48 @@ impl EquivalenceOracle for DistinguisherBound {
             if source == *representative {
                 continue;
             }
-            let words: Vec<Word> = suffixes
+            batches.push(
+                suffixes
+                    .iter()
+                    .flat_map(|suffix| [concat(&source, suffix), concat(representative, suffix)])
+                    .collect(),
+            );
+        }
+        batches
+    }
+}
+
+/// `batches` less every word that is a proper prefix of a word of any batch.
+fn maximal_words(batches: Vec<Vec<Word>>) -> Vec<Vec<Word>> {
+    let prefixes: HashSet<&[Input]> = batches
+        .iter()
+        .flatten()
+        .flat_map(|word| (0..word.len()).map(move |length| &word[..length]))
+        .collect();
+    let kept: Vec<Vec<Word>> = batches
+        .iter()
+        .map(|batch| {
+            batch
                 .iter()
-                .flat_map(|suffix| [concat(&source, suffix), concat(representative, suffix)])
-                .collect();
+                .filter(|word| !prefixes.contains(word.as_slice()))
+                .cloned()
+                .collect()
+        })
+        .collect();
+    kept
+}
+
+impl EquivalenceOracle for DistinguisherBound {
+    async fn find_counterexample<M: MembershipOracle>(
+        &mut self,
+        hypothesis: &Hypothesis,
+        mq: &M,
+    ) -> Result<Option<Counterexample>, QueryError> {
+        let batches = match self.suite {
+            Suite::PerTransition => self.batches(hypothesis),
+            Suite::MaximalWords => maximal_words(self.batches(hypothesis)),
+        };
+        for words in batches {
             if let Some(counterexample) = first_disagreement(hypothesis, mq, words).await? {
                 return Ok(Some(counterexample));
             }

@@ -16,7 +16,7 @@ use std::future::Future;
 
 pub use beyond::Beyond;
 pub use cache_consistency::CacheConsistency;
-pub use distinguisher_bound::DistinguisherBound;
+pub use distinguisher_bound::{DistinguisherBound, Suite};
 pub use state_bound::StateBound;
 pub use w_method::WMethod;
 

@@ -12,7 +12,8 @@ use std::process::Command;
 use std::sync::Arc;
 
 use learner::backend::jvm::java::Jdk;
-use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmRun};
+use learner::backend::jvm::{learn_class, Experiment, JvmConfig};
+use learner::Learned;
 use learner::{End, NoProgress};
 use typestates::diff::{diff, Diff};
 use typestates::Typestate;
@@ -101,7 +102,7 @@ pub fn expected(name: &str) -> Typestate {
 static ONE_RUN_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// Learns `experiment` and returns the run, failing on any end but `Learned`.
-pub async fn learn(experiment: Arc<Experiment>, config: &JvmConfig) -> JvmRun {
+pub async fn learn(experiment: Arc<Experiment>, config: &JvmConfig) -> Learned {
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let run = learn_class(experiment, config, &mut NoProgress)
         .await
@@ -114,7 +115,7 @@ pub async fn learn(experiment: Arc<Experiment>, config: &JvmConfig) -> JvmRun {
 
 /// Asserts the learned typestate has exactly the traces of `expected`, printing both and a
 /// witness otherwise.
-pub fn assert_learned(run: &JvmRun, expected: &Typestate) {
+pub fn assert_learned(run: &Learned, expected: &Typestate) {
     let learned = run
         .typestate
         .as_ref()
@@ -130,7 +131,7 @@ pub fn assert_learned(run: &JvmRun, expected: &Typestate) {
 }
 
 /// One line of a run's statistics, for the test's output.
-pub fn statistics_line(learned: &Typestate, run: &JvmRun) -> String {
+pub fn statistics_line(learned: &Typestate, run: &Learned) -> String {
     format!(
         "{}: {} states, {} ms, MQ {} asked / {} executed, EQ {}, resets {}, steps {}",
         learned.class,

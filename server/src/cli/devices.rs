@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use learner::backend::android::{self, AndroidConfig, AndroidRun, DeviceInfo};
+use learner::backend::android::{self, AndroidConfig, DeviceDisagreement, DeviceInfo, DeviceUse};
 
 use super::failure::Failure;
 
@@ -81,9 +81,9 @@ fn table(devices: &[DeviceInfo]) -> String {
 }
 
 /// What each device did in a learning run, and where devices disagreed, for the report.
-pub fn describe_run(run: &AndroidRun) -> String {
+pub fn describe_run(uses: &[DeviceUse], disagreements: &[DeviceDisagreement]) -> String {
     let mut text = "\nDevices (runs each served):\n".to_owned();
-    for device in &run.devices {
+    for device in uses {
         text.push_str(&format!(
             "- {} ({}): {} runs{}\n",
             device.serial,
@@ -95,9 +95,9 @@ pub fn describe_run(run: &AndroidRun) -> String {
     text.push_str(&format!(
         "Devices that answered the same inputs differently (non-determinism across devices, \
          never merged): {}\n",
-        run.disagreements.len()
+        disagreements.len()
     ));
-    for disagreement in &run.disagreements {
+    for disagreement in disagreements {
         let (first, first_outputs) = &disagreement.first;
         let (second, second_outputs) = &disagreement.second;
         text.push_str(&format!(

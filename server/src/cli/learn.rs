@@ -21,11 +21,12 @@ use anyhow::Context;
 use clap::builder::{PossibleValue, TypedValueParser};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use learner::backend::android::{self, AndroidConfig};
-use learner::backend::jvm::{learn_class, Experiment, JvmConfig, JvmError, JvmRun};
-use learner::backend::model::{ModelConfig, ModelSul, SimClock};
-use learner::backend::robolectric::{self, RobolectricConfig};
+use learner::backend::android::{AndroidConfig, AndroidError};
+use learner::backend::jvm::Experiment;
+use learner::backend::model::ModelConfig;
+use learner::backend::robolectric;
 use learner::backend::BackendKind;
+use learner::equivalence::Suite;
 use learner::learn::Phase;
 use learner::lsharp::Heuristics;
 use learner::oracle::filter::QueryFilter;
@@ -34,8 +35,8 @@ use learner::oracle::sul::CountSnapshot;
 use learner::oracle::{Disagreement, Majority};
 use learner::simulation::state_bound;
 use learner::{
-    learn_system, learned_typestate, Algorithm, Alphabet, Choices, CostModel, End,
-    EquivalenceChoice, PipelineConfig, Progress, ProgressUpdate, Statistics, SystemRun,
+    Algorithm, Alphabet, Choices, CostModel, Details, End, EquivalenceChoice, LearnError, Learned,
+    Progress, ProgressUpdate, Request, Session, Statistics,
 };
 use typestates::Typestate;
 
@@ -80,6 +81,11 @@ pub struct LearnArgs {
     /// (default: the experiment's, else 2, as DroidStar).
     #[arg(long, value_name = "K")]
     bound: Option<usize>,
+    /// How a distinguisher bound's test words run: `per-transition` (paper 002's Algorithm 2,
+    /// the default) or `maximal-words` (the same words, less those another test word of the
+    /// round extends; the same guarantee).
+    #[arg(long, value_name = "SUITE")]
+    suite: Option<Suite>,
     /// Guarantee: at most N states, the error sink not counted (as in DroidStar's Table 1);
     /// `model` is the model's own count. With --bound, both are checked.
     #[arg(long, value_name = "N|model")]
@@ -187,166 +193,104 @@ pub fn run(args: LearnArgs) -> anyhow::Result<ExitCode> {
 /// [`run`] writing to `out`: the command as a library, for tests.
 fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     refuse_what_the_backend_ignores(&args)?;
-    let typestate = match args.backend {
+    if args.suite.is_some() && args.states.is_some() && args.bound.is_none() {
+        anyhow::bail!(
+            "--suite applies only under a distinguisher bound: add --bound K, or drop --suite"
+        );
+    }
+    let mut request = Request::new(args.backend);
+    let alphabet = match args.backend {
         BackendKind::Model => {
             let spec = args
                 .model
                 .as_deref()
                 .context("--backend model needs --model CLASS|FILE")?;
-            crate::load::typestate(spec)?
+            let typestate = crate::load::typestate(spec)?;
+            let alphabet = Alphabet::of(typestate.signature());
+            request.model = Some(typestate);
+            alphabet
         }
         BackendKind::Jvm | BackendKind::Robolectric | BackendKind::Android => {
             let experiment = args.experiment.as_ref().with_context(|| {
                 format!("--backend {} needs --experiment FILE.toml", args.backend)
             })?;
-            return execute_agent(&args, experiment, out);
+            let loaded = Experiment::load(experiment)
+                .context(Failure::LoadExperiment(experiment.clone()))?;
+            let alphabet = loaded.alphabet();
+            request.experiment = Some(Arc::new(loaded));
+            alphabet
         }
     };
-    let alphabet = Arc::new(Alphabet::of(typestate.signature()));
-    let equivalence = equivalence(&args, Some(&typestate))
-        .unwrap_or(EquivalenceChoice::DistinguisherBound(DEFAULT_BOUND));
-    let algorithm = algorithm(&args)?.unwrap_or_default();
-    let filters = filters(&args, &alphabet)?;
-    let pipeline_config = PipelineConfig {
-        cost: CostModel::default(),
-        filters: filters.clone(),
+    request.session = Session {
+        choices: Choices {
+            algorithm: algorithm(&args)?,
+            equivalence: equivalence(&args, request.model.as_ref()),
+            filters: filters(&args, &alphabet)?,
+            majority: Majority(args.majority),
+            confirmation: Confirmation(args.confirm),
+            suite: args.suite.unwrap_or_default(),
+        },
+        jobs: usize::from(args.jobs),
         journal: args.journal.clone(),
-        majority: Majority(args.majority),
-        confirmation: Confirmation(args.confirm),
     };
-    let model_config = ModelConfig {
+    request.device = ModelConfig {
         noise: args.noise.unwrap_or(0.0),
         seed: args.seed.unwrap_or(0),
         ..ModelConfig::default()
     };
-    let clock = Arc::new(SimClock::default());
-    let suls = ModelSul::pool(&typestate, model_config, usize::from(args.jobs), &clock);
-    let mut bar = Bar::new(args.no_progress, equivalence.state_bound());
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .context("cannot start the async runtime")?;
-    let run = runtime.block_on(learn_system(
-        Arc::clone(&alphabet),
-        suls,
-        algorithm,
-        equivalence,
-        &pipeline_config,
-        &mut bar,
-    ))?;
-    bar.finish();
-    let statistics = Statistics::collect(
-        &run.outcome,
-        run.asked,
-        run.totals.executed(),
-        &pipeline_config.cost,
-    );
-    let report = report(
-        &args,
-        &typestate,
-        &alphabet,
-        algorithm,
-        equivalence,
-        &run,
-        &statistics,
-        clock.now_ms(),
-    );
-    let learned = run.outcome.hypothesis.as_ref().map(|hypothesis| {
-        learned_typestate(
-            hypothesis,
-            &alphabet,
-            &statistics,
-            &filters,
-            &run.restrictions,
-        )
-    });
-    write_outputs(&args, &report, learned.as_ref(), out)?;
-    exit_code(run.outcome.end)
-}
-
-/// `typestar learn --backend jvm|robolectric`: learns the experiment's class with agents in
-/// the host JVM or inside Robolectric.
-fn execute_agent(
-    args: &LearnArgs,
-    experiment: &std::path::Path,
-    out: &mut dyn Write,
-) -> anyhow::Result<ExitCode> {
-    let loaded =
-        Arc::new(Experiment::load(experiment).context(Failure::LoadExperiment(experiment.into()))?);
-    let jobs = usize::from(args.jobs);
-    let mut bar = Bar::new(args.no_progress, None);
+    request.classpath = args.classpath.clone();
+    request.sdk = args.sdk;
+    request.android = AndroidConfig {
+        serials: args.devices.clone(),
+        ..args.adb.config()
+    };
+    let backend = describe_backend(&args);
+    let state_bound = request
+        .session
+        .choices
+        .equivalence
+        .and_then(EquivalenceChoice::state_bound);
+    let mut bar = Bar::new(args.no_progress, state_bound);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let choices = Choices {
-        algorithm: algorithm(args)?,
-        equivalence: equivalence(args, None),
-        filters: filters(args, &loaded.alphabet())?,
-        majority: Majority(args.majority),
-        confirmation: Confirmation(args.confirm),
-    };
-    let jvm = JvmConfig {
-        classpath: args.classpath.clone(),
-        jobs,
-        journal: args.journal.clone(),
-        choices,
-        ..JvmConfig::default()
-    };
-    let mut devices = String::new();
-    let mut agents = jobs;
-    let (run, backend): (Result<JvmRun, JvmError>, String) = if args.backend == BackendKind::Android
-    {
-        let config = AndroidConfig {
-            serials: args.devices.clone(),
-            jars: vec![android::dex_jar().context(Failure::BuildDex)?],
-            jvm,
-            ..args.adb.config()
-        };
-        let run = runtime
-            .block_on(android::learn_on_devices(loaded, &config, &mut bar))
-            .context(Failure::RunAgents { backend: "android" })?;
-        devices = crate::cli::devices::describe_run(&run);
-        agents = run.devices.len();
-        (Ok(run.run), "android".to_owned())
-    } else if args.backend == BackendKind::Robolectric {
-        let sdk = args.sdk.unwrap_or(robolectric::DEFAULT_SDK);
-        let config = RobolectricConfig {
-            sdk,
-            jvm,
-            ..RobolectricConfig::default()
-        };
-        let run = runtime.block_on(robolectric::learn_class(loaded, &config, &mut bar));
-        (run, format!("robolectric, SDK {sdk}"))
-    } else {
-        let run = runtime.block_on(learn_class(loaded, &jvm, &mut bar));
-        (run, "jvm".to_owned())
-    };
-    let run = run.context(Failure::RunAgents {
-        backend: if args.backend == BackendKind::Robolectric {
-            "robolectric"
-        } else {
-            "jvm"
-        },
-    })?;
+    let run = runtime
+        .block_on(learner::learn_request(request, &mut bar))
+        .map_err(|error| failure(error, args.backend))?;
     bar.finish();
-    let class = &run.alphabet.signature.class;
-    let report = format!(
-        "# typestar learn: {class}\n\n{end}; backend {backend} ({experiment}), algorithm {algorithm}, {guarantee}, {agents} agent(s)\n\n{table}\nGuarantee: {caveat}.\n{disagreements}{devices}",
-        end = end_description(&run.outcome.end, &run.alphabet),
-        experiment = experiment.display(),
-        algorithm = run.algorithm.describe(),
-        guarantee = run.equivalence.describe(),
-        caveat = run.equivalence.caveat(),
-        table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
-        disagreements = disagreements(
-            &run.disagreements,
-            run.outcome.restarts,
-            &run.alphabet,
-            args.majority
-        ),
-    );
-    write_outputs(args, &report, run.typestate.as_ref(), out)?;
+    let report = report(&args, &backend, &run);
+    write_outputs(&args, &report, run.typestate.as_ref(), out)?;
     exit_code(run.outcome.end)
+}
+
+/// The backend as the report's first line names it.
+fn describe_backend(args: &LearnArgs) -> String {
+    let experiment = args
+        .experiment
+        .as_ref()
+        .map(|it| format!(" ({})", it.display()))
+        .unwrap_or_default();
+    match args.backend {
+        BackendKind::Model => "model (simulated)".to_owned(),
+        BackendKind::Robolectric => format!(
+            "robolectric, SDK {}{experiment}",
+            args.sdk.unwrap_or(robolectric::DEFAULT_SDK)
+        ),
+        kind => format!("{kind}{experiment}"),
+    }
+}
+
+/// The failure a learning error stands for on the command line.
+fn failure(error: LearnError, backend: BackendKind) -> anyhow::Error {
+    let context = match &error {
+        LearnError::Journal(_) | LearnError::Missing(..) => return error.into(),
+        LearnError::Android(AndroidError::Dex { .. }) => Failure::BuildDex,
+        _ => Failure::RunAgents {
+            backend: backend.name(),
+        },
+    };
+    anyhow::Error::new(error).context(context)
 }
 
 /// DroidStar's Table 1 columns for one learned class, as a Markdown table.
@@ -424,9 +368,6 @@ fn write_outputs(
     }
     Ok(())
 }
-
-/// The distinguisher bound when nothing else is asked for: DroidStar's.
-const DEFAULT_BOUND: usize = 2;
 
 /// Refuses every option the chosen backend would not honour, naming it and the backend.
 fn refuse_what_the_backend_ignores(args: &LearnArgs) -> anyhow::Result<()> {
@@ -519,39 +460,66 @@ fn filters(args: &LearnArgs, alphabet: &Alphabet) -> anyhow::Result<Vec<QueryFil
     Ok(filters)
 }
 
-/// The statistics report: DroidStar's Table 1 columns, then what the system executed.
-#[allow(clippy::too_many_arguments, reason = "one report of one run")]
-fn report(
-    args: &LearnArgs,
-    typestate: &Typestate,
-    alphabet: &Alphabet,
-    algorithm: Algorithm,
-    equivalence: EquivalenceChoice,
-    run: &SystemRun,
-    statistics: &Statistics,
-    simulated_ms: u64,
-) -> String {
-    let oracle = equivalence.describe();
-    let end = end_description(&run.outcome.end, alphabet);
+/// The report: DroidStar's Table 1 columns, then what the system executed, whatever the
+/// backend.
+fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
+    let end = end_description(&run.outcome.end, &run.alphabet);
     let totals = &run.totals;
     let executed = totals.executed();
-    let cost = CostModel::default();
+    let class = &run.alphabet.signature.class;
+    let (workers, time, devices) = match &run.details {
+        Details::Simulated { clock_ms } => {
+            let cost = CostModel::default();
+            (
+                format!("{} instance(s)", args.jobs),
+                format!(
+                    "Time is the cost model's prediction (reset {reset} ms, callin {callin} ms, callback wait {callback} ms, quiet wait {quiet} ms); the simulated clock says {simulated:.0} s.\n",
+                    reset = cost.reset_ms,
+                    callin = cost.callin_ms,
+                    callback = cost.callback_wait_ms,
+                    quiet = cost.quiet_wait_ms,
+                    simulated = *clock_ms as f64 / 1000.0,
+                ),
+                String::new(),
+            )
+        }
+        Details::Agents => (
+            format!("{} agent(s)", args.jobs),
+            "Time is the wall clock's.\n".to_owned(),
+            String::new(),
+        ),
+        Details::Devices {
+            uses,
+            disagreements,
+        } => (
+            format!("{} agent(s)", uses.len()),
+            "Time is the wall clock's.\n".to_owned(),
+            crate::cli::devices::describe_run(uses, disagreements),
+        ),
+    };
     format!(
         "# typestar learn: {class}\n\n\
-         {end}; backend model (simulated), algorithm {algorithm}, {oracle}, {jobs} instance(s)\n\n\
+         {end}; backend {backend}, algorithm {algorithm}, {oracle}, {workers}\n\n\
          {table}\n\
          Guarantee: {caveat}.\n\
          Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits), over {sessions} session(s).\n\
          Learning: {learning_runs} runs, {learning_steps} symbols; checking: {checking_runs} runs, {checking_steps} symbols; this session: {session_runs} runs, {session_steps} symbols.\n\
          {disagreements}\
-         Time is the cost model's prediction (reset {reset} ms, callin {callin} ms, callback wait {callback} ms, quiet wait {quiet} ms); the simulated clock says {simulated:.0} s.\n\
-         Journal: {journal}.\n",
-        class = typestate.class,
-        algorithm = algorithm.describe(),
-        jobs = args.jobs,
-        table = table1(typestate.simple_name(), statistics),
-        caveat = equivalence.caveat(),
-        runs = statistics.mq_executed,
+         {time}\
+         Journal: {journal}.\n\
+         {devices}",
+        algorithm = run.algorithm.describe(),
+        oracle = match run.suite {
+            Suite::MaximalWords => format!(
+                "{} (test words: {})",
+                run.equivalence.describe(),
+                run.suite.name()
+            ),
+            Suite::PerTransition => run.equivalence.describe(),
+        },
+        table = table1(class.rsplit('.').next().unwrap_or_default(), &run.statistics),
+        caveat = run.equivalence.caveat(),
+        runs = run.statistics.mq_executed,
         steps = executed.steps(),
         sessions = totals.sessions,
         learning_runs = totals.learning.resets,
@@ -563,15 +531,10 @@ fn report(
         callins = executed.callins,
         callback_waits = executed.callback_waits,
         quiet_waits = executed.quiet_waits,
-        reset = cost.reset_ms,
-        callin = cost.callin_ms,
-        callback = cost.callback_wait_ms,
-        quiet = cost.quiet_wait_ms,
-        simulated = simulated_ms as f64 / 1000.0,
         disagreements = disagreements(
             &run.disagreements,
             run.outcome.restarts,
-            alphabet,
+            &run.alphabet,
             args.majority
         ),
         journal = match &args.journal {
@@ -897,6 +860,29 @@ mod tests {
             ),
             "{report}"
         );
+    }
+
+    #[test]
+    fn the_maximal_words_suite_is_named_and_refused_without_a_distinguisher_bound() {
+        let (result, report) = learn(&["--model", "CountDownTimer", "--suite", "maximal-words"]);
+        assert_eq!(result.unwrap(), ExitCode::SUCCESS);
+        assert!(
+            report.contains("distinguisher bound 2 (test words: maximal-words),"),
+            "{report}"
+        );
+        let (result, report) = learn(&[
+            "--model",
+            "CountDownTimer",
+            "--states",
+            "3",
+            "--suite",
+            "maximal-words",
+        ]);
+        assert_eq!(
+            format!("{:#}", result.unwrap_err()),
+            "--suite applies only under a distinguisher bound: add --bound K, or drop --suite"
+        );
+        assert!(report.is_empty());
     }
 
     #[test]

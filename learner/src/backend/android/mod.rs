@@ -32,11 +32,10 @@ pub use agent::{AgentSetup, DEVICE_DIR, MAIN_CLASS};
 pub use pool::{DeviceUse, Patience};
 pub use worker::DeviceDisagreement;
 
-use crate::backend::jvm::{
-    learn_with, Agents, Experiment, JvmConfig, JvmError, JvmRun, Provenance,
-};
+use crate::backend::jvm::{learn_with, Agents, Experiment, JvmConfig, JvmError};
 use crate::cost::CostModel;
 use crate::learn::Progress;
+use crate::session::{Details, Learned, Origin};
 use pool::Pool;
 use worker::{DeviceTraces, DeviceWorker};
 
@@ -289,17 +288,6 @@ async fn devices(config: &AndroidConfig) -> Result<Vec<DeviceLink>, AndroidError
     Ok(usable)
 }
 
-/// What a learning run on devices produced.
-#[derive(Debug)]
-pub struct AndroidRun {
-    /// The run, as on the host JVM.
-    pub run: JvmRun,
-    /// What each device did.
-    pub devices: Vec<DeviceUse>,
-    /// Devices that answered the same inputs differently, each pair once.
-    pub disagreements: Vec<DeviceDisagreement>,
-}
-
 /// The cost of a device run: a reset and each callin cross adb, and a quiet `wait` lasts
 /// t_max.
 fn cost_model(experiment: &Experiment) -> CostModel {
@@ -321,7 +309,7 @@ pub async fn learn_on_devices(
     experiment: Arc<Experiment>,
     config: &AndroidConfig,
     progress: &mut dyn Progress,
-) -> Result<AndroidRun, AndroidError> {
+) -> Result<Learned, AndroidError> {
     let started = Instant::now();
     if !experiment.harness_sources().is_empty() {
         return Err(AndroidError::Unsupported(format!(
@@ -357,10 +345,10 @@ pub async fn learn_on_devices(
     // The first agent starts now, so a bad experiment fails here with its location.
     let platform = workers[0].platform().await?;
     let agents = Agents::of(&config.jvm, cost_model(&experiment), started);
-    let provenance = Provenance {
+    let origin = Origin {
         platform: describe_platform(&platform, &links),
         sources: Vec::new(),
-        run: LearningRun {
+        run: Some(LearningRun {
             backend: Backend::Android,
             sdk: platform
                 .get("sdk")
@@ -368,15 +356,17 @@ pub async fn learn_on_devices(
                 .map(|it| it as u32),
             code: Some(Code::Real),
             date: None,
-        },
+        }),
     };
-    let run = learn_with(experiment, alphabet, workers, &agents, provenance, progress).await;
-    let devices = pool.uses().await;
+    let run = learn_with(experiment, alphabet, workers, &agents, origin, progress).await;
+    let uses = pool.uses().await;
     pool.shutdown().await;
-    Ok(AndroidRun {
-        run: run?,
-        devices,
-        disagreements: traces.disagreements(),
+    Ok(Learned {
+        details: Details::Devices {
+            uses,
+            disagreements: traces.disagreements(),
+        },
+        ..run?
     })
 }
 
