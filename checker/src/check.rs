@@ -160,6 +160,29 @@ pub(crate) fn check_lowered(
     config: &CheckConfig,
     kept: Option<Analyses>,
 ) -> (CheckResult, Option<(usize, Analyses)>) {
+    let (mut result, memo) = findings(library, text, ir, config, kept);
+    if !result.unreleased.is_empty() {
+        crate::leak_fixes::attach(ir, text, &mut result, |fixed| {
+            let deadline = Instant::now().checked_add(config.time_limit);
+            let fixed_ir = crate::lang::lower_within(ir.language, fixed, deadline).ok()?;
+            let (after, _) = findings(library, fixed, &fixed_ir, config, None);
+            let whole = !after.timed_out
+                && after.too_deep.is_none()
+                && after.syntax_errors.len() <= ir.syntax_errors.len();
+            whole.then(|| crate::leak_fixes::keys(&after))
+        });
+    }
+    (result, memo)
+}
+
+/// [`check_lowered`] without the leak reports' places and fixes.
+fn findings(
+    library: &Library,
+    text: &str,
+    ir: &SourceIr,
+    config: &CheckConfig,
+    kept: Option<Analyses>,
+) -> (CheckResult, Option<(usize, Analyses)>) {
     let (timed_out, memo, (violations, mut unreleased)) =
         analyze(library, ir, config, kept, |cx| {
             let all = config.report_unreleased;

@@ -153,8 +153,15 @@ pub struct Unreleased {
     pub code: &'static str,
     /// Whether the obligation is a convention rather than a requirement of the platform.
     pub convention: bool,
-    /// Where the name was given the object, when the finding is where it is lost.
+    /// How the object is lost.
+    pub kind: crate::leaks::LeakKind,
+    /// Where the name was given the object, when the finding is where it is lost; where it is
+    /// lost (the end of the method, the lifecycle callback), when the finding is where it was
+    /// given ([`crate::leak_fixes`]).
     pub related: Vec<Related>,
+    /// A fix the checker vouches for: the release in the lifecycle callback, or a
+    /// try-with-resources / `use {}` around a local ([`crate::leak_fixes`]).
+    pub fix: Option<Fix>,
 }
 
 /// What a call does in one state: it fails only when every callin it may be is an error (a
