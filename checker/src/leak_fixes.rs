@@ -5,6 +5,8 @@
 //! lifecycle callback or the component's life) gets where it is lost as a related location:
 //! the end of the method, or the callback (the component's declaration when it does not
 //! override it).
+//! An assignment that loses what the same assignment stored before (in a loop, or a callback
+//! that runs again) says so.
 //!
 //! Two fixes, each offered only where it is unambiguous:
 //! - a field of a component still live past a lifecycle deadline (`leak-lifecycle`,
@@ -155,6 +157,14 @@ fn where_lost(classes: &[&Class], text: &str, u: &Unreleased) -> Option<Related>
         return Some(Related {
             span: closing_brace(text, body)?,
             label: format!("the method ends here with `{receiver}` not released"),
+        });
+    }
+    if matches!(u.kind, LeakKind::Overwritten | LeakKind::Replaced) {
+        return u.related.is_empty().then(|| Related {
+            span: u.span,
+            label: format!(
+                "`{receiver}` was given the object it loses here, when this code ran before (a loop, or a callback that runs again)"
+            ),
         });
     }
     let name = callback(u.kind)?;
