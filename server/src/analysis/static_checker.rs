@@ -6,13 +6,14 @@
 use std::sync::{Arc, PoisonError, RwLock};
 
 use checker::ir::{Class, LineCol};
+use checker::leaks::LeakKind;
 use checker::protocols::Supertypes;
 use checker::{CheckConfig, ViolationKind};
 
 use super::text::LineIndex;
 use super::{
     CallFact, Certainty, Checker, DocumentCache, Edit, FileAnalysis, Finding, FindingCode, Fix,
-    Language, Library, Pos, Related, SourceFile, Span,
+    Language, Leaks, Library, Pos, Related, SourceFile, Span,
 };
 
 /// The static checker of the `checker` crate.
@@ -23,8 +24,17 @@ pub struct StaticChecker {
 }
 
 impl Checker for StaticChecker {
-    fn check(&self, library: &Library, file: &SourceFile, cache: &DocumentCache) -> FileAnalysis {
-        let config = self.config();
+    fn check(
+        &self,
+        library: &Library,
+        file: &SourceFile,
+        cache: &DocumentCache,
+        leaks: Leaks,
+    ) -> FileAnalysis {
+        let config = CheckConfig {
+            report_unreleased: leaks == Leaks::All,
+            ..self.config()
+        };
         let result = cache
             .incremental
             .lock()
@@ -48,26 +58,10 @@ impl Checker for StaticChecker {
                     ViolationKind::Definite | ViolationKind::Ignored => Certainty::Definite,
                 },
                 message: violation.message,
-                related: violation
-                    .related
-                    .into_iter()
-                    .map(|related| Related {
-                        span: span(related.span),
-                        message: related.label,
-                    })
-                    .collect(),
-                fix: violation.fix.map(|fix| Fix {
-                    title: fix.title,
-                    edits: fix
-                        .edits
-                        .into_iter()
-                        .map(|edit| Edit {
-                            span: span(edit.span),
-                            new_text: edit.new_text,
-                        })
-                        .collect(),
-                }),
+                related: related(violation.related),
+                fix: violation.fix.map(fix),
             })
+            .chain(result.unreleased.into_iter().map(leak))
             .chain(not_checked_fully)
             .collect();
         FileAnalysis { findings }
@@ -120,6 +114,55 @@ impl StaticChecker {
             supertypes: Supertypes::clone(&supertypes),
             ..CheckConfig::default()
         }
+    }
+}
+
+fn fix(fix: checker::Fix) -> Fix {
+    Fix {
+        title: fix.title,
+        edits: fix
+            .edits
+            .into_iter()
+            .map(|edit| Edit {
+                span: span(edit.span),
+                new_text: edit.new_text,
+            })
+            .collect(),
+    }
+}
+
+fn related(related: Vec<checker::Related>) -> Vec<Related> {
+    related
+        .into_iter()
+        .map(|related| Related {
+            span: span(related.span),
+            message: related.label,
+        })
+        .collect()
+}
+
+/// A leak report as a finding.
+fn leak(unreleased: checker::Unreleased) -> Finding {
+    let code = match unreleased.kind {
+        _ if unreleased.code == checker::leaks::GUESSED_CODE => FindingCode::NeverReleased,
+        LeakKind::MethodEnd => FindingCode::LeakMethodEnd,
+        LeakKind::Exception => FindingCode::LeakException,
+        LeakKind::Overwritten => FindingCode::LeakOverwritten,
+        LeakKind::Replaced => FindingCode::LeakReplaced,
+        LeakKind::ComponentEnd => FindingCode::LeakComponentEnd,
+        LeakKind::Lifecycle(_) => FindingCode::LeakLifecycle,
+    };
+    Finding {
+        code,
+        span: span(unreleased.span),
+        certainty: if unreleased.definite {
+            Certainty::Definite
+        } else {
+            Certainty::Possible
+        },
+        message: unreleased.message,
+        related: related(unreleased.related),
+        fix: unreleased.fix.map(fix),
     }
 }
 

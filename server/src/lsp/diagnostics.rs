@@ -17,10 +17,11 @@ use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::documents::Snapshot;
 use super::session::Session;
+use super::settings::Settings;
 use super::{tasks, to_proto};
 use crate::analysis::text::LineIndex;
 use crate::analysis::{Checker, DocumentCache, FileAnalysis, Library, SourceFile};
-use crate::sdk::{level_bands, library_on, merge_finding, SdkReader, SdkSetting};
+use crate::sdk::{level_bands, library_on, merge_finding, SdkReader};
 use typestates::{ApiLevels, LevelSet};
 
 /// Schedules a check of the document's current state. Call it synchronously, right after the
@@ -114,30 +115,32 @@ async fn check(session: &Session, snapshot: Snapshot) {
 pub async fn analyze(session: &Session, snapshot: &Snapshot) -> Option<FileAnalysis> {
     let checker = session.engines.checker.clone();
     let library = session.library();
-    let sdk = session.settings().sdk;
+    let settings = session.settings();
     let file = snapshot.file.clone();
     let cache = snapshot.cache.clone();
     let what = format!("checking {}", snapshot.uri.as_str());
     tasks::blocking(session, &what, move || {
-        check_on_levels(checker.as_ref(), &library, sdk, &file, &cache)
+        check_on_levels(checker.as_ref(), &library, &settings, &file, &cache)
     })
     .await
 }
 
 /// Checks `file` with `checker`. Where a protocol the file may use changes with the API level
 /// (a subclass declared in another file is not seen here), the file is checked once per range
-/// of levels of its module ([`crate::sdk`], with `sdk` for a module that
+/// of levels of its module ([`crate::sdk`], with the settings' levels for a module that
 /// does not say); a finding on only some of them names its levels, and one on none is dropped.
+/// The settings say which leaks are reported.
 pub fn check_on_levels(
     checker: &dyn Checker,
     library: &Library,
-    sdk: SdkSetting,
+    settings: &Settings,
     file: &SourceFile,
     cache: &DocumentCache,
 ) -> FileAnalysis {
+    let (sdk, leaks) = (settings.sdk, settings.leaks);
     let bands = level_bands(library, [&*file.text]);
     if bands == [ApiLevels::ALL] {
-        return checker.check(library, file, cache);
+        return checker.check(library, file, cache, leaks);
     }
     let app = match &file.path {
         Some(path) => SdkReader::new(sdk).levels_of(path).range(),
@@ -153,7 +156,7 @@ pub fn check_on_levels(
         if on.is_empty() {
             continue;
         }
-        let analysis = checker.check(&library_on(library, band), file, cache);
+        let analysis = checker.check(&library_on(library, band), file, cache, leaks);
         for finding in analysis.findings {
             merge_finding(&mut findings, &mut levels, finding, on);
         }

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use server::analysis::{
     CallFact, Certainty, Checker, DocumentCache, Edit, FileAnalysis, Finding, FindingCode, Fix,
-    Library, Pos, Related, SourceFile, Span,
+    Leaks, Library, Pos, Related, SourceFile, Span,
 };
 use server::learning::{Draft, LearnError, LearnProgress, LearnRequest, Learner};
 use tokio::sync::Notify;
@@ -54,7 +54,13 @@ impl FakeChecker {
 }
 
 impl Checker for FakeChecker {
-    fn check(&self, library: &Library, file: &SourceFile, _cache: &DocumentCache) -> FileAnalysis {
+    fn check(
+        &self,
+        library: &Library,
+        file: &SourceFile,
+        _cache: &DocumentCache,
+        _leaks: Leaks,
+    ) -> FileAnalysis {
         self.checks.fetch_add(1, Ordering::SeqCst);
         assert!(!file.text.contains("PANIC"), "scripted panic");
         if file.text.contains("COSTLY") {
