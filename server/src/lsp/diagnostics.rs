@@ -9,9 +9,13 @@
 //! adds latency, and an edit that comes after the previous one's check is checked at once.
 //! Every check runs on a [`Snapshot`]; its result is published only while the snapshot is still
 //! the document's latest state, decided under the publish lock.
+//! Edit times, check costs and waits read tokio's clock (`tokio::time::Instant`, `sleep`), so a
+//! test pauses and advances it (`tokio::time::pause`) instead of depending on the wall clock.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
 

@@ -2,8 +2,7 @@
 //! trace against the library's CountDownTimer protocol, and a learner that returns a known typestate.
 //!
 //! Scripting by text: a file containing `PANIC` makes the checker panic, one containing `SLOW`
-//! blocks the check until [`FakeChecker::release`], one containing `COSTLY` takes
-//! [`COSTLY_CHECK`] to check.
+//! blocks the check until [`FakeChecker::release`].
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -18,9 +17,6 @@ use tokio::sync::Notify;
 use typestates::Typestate;
 
 use crate::harness::COUNTDOWN;
-
-/// How long the check of a `COSTLY` file takes.
-pub const COSTLY_CHECK: Duration = Duration::from_millis(150);
 
 /// The scripted checker.
 #[derive(Default)]
@@ -63,9 +59,6 @@ impl Checker for FakeChecker {
     ) -> FileAnalysis {
         self.checks.fetch_add(1, Ordering::SeqCst);
         assert!(!file.text.contains("PANIC"), "scripted panic");
-        if file.text.contains("COSTLY") {
-            std::thread::sleep(COSTLY_CHECK);
-        }
         if file.text.contains("SLOW") {
             self.slow_started.notify_one();
             let released = self.released.lock().unwrap();
