@@ -206,17 +206,16 @@ fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outco
     }
 }
 
-/// Merges the observations of each call site (several analyses may reach one call) and
-/// turns them into violations, in source order.
+/// The violations of the observations `merged` per call site ([`merge`]), in source order.
 pub fn violations(
     protocols: &Protocols<'_>,
     places: &Places<'_>,
     text: &str,
-    observations: Vec<Observation>,
+    merged: &[Observation],
 ) -> Vec<Violation> {
-    merge(observations)
-        .into_iter()
-        .filter_map(|observation| violation(protocols, places, text, &observation))
+    merged
+        .iter()
+        .filter_map(|observation| violation(protocols, places, text, observation))
         .collect()
 }
 

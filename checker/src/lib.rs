@@ -60,7 +60,7 @@ mod typestate_flow;
 pub mod visit;
 mod visit_mut;
 
-pub use check::{calls, check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
+pub use check::{check, project_supertypes, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};
 pub use prefilter::NameFilter;

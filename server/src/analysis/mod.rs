@@ -54,12 +54,13 @@ pub struct SourceFile {
 }
 
 /// What a checker keeps of one document between two checks of it, so that the next check
-/// re-does only what the edit changed (`checker::Incremental`). The LSP layer keeps one per
-/// open document; a check of a file that is not open gets a fresh one.
+/// re-does only what the edit changed (`checker::Incremental`), and the per-call results of
+/// the last check, which hovers, inlay hints and views are answered from. The LSP layer keeps
+/// one per open document; a check of a file that is not open gets a fresh one.
 #[derive(Default)]
 pub struct DocumentCache {
     pub(crate) incremental: Mutex<checker::Incremental>,
-    /// The per-call results of one text, computed once for its hovers, inlay hints and views.
+    /// The text of the last check and its calls.
     calls: Mutex<Option<KeptCalls>>,
 }
 
@@ -67,23 +68,17 @@ pub struct DocumentCache {
 type KeptCalls = (Arc<str>, Arc<Vec<CallFact>>);
 
 impl DocumentCache {
-    /// The calls of `file` on protocol objects, from this cache when they were computed for the
-    /// same text, else from `checker` (once per text).
-    pub fn calls(
-        &self,
-        checker: &dyn Checker,
-        library: &Library,
-        file: &SourceFile,
-    ) -> Arc<Vec<CallFact>> {
+    /// Keeps the calls a check of `file` found.
+    pub fn keep_calls(&self, file: &SourceFile, calls: Arc<Vec<CallFact>>) {
         let mut kept = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((text, calls)) = kept.as_ref() {
-            if Arc::ptr_eq(text, &file.text) || **text == *file.text {
-                return calls.clone();
-            }
-        }
-        let calls = Arc::new(checker.calls(library, file));
-        *kept = Some((file.text.clone(), calls.clone()));
-        calls
+        *kept = Some((file.text.clone(), calls));
+    }
+
+    /// The calls of the last check, if it checked the text of `file`.
+    pub fn calls_of(&self, file: &SourceFile) -> Option<Arc<Vec<CallFact>>> {
+        let kept = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
+        let (text, calls) = kept.as_ref()?;
+        (Arc::ptr_eq(text, &file.text) || **text == *file.text).then(|| calls.clone())
     }
 }
 
@@ -103,6 +98,8 @@ pub fn call_at(calls: &[CallFact], pos: Pos) -> Option<&CallFact> {
 pub struct FileAnalysis {
     /// Protocol violations, suppressions already applied by the checker.
     pub findings: Vec<Finding>,
+    /// What the check knew at each call on a protocol object, in source order.
+    pub calls: Vec<CallFact>,
 }
 
 /// How sure the checker is that a violation happens.
@@ -319,9 +316,6 @@ pub trait Checker: Send + Sync + 'static {
         cache: &DocumentCache,
         leaks: Leaks,
     ) -> FileAnalysis;
-
-    /// What is known at each call on a protocol object, in source order.
-    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact>;
 
     /// The start of the method (or function) declaration enclosing `pos`.
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos>;

@@ -1,5 +1,5 @@
-//! The production [`Checker`]: a `checker::Incremental` per document for findings and fixes,
-//! `checker::calls` for hovers and inlay hints, the checker's IR for the method enclosing a finding, and
+//! The production [`Checker`]: a `checker::Incremental` per document for findings, fixes and
+//! the per-call results of hovers and inlay hints, the checker's IR for the method enclosing a finding, and
 //! `checker::project_supertypes` so that a class extending a protocol class in one file is
 //! tracked in every other.
 
@@ -64,11 +64,8 @@ impl Checker for StaticChecker {
             .chain(result.unreleased.into_iter().map(leak))
             .chain(not_checked_fully)
             .collect();
-        FileAnalysis { findings }
-    }
-
-    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact> {
-        checker::calls(library, &source(file), &self.config())
+        let calls = result
+            .calls
             .into_iter()
             .map(|states| CallFact {
                 method: file
@@ -83,7 +80,8 @@ impl Checker for StaticChecker {
                 maybe_null: states.maybe_null,
                 unknown: states.unknown,
             })
-            .collect()
+            .collect();
+        FileAnalysis { findings, calls }
     }
 
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos> {

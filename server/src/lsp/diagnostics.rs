@@ -24,7 +24,7 @@ use super::session::Session;
 use super::settings::Settings;
 use super::{tasks, to_proto};
 use crate::analysis::text::LineIndex;
-use crate::analysis::{Checker, DocumentCache, FileAnalysis, Library, SourceFile};
+use crate::analysis::{CallFact, Checker, DocumentCache, FileAnalysis, Library, SourceFile};
 use crate::sdk::{level_bands, library_on, merge_finding, SdkReader};
 use typestates::{ApiLevels, LevelSet};
 
@@ -141,6 +141,32 @@ pub fn check_on_levels(
     file: &SourceFile,
     cache: &DocumentCache,
 ) -> FileAnalysis {
+    let analysis = check_bands(checker, library, settings, file, cache);
+    cache.keep_calls(file, Arc::new(analysis.calls.clone()));
+    analysis
+}
+
+/// What the last check of `file` knew at each call, checking it now if its text was not
+/// checked last ([`check_on_levels`]).
+pub fn calls(
+    checker: &dyn Checker,
+    library: &Library,
+    settings: &Settings,
+    file: &SourceFile,
+    cache: &DocumentCache,
+) -> Arc<Vec<CallFact>> {
+    cache
+        .calls_of(file)
+        .unwrap_or_else(|| Arc::new(check_on_levels(checker, library, settings, file, cache).calls))
+}
+
+fn check_bands(
+    checker: &dyn Checker,
+    library: &Library,
+    settings: &Settings,
+    file: &SourceFile,
+    cache: &DocumentCache,
+) -> FileAnalysis {
     let (sdk, leaks) = (settings.sdk, settings.leaks);
     let bands = level_bands(library, [&*file.text]);
     if bands == [ApiLevels::ALL] {
@@ -155,6 +181,7 @@ pub fn check_on_levels(
     };
     let mut findings = Vec::new();
     let mut levels = Vec::new();
+    let mut calls: Vec<CallFact> = Vec::new();
     for band in bands {
         let on = band.intersect(app);
         if on.is_empty() {
@@ -163,6 +190,9 @@ pub fn check_on_levels(
         let analysis = checker.check(&library_on(library, band), file, cache, leaks);
         for finding in analysis.findings {
             merge_finding(&mut findings, &mut levels, finding, on);
+        }
+        for call in analysis.calls {
+            join_call(&mut calls, call);
         }
     }
     let whole = LevelSet::of(app);
@@ -176,7 +206,30 @@ pub fn check_on_levels(
             finding
         })
         .collect();
-    FileAnalysis { findings }
+    FileAnalysis { findings, calls }
+}
+
+/// Adds what a check on another range of API levels knew at a call: the states either may be
+/// in.
+fn join_call(calls: &mut Vec<CallFact>, call: CallFact) {
+    match calls
+        .iter_mut()
+        .find(|c| c.span == call.span && c.class == call.class)
+    {
+        Some(known) => {
+            for state in call.states {
+                if !known.states.contains(&state) {
+                    known.states.push(state);
+                }
+            }
+            known.maybe_null |= call.maybe_null;
+            known.unknown |= call.unknown;
+        }
+        None => {
+            let at = calls.partition_point(|c| c.span.start <= call.span.start);
+            calls.insert(at, call);
+        }
+    }
 }
 
 /// The LSP diagnostics of an analysis of `text`, the contents of `uri`.

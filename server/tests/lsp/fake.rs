@@ -22,7 +22,6 @@ use crate::harness::COUNTDOWN;
 #[derive(Default)]
 pub struct FakeChecker {
     checks: AtomicUsize,
-    call_analyses: AtomicUsize,
     released: Mutex<bool>,
     opened: Condvar,
     /// Notified when a `SLOW` check returns.
@@ -32,11 +31,6 @@ pub struct FakeChecker {
 }
 
 impl FakeChecker {
-    /// How many times the per-call results of a file were computed.
-    pub fn call_analyses(&self) -> usize {
-        self.call_analyses.load(Ordering::Relaxed)
-    }
-
     /// Lets blocked `SLOW` checks finish.
     pub fn release(&self) {
         *self.released.lock().unwrap() = true;
@@ -63,17 +57,11 @@ impl Checker for FakeChecker {
             self.slow_started.notify_one();
             let released = self.released.lock().unwrap();
             drop(self.opened.wait_while(released, |r| !*r).unwrap());
-            let analysis = replay(library, file).0;
+            let analysis = replay(library, file);
             self.slow_finished.notify_one();
             return analysis;
         }
-        replay(library, file).0
-    }
-
-    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact> {
-        assert!(!file.text.contains("PANIC"), "scripted panic");
-        self.call_analyses.fetch_add(1, Ordering::Relaxed);
-        replay(library, file).1
+        replay(library, file)
     }
 
     fn index(&self, _library: &Library, _files: &[SourceFile]) {}
@@ -89,11 +77,10 @@ impl Checker for FakeChecker {
 }
 
 /// The findings and the calls of the one straight-line trace.
-fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>) {
+fn replay(library: &Library, file: &SourceFile) -> FileAnalysis {
     let mut analysis = FileAnalysis::default();
-    let mut calls = Vec::new();
     let Some(entry) = library.get("android.os.CountDownTimer") else {
-        return (analysis, calls);
+        return analysis;
     };
     let typestate = &entry.typestate;
     let mut state = typestate.initial;
@@ -113,7 +100,7 @@ fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>)
         let end = line[at..].find(')').map_or(line.len(), |e| at + e + 1);
         let span = Span::new(Pos::new(n, at as u32), Pos::new(n, end as u32));
         let state_name = typestate.state(state).name.clone();
-        calls.push(CallFact {
+        analysis.calls.push(CallFact {
             span,
             class: typestate.class.clone(),
             receiver: "timer".to_string(),
@@ -153,7 +140,7 @@ fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>)
             }),
         }
     }
-    (analysis, calls)
+    analysis
 }
 
 /// The scripted learner: reports progress, then returns CountDownTimer's protocol renamed to
