@@ -25,3 +25,6 @@ echo "== Android agent: compiled against android-all, dexed by D8, checked by de
 agent-android/android/build-dex.sh --verify >/dev/null
 echo "== VS Code extension"
 vscode-extension/test.sh
+echo "== VS Code end to end: code-server on the example project with the real server (first run installs Chromium, Node 24 and code-server, ~5 min)"
+cargo build -q -p server --bin typestar
+TYPESTAR_BIN=target/debug/typestar E2E_ARTIFACTS=target/e2e-artifacts vscode-extension/e2e/run-code-server.sh

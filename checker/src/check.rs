@@ -1,4 +1,5 @@
-//! The entry points: [`check`] a file against the library, and [`states_at`] for hovers.
+//! The entry points: [`check`] a file against the library (with what is known at each call,
+//! for hovers), and [`states_at`], which analyses the file again for one call.
 //!
 //! Per file: lower, resolve (with the library as [`crate::resolve::KnownTypes`]), find the
 //! tracked places, then per class compute the state after construction, solve the event
@@ -81,6 +82,10 @@ pub struct CheckResult {
     /// The objects that may be lost while an obligation holds (all of them with
     /// [`CheckConfig::report_unreleased`]), in source order, suppressions applied.
     pub unreleased: Vec<Unreleased>,
+    /// What the analysis knew at each call on a tracked protocol object, in source order (for
+    /// editors: hovers and inlay hints answered from the check itself); suppressions do not
+    /// apply.
+    pub calls: Vec<StatesAt>,
 }
 
 /// What the analysis knows of the receiver of one call, for hovers.
@@ -166,13 +171,37 @@ pub(crate) fn check_lowered(
     config: &CheckConfig,
     kept: Option<Analyses>,
 ) -> (CheckResult, Option<(usize, Analyses)>) {
-    let (timed_out, memo, (violations, mut unreleased)) =
+    let (mut result, memo) = findings(library, text, ir, config, kept);
+    if !result.unreleased.is_empty() {
+        crate::leak_fixes::attach(ir, text, &mut result, |fixed| {
+            let deadline = Instant::now().checked_add(config.time_limit);
+            let fixed_ir = crate::lang::lower_within(ir.language, fixed, deadline).ok()?;
+            let (after, _) = findings(library, fixed, &fixed_ir, config, None);
+            let whole = !after.timed_out
+                && after.too_deep.is_none()
+                && after.syntax_errors.len() <= ir.syntax_errors.len();
+            whole.then(|| crate::leak_fixes::keys(&after))
+        });
+    }
+    (result, memo)
+}
+
+/// [`check_lowered`] without the leak reports' places and fixes.
+fn findings(
+    library: &Library,
+    text: &str,
+    ir: &SourceIr,
+    config: &CheckConfig,
+    kept: Option<Analyses>,
+) -> (CheckResult, Option<(usize, Analyses)>) {
+    let (timed_out, memo, (violations, mut unreleased, calls)) =
         analyze(library, ir, config, kept, |cx| {
             let all = config.report_unreleased;
             let unreleased = crate::leaks::report(cx.protocols, cx.leaks, &cx.owned, all);
-            let violations =
-                diagnostics::violations(cx.protocols, cx.places, text, cx.observations);
-            (violations, unreleased)
+            let merged = diagnostics::merge(cx.observations);
+            let violations = diagnostics::violations(cx.protocols, cx.places, text, &merged);
+            let calls = merged.iter().map(|o| observed(cx.protocols, o)).collect();
+            (violations, unreleased, calls)
         });
     let mut violations: Vec<Violation> = violations
         .into_iter()
@@ -186,6 +215,7 @@ pub(crate) fn check_lowered(
         timed_out,
         too_deep: ir.too_deep,
         unreleased,
+        calls,
     };
     (result, memo)
 }
@@ -206,30 +236,17 @@ pub fn states_at(
         let observation = merged
             .into_iter()
             .find(|o| within(o.span) || o.receiver_span.is_some_and(within))?;
-        Some(observed(cx.protocols, observation))
+        Some(observed(cx.protocols, &observation))
     });
     found
 }
 
-/// [`states_at`] of every call on a tracked protocol object, in source order, from one
-/// analysis of the file (for editors: hovers and inlay hints of a whole file).
-pub fn calls(library: &Library, file: &SourceFile, config: &CheckConfig) -> Vec<StatesAt> {
-    let ir = crate::lang::lower(file.language, &file.text);
-    let (_, _, calls) = analyze(library, &ir, config, None, |cx| {
-        diagnostics::merge(cx.observations)
-            .into_iter()
-            .map(|observation| observed(cx.protocols, observation))
-            .collect()
-    });
-    calls
-}
-
-fn observed(protocols: &Protocols, observation: crate::typestate_flow::Observation) -> StatesAt {
+fn observed(protocols: &Protocols, observation: &Observation) -> StatesAt {
     let ts = protocols.typestate(observation.value.protocol);
     StatesAt {
         span: observation.span,
         class: ts.class.clone(),
-        receiver: observation.receiver,
+        receiver: observation.receiver.clone(),
         states: observation
             .value
             .states

@@ -153,8 +153,15 @@ pub struct Unreleased {
     pub code: &'static str,
     /// Whether the obligation is a convention rather than a requirement of the platform.
     pub convention: bool,
-    /// Where the name was given the object, when the finding is where it is lost.
+    /// How the object is lost.
+    pub kind: crate::leaks::LeakKind,
+    /// Where the name was given the object, when the finding is where it is lost; where it is
+    /// lost (the end of the method, the lifecycle callback), when the finding is where it was
+    /// given ([`crate::leak_fixes`]).
     pub related: Vec<Related>,
+    /// A fix the checker vouches for: the release in the lifecycle callback, or a
+    /// try-with-resources / `use {}` around a local ([`crate::leak_fixes`]).
+    pub fix: Option<Fix>,
 }
 
 /// What a call does in one state: it fails only when every callin it may be is an error (a
@@ -199,17 +206,16 @@ fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outco
     }
 }
 
-/// Merges the observations of each call site (several analyses may reach one call) and
-/// turns them into violations, in source order.
+/// The violations of the observations `merged` per call site ([`merge`]), in source order.
 pub fn violations(
     protocols: &Protocols<'_>,
     places: &Places<'_>,
     text: &str,
-    observations: Vec<Observation>,
+    merged: &[Observation],
 ) -> Vec<Violation> {
-    merge(observations)
-        .into_iter()
-        .filter_map(|observation| violation(protocols, places, text, &observation))
+    merged
+        .iter()
+        .filter_map(|observation| violation(protocols, places, text, observation))
         .collect()
 }
 

@@ -575,6 +575,8 @@ fn finding(
             GUESSED_CODE
         },
         convention: obligated.convention,
+        kind: dropped.kind,
         related,
+        fix: None,
     })
 }

@@ -13,6 +13,7 @@
 //! - `events` orders the bodies of a class: Android lifecycles, event handlers, listener callbacks.
 //! - `diagnostics` turns what the analysis saw into violations.
 //! - `suppress` drops the suppressed ones, and `fixes` attaches the quick fixes the checker vouches for.
+//! - `leak_fixes` says where each leak is lost and attaches the leak fixes a second check confirms.
 //!
 //! A [`Project`] checks many files, lowering each at most once.
 //! A `prefilter` on their text skips the files that name nothing a protocol object can come from.
@@ -45,6 +46,7 @@ mod incremental;
 mod inline;
 pub mod ir;
 pub mod lang;
+mod leak_fixes;
 pub mod leaks;
 pub mod places;
 mod platform;
@@ -59,7 +61,7 @@ mod typestate_flow;
 pub mod visit;
 mod visit_mut;
 
-pub use check::{calls, check, project_config, states_at, CheckConfig, CheckResult, StatesAt};
+pub use check::{check, project_config, states_at, CheckConfig, CheckResult, StatesAt};
 pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};
 pub use prefilter::NameFilter;

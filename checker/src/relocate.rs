@@ -416,6 +416,9 @@ pub fn result(shift: &mut Shift, result: &mut CheckResult) {
             shift.span(span);
         }
     }
+    for call in &mut result.calls {
+        shift.span(&mut call.span);
+    }
 }
 
 fn violation(shift: &mut Shift, violation: &mut Violation) {

@@ -1,17 +1,21 @@
 //! Data-driven tests of the checker's quick fixes: each `tests/fixes/{java,kotlin}/X` sits
 //! beside `X.fixed.{java,kt}`, the file with every offered fix applied (the cases that must
 //! not get one stay as they are). Update with `UPDATE_EXPECT=1` after reading the diff.
-//! Every applied fix must remove its violation and add none.
+//! `tests/fixes/leaks/{java,kotlin}` holds the fixes of leak reports, checked with every leak
+//! reported (`CheckConfig::report_unreleased`).
+//! Every applied fix must remove its finding and add none.
 
 mod support;
 
 use std::path::{Path, PathBuf};
 
-use checker::{check, CheckConfig, SourceFile, Violation};
+use checker::{check, CheckConfig, CheckResult, FixEdit, SourceFile};
 use typestates::library::Library;
 
-fn inputs() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixes");
+fn inputs(folder: &str) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixes")
+        .join(folder);
     let mut out: Vec<PathBuf> = ["java", "kotlin"]
         .iter()
         .flat_map(|dir| std::fs::read_dir(root.join(dir)).expect("fixes folder is readable"))
@@ -25,29 +29,41 @@ fn inputs() -> Vec<PathBuf> {
     out
 }
 
-fn check_text(path: &Path, text: &str) -> Vec<Violation> {
+fn check_text(path: &Path, text: &str, config: &CheckConfig) -> CheckResult {
     let file = SourceFile {
         path: path.to_owned(),
         language: support::language_of(path),
         text: text.to_owned(),
     };
-    let result = check(&Library::bundled(), &file, &CheckConfig::default());
+    let result = check(&Library::bundled(), &file, config);
     assert!(
         result.syntax_errors.is_empty(),
         "{}: syntax errors at {:?}",
         path.display(),
         result.syntax_errors
     );
-    result.violations
+    result
 }
 
-/// `text` with every fix of `violations` applied.
-fn apply(text: &str, violations: &[Violation]) -> String {
-    let mut edits: Vec<_> = violations
+/// Every finding as code, class, receiver and call, sorted: what an edit that moves it keeps.
+fn keys(result: &CheckResult) -> Vec<String> {
+    let mut out: Vec<String> = result
+        .violations
         .iter()
-        .filter_map(|v| v.fix.as_ref())
-        .flat_map(|fix| &fix.edits)
+        .map(|v| format!("{} {} {}.{}", v.kind.code(), v.class, v.receiver, v.callin))
+        .chain(
+            result
+                .unreleased
+                .iter()
+                .map(|u| format!("{} {} {}", u.code, u.class, u.receiver)),
+        )
         .collect();
+    out.sort();
+    out
+}
+
+/// `text` with every edit applied.
+fn apply(text: &str, mut edits: Vec<&FixEdit>) -> String {
     edits.sort_by_key(|edit| edit.span.start_byte);
     let mut out = String::new();
     let mut at = 0;
@@ -61,26 +77,61 @@ fn apply(text: &str, violations: &[Violation]) -> String {
     out
 }
 
-#[test]
-fn offered_fixes_give_the_fixed_files_and_remove_their_violations() {
-    let inputs = inputs();
-    assert_eq!(inputs.len(), 3, "the fix cases are found");
+/// Checks the cases of `folder` with `config`; returns how many fixes were offered.
+fn fixes_of(folder: &str, config: &CheckConfig) -> usize {
+    let inputs = inputs(folder);
+    assert!(!inputs.is_empty(), "the fix cases of {folder:?} are found");
+    let mut offered = 0;
     for path in inputs {
         let text = std::fs::read_to_string(&path).expect("case is readable");
-        let violations = check_text(&path, &text);
-        let fixed = apply(&text, &violations);
+        let before = check_text(&path, &text, config);
+        let fixed: Vec<(String, Vec<&FixEdit>)> = before
+            .violations
+            .iter()
+            .filter_map(|v| {
+                Some((
+                    format!("{} {}", v.kind.code(), v.receiver),
+                    &v.fix.as_ref()?.edits,
+                ))
+            })
+            .chain(before.unreleased.iter().filter_map(|u| {
+                Some((format!("{} {}", u.code, u.receiver), &u.fix.as_ref()?.edits))
+            }))
+            .map(|(what, edits)| (what, edits.iter().collect()))
+            .collect();
+        let all_edits = fixed.iter().flat_map(|(_, edits)| edits.clone()).collect();
+        let text_fixed = apply(&text, all_edits);
         let name = path.file_name().and_then(|n| n.to_str()).expect("a name");
         let (stem, extension) = name.rsplit_once('.').expect("an extension");
         let expected = path.with_file_name(format!("{stem}.fixed.{extension}"));
-        expect_test::expect_file![expected].assert_eq(&fixed);
+        expect_test::expect_file![expected].assert_eq(&text_fixed);
 
-        let n_fixes = violations.iter().filter(|v| v.fix.is_some()).count();
-        let after = check_text(&path, &fixed);
-        assert_eq!(
-            after.len(),
-            violations.len() - n_fixes,
-            "{}: each fix removes its violation and adds none: {after:#?}",
+        let (mut left, after) = (keys(&before), keys(&check_text(&path, &text_fixed, config)));
+        for key in &after {
+            let at = left.iter().position(|k| k == key);
+            let at = at.unwrap_or_else(|| panic!("{}: a fix adds {key}", path.display()));
+            left.remove(at);
+        }
+        assert!(
+            left.len() >= fixed.len(),
+            "{}: each fix removes its finding; left {after:#?}",
             path.display()
         );
+        offered += fixed.len();
     }
+    offered
+}
+
+#[test]
+fn offered_fixes_give_the_fixed_files_and_remove_their_violations() {
+    assert_eq!(fixes_of("", &CheckConfig::default()), 5);
+}
+
+#[test]
+fn offered_leak_fixes_give_the_fixed_files_and_remove_their_leaks() {
+    let config = CheckConfig {
+        report_unreleased: true,
+        ..CheckConfig::default()
+    };
+    assert_eq!(fixes_of("leaks", &config), 10);
 }

@@ -438,3 +438,36 @@ fn a_comment_edit_keeps_the_findings_and_a_code_edit_does_not() {
     assert_eq!(reuse, Reuse::Tree);
     assert!(after.violations.is_empty());
 }
+
+/// A leak fix is made of the text around it: a comment edit inside the text it rewrites must
+/// not keep the old fix, so the engine checks again and equals a check from scratch.
+#[test]
+fn a_comment_edit_inside_a_leak_fix_computes_the_fix_again() {
+    let library = Library::bundled();
+    let config = CheckConfig {
+        report_unreleased: true,
+        ..CheckConfig::default()
+    };
+    let text = "import java.io.FileInputStream;\nimport java.io.IOException;\n\nclass A {\n    int f(String path) throws IOException {\n        FileInputStream in = new FileInputStream(path);\n        // a comment\n        return in.read();\n    }\n}\n";
+    let mut engine = Incremental::default();
+    let first = engine.check(&library, &java_file(text), &config);
+    let fix = first.unreleased[0]
+        .fix
+        .as_ref()
+        .expect("a try-with-resources fix");
+    assert!(fix.edits[0].new_text.contains("// a comment"), "{fix:?}");
+
+    let commented = text.replace("a comment", "another comment");
+    let (after, reuse) = engine.check_reporting(&library, &java_file(&commented), &config);
+    assert_ne!(
+        reuse,
+        Reuse::Findings,
+        "findings with a leak fix are not relocated"
+    );
+    assert_eq!(after, check(&library, &java_file(&commented), &config));
+    let fix = after.unreleased[0].fix.as_ref().expect("the fix, again");
+    assert!(
+        fix.edits[0].new_text.contains("// another comment"),
+        "{fix:?}"
+    );
+}

@@ -1,9 +1,10 @@
-//! `checker::states_at`, the data behind hovers: the states of the receiver of the call at an
-//! offset, on the called name or on the receiver.
+//! `checker::states_at`, the states of the receiver of the call at an offset (on the called
+//! name or on the receiver), and `CheckResult::calls`, the same for every call from the check
+//! itself, which editors answer hovers and inlay hints from.
 
 use std::path::Path;
 
-use checker::{states_at, CheckConfig, SourceFile, StatesAt};
+use checker::{check, states_at, CheckConfig, SourceFile, StatesAt};
 use typestates::library::Library;
 
 const JAVA: &str = r#"import android.app.Activity;
@@ -113,7 +114,7 @@ fn calls_lists_what_states_at_says_at_each_call() {
     for (path, text) in [("Hover.java", JAVA), ("Hover.kt", KOTLIN)] {
         let file = SourceFile::from_bytes(Path::new(path), text.as_bytes().to_vec()).expect("ok");
         let library = Library::bundled();
-        let calls = checker::calls(&library, &file, &CheckConfig::default());
+        let calls = check(&library, &file, &CheckConfig::default()).calls;
         let names: Vec<&str> = calls
             .iter()
             .map(|call| &text[call.span.start_byte..call.span.end_byte])
@@ -134,4 +135,41 @@ fn calls_lists_what_states_at_says_at_each_call() {
             assert_eq!(at.as_ref(), Some(call), "{path}");
         }
     }
+}
+
+fn fixtures(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("fixtures are readable") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            fixtures(&path, out);
+        } else if path.extension().is_some_and(|e| e == "java" || e == "kt") {
+            out.push(path);
+        }
+    }
+}
+
+/// The check's own per-call results equal, at each call of every checker fixture, what a
+/// separate analysis of the file for that call says (the incremental engine keeps them equal
+/// to a fresh check's across edits: `tests/incremental.rs` compares whole results).
+#[test]
+fn the_checks_calls_are_what_states_at_says_on_every_fixture() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut paths = Vec::new();
+    fixtures(&root, &mut paths);
+    paths.sort();
+    let library = Library::bundled();
+    let config = CheckConfig::default();
+    let mut compared = 0;
+    for path in paths {
+        let bytes = std::fs::read(&path).expect("fixture is readable");
+        let Ok(file) = SourceFile::from_bytes(&path, bytes) else {
+            continue;
+        };
+        for call in check(&library, &file, &config).calls {
+            let at = states_at(&library, &file, call.span.start_byte, &config);
+            assert_eq!(at.as_ref(), Some(&call), "{}", path.display());
+            compared += 1;
+        }
+    }
+    assert!(compared > 500, "{compared} calls compared");
 }

@@ -1,6 +1,9 @@
-// Exit 0 when <workspace>/.e2e-result.json holds, for each `// expect: TEXT` marker in the workspace's Java files,
-// a diagnostic on that line whose message contains TEXT, and an answer of the server to `typestar.learnClass`
-// (from the stand-in: exactly the document and cursor); exit 1 otherwise. Usage: node check-result.cjs WORKSPACE
+// Exit 0 when <workspace>/.e2e-result.json holds, for each `// expect: TEXT` or `// expect(KIND): TEXT` marker in the
+// workspace's Java and Kotlin files, a diagnostic on that line whose message contains TEXT; with the real server
+// (`--hovers`), a hover on the marker's call naming the states before it, a preferred quick fix offered at one of
+// them at least, and the protocol view opened in a webview; and an answer of the server to
+// `typestar.learnClass` (from the stand-in: exactly the document and cursor); exit 1 otherwise.
+// Usage: node check-result.cjs WORKSPACE [--hovers] [--explain]
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,14 +16,25 @@ try {
   process.exit(1);
 }
 const missing = [];
-for (const file of fs.readdirSync(ws).filter((it) => it.endsWith('.java'))) {
+const sources = fs
+  .readdirSync(ws, { recursive: true })
+  .filter((it) => /\.(java|kt)$/.test(it) && !it.split(path.sep).includes('build'));
+for (const file of sources) {
   fs.readFileSync(path.join(ws, file), 'utf8').split('\n').forEach((line, n) => {
-    const marker = /\/\/ expect: (.*)$/.exec(line);
+    const marker = /\/\/ expect(?:\(\w+\))?: (.*)$/.exec(line);
     const text = marker?.[1].trim();
     if (text && !result.diagnostics.some((d) => d.file === file && d.line === n && d.message.includes(text))) {
       missing.push(`${file}:${n + 1}: no diagnostic containing "${text}"`);
     }
+    if (text && process.argv.includes('--hovers') && !(result.hovers ?? []).some((h) => h.file === file && h.line === n && h.text.includes('before the call'))) {
+      missing.push(`${file}:${n + 1}: no hover on the call naming its states`);
+    }
   });
+}
+if (process.argv.includes('--hovers')) {
+  if ((result.fixes ?? []).length === 0) missing.push('no preferred quick fix offered at any expected finding');
+  const view = result.protocolView;
+  if (!(view?.webviews?.length > 0)) missing.push(`the protocol view did not open: ${JSON.stringify(view)}`);
 }
 const learn = result.learnClass;
 if (learn === null || learn === undefined) {

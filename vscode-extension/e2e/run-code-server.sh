@@ -2,13 +2,16 @@
 # Opt-in end-to-end test in a real VS Code: code-server 4.139.1 (VS Code 1.139.1) with headless Chromium as the
 # browser that starts the extension host (toolchain note §5b).
 #
-#   TYPESTAR_BIN=/path/to/typestar e2e/run-code-server.sh    # the real server
+#   TYPESTAR_BIN=/path/to/typestar e2e/run-code-server.sh    # the real server, on the example project
 #   e2e/run-code-server.sh --stand-in                         # e2e/stand-in-server.cjs: checks the editor plumbing only
 #
-# It packages this extension, installs it with the harness (e2e/harness: opens the workspace's Java files and writes
-# every diagnostics change to .e2e-result.json), opens a fresh copy of e2e/workspace with `typestar.server.path` set
-# to the binary, and passes when every `// expect: TEXT` line has a diagnostic containing TEXT and the server answered
-# `typestar.learnClass` run at the `// learnClass: WORD` marker (e2e/check-result.cjs).
+# It packages this extension, installs it with the harness (e2e/harness: opens the workspace's Java and Kotlin files,
+# writes every diagnostics change to .e2e-result.json, hovers each expected finding's call), opens a fresh copy of
+# the workspace with `typestar.server.path` set to the binary, and passes when every `// expect: TEXT` or
+# `// expect(KIND): TEXT` line has a diagnostic containing TEXT, with the real server a hover there naming the
+# states, and the server answered `typestar.learnClass` run at the `// learnClass: WORD` marker (e2e/check-result.cjs).
+# The workspace is examples/android-app (Java and Kotlin) with e2e/workspace/Screen.java added for the real server,
+# e2e/workspace alone for the stand-in. Screenshots of the editor go to E2E_ARTIFACTS (default $E2E_WORK/run/artifacts).
 # The harness waits on onDidChangeDiagnostics; this script polls that file until E2E_TIMEOUT seconds (default 120).
 #
 # First run: installs chromium and libkrb5-dev with apt-get when missing (as root), Node 24 and code-server from npm
@@ -24,8 +27,10 @@ timeout_s=${E2E_TIMEOUT:-120}
 
 if [[ ${1:-} == --stand-in ]]; then
   bin=$here/stand-in-server.cjs
+  checks=()
 elif [[ -n ${TYPESTAR_BIN:-} ]]; then
   bin=$(readlink -f "$TYPESTAR_BIN")
+  checks=(--hovers)
 else
   echo "usage: TYPESTAR_BIN=/path/to/typestar $0   or   $0 --stand-in" >&2
   exit 2
@@ -71,7 +76,16 @@ log "node $(node --version), code-server $(node -p "require('$work/cs/node_modul
 # --- a fresh run directory: extensions, user data, Chromium profile, workspace copy.
 run=$work/run
 rm -rf "$run" && mkdir -p "$run/ud/User" "$run/ud/Machine" "$run/ext" "$run/profile"
-cp -r "$here/workspace" "$run/ws"
+if ((${#checks[@]})); then
+  cp -r "$extension/../examples/android-app" "$run/ws"
+  rm -rf "$run/ws/app/build" "$run/ws/.gradle"
+  cp "$here/workspace/Screen.java" "$run/ws/"
+else
+  cp -r "$here/workspace" "$run/ws"
+fi
+artifacts=${E2E_ARTIFACTS:-$run/artifacts}
+mkdir -p "$artifacts"
+cdp_port=$((port + 1))
 # The extension host runs on the server side, where machine-scoped settings such as typestar.server.path are read from
 # Machine/settings.json (the remote settings), not from the browser-side User settings.
 cat >"$run/ud/Machine/settings.json" <<JSON
@@ -117,15 +131,17 @@ log "opening the workspace in headless Chromium (the extension host starts only 
 # Its own HOME too: Chromium's crash handler otherwise writes to ~/.config/chromium whatever --user-data-dir says.
 mkdir -p "$run/home"
 HOME=$run/home XDG_CONFIG_HOME=$run/home/.config setsid chromium --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir="$run/profile" \
+  --remote-debugging-port="$cdp_port" --window-size=1600,1000 \
   "http://127.0.0.1:$port/?folder=$run/ws" >"$run/chromium.log" 2>&1 &
 groups+=($!)
 
 log "waiting up to ${timeout_s}s for the expected diagnostics"
 deadline=$((SECONDS + timeout_s))
-until node "$here/check-result.cjs" "$run/ws"; do
+until node "$here/check-result.cjs" "$run/ws" "${checks[@]}"; do
   if ((SECONDS >= deadline)); then
     log "FAIL: expected diagnostics did not appear"
-    node "$here/check-result.cjs" "$run/ws" --explain || true
+    node "$here/screenshot.cjs" "$cdp_port" "$artifacts/fail.png" && log "screenshot: $artifacts/fail.png"
+    node "$here/check-result.cjs" "$run/ws" "${checks[@]}" --explain || true
     echo "--- $run/ws/.e2e-result.json"; cat "$run/ws/.e2e-result.json" 2>/dev/null || echo "(not written: the harness did not run)"
     echo "--- Typestar output channel"; find "$run/ud/logs" -name '*Typestar*' -exec tail -40 {} \; 2>/dev/null || true
     echo "--- code-server log"; tail -20 "$run/code-server.log"
@@ -134,7 +150,10 @@ until node "$here/check-result.cjs" "$run/ws"; do
   sleep 0.5
 done
 log "PASS after $((SECONDS - deadline + timeout_s))s; diagnostics and the learnClass answer:"
+node "$here/screenshot.cjs" "$cdp_port" "$artifacts/pass.png" && log "screenshot: $artifacts/pass.png"
 node -e 'const r = require(process.argv[1]);
 for (const d of r.diagnostics) console.log(`  ${d.file}:${d.line + 1}:${d.character + 1}: [${d.source}/${d.code}] ${d.message}`);
+for (const f of r.fixes ?? []) console.log(`  quick fix at ${f.file}:${f.line + 1}: ${f.titles.join("; ")}`);
+if (r.protocolView) console.log(`  protocol view from ${r.protocolView.file}:${r.protocolView.line + 1}: ${JSON.stringify(r.protocolView.webviews)}`);
 console.log(`  typestar.learnClass at ${r.learnClass.file}:${r.learnClass.line + 1}:${r.learnClass.character + 1}: ${JSON.stringify(r.learnClass.answer)}`)' \
   "$run/ws/.e2e-result.json"

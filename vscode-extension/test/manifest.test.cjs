@@ -29,6 +29,7 @@ test('settings: exactly the keys the server and the client read, with the server
     'typestar.timeouts.queryMs': ['integer', 30000],
     'typestar.timeouts.quiescenceMs': ['integer', 1000],
     'typestar.trace.server': ['string', 'off'],
+    'typestar.unreleased': ['boolean', false],
   };
   assert.deepEqual(Object.keys(settings).sort(), Object.keys(expected));
   for (const [key, [type, fallback]] of Object.entries(expected)) {

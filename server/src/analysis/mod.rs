@@ -54,12 +54,13 @@ pub struct SourceFile {
 }
 
 /// What a checker keeps of one document between two checks of it, so that the next check
-/// re-does only what the edit changed (`checker::Incremental`). The LSP layer keeps one per
-/// open document; a check of a file that is not open gets a fresh one.
+/// re-does only what the edit changed (`checker::Incremental`), and the per-call results of
+/// the last check, which hovers, inlay hints and views are answered from. The LSP layer keeps
+/// one per open document; a check of a file that is not open gets a fresh one.
 #[derive(Default)]
 pub struct DocumentCache {
     pub(crate) incremental: Mutex<checker::Incremental>,
-    /// The per-call results of one text, computed once for its hovers, inlay hints and views.
+    /// The text of the last check and its calls.
     calls: Mutex<Option<KeptCalls>>,
 }
 
@@ -67,23 +68,17 @@ pub struct DocumentCache {
 type KeptCalls = (Arc<str>, Arc<Vec<CallFact>>);
 
 impl DocumentCache {
-    /// The calls of `file` on protocol objects, from this cache when they were computed for the
-    /// same text, else from `checker` (once per text).
-    pub fn calls(
-        &self,
-        checker: &dyn Checker,
-        library: &Library,
-        file: &SourceFile,
-    ) -> Arc<Vec<CallFact>> {
+    /// Keeps the calls a check of `file` found.
+    pub fn keep_calls(&self, file: &SourceFile, calls: Arc<Vec<CallFact>>) {
         let mut kept = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((text, calls)) = kept.as_ref() {
-            if Arc::ptr_eq(text, &file.text) || **text == *file.text {
-                return calls.clone();
-            }
-        }
-        let calls = Arc::new(checker.calls(library, file));
-        *kept = Some((file.text.clone(), calls.clone()));
-        calls
+        *kept = Some((file.text.clone(), calls));
+    }
+
+    /// The calls of the last check, if it checked the text of `file`.
+    pub fn calls_of(&self, file: &SourceFile) -> Option<Arc<Vec<CallFact>>> {
+        let kept = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
+        let (text, calls) = kept.as_ref()?;
+        (Arc::ptr_eq(text, &file.text) || **text == *file.text).then(|| calls.clone())
     }
 }
 
@@ -103,6 +98,8 @@ pub fn call_at(calls: &[CallFact], pos: Pos) -> Option<&CallFact> {
 pub struct FileAnalysis {
     /// Protocol violations, suppressions already applied by the checker.
     pub findings: Vec<Finding>,
+    /// What the check knew at each call on a protocol object, in source order.
+    pub calls: Vec<CallFact>,
 }
 
 /// How sure the checker is that a violation happens.
@@ -145,6 +142,36 @@ pub enum FindingCode {
     /// Diagnostic: not-checked-fully. The file nests deeper than the checker follows, or its
     /// check hit the time limit; findings past that place may be missing.
     NotCheckedFully,
+    /// Diagnostic: leak-method-end. A local still holds an object that must be released when
+    /// the method that created it ends.
+    LeakMethodEnd,
+    /// Diagnostic: leak-exception. An exception leaves the method while a local holds an
+    /// object that must be released.
+    LeakException,
+    /// Diagnostic: leak-overwritten. The name holding an object that must be released is given
+    /// another value or `null`.
+    LeakOverwritten,
+    /// Diagnostic: leak-replaced. A new object replaces, in a field, one that must be released.
+    LeakReplaced,
+    /// Diagnostic: leak-component-end. A field of a component still holds an object that must
+    /// be released when the component is destroyed.
+    LeakComponentEnd,
+    /// Diagnostic: leak-lifecycle. A field of a component holds an object the protocol asks to
+    /// release by a lifecycle callback when that callback returns.
+    LeakLifecycle,
+    /// Diagnostic: never-released. An object of a protocol without obligations is not in one
+    /// of its final states when its method or component ends.
+    NeverReleased,
+}
+
+/// Which leak reports a check makes (`typestar.unreleased`, the CLI's `--unreleased`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Leaks {
+    /// Only those the leak benchmark vouches for (`checker::leaks`).
+    #[default]
+    Vouched,
+    /// Every leak the checker finds.
+    All,
 }
 
 impl FindingCode {
@@ -155,15 +182,40 @@ impl FindingCode {
             FindingCode::IgnoredCall => "ignored-call",
             FindingCode::HandledViolation => "typestate-violation-handled",
             FindingCode::NotCheckedFully => "not-checked-fully",
+            FindingCode::LeakMethodEnd => "leak-method-end",
+            FindingCode::LeakException => "leak-exception",
+            FindingCode::LeakOverwritten => "leak-overwritten",
+            FindingCode::LeakReplaced => "leak-replaced",
+            FindingCode::LeakComponentEnd => "leak-component-end",
+            FindingCode::LeakLifecycle => "leak-lifecycle",
+            FindingCode::NeverReleased => "never-released",
         }
     }
 
+    /// Whether the code reports a leak: an object lost while it must still be released.
+    pub fn is_leak(self) -> bool {
+        !matches!(
+            self,
+            FindingCode::TypestateViolation
+                | FindingCode::IgnoredCall
+                | FindingCode::HandledViolation
+                | FindingCode::NotCheckedFully
+        )
+    }
+
     /// Every code, in the order the documentation lists them.
-    pub const ALL: [FindingCode; 4] = [
+    pub const ALL: [FindingCode; 11] = [
         FindingCode::TypestateViolation,
         FindingCode::IgnoredCall,
         FindingCode::HandledViolation,
         FindingCode::NotCheckedFully,
+        FindingCode::LeakMethodEnd,
+        FindingCode::LeakException,
+        FindingCode::LeakOverwritten,
+        FindingCode::LeakReplaced,
+        FindingCode::LeakComponentEnd,
+        FindingCode::LeakLifecycle,
+        FindingCode::NeverReleased,
     ];
 
     /// What the code means, for the generated documentation (`crate::docs`).
@@ -180,6 +232,27 @@ impl FindingCode {
             }
             FindingCode::NotCheckedFully => {
                 "The file nests deeper than the checker follows, or its check hit the time limit: findings past that place may be missing."
+            }
+            FindingCode::LeakMethodEnd => {
+                "A local still holds an object its protocol obliges to release (close, release, recycle, cancel) when the method that created it ends. Reported with `--unreleased` or the `typestar.unreleased` setting; a quick fix wraps a closeable local in try-with-resources or `use {}`."
+            }
+            FindingCode::LeakException => {
+                "An I/O exception leaves the method while a local holds an object that must be released: the release at the end is skipped. A quick fix wraps the local in try-with-resources or `use {}`."
+            }
+            FindingCode::LeakOverwritten => {
+                "The variable or field holding an object that must be released is given another value or `null` while the object is still live."
+            }
+            FindingCode::LeakReplaced => {
+                "A new object replaces, in a field, an object that must be released and may still be live."
+            }
+            FindingCode::LeakComponentEnd => {
+                "A field of an Activity, Fragment or Service still holds an object that must be released when the component is destroyed. A quick fix releases it in `onDestroy()`."
+            }
+            FindingCode::LeakLifecycle => {
+                "The protocol asks to release the object by a lifecycle callback (a Camera by `onPause()`, a timer by `onStop()`), and a field of the component still holds it when that callback returns. A quick fix releases it at the end of that callback."
+            }
+            FindingCode::NeverReleased => {
+                "An object of a protocol that declares no obligation is not in one of its final states when its method or component ends; the final states are guessed from the names of its releasing calls."
             }
         }
     }
@@ -236,10 +309,13 @@ pub struct CallFact {
 pub trait Checker: Send + Sync + 'static {
     /// Checks one file against the library, reusing and updating what `cache` kept of the
     /// document's earlier checks.
-    fn check(&self, library: &Library, file: &SourceFile, cache: &DocumentCache) -> FileAnalysis;
-
-    /// What is known at each call on a protocol object, in source order.
-    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact>;
+    fn check(
+        &self,
+        library: &Library,
+        file: &SourceFile,
+        cache: &DocumentCache,
+        leaks: Leaks,
+    ) -> FileAnalysis;
 
     /// The start of the method (or function) declaration enclosing `pos`.
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos>;

@@ -1,17 +1,18 @@
-//! The production [`Checker`]: a `checker::Incremental` per document for findings and fixes,
-//! `checker::calls` for hovers and inlay hints, the checker's IR for the method enclosing a finding, and
+//! The production [`Checker`]: a `checker::Incremental` per document for findings, fixes and
+//! the per-call results of hovers and inlay hints, the checker's IR for the method enclosing a finding, and
 //! `checker::project_config` so that a class extending a protocol class in one file is
 //! tracked in every other, and a wrapper's methods run in the order its clients call them.
 
 use std::sync::{Arc, PoisonError, RwLock};
 
 use checker::ir::{Class, LineCol};
+use checker::leaks::LeakKind;
 use checker::{CheckConfig, ViolationKind};
 
 use super::text::LineIndex;
 use super::{
     CallFact, Certainty, Checker, DocumentCache, Edit, FileAnalysis, Finding, FindingCode, Fix,
-    Language, Library, Pos, Related, SourceFile, Span,
+    Language, Leaks, Library, Pos, Related, SourceFile, Span,
 };
 
 /// The static checker of the `checker` crate.
@@ -23,8 +24,17 @@ pub struct StaticChecker {
 }
 
 impl Checker for StaticChecker {
-    fn check(&self, library: &Library, file: &SourceFile, cache: &DocumentCache) -> FileAnalysis {
-        let config = self.config();
+    fn check(
+        &self,
+        library: &Library,
+        file: &SourceFile,
+        cache: &DocumentCache,
+        leaks: Leaks,
+    ) -> FileAnalysis {
+        let config = CheckConfig {
+            report_unreleased: leaks == Leaks::All,
+            ..self.config()
+        };
         let result = cache
             .incremental
             .lock()
@@ -48,33 +58,14 @@ impl Checker for StaticChecker {
                     ViolationKind::Definite | ViolationKind::Ignored => Certainty::Definite,
                 },
                 message: violation.message,
-                related: violation
-                    .related
-                    .into_iter()
-                    .map(|related| Related {
-                        span: span(related.span),
-                        message: related.label,
-                    })
-                    .collect(),
-                fix: violation.fix.map(|fix| Fix {
-                    title: fix.title,
-                    edits: fix
-                        .edits
-                        .into_iter()
-                        .map(|edit| Edit {
-                            span: span(edit.span),
-                            new_text: edit.new_text,
-                        })
-                        .collect(),
-                }),
+                related: related(violation.related),
+                fix: violation.fix.map(fix),
             })
+            .chain(result.unreleased.into_iter().map(leak))
             .chain(not_checked_fully)
             .collect();
-        FileAnalysis { findings }
-    }
-
-    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact> {
-        checker::calls(library, &source(file), &self.config())
+        let calls = result
+            .calls
             .into_iter()
             .map(|states| CallFact {
                 method: file
@@ -89,7 +80,8 @@ impl Checker for StaticChecker {
                 maybe_null: states.maybe_null,
                 unknown: states.unknown,
             })
-            .collect()
+            .collect();
+        FileAnalysis { findings, calls }
     }
 
     fn method_at(&self, file: &SourceFile, pos: Pos) -> Option<Pos> {
@@ -110,6 +102,55 @@ impl StaticChecker {
     /// clients.
     fn config(&self) -> CheckConfig {
         CheckConfig::clone(&self.config.read().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+fn fix(fix: checker::Fix) -> Fix {
+    Fix {
+        title: fix.title,
+        edits: fix
+            .edits
+            .into_iter()
+            .map(|edit| Edit {
+                span: span(edit.span),
+                new_text: edit.new_text,
+            })
+            .collect(),
+    }
+}
+
+fn related(related: Vec<checker::Related>) -> Vec<Related> {
+    related
+        .into_iter()
+        .map(|related| Related {
+            span: span(related.span),
+            message: related.label,
+        })
+        .collect()
+}
+
+/// A leak report as a finding.
+fn leak(unreleased: checker::Unreleased) -> Finding {
+    let code = match unreleased.kind {
+        _ if unreleased.code == checker::leaks::GUESSED_CODE => FindingCode::NeverReleased,
+        LeakKind::MethodEnd => FindingCode::LeakMethodEnd,
+        LeakKind::Exception => FindingCode::LeakException,
+        LeakKind::Overwritten => FindingCode::LeakOverwritten,
+        LeakKind::Replaced => FindingCode::LeakReplaced,
+        LeakKind::ComponentEnd => FindingCode::LeakComponentEnd,
+        LeakKind::Lifecycle(_) => FindingCode::LeakLifecycle,
+    };
+    Finding {
+        code,
+        span: span(unreleased.span),
+        certainty: if unreleased.definite {
+            Certainty::Definite
+        } else {
+            Certainty::Possible
+        },
+        message: unreleased.message,
+        related: related(unreleased.related),
+        fix: unreleased.fix.map(fix),
     }
 }
 

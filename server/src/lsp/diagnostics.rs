@@ -9,18 +9,23 @@
 //! adds latency, and an edit that comes after the previous one's check is checked at once.
 //! Every check runs on a [`Snapshot`]; its result is published only while the snapshot is still
 //! the document's latest state, decided under the publish lock.
+//! Edit times, check costs and waits read tokio's clock (`tokio::time::Instant`, `sleep`), so a
+//! test pauses and advances it (`tokio::time::pause`) instead of depending on the wall clock.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use super::documents::Snapshot;
 use super::session::Session;
+use super::settings::Settings;
 use super::{tasks, to_proto};
 use crate::analysis::text::LineIndex;
-use crate::analysis::{Checker, DocumentCache, FileAnalysis, Library, SourceFile};
-use crate::sdk::{level_bands, library_on, merge_finding, SdkReader, SdkSetting};
+use crate::analysis::{CallFact, Checker, DocumentCache, FileAnalysis, Library, SourceFile};
+use crate::sdk::{level_bands, library_on, merge_finding, SdkReader};
 use typestates::{ApiLevels, LevelSet};
 
 /// Schedules a check of the document's current state. Call it synchronously, right after the
@@ -114,30 +119,58 @@ async fn check(session: &Session, snapshot: Snapshot) {
 pub async fn analyze(session: &Session, snapshot: &Snapshot) -> Option<FileAnalysis> {
     let checker = session.engines.checker.clone();
     let library = session.library();
-    let sdk = session.settings().sdk;
+    let settings = session.settings();
     let file = snapshot.file.clone();
     let cache = snapshot.cache.clone();
     let what = format!("checking {}", snapshot.uri.as_str());
     tasks::blocking(session, &what, move || {
-        check_on_levels(checker.as_ref(), &library, sdk, &file, &cache)
+        check_on_levels(checker.as_ref(), &library, &settings, &file, &cache)
     })
     .await
 }
 
 /// Checks `file` with `checker`. Where a protocol the file may use changes with the API level
 /// (a subclass declared in another file is not seen here), the file is checked once per range
-/// of levels of its module ([`crate::sdk`], with `sdk` for a module that
+/// of levels of its module ([`crate::sdk`], with the settings' levels for a module that
 /// does not say); a finding on only some of them names its levels, and one on none is dropped.
+/// The settings say which leaks are reported.
 pub fn check_on_levels(
     checker: &dyn Checker,
     library: &Library,
-    sdk: SdkSetting,
+    settings: &Settings,
     file: &SourceFile,
     cache: &DocumentCache,
 ) -> FileAnalysis {
+    let analysis = check_bands(checker, library, settings, file, cache);
+    cache.keep_calls(file, Arc::new(analysis.calls.clone()));
+    analysis
+}
+
+/// What the last check of `file` knew at each call, checking it now if its text was not
+/// checked last ([`check_on_levels`]).
+pub fn calls(
+    checker: &dyn Checker,
+    library: &Library,
+    settings: &Settings,
+    file: &SourceFile,
+    cache: &DocumentCache,
+) -> Arc<Vec<CallFact>> {
+    cache
+        .calls_of(file)
+        .unwrap_or_else(|| Arc::new(check_on_levels(checker, library, settings, file, cache).calls))
+}
+
+fn check_bands(
+    checker: &dyn Checker,
+    library: &Library,
+    settings: &Settings,
+    file: &SourceFile,
+    cache: &DocumentCache,
+) -> FileAnalysis {
+    let (sdk, leaks) = (settings.sdk, settings.leaks);
     let bands = level_bands(library, [&*file.text]);
     if bands == [ApiLevels::ALL] {
-        return checker.check(library, file, cache);
+        return checker.check(library, file, cache, leaks);
     }
     let app = match &file.path {
         Some(path) => SdkReader::new(sdk).levels_of(path).range(),
@@ -148,14 +181,18 @@ pub fn check_on_levels(
     };
     let mut findings = Vec::new();
     let mut levels = Vec::new();
+    let mut calls: Vec<CallFact> = Vec::new();
     for band in bands {
         let on = band.intersect(app);
         if on.is_empty() {
             continue;
         }
-        let analysis = checker.check(&library_on(library, band), file, cache);
+        let analysis = checker.check(&library_on(library, band), file, cache, leaks);
         for finding in analysis.findings {
             merge_finding(&mut findings, &mut levels, finding, on);
+        }
+        for call in analysis.calls {
+            join_call(&mut calls, call);
         }
     }
     let whole = LevelSet::of(app);
@@ -169,7 +206,30 @@ pub fn check_on_levels(
             finding
         })
         .collect();
-    FileAnalysis { findings }
+    FileAnalysis { findings, calls }
+}
+
+/// Adds what a check on another range of API levels knew at a call: the states either may be
+/// in.
+fn join_call(calls: &mut Vec<CallFact>, call: CallFact) {
+    match calls
+        .iter_mut()
+        .find(|c| c.span == call.span && c.class == call.class)
+    {
+        Some(known) => {
+            for state in call.states {
+                if !known.states.contains(&state) {
+                    known.states.push(state);
+                }
+            }
+            known.maybe_null |= call.maybe_null;
+            known.unknown |= call.unknown;
+        }
+        None => {
+            let at = calls.partition_point(|c| c.span.start <= call.span.start);
+            calls.insert(at, call);
+        }
+    }
 }
 
 /// The LSP diagnostics of an analysis of `text`, the contents of `uri`.

@@ -7,9 +7,10 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use dashmap::DashMap;
+use tokio::time::Instant;
 use tower_lsp_server::ls_types::Uri;
 
 use crate::analysis::{DocumentCache, SourceFile};

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
+use crate::analysis::Leaks;
 use crate::sdk::SdkSetting;
 
 pub use crate::learning::{Backend, LearnSettings};
@@ -39,6 +40,8 @@ pub struct Options {
     pub min_sdk: Option<u32>,
     /// `typestar.targetSdk`: the app's targetSdk, likewise.
     pub target_sdk: Option<u32>,
+    /// `typestar.unreleased`: report every leak, as `typestar check --unreleased` does.
+    pub unreleased: Option<bool>,
 }
 
 /// `typestar.inlayHints.*`.
@@ -92,6 +95,8 @@ pub struct Settings {
     pub state_hints: StateHints,
     /// The app's API levels for modules that do not say.
     pub sdk: SdkSetting,
+    /// Which leak reports are published.
+    pub leaks: Leaks,
 }
 
 impl Default for Settings {
@@ -133,6 +138,10 @@ impl Settings {
                 min_sdk: options.min_sdk,
                 target_sdk: options.target_sdk,
             },
+            leaks: match options.unreleased {
+                Some(true) => Leaks::All,
+                Some(false) | None => Leaks::Vouched,
+            },
         }
     }
 
@@ -165,7 +174,8 @@ mod tests {
             "classpath": ["lib/a.jar"],
             "timeouts": { "queryMs": 5000 },
             "jobs": 4,
-            "diagnostics": { "debounceMs": 0 }
+            "diagnostics": { "debounceMs": 0 },
+            "unreleased": true
         }));
         assert_eq!(error, None);
         assert_eq!(settings.learning.backend, Backend::Android);
@@ -177,6 +187,7 @@ mod tests {
         assert_eq!(settings.learning.quiescence, Duration::from_secs(1));
         assert_eq!(settings.learning.jobs, 4);
         assert_eq!(settings.debounce, Duration::ZERO);
+        assert_eq!(settings.leaks, Leaks::All);
     }
 
     #[test]

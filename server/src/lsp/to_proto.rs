@@ -69,6 +69,7 @@ pub fn diagnostic(
             (FindingCode::IgnoredCall, _) => DiagnosticSeverity::INFORMATION,
             (FindingCode::HandledViolation, _) => DiagnosticSeverity::HINT,
             (FindingCode::NotCheckedFully, _) => DiagnosticSeverity::WARNING,
+            (code, _) if code.is_leak() => DiagnosticSeverity::WARNING,
             (_, Certainty::Definite) => DiagnosticSeverity::ERROR,
             (_, Certainty::Possible) => DiagnosticSeverity::WARNING,
         }),

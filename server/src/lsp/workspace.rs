@@ -103,12 +103,12 @@ async fn index(session: &Session, files: Vec<(PathBuf, Language)>) -> Option<Vec
 async fn check_file(session: &Session, uri: &Uri, file: SourceFile) -> Vec<Diagnostic> {
     let checker = session.engines.checker.clone();
     let library = session.library();
-    let sdk = session.settings().sdk;
+    let settings = session.settings();
     let what = format!("checking {}", uri.as_str());
     let text = file.text.clone();
     let analysis = tasks::blocking(session, &what, move || {
         let cache = DocumentCache::default();
-        diagnostics::check_on_levels(checker.as_ref(), &library, sdk, &file, &cache)
+        diagnostics::check_on_levels(checker.as_ref(), &library, &settings, &file, &cache)
     })
     .await;
     analysis.map_or_else(Vec::new, |analysis| {

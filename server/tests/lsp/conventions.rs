@@ -253,10 +253,15 @@ fn exit_without_shutdown_is_status_1() {
     assert_eq!(exit_code(false, false), Some(1));
 }
 
+/// Hovers and views are answered from the per-call results of the document's last check, not
+/// from another analysis: they add no check of a text the diagnostics checked, and a hover on a
+/// text not checked yet checks it once, for the diagnostics too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hovers_and_views_of_one_text_share_one_analysis_of_its_calls() {
+async fn hovers_and_views_are_answered_from_the_last_check() {
     let mut server = TestServer::builder().countdown_protocol().build().await;
     let uri = server.open("A.java", TWO_STARTS).await;
+    server.await_diagnostics(&uri, Some(1)).await;
+    let checked = server.checker.checks();
     for (line, states) in [(2, "Created"), (3, "Running"), (2, "Created")] {
         let hover = server.hover(&uri, line, 16).await;
         let text = hover["contents"]["value"].as_str().unwrap();
@@ -272,14 +277,16 @@ async fn hovers_and_views_of_one_text_share_one_analysis_of_its_calls() {
         )
         .await;
     assert_eq!(view["result"]["possible"], json!(["s1"]));
-    assert_eq!(server.checker.call_analyses(), 1);
-    // The same text again keeps the results; another text computes them once more.
-    server.change(&uri, 2, TWO_STARTS).await;
+    assert_eq!(
+        server.checker.checks(),
+        checked,
+        "no analysis beyond the check"
+    );
+    // Another text: its check answers the next hover.
+    server.change(&uri, 2, &format!("{TWO_STARTS}\n")).await;
+    server.await_diagnostics(&uri, Some(2)).await;
     server.hover(&uri, 3, 16).await;
-    assert_eq!(server.checker.call_analyses(), 1);
-    server.change(&uri, 3, &format!("{TWO_STARTS}\n")).await;
-    server.hover(&uri, 3, 16).await;
-    assert_eq!(server.checker.call_analyses(), 2);
+    assert_eq!(server.checker.checks(), checked + 1);
 }
 
 async fn inlay_hints(server: &mut TestServer, uri: &str) -> Value {

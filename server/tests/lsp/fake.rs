@@ -2,8 +2,7 @@
 //! trace against the library's CountDownTimer protocol, and a learner that returns a known typestate.
 //!
 //! Scripting by text: a file containing `PANIC` makes the checker panic, one containing `SLOW`
-//! blocks the check until [`FakeChecker::release`], one containing `COSTLY` takes
-//! [`COSTLY_CHECK`] to check.
+//! blocks the check until [`FakeChecker::release`].
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -11,7 +10,7 @@ use std::time::Duration;
 
 use server::analysis::{
     CallFact, Certainty, Checker, DocumentCache, Edit, FileAnalysis, Finding, FindingCode, Fix,
-    Library, Pos, Related, SourceFile, Span,
+    Leaks, Library, Pos, Related, SourceFile, Span,
 };
 use server::learning::{Draft, LearnError, LearnProgress, LearnRequest, Learner};
 use tokio::sync::Notify;
@@ -19,14 +18,10 @@ use typestates::Typestate;
 
 use crate::harness::COUNTDOWN;
 
-/// How long the check of a `COSTLY` file takes.
-pub const COSTLY_CHECK: Duration = Duration::from_millis(150);
-
 /// The scripted checker.
 #[derive(Default)]
 pub struct FakeChecker {
     checks: AtomicUsize,
-    call_analyses: AtomicUsize,
     released: Mutex<bool>,
     opened: Condvar,
     /// Notified when a `SLOW` check returns.
@@ -36,11 +31,6 @@ pub struct FakeChecker {
 }
 
 impl FakeChecker {
-    /// How many times the per-call results of a file were computed.
-    pub fn call_analyses(&self) -> usize {
-        self.call_analyses.load(Ordering::Relaxed)
-    }
-
     /// Lets blocked `SLOW` checks finish.
     pub fn release(&self) {
         *self.released.lock().unwrap() = true;
@@ -54,27 +44,24 @@ impl FakeChecker {
 }
 
 impl Checker for FakeChecker {
-    fn check(&self, library: &Library, file: &SourceFile, _cache: &DocumentCache) -> FileAnalysis {
+    fn check(
+        &self,
+        library: &Library,
+        file: &SourceFile,
+        _cache: &DocumentCache,
+        _leaks: Leaks,
+    ) -> FileAnalysis {
         self.checks.fetch_add(1, Ordering::SeqCst);
         assert!(!file.text.contains("PANIC"), "scripted panic");
-        if file.text.contains("COSTLY") {
-            std::thread::sleep(COSTLY_CHECK);
-        }
         if file.text.contains("SLOW") {
             self.slow_started.notify_one();
             let released = self.released.lock().unwrap();
             drop(self.opened.wait_while(released, |r| !*r).unwrap());
-            let analysis = replay(library, file).0;
+            let analysis = replay(library, file);
             self.slow_finished.notify_one();
             return analysis;
         }
-        replay(library, file).0
-    }
-
-    fn calls(&self, library: &Library, file: &SourceFile) -> Vec<CallFact> {
-        assert!(!file.text.contains("PANIC"), "scripted panic");
-        self.call_analyses.fetch_add(1, Ordering::Relaxed);
-        replay(library, file).1
+        replay(library, file)
     }
 
     fn index(&self, _library: &Library, _files: &[SourceFile]) {}
@@ -90,11 +77,10 @@ impl Checker for FakeChecker {
 }
 
 /// The findings and the calls of the one straight-line trace.
-fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>) {
+fn replay(library: &Library, file: &SourceFile) -> FileAnalysis {
     let mut analysis = FileAnalysis::default();
-    let mut calls = Vec::new();
     let Some(entry) = library.get("android.os.CountDownTimer") else {
-        return (analysis, calls);
+        return analysis;
     };
     let typestate = &entry.typestate;
     let mut state = typestate.initial;
@@ -114,7 +100,7 @@ fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>)
         let end = line[at..].find(')').map_or(line.len(), |e| at + e + 1);
         let span = Span::new(Pos::new(n, at as u32), Pos::new(n, end as u32));
         let state_name = typestate.state(state).name.clone();
-        calls.push(CallFact {
+        analysis.calls.push(CallFact {
             span,
             class: typestate.class.clone(),
             receiver: "timer".to_string(),
@@ -154,7 +140,7 @@ fn replay(library: &Library, file: &SourceFile) -> (FileAnalysis, Vec<CallFact>)
             }),
         }
     }
-    (analysis, calls)
+    analysis
 }
 
 /// The scripted learner: reports progress, then returns CountDownTimer's protocol renamed to

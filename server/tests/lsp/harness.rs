@@ -48,6 +48,8 @@ pub struct TestServer {
     queued: VecDeque<Value>,
     next_id: i64,
     server_requests: Arc<Mutex<Vec<Value>>>,
+    /// Whether [`TestServer::close`] ran.
+    closed: bool,
 }
 
 impl TestServer {
@@ -146,6 +148,7 @@ impl Builder {
             queued: VecDeque::new(),
             next_id: 0,
             server_requests,
+            closed: false,
         };
         let root_uri = server.uri("");
         let reply = server
@@ -327,20 +330,33 @@ impl TestServer {
     }
 }
 
+impl TestServer {
+    /// Sends `shutdown` and `exit`, checks the reply and that no error log was left unread.
+    /// Drop does it on a multi-threaded runtime; a test on one thread (a paused clock) calls it.
+    pub async fn close(mut self) {
+        self.shut_down().await;
+    }
+
+    async fn shut_down(&mut self) {
+        self.closed = true;
+        let reply = self.request("shutdown", Value::Null).await;
+        assert_eq!(reply["result"], Value::Null, "shutdown failed: {reply}");
+        assert!(reply.get("error").is_none(), "shutdown failed: {reply}");
+        self.notify("exit", Value::Null).await;
+    }
+}
+
 impl Drop for TestServer {
     fn drop(&mut self) {
         if std::thread::panicking() {
             let _ = std::fs::remove_dir_all(&self.root);
             return;
         }
-        tokio::task::block_in_place(|| {
-            tokio::runtime::Handle::current().block_on(async {
-                let reply = self.request("shutdown", Value::Null).await;
-                assert_eq!(reply["result"], Value::Null, "shutdown failed: {reply}");
-                assert!(reply.get("error").is_none(), "shutdown failed: {reply}");
-                self.notify("exit", Value::Null).await;
-            })
-        });
+        if !self.closed {
+            tokio::task::block_in_place(|| {
+                tokio::runtime::Handle::current().block_on(self.shut_down());
+            });
+        }
         let errors: Vec<Value> = self
             .queued
             .iter()

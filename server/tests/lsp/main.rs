@@ -21,5 +21,6 @@ mod documents;
 mod fake;
 mod harness;
 mod hover;
+mod leaks;
 mod learn;
 mod workspace;

@@ -1,6 +1,9 @@
-// Test-only harness for e2e/run-code-server.sh: opens the workspace's Java files and, on every diagnostics change,
-// writes all diagnostics (and whether the Typestar extension is active) to <workspace>/.e2e-result.json.
-// Then, like the editor context menu, it runs `typestar.learnClass` with the cursor on the word after the
+// Test-only harness for e2e/run-code-server.sh: opens the workspace's Java and Kotlin files and, on every diagnostics
+// change, writes all diagnostics (and whether the Typestar extension is active) to <workspace>/.e2e-result.json.
+// Then it hovers the called name of every `// expect(KIND): NAME` marker and records the hover text and the titles of
+// the preferred quick fixes offered there (not applied: the markers are read from the files on disk), opens the
+// protocol view (`typestar.showProtocol`) with the cursor on the first such call and records whether a webview tab
+// opened, and, like the editor context menu, runs `typestar.learnClass` with the cursor on the word after the
 // `// learnClass: WORD` marker, and records the server's answer or the error.
 'use strict';
 const fs = require('node:fs');
@@ -12,6 +15,9 @@ exports.activate = async (context) => {
   if (folder === undefined) return;
   const out = path.join(folder.uri.fsPath, '.e2e-result.json');
   let learnClass = null;
+  const hovers = [];
+  const fixes = [];
+  let protocolView = null;
   const write = (event) => {
     const typestar = vscode.extensions.getExtension('typestar.typestar');
     const diagnostics = vscode.languages.getDiagnostics().flatMap(([uri, list]) =>
@@ -25,26 +31,66 @@ exports.activate = async (context) => {
         message: d.message,
       })),
     );
-    const result = { vscode: vscode.version, event, typestarActive: typestar?.isActive ?? null, diagnostics, learnClass };
+    const result = { vscode: vscode.version, event, typestarActive: typestar?.isActive ?? null, diagnostics, hovers, fixes, protocolView, learnClass };
     fs.writeFileSync(`${out}.tmp`, JSON.stringify(result, null, 2));
     fs.renameSync(`${out}.tmp`, out); // whole files only: the script reads it while we write
   };
   context.subscriptions.push(vscode.languages.onDidChangeDiagnostics(() => write('diagnostics')));
-  for (const uri of await vscode.workspace.findFiles('**/*.java')) {
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+  const documents = [];
+  for (const uri of await vscode.workspace.findFiles('**/*.{java,kt}')) {
+    const document = await vscode.workspace.openTextDocument(uri);
+    documents.push(document);
+    await vscode.window.showTextDocument(document, { preview: false });
   }
   write('opened');
 
   // The command exists once Typestar's activate() has resolved: it awaits the server's start.
   await vscode.extensions.getExtension('typestar.typestar')?.activate();
-  for (const editor of vscode.window.visibleTextEditors) {
-    const text = editor.document.getText();
+  for (const document of documents) {
+    for (let line = 0; line < document.lineCount; line++) {
+      const text = document.lineAt(line).text;
+      const marker = /\/\/ expect(?:\(\w+\))?: (\w+)/.exec(text);
+      const character = marker === null ? -1 : text.indexOf(`${marker[1]}(`);
+      if (character < 0) continue;
+      const found = await vscode.commands.executeCommand('vscode.executeHoverProvider', document.uri, new vscode.Position(line, character + 1));
+      const contents = (found ?? []).flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value)));
+      const file = path.relative(folder.uri.fsPath, document.uri.fsPath);
+      hovers.push({ file, line, character: character + 1, text: contents.join('\n') });
+      const at = new vscode.Range(line, character, line, character + marker[1].length);
+      const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider', document.uri, at, vscode.CodeActionKind.QuickFix.value);
+      const preferred = (actions ?? []).filter((a) => a.isPreferred).map((a) => a.title);
+      if (preferred.length > 0) fixes.push({ file, line, titles: preferred });
+    }
+  }
+  write('hovers');
+  // A call on a library class (Screen.java's DownloadTask is the project's own subclass).
+  const first = hovers.find((h) => h.file.endsWith('.kt'));
+  if (first !== undefined && protocolView === null) {
+    const document = documents.find((d) => path.relative(folder.uri.fsPath, d.uri.fsPath) === first.file);
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(first.line, first.character, first.line, first.character);
+    try {
+      await vscode.commands.executeCommand('typestar.showProtocol');
+      let webviews = [];
+      for (let tries = 0; tries < 50 && webviews.length === 0; tries++) {
+        const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+        webviews = tabs.filter((t) => t.input instanceof vscode.TabInputWebview).map((t) => t.label);
+        if (webviews.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      protocolView = { file: first.file, line: first.line, webviews };
+    } catch (e) {
+      protocolView = { error: e instanceof Error ? e.message : String(e) };
+    }
+    write('protocolView');
+  }
+  for (const document of documents) {
+    const text = document.getText();
     const marker = /\/\/ learnClass: (\w+)/.exec(text);
     if (marker === null) continue;
     const lineStart = text.lastIndexOf('\n', marker.index) + 1;
-    const at = editor.document.positionAt(text.indexOf(marker[1], lineStart));
+    const at = document.positionAt(text.indexOf(marker[1], lineStart));
+    const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(at, at);
-    await vscode.window.showTextDocument(editor.document);
     try {
       const answer = await vscode.commands.executeCommand('typestar.learnClass', editor.document.uri);
       learnClass = { file: path.relative(folder.uri.fsPath, editor.document.uri.fsPath), line: at.line, character: at.character, answer };

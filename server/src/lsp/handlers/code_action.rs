@@ -42,7 +42,7 @@ pub async fn handle(
     }
     let checker = session.engines.checker.clone();
     let library = session.library();
-    let sdk = session.settings().sdk;
+    let settings = session.settings();
     let encoding = session.encoding();
     tasks::request(session, "code actions", move || {
         let file = &snapshot.file;
@@ -62,8 +62,13 @@ pub async fn handle(
                 .filter(|d| d.source.as_deref() == Some(to_proto::SOURCE))
                 .map(|d| to_span(d.range)),
         );
-        let analysis =
-            diagnostics::check_on_levels(checker.as_ref(), &library, sdk, file, &snapshot.cache);
+        let analysis = diagnostics::check_on_levels(
+            checker.as_ref(),
+            &library,
+            &settings,
+            file,
+            &snapshot.cache,
+        );
         let method_at = |pos| checker.method_at(file, pos);
         let mut response: CodeActionResponse = Vec::new();
         if wants(&FIX_ALL) {

@@ -4,13 +4,23 @@ use std::sync::Arc;
 
 use tower_lsp_server::ls_types::{DidChangeConfigurationParams, MessageType};
 
+use crate::lsp::diagnostics;
 use crate::lsp::handlers::initialized;
 use crate::lsp::session::Session;
 use crate::lsp::settings::{self, Settings};
 
 /// Handles `didChangeConfiguration`: pulls the section when the client answers
-/// `workspace/configuration`, else takes the pushed `typestar` value.
+/// `workspace/configuration`, else takes the pushed `typestar` value. When the leak reports
+/// change, every open document is checked again.
 pub async fn handle(session: &Arc<Session>, params: DidChangeConfigurationParams) {
+    let leaks = session.settings().leaks;
+    read(session, params).await;
+    if session.settings().leaks != leaks {
+        diagnostics::schedule_all(session);
+    }
+}
+
+async fn read(session: &Arc<Session>, params: DidChangeConfigurationParams) {
     if session.capabilities().configuration {
         initialized::fetch_settings(session).await;
         return;

@@ -1,5 +1,5 @@
 //! `textDocument/hover`: the protocol of a class name, or the object's state at a call, from
-//! the per-call results kept for the document's text (one analysis per text, not per hover).
+//! the last check's per-call results for the document's text (`diagnostics::calls`).
 
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{Hover, HoverParams};
@@ -7,7 +7,7 @@ use tower_lsp_server::ls_types::{Hover, HoverParams};
 use crate::analysis::hover;
 use crate::analysis::text::LineIndex;
 use crate::lsp::session::Session;
-use crate::lsp::{from_proto, tasks, to_proto};
+use crate::lsp::{diagnostics, from_proto, tasks, to_proto};
 
 /// Handles `hover` on a snapshot; `None` for documents that are not open.
 pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<Option<Hover>> {
@@ -16,6 +16,7 @@ pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<O
         return Ok(None);
     };
     let checker = session.engines.checker.clone();
+    let settings = session.settings();
     let library = session.library();
     let encoding = session.encoding();
     let link = session.capabilities().view_link;
@@ -23,7 +24,8 @@ pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<O
         let file = &snapshot.file;
         let index = LineIndex::new(&file.text);
         let pos = from_proto::pos(&index, encoding, at.position);
-        let calls = snapshot.cache.calls(checker.as_ref(), &library, file);
+        let calls =
+            diagnostics::calls(checker.as_ref(), &library, &settings, file, &snapshot.cache);
         hover::hover(&calls, &library, file, pos, link)
             .map(|text| to_proto::hover(&index, encoding, text))
     })

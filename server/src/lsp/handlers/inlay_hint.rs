@@ -8,7 +8,7 @@ use crate::analysis::text::LineIndex;
 use crate::analysis::Span;
 use crate::lsp::session::Session;
 use crate::lsp::settings::StateHints;
-use crate::lsp::{from_proto, tasks, to_proto};
+use crate::lsp::{diagnostics, from_proto, tasks, to_proto};
 
 /// Handles `inlayHint`; none unless opted in, and none for documents that are not open.
 pub async fn handle(
@@ -22,6 +22,7 @@ pub async fn handle(
         return Ok(None);
     };
     let checker = session.engines.checker.clone();
+    let settings = session.settings();
     let library = session.library();
     let encoding = session.encoding();
     tasks::request(session, "inlay hints", move || {
@@ -31,7 +32,8 @@ pub async fn handle(
             from_proto::pos(&index, encoding, params.range.start),
             from_proto::pos(&index, encoding, params.range.end),
         );
-        let calls = snapshot.cache.calls(checker.as_ref(), &library, file);
+        let calls =
+            diagnostics::calls(checker.as_ref(), &library, &settings, file, &snapshot.cache);
         let hints = calls
             .iter()
             .filter(|call| call.span.touches(&range))

@@ -6,7 +6,7 @@ use crate::analysis::protocol::{self, ProtocolView};
 use crate::analysis::text::LineIndex;
 use crate::lsp::ext::ProtocolParams;
 use crate::lsp::session::Session;
-use crate::lsp::{from_proto, tasks};
+use crate::lsp::{diagnostics, from_proto, tasks};
 
 /// Handles `typestar/protocol`; `None` when there is no protocol class there.
 pub async fn handle(
@@ -27,11 +27,18 @@ pub async fn handle(
                 return Ok(None);
             };
             let checker = session.engines.checker.clone();
+            let settings = session.settings();
             let encoding = session.encoding();
             tasks::request(session, "protocol view", move || {
                 let file = &snapshot.file;
                 let pos = from_proto::pos(&LineIndex::new(&file.text), encoding, position);
-                let calls = snapshot.cache.calls(checker.as_ref(), &library, file);
+                let calls = diagnostics::calls(
+                    checker.as_ref(),
+                    &library,
+                    &settings,
+                    file,
+                    &snapshot.cache,
+                );
                 protocol::at(&calls, &library, file, pos)
             })
             .await
