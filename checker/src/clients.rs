@@ -109,18 +109,21 @@ impl Sites {
         }
     }
 
-    /// The classes whose methods some code calls on an object it does not own (the receiver
-    /// types of [`Receiver::Held`] calls), with the classes those calls are made from.
-    pub(crate) fn held_callers(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.by_method
-            .values()
-            .flatten()
-            .filter_map(|site| match &site.caller {
-                Caller::Method { class, .. } if site.receiver == Receiver::Held => {
-                    Some((site.class.as_str(), class.as_str()))
-                }
+    /// The methods some code calls on an object it does not own ([`Receiver::Held`]), as
+    /// (receiver type, method), with the methods those calls are made from, as (class, method).
+    pub(crate) fn held_calls(&self) -> impl Iterator<Item = ((&str, &str), (&str, &str))> {
+        self.by_method.iter().flat_map(|(method, sites)| {
+            sites.iter().filter_map(move |site| match &site.caller {
+                Caller::Method {
+                    class,
+                    method: caller,
+                } if site.receiver == Receiver::Held => Some((
+                    (site.class.as_str(), method.as_str()),
+                    (class.as_str(), caller.as_str()),
+                )),
                 _ => None,
             })
+        })
     }
 }
 
@@ -130,8 +133,8 @@ impl Sites {
 pub struct Wrapper {
     /// The fully qualified name.
     pub class: String,
-    /// The names of its methods.
-    pub methods: Vec<String>,
+    /// Its methods' names, with where each is declared.
+    pub methods: Vec<(String, crate::ir::Span)>,
     /// Where it is declared.
     pub span: crate::ir::Span,
 }
@@ -158,7 +161,7 @@ impl Clients {
             todo: Vec::new(),
         };
         for wrapper in wrappers {
-            for method in &wrapper.methods {
+            for (method, _) in &wrapper.methods {
                 graph.node(&wrapper.class, method);
             }
         }
@@ -193,10 +196,14 @@ impl Clients {
                 break;
             }
         }
-        let driven = wrappers
-            .iter()
-            .flat_map(|w| w.methods.iter().map(move |m| (w.class.clone(), m.clone())))
-            .filter(|key| graph.nodes.get(key).is_some_and(|&node| !free[node]))
+        // Every method reached, not only the wrappers' own: a helper's findings are made
+        // where the method that calls it runs.
+        let driven = graph
+            .keys
+            .into_iter()
+            .zip(free)
+            .filter(|(_, free)| !free)
+            .map(|(key, _)| key)
             .collect();
         Clients { driven }
     }
@@ -323,7 +330,7 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
                     .methods
                     .iter()
                     .filter(|m| m.kind == MethodKind::Method)
-                    .map(|m| m.name.clone())
+                    .map(|m| (m.name.clone(), m.span))
                     .collect(),
                 span: class.span,
             });

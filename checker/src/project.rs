@@ -111,6 +111,8 @@ impl<'a> Project<'a> {
             .filter(|&i| found.filter.matches(&files[i].text))
             .collect();
         found.lower(todo);
+        // Only these can have findings; the files lowered later are read for their calls.
+        let analysed: Vec<bool> = found.lowered.iter().map(Option::is_some).collect();
         // The wrappers whose methods have findings when run in any order are the ones whose
         // clients may change that ([`crate::clients`]): follow their callers, and check
         // again the files that declare one whose methods turn out driven.
@@ -133,16 +135,26 @@ impl<'a> Project<'a> {
                     None => continue,
                 },
             };
-            suspects.extend(
-                wrappers
+            // Only the methods with findings: the others have nothing a client could change.
+            suspects.extend(wrappers.iter().filter_map(|w| {
+                let methods: Vec<_> = w
+                    .methods
                     .iter()
-                    .filter(|w| result.violations.iter().any(|v| w.span.contains(v.span)))
-                    .cloned(),
-            );
+                    .filter(|(_, span)| result.violations.iter().any(|v| span.contains(v.span)))
+                    .cloned()
+                    .collect();
+                (!methods.is_empty()).then(|| Wrapper {
+                    methods,
+                    ..w.clone()
+                })
+            }));
             first[i] = Some(result);
         }
-        let classes = suspects.iter().map(|w| w.class.clone()).collect();
-        need(&mut found.needed, &found.interim, classes);
+        let methods = suspects
+            .iter()
+            .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
+            .collect();
+        need(&mut found.needed, &found.interim, methods);
         let todo = found.follow_callers();
         found.lower(todo);
         config.supertypes = found.supertypes();
@@ -156,7 +168,7 @@ impl<'a> Project<'a> {
             let drives = |w: &Wrapper| {
                 w.methods
                     .iter()
-                    .any(|m| clients.order(&w.class, m) == Order::Driven)
+                    .any(|(m, _)| clients.order(&w.class, m) == Order::Driven)
             };
             if slot
                 .as_ref()
@@ -175,9 +187,10 @@ impl<'a> Project<'a> {
         let slots = lowered
             .into_iter()
             .zip(failed.iter().zip(&out_of_time))
-            .zip(first)
+            .zip(first.into_iter().zip(analysed))
             .map(
-                |((lowered, (&failed, &out_of_time)), first)| match (lowered, first) {
+                |((lowered, (&failed, &out_of_time)), (first, analysed))| match (lowered, first) {
+                    (Some(_), _) if !analysed => Slot::Skipped,
                     (Some(_), Some(result)) => Slot::Checked(Box::new(result)),
                     (Some(Lowered { ir: Some(ir), .. }), None) => Slot::Kept(ir),
                     (Some(Lowered { ir: None, .. }), None) => Slot::Relower,
@@ -261,8 +274,9 @@ struct Discovery<'a, 'p, 'l> {
     interim: Supertypes,
     /// The classes not yet known to extend a protocol class.
     pending: Vec<String>,
-    /// Wrappers and the callers that hold them, whose own callers must be seen.
-    needed: HashSet<String>,
+    /// The methods, as (class, method), whose callers must be seen: wrappers' methods with
+    /// findings, and the methods that call them on objects they do not own.
+    needed: HashSet<(String, String)>,
 }
 
 impl Discovery<'_, '_, '_> {
@@ -306,22 +320,23 @@ impl Discovery<'_, '_, '_> {
         }
     }
 
-    /// Adds the plain classes that hold a [`Discovery::needed`] class beyond their run to it,
-    /// up the chain of callers; returns the files not lowered yet that name a new one.
+    /// Adds the methods of plain classes that call a [`Discovery::needed`] method on an object
+    /// they do not own to it, up the chain of callers; returns the files not lowered yet that
+    /// name a class of a new one.
     fn follow_callers(&mut self) -> Vec<usize> {
         // A component's methods are events: who calls them does not matter.
         let protocols = Protocols::with_project(self.library, &self.interim);
         loop {
-            let callers: Vec<String> = self
+            let callers: Vec<(String, String)> = self
                 .lowered
                 .iter()
                 .flatten()
-                .flat_map(|file| file.sites.held_callers())
-                .filter(|(receiver, caller)| {
-                    self.needed.contains(*receiver) && !self.needed.contains(*caller)
+                .flat_map(|file| file.sites.held_calls())
+                .filter(|(callee, caller)| {
+                    self.needed.contains(&own(*callee)) && !self.needed.contains(&own(*caller))
                 })
-                .map(|(_, caller)| caller.to_owned())
-                .filter(|caller| Component::of(&protocols, caller) == Component::Plain)
+                .map(|(_, caller)| own(caller))
+                .filter(|(class, _)| Component::of(&protocols, class) == Component::Plain)
                 .collect();
             if callers.is_empty() {
                 break;
@@ -329,8 +344,8 @@ impl Discovery<'_, '_, '_> {
             need(&mut self.needed, &self.interim, callers);
         }
         let mut new_names = NameFilter::default();
-        for fqn in &self.needed {
-            let name = simple_name(fqn);
+        for (class, _) in &self.needed {
+            let name = simple_name(class);
             if self.filter.add(name) {
                 new_names.add(name);
             }
@@ -362,24 +377,33 @@ impl Discovery<'_, '_, '_> {
     }
 }
 
-/// Adds `classes` and their supertypes of the project to `needed`: those `supertypes` has
-/// (declared in a lowered file), and those in the class's own top-level package (the first
-/// two parts of its name), which a file not lowered yet may declare (an interface the wrapper
-/// implements and its clients call it through).
-fn need(needed: &mut HashSet<String>, supertypes: &Supertypes, classes: Vec<String>) {
-    let mut todo = classes;
-    while let Some(fqn) = todo.pop() {
-        if let Some(sups) = supertypes.get(&fqn) {
-            let root = package_root(&fqn);
+/// Adds `methods` to `needed`, each also on the class's supertypes of the project (calls
+/// through them reach it): those `supertypes` has (declared in a lowered file), and those in
+/// the class's own top-level package (the first two parts of its name), which a file not
+/// lowered yet may declare (an interface the wrapper implements and its clients call).
+fn need(
+    needed: &mut HashSet<(String, String)>,
+    supertypes: &Supertypes,
+    methods: Vec<(String, String)>,
+) {
+    let mut todo = methods;
+    while let Some((class, method)) = todo.pop() {
+        if let Some(sups) = supertypes.get(&class) {
+            let root = package_root(&class);
             todo.extend(
                 sups.iter()
                     .filter(|s| supertypes.contains_key(*s) || package_root(s) == root)
-                    .filter(|s| !needed.contains(*s))
-                    .cloned(),
+                    .map(|s| (s.clone(), method.clone()))
+                    .filter(|key| !needed.contains(key)),
             );
         }
-        needed.insert(fqn);
+        needed.insert((class, method));
     }
+}
+
+/// An owned (class, method) key.
+fn own((class, method): (&str, &str)) -> (String, String) {
+    (class.to_owned(), method.to_owned())
 }
 
 /// The first two parts of a qualified name (`com.example` of `com.example.app.Player`).

@@ -83,7 +83,8 @@ fn wrapper_clients_are_followed_across_files() {
     let library = Library::bundled();
     let files = wrapper_chain();
     let project = Project::new(&library, &files, CheckConfig::default(), 2);
-    assert!((0..3).all(|i| project.is_analysed(i)));
+    // The engine and the job are read for their calls; they name no protocol class.
+    assert!(project.is_analysed(0) && !project.is_analysed(1) && !project.is_analysed(2));
     assert_eq!(
         project.check(0).violations,
         vec![],
