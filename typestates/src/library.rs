@@ -107,6 +107,7 @@ const BUNDLED: &[BundledFile] = bundled![
     "javax/crypto/Cipher.typestate",
     "javax/crypto/Mac.typestate",
     "okhttp3/Call.typestate",
+    "okhttp3/Response.typestate",
     "okhttp3/ResponseBody.typestate",
 ];
 

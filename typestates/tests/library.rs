@@ -328,6 +328,7 @@ const DAILY: &[(&str, usize)] = &[
     ("android.media.MediaExtractor", 3),
     ("android.media.MediaMetadataRetriever", 2),
     ("android.media.SoundPool", 2),
+    ("okhttp3.Response", 2),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
