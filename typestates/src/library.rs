@@ -109,6 +109,7 @@ const BUNDLED: &[BundledFile] = bundled![
     "okhttp3/Call.typestate",
     "okhttp3/Response.typestate",
     "okhttp3/ResponseBody.typestate",
+    "retrofit2/Call.typestate",
 ];
 
 /// The bundled files, sorted by path.
