@@ -139,7 +139,13 @@ async fn okhttp_library_classes_have_every_public_method_classified() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retrofit_library_classes_have_every_public_method_classified() {
-    assert_maven_listings("retrofit2.", "fetch-retrofit.sh", "retrofit", "Retrofit 2.11").await;
+    assert_maven_listings(
+        "retrofit2.",
+        "fetch-retrofit.sh",
+        "retrofit",
+        "Retrofit 2.11",
+    )
+    .await;
 }
 
 /// The listings of the library's classes under `prefix`, described on the host JVM with the

@@ -90,25 +90,22 @@ fn library_call() -> Typestate {
 /// The library's okhttp3/ResponseBody.typestate is what its experiment learns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn response_body_is_the_library_protocol() {
-    if !test_tiers::runs(Tier::Jvm) {
-        return;
-    }
-    let _alone = ONE_AT_A_TIME.lock().await;
-    let run = learn(
-        experiment("okhttp3.ResponseBody.toml"),
-        &config(okhttp_classpath()),
-    )
-    .await;
-    assert_learned(&run, &library("okhttp3.ResponseBody"));
+    learns_the_library_protocol("okhttp3.ResponseBody").await;
 }
 
 /// The library's okhttp3/Response.typestate is what its experiment learns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn response_is_the_library_protocol() {
+    learns_the_library_protocol("okhttp3.Response").await;
+}
+
+/// Learns `experiments/<class>.toml` with OkHttp's jars and compares it with the library.
+async fn learns_the_library_protocol(class: &str) {
     if !test_tiers::runs(Tier::Jvm) {
         return;
     }
     let _alone = ONE_AT_A_TIME.lock().await;
-    let run = learn(experiment("okhttp3.Response.toml"), &config(okhttp_classpath())).await;
-    assert_learned(&run, &library("okhttp3.Response"));
+    let file = format!("{class}.toml");
+    let run = learn(experiment(&file), &config(okhttp_classpath())).await;
+    assert_learned(&run, &library(class));
 }
