@@ -365,7 +365,6 @@ async fn learned_library_protocols() {
                 "setSource select select",
                 "setSource select release advance",
                 "setSource select release read",
-                "setSource release setSource",
             ],
         ),
     ];
