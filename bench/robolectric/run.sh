@@ -56,6 +56,9 @@ experiments=(
     android.media.MediaMuxer:MediaMuxer
     android.view.MotionEvent:MotionEvent
     android.view.VelocityTracker:VelocityTracker
+    android.media.MediaExtractor:MediaExtractor
+    android.media.MediaMetadataRetriever:MediaMetadataRetriever
+    android.media.SoundPool:SoundPool
     android.os.ParcelFileDescriptor:ParcelFileDescriptor
     android.hardware.Camera:Camera
     android.view.accessibility.AccessibilityNodeInfo:AccessibilityNodeInfo

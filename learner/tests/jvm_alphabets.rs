@@ -7,7 +7,8 @@
 //! binding` when a person wrote which state gives which answer.
 //! `tests/alphabets/<class>.txt` keeps the listing (`UPDATE_EXPECT=1` rewrites it); the unknown
 //! methods are what the library has not classified yet.
-//! JDK classes are described on the host JVM, OkHttp's with its jars (`tests/fetch-okhttp.sh`),
+//! JDK classes are described on the host JVM, OkHttp's and Retrofit's with their jars
+//! (`tests/fetch-okhttp.sh`, `tests/fetch-retrofit.sh`),
 //! and Android's inside Robolectric from the android-all jar of SDK 34.
 //! Slow tiers `jvm` and `robolectric` (`test-tiers`): they start the agent on every class.
 //! Volley's `RequestQueue` and Universal Image Loader's `ImageLoader` are not listed: their
@@ -133,12 +134,29 @@ async fn jdk_library_classes_have_every_public_method_classified() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn okhttp_library_classes_have_every_public_method_classified() {
+    assert_maven_listings("okhttp3.", "fetch-okhttp.sh", "okhttp", "OkHttp 4.12").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retrofit_library_classes_have_every_public_method_classified() {
+    assert_maven_listings(
+        "retrofit2.",
+        "fetch-retrofit.sh",
+        "retrofit",
+        "Retrofit 2.11",
+    )
+    .await;
+}
+
+/// The listings of the library's classes under `prefix`, described on the host JVM with the
+/// jars `script` fetches into `<target>/dir`.
+async fn assert_maven_listings(prefix: &str, script: &str, dir: &str, what: &str) {
     if !test_tiers::runs(Tier::Jvm) {
         return;
     }
     let library = Library::bundled();
-    let classes = classes_under(&library, &["okhttp3."]);
-    let classpath = jvm_support::maven_classpath("fetch-okhttp.sh", "okhttp", "OkHttp 4.12");
+    let classes = classes_under(&library, &[prefix]);
+    let classpath = jvm_support::maven_classpath(script, dir, what);
     let methods = describe_on_jvm(&classes, &jvm_support::config(classpath)).await;
     assert_listings(&library, &classes, &methods);
 }

@@ -4,7 +4,9 @@
 //!   bound 2) on real code, with its alphabet and its error callback;
 //! - `okhttp3.Call-onFailed.toml`: the same with onFailure as an ordinary callback and the
 //!   builds as creators, which is the library's `okhttp3/Call.typestate`: the test checks
-//!   the library file says what was learned.
+//!   the library file says what was learned;
+//! - `okhttp3.ResponseBody.toml` and `okhttp3.Response.toml`: the library's protocols of a
+//!   response and its body.
 //!
 //! Slow tier `jvm` (`test-tiers`): callbacks come from a real HTTP exchange, so waits run on the wall clock.
 
@@ -88,14 +90,22 @@ fn library_call() -> Typestate {
 /// The library's okhttp3/ResponseBody.typestate is what its experiment learns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn response_body_is_the_library_protocol() {
+    learns_the_library_protocol("okhttp3.ResponseBody").await;
+}
+
+/// The library's okhttp3/Response.typestate is what its experiment learns.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn response_is_the_library_protocol() {
+    learns_the_library_protocol("okhttp3.Response").await;
+}
+
+/// Learns `experiments/<class>.toml` with OkHttp's jars and compares it with the library.
+async fn learns_the_library_protocol(class: &str) {
     if !test_tiers::runs(Tier::Jvm) {
         return;
     }
     let _alone = ONE_AT_A_TIME.lock().await;
-    let run = learn(
-        experiment("okhttp3.ResponseBody.toml"),
-        &config(okhttp_classpath()),
-    )
-    .await;
-    assert_learned(&run, &library("okhttp3.ResponseBody"));
+    let file = format!("{class}.toml");
+    let run = learn(experiment(&file), &config(okhttp_classpath())).await;
+    assert_learned(&run, &library(class));
 }

@@ -351,6 +351,22 @@ async fn learned_library_protocols() {
             "simulated",
             &[],
         ),
+        (
+            "android.media.MediaExtractor.toml",
+            "android.media.MediaExtractor",
+            "simulated",
+            &[
+                "advance",
+                "release read",
+                "release setSource",
+                "setSource advance",
+                "setSource release read",
+                "setSource release select",
+                "setSource select select",
+                "setSource select release advance",
+                "setSource select release read",
+            ],
+        ),
     ];
     for (file, class, code, unverified) in cases {
         let learned = learn(experiment(file), code).await;
@@ -378,9 +394,10 @@ async fn learned_library_protocols() {
     }
 }
 
-/// Shadows that check nothing learn one state: Camera (the library writes its protocol from
-/// AOSP's JNI code, unverified, and stays documented) and AccessibilityNodeInfo (not in the
-/// library: AOSP's pool rejects a second recycle() before Android 13, the shadow does not).
+/// Shadows that check nothing learn one state: Camera, MediaMetadataRetriever and SoundPool (the
+/// library writes their protocols from AOSP's JNI code, unverified, and stays documented) and
+/// AccessibilityNodeInfo (not in the library: AOSP's pool rejects a second recycle() before
+/// Android 13, the shadow does not).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shadows_that_check_nothing_stay_out_of_the_learned_library() {
     if !test_tiers::runs(Tier::Robolectric) {
@@ -389,6 +406,11 @@ async fn shadows_that_check_nothing_stay_out_of_the_learned_library() {
     let library = typestates::library::Library::bundled();
     for (file, class) in [
         ("android.hardware.Camera.toml", "android.hardware.Camera"),
+        (
+            "android.media.MediaMetadataRetriever.toml",
+            "android.media.MediaMetadataRetriever",
+        ),
+        ("android.media.SoundPool.toml", "android.media.SoundPool"),
         (
             "android.view.accessibility.AccessibilityNodeInfo.toml",
             "android.view.accessibility.AccessibilityNodeInfo",

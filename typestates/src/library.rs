@@ -59,10 +59,13 @@ const BUNDLED: &[BundledFile] = bundled![
     "android/media/AudioRecord.typestate",
     "android/media/AudioTrack.typestate",
     "android/media/MediaCodec.typestate",
+    "android/media/MediaExtractor.typestate",
+    "android/media/MediaMetadataRetriever.typestate",
     "android/media/MediaMuxer.typestate",
     "android/media/MediaPlayer.typestate",
     "android/media/MediaRecorder.typestate",
     "android/media/MediaScannerConnection.typestate",
+    "android/media/SoundPool.typestate",
     "android/os/AsyncTask.typestate",
     "android/os/CountDownTimer.typestate",
     "android/os/FileObserver.typestate",
@@ -104,7 +107,9 @@ const BUNDLED: &[BundledFile] = bundled![
     "javax/crypto/Cipher.typestate",
     "javax/crypto/Mac.typestate",
     "okhttp3/Call.typestate",
+    "okhttp3/Response.typestate",
     "okhttp3/ResponseBody.typestate",
+    "retrofit2/Call.typestate",
 ];
 
 /// The bundled files, sorted by path.

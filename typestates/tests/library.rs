@@ -325,6 +325,11 @@ const DAILY: &[(&str, usize)] = &[
     ("java.net.Socket", 4),
     ("java.util.zip.ZipFile", 2),
     ("java.io.PipedOutputStream", 3),
+    ("android.media.MediaExtractor", 3),
+    ("android.media.MediaMetadataRetriever", 2),
+    ("android.media.SoundPool", 2),
+    ("okhttp3.Response", 2),
+    ("retrofit2.Call", 6),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
