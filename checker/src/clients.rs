@@ -33,7 +33,7 @@ use crate::events::Component;
 use crate::inline::inlined;
 use crate::ir::{Body, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr};
 use crate::protocols::Protocols;
-use crate::resolve::{Binding, LocalId, Resolution};
+use crate::resolve::{qualify, Binding, LocalId, Resolution};
 use crate::visit::{walk_stmt, Visitor};
 
 /// The name call sites give a constructor.
@@ -93,11 +93,7 @@ impl Sites {
             fresh: HashSet::new(),
         };
         for class in &ir.classes {
-            let fqn = match ir.package.as_deref() {
-                Some(package) if !package.is_empty() => format!("{package}.{}", class.name),
-                _ => class.name.clone(),
-            };
-            walker.class(class, &fqn);
+            walker.class(class, &qualify(ir.package.as_deref(), &class.name));
         }
         walker.sites
     }
@@ -351,10 +347,7 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
     }
     let mut out = Vec::new();
     for class in &ir.classes {
-        let fqn = match ir.package.as_deref() {
-            Some(package) if !package.is_empty() => format!("{package}.{}", class.name),
-            _ => class.name.clone(),
-        };
+        let fqn = qualify(ir.package.as_deref(), &class.name);
         visit(class, &fqn, res, protocols, &mut out);
     }
     out

@@ -255,7 +255,7 @@ pub fn declared_classes(ir: &SourceIr, known: &dyn KnownTypes) -> Vec<ClassInfo>
     out
 }
 
-fn qualify(prefix: Option<&str>, name: &str) -> String {
+pub(crate) fn qualify(prefix: Option<&str>, name: &str) -> String {
     match prefix {
         Some(prefix) if !prefix.is_empty() => format!("{prefix}.{name}"),
         _ => name.to_owned(),
