@@ -20,6 +20,8 @@
 //! subclass counts for the class.
 //! A call the resolver cannot type counts for no class, so a method called only that way looks
 //! free: the analysis then keeps the any-order answer.
+//! So does a call from another top-level package ([`package_root`]): the project's classes are
+//! taken to share one, and calls of the libraries they use are not kept.
 //! A call on the object itself (`stop()`, `this.stop()`) runs whenever its caller does: a
 //! helper of a free method is free.
 //! A local holds a fresh object when every value assigned to it is one (or `null`).
@@ -28,6 +30,7 @@
 //! owns for the length of its run; [`Clients::order`] is the rule.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use crate::events::Component;
 use crate::inline::inlined;
@@ -64,14 +67,14 @@ enum Caller {
     /// A lambda or an anonymous class's method, which runs later, as an event.
     Deferred,
     /// A method (or constructor, or initializer) of a named class.
-    Method { class: String, method: String },
+    Method { class: Arc<str>, method: Arc<str> },
 }
 
 /// One call of a project method, or one object creation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Site {
     /// The receiver's static type (the created class for a creation).
-    class: String,
+    class: Arc<str>,
     receiver: Receiver,
     caller: Caller,
 }
@@ -91,6 +94,7 @@ impl Sites {
             sites: Sites::default(),
             callers: Vec::new(),
             fresh: HashSet::new(),
+            types: HashSet::new(),
         };
         for class in &ir.classes {
             walker.class(class, &qualify(ir.package.as_deref(), &class.name));
@@ -113,10 +117,9 @@ impl Sites {
                 Caller::Method {
                     class,
                     method: caller,
-                } if site.receiver == Receiver::Held => Some((
-                    (site.class.as_str(), method.as_str()),
-                    (class.as_str(), caller.as_str()),
-                )),
+                } if site.receiver == Receiver::Held => {
+                    Some(((&*site.class, method.as_str()), (&**class, &**caller)))
+                }
                 _ => None,
             })
         })
@@ -282,7 +285,7 @@ impl Graph<'_, '_, '_> {
         let mut edges = Vec::new();
         let mut related = false;
         for site in sites.by_method.get(&method).into_iter().flatten() {
-            let is_related = self.ancestors(&class).contains(&site.class)
+            let is_related = self.ancestors(&class).contains(&*site.class)
                 || self.ancestors(&site.class).contains(&class);
             if !is_related {
                 continue;
@@ -361,16 +364,31 @@ struct Walker<'r> {
     callers: Vec<Caller>,
     /// Locals of the enclosing methods initialised with an object created there.
     fresh: HashSet<LocalId>,
+    /// The receiver types met, shared by their sites.
+    types: HashSet<Arc<str>>,
 }
 
 impl<'a> Walker<'a> {
+    fn interned(&mut self, class: &str) -> Arc<str> {
+        if let Some(known) = self.types.get(class) {
+            return known.clone();
+        }
+        let class: Arc<str> = Arc::from(class);
+        self.types.insert(class.clone());
+        class
+    }
+
     fn class(&mut self, class: &'a Class, fqn: &str) {
-        let Some(fqn) = self.res.class(fqn).map(|info| info.fqn.clone()) else {
+        let Some(fqn) = self
+            .res
+            .class(fqn)
+            .map(|info| Arc::<str>::from(info.fqn.as_str()))
+        else {
             return;
         };
         self.callers.push(Caller::Method {
             class: fqn.clone(),
-            method: CONSTRUCTOR.to_owned(),
+            method: Arc::from(CONSTRUCTOR),
         });
         for field in &class.fields {
             field
@@ -390,7 +408,7 @@ impl<'a> Walker<'a> {
             };
             self.callers.push(Caller::Method {
                 class: fqn.clone(),
-                method: name.to_owned(),
+                method: Arc::from(name),
             });
             if let Some(body) = &method.body {
                 self.body(body);
@@ -422,12 +440,26 @@ impl<'a> Walker<'a> {
         let Some(caller) = self.callers.last().cloned() else {
             return;
         };
+        let Some(Caller::Method { class: owner, .. }) = self
+            .callers
+            .iter()
+            .rev()
+            .find(|c| matches!(c, Caller::Method { .. }))
+        else {
+            return;
+        };
+        // A call into another top-level package is a call of a library, not of a wrapper of
+        // the project (whose classes share one).
+        if package_root(class) != package_root(owner) {
+            return;
+        }
+        let class = self.interned(class);
         self.sites
             .by_method
             .entry(method.to_owned())
             .or_default()
             .push(Site {
-                class: class.to_owned(),
+                class,
                 receiver,
                 caller,
             });
@@ -548,6 +580,18 @@ impl<'a> Visitor<'a> for Walker<'a> {
             self.body(body);
         }
     }
+}
+
+/// The first two parts of a class's package (`com.example` of `com.example.app.Player`,
+/// `a` of `a.Sink`, nothing for a class in no package), which the classes of one project
+/// share.
+pub(crate) fn package_root(fqn: &str) -> &str {
+    let package = fqn.rfind('.').map_or("", |end| &fqn[..end]);
+    let end = package
+        .match_indices('.')
+        .nth(1)
+        .map_or(package.len(), |(i, _)| i);
+    &package[..end]
 }
 
 /// Whether the unqualified call `expr` of `name` is a Kotlin constructor call (`Player()`).

@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 use typestates::library::Library;
 
 use crate::check::{check_lowered, declared_classes};
-use crate::clients::{wrappers, Clients, Order, Sites, Wrapper};
+use crate::clients::{package_root, wrappers, Clients, Order, Sites, Wrapper};
 use crate::events::Component;
 use crate::ir::SourceIr;
 use crate::prefilter::{simple_name, NameFilter};
@@ -41,7 +41,7 @@ use crate::source::SourceFile;
 use crate::{CheckConfig, CheckResult};
 
 /// How much source text the kept IR may stand for (see the module documentation).
-pub const KEPT_TEXT_BYTES: usize = 8 << 20;
+pub const KEPT_TEXT_BYTES: usize = 7 << 20;
 
 /// A lowered file and the classes it declares.
 struct Lowered {
@@ -155,6 +155,8 @@ impl<'a> Project<'a> {
             .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
             .collect();
         need(&mut found.needed, &found.interim, methods);
+        // The files read from here on are read for their calls: their IR is not kept.
+        budget.store(0, Ordering::Relaxed);
         let todo = found.follow_callers();
         found.lower(todo);
         config.supertypes = found.supertypes();
@@ -404,12 +406,6 @@ fn need(
 /// An owned (class, method) key.
 fn own((class, method): (&str, &str)) -> (String, String) {
     (class.to_owned(), method.to_owned())
-}
-
-/// The first two parts of a qualified name (`com.example` of `com.example.app.Player`).
-fn package_root(fqn: &str) -> &str {
-    let end = fqn.match_indices('.').nth(1).map_or(fqn.len(), |(i, _)| i);
-    &fqn[..end]
 }
 
 /// The result of a file that ran out of time: no findings, marked as cut short.
