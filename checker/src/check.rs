@@ -233,10 +233,14 @@ pub fn states_at(
     let within = |span: Span| span.start_byte <= offset && offset <= span.end_byte;
     let (_, _, found) = analyze(library, &ir, config, None, |cx| {
         let merged = diagnostics::merge(cx.observations);
+        // The innermost call whose own span holds the offset wins over the receiver of
+        // another (`call.execute().use { … }`: the receiver of `use` is `call.execute()`).
         let observation = merged
-            .into_iter()
-            .find(|o| within(o.span) || o.receiver_span.is_some_and(within))?;
-        Some(observed(cx.protocols, &observation))
+            .iter()
+            .filter(|o| within(o.span))
+            .min_by_key(|o| o.span.end_byte - o.span.start_byte)
+            .or_else(|| merged.iter().find(|o| o.receiver_span.is_some_and(within)))?;
+        Some(observed(cx.protocols, observation))
     });
     found
 }
