@@ -247,7 +247,7 @@ pub fn project_supertypes(library: &Library, files: &[SourceFile]) -> Supertypes
             continue;
         };
         for info in crate::resolve::resolve(&ir, &protocols).classes() {
-            out.insert(info.fqn.clone(), info.supertypes.clone());
+            crate::protocols::add_supertypes(&mut out, &info.fqn, &info.supertypes);
         }
     }
     out

@@ -32,7 +32,7 @@ use typestates::library::Library;
 use crate::check::{check_lowered, declared_classes};
 use crate::ir::SourceIr;
 use crate::prefilter::{simple_name, NameFilter};
-use crate::protocols::{Protocols, Supertypes};
+use crate::protocols::{add_supertypes, Protocols, Supertypes};
 use crate::resolve::ClassInfo;
 use crate::source::SourceFile;
 use crate::{CheckConfig, CheckResult};
@@ -105,7 +105,7 @@ impl<'a> Project<'a> {
                     Outcome::Lowered(file) => {
                         let file = *file;
                         for info in &file.classes {
-                            interim.insert(info.fqn.clone(), info.supertypes.clone());
+                            add_supertypes(&mut interim, &info.fqn, &info.supertypes);
                             pending.push(info.fqn.clone());
                         }
                         lowered[i] = Some(file);
@@ -137,13 +137,9 @@ impl<'a> Project<'a> {
                     .collect()
             };
         }
-        // In file order, so that a class two files declare gets the later file's supertypes,
-        // as in `project_supertypes`.
         for file in lowered.iter().flatten() {
             for info in &file.classes {
-                config
-                    .supertypes
-                    .insert(info.fqn.clone(), info.supertypes.clone());
+                add_supertypes(&mut config.supertypes, &info.fqn, &info.supertypes);
             }
         }
         let slots = lowered
