@@ -35,6 +35,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
+use imbl::ordmap::DiffItem;
+
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 use typestates::Answer;
 
@@ -977,36 +979,52 @@ impl Lattice for FlowState {
         if mine.objects.ptr_eq(&theirs.objects) {
             return changed;
         }
-        for (var, value) in theirs.iter() {
-            match mine.objects.get(var) {
-                Some(current) if current.includes(value) => {}
-                Some(_) => {
-                    if let Some(current) = mine.objects.get_mut(var) {
-                        current.take_path_facts(&path);
-                        let mut value = value.clone();
-                        value.take_path_facts(&theirs.facts);
-                        changed |= current.join(&value);
-                        current.drop_path_facts(&mine.facts);
-                    }
+        // Only the objects that differ: the diff skips what the two maps share, so a join
+        // after a branch that touched a few of many objects costs about those few.
+        let mut differ = Vec::new();
+        let mut only_mine = Vec::new();
+        for item in mine.objects.diff(&theirs.objects) {
+            match item {
+                DiffItem::Add(var, value)
+                | DiffItem::Update {
+                    new: (var, value), ..
+                } => {
+                    differ.push((var.clone(), value.clone()));
+                }
+                DiffItem::Remove(var, _) => only_mine.push(var.clone()),
+            }
+        }
+        for (var, mut value) in differ {
+            value.take_path_facts(&theirs.facts);
+            match mine.objects.get_mut(&var) {
+                Some(current) => {
+                    current.take_path_facts(&path);
+                    changed |= current.join(&value);
+                    current.drop_path_facts(&mine.facts);
                 }
                 None => {
-                    let mut value = value.clone();
-                    value.take_path_facts(&theirs.facts);
                     value.untracked_elsewhere();
                     value.drop_path_facts(&mine.facts);
-                    mine.objects.insert(var.clone(), value);
+                    mine.objects.insert(var, value);
                     changed = true;
                 }
             }
         }
         let joined = mine.facts.clone();
-        mine.update_each(|var, value| {
-            if !theirs.contains_key(var) && !value.is_untracked_elsewhere() {
+        for var in only_mine {
+            if mine
+                .objects
+                .get(&var)
+                .is_none_or(Value::is_untracked_elsewhere)
+            {
+                continue;
+            }
+            if let Some(value) = mine.objects.get_mut(&var) {
                 value.take_path_facts(&path);
                 changed |= value.untracked_elsewhere();
                 value.drop_path_facts(&joined);
             }
-        });
+        }
         changed
     }
 }
