@@ -113,7 +113,9 @@ pub struct ValueData {
     pub alias: Option<ExprId>,
     /// The listeners registered on the object, by their registering call
     /// (`setOnPreparedListener(…)`), with the states in which they are.
-    pub listeners: BTreeMap<Listener, Registered>,
+    /// A persistent map: copies of the value share it, so a value copied at every program
+    /// point costs the registrations a path adds, not all of them again.
+    pub listeners: imbl::OrdMap<Listener, Registered>,
     /// Whether some path reached these states through something the analysis could only
     /// approximate: a call of unknown effect, an object of unknown origin narrowed by a call,
     /// or a transition the library marks `unverified`. A finding on such a value is never
@@ -354,7 +356,7 @@ impl ValueData {
             null: false,
             unknown: false,
             alias: None,
-            listeners: BTreeMap::new(),
+            listeners: imbl::OrdMap::new(),
             approximate: false,
             guessed: BTreeSet::new(),
             forgotten: false,
@@ -586,8 +588,11 @@ impl Value {
                 joined.without_any |= registered.without_any || (side.unknown && entry.is_none());
             }
             let joined = joined.normalised();
-            changed |= self.listeners.get(&site) != Some(&joined);
-            self.listeners.insert(site, joined);
+            // Written only when it changed, so that the map stays shared where it did not.
+            if self.listeners.get(&site) != Some(&joined) {
+                self.listeners.insert(site, joined);
+                changed = true;
+            }
         }
         changed
     }
@@ -668,9 +673,10 @@ impl Value {
                     }
                 }
             }
-            for registered in next.listeners.values_mut() {
-                *registered = std::mem::take(registered).normalised();
-            }
+            next.listeners = std::mem::take(&mut next.listeners)
+                .into_iter()
+                .map(|(listener, registered)| (listener, registered.normalised()))
+                .collect();
             if next == out {
                 return out;
             }
@@ -702,7 +708,7 @@ impl Value {
         let mut out = Value::from(ValueData {
             states: BTreeMap::new(),
             null: false,
-            listeners: BTreeMap::new(),
+            listeners: imbl::OrdMap::new(),
             facts: BTreeMap::new(),
             guessed: BTreeSet::new(),
             ..(*self.0).clone()
@@ -786,8 +792,15 @@ impl Value {
             return false;
         }
         let mut changed = !std::mem::replace(&mut self.unknown, true);
-        for registered in self.listeners.values_mut() {
-            changed |= !std::mem::replace(&mut registered.without_any, true);
+        let without: Vec<Listener> = (self.listeners.iter())
+            .filter(|(_, registered)| !registered.without_any)
+            .map(|(listener, _)| listener.clone())
+            .collect();
+        for listener in without {
+            if let Some(registered) = self.listeners.get_mut(&listener) {
+                registered.without_any = true;
+                changed = true;
+            }
         }
         changed
     }
@@ -2261,10 +2274,18 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let removes = call.args.iter().all(|a| a.kind == ExprKind::Null);
         let update = |value: &mut Value| {
             if replaces {
-                value.listeners.retain(|listener, _| match listener {
-                    Listener::Site(site) => sites.get(site).is_none_or(|s| s.name != call.name),
-                    Listener::Via(via) => *via != call.name,
-                });
+                let replaced: Vec<Listener> = (value.listeners.keys())
+                    .filter(|listener| match listener {
+                        Listener::Site(site) => {
+                            sites.get(site).is_some_and(|s| s.name == call.name)
+                        }
+                        Listener::Via(via) => *via == call.name,
+                    })
+                    .cloned()
+                    .collect();
+                for listener in replaced {
+                    value.listeners.remove(&listener);
+                }
             }
             if !removes {
                 value.register(expr.id, &call.name, protocols);
