@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every fuzz target for SECONDS each (default 20), seeded from the project's fixtures.
 # Usage: fuzz/run.sh [SECONDS] [TARGET...]   (needs cargo-fuzz; see README.md)
+# SECONDS 0 runs without a time limit; FUZZ_RUNS=N stops each target after N executions.
 # A crash, a run over 10 s or over 1 GiB of memory fails the script; libFuzzer writes the
 # input to fuzz/artifacts/TARGET/.
 set -euo pipefail
@@ -9,7 +10,7 @@ seconds=${1:-20}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(check typestate_text typestate_json droidstar_dot lsp_transport lsp_positions)
+  targets=(check typestate_text typestate_json droidstar_dot journal lsp_transport lsp_positions)
 fi
 # cargo-fuzz passes unstable flags to rustc: the stable toolchain accepts them this way.
 export RUSTC_BOOTSTRAP=1
@@ -39,12 +40,18 @@ seed corpus/check '\x01' ../checker/tests/fixtures/**/*.kt
 seed corpus/typestate_text '' ../typestates/library/**/*.typestate ../typestates/test_data/format/**/*.typestate
 seed corpus/typestate_json '' ../typestates/test_data/**/*.json
 seed corpus/droidstar_dot '' ../typestates/test_data/droidstar/*.gv
+# Real journals: the ones the learner's journal tests write (into their own temporary folder).
+journals=$(mktemp -d)
+trap 'rm -rf "$journals"' EXIT
+(cd .. && TMPDIR=$journals cargo test --quiet -p learner --test journal >/dev/null)
+mkdir -p corpus/journal
+cp "$journals"/*/*.jsonl corpus/journal/
 seed corpus/lsp_transport '\x07' seeds/lsp_transport/*.txt
 seed corpus/lsp_positions '\x03\x00\x05\x00\x00\x00\x02\x00' ../checker/tests/fixtures/**/*.kt
 
 for target in "${targets[@]}"; do
-  echo "== fuzz $target for ${seconds} s"
+  echo "== fuzz $target for ${seconds} s (0: no limit), ${FUZZ_RUNS:-unlimited} executions"
   # A fixed seed: the same start on every machine, so a CI run does not fail by luck alone.
   cargo fuzz run "$target" "corpus/$target" -- \
-    -seed=1 -max_total_time="$seconds" -timeout=10 -rss_limit_mb=1024 -print_final_stats=1
+    -seed=1 -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -timeout=10 -rss_limit_mb=1024 -print_final_stats=1
 done

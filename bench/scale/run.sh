@@ -5,7 +5,7 @@
 #
 #   bench/scale/run.sh [--quick]   (--quick: 1x and 2x only, for a smoke run)
 #
-# Each run is `typestar check FILE` (or `typestar show FILE` for typestate families) from a
+# Each run is `typestar check FILE` (or `typestar show FILE` for model families) from a
 # release build, measured by GNU time, under a 2 GiB address-space cap and a 60 s timeout.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -14,12 +14,6 @@ cd "$root"
 
 factors=(1 2 4 8)
 [[ "${1:-}" == "--quick" ]] && factors=(1 2)
-# The base size of each family: large enough that process start-up does not dominate.
-declare -A base=(
-    [java-tracked-locals]=2000 [kotlin-tracked-locals]=2000 [java-fields]=500
-    [kotlin-properties]=500 [java-aliases]=500 [java-listeners]=250
-    [java-flag-ifs]=500 [kotlin-elvis]=12 [typestate-chain]=10000
-)
 
 cargo build --release --quiet -p server
 typestar="${CARGO_TARGET_DIR:-$root/target}/release/typestar"
@@ -32,7 +26,7 @@ out=bench/results/scale.md
     echo
     echo "Produced by \`bench/scale/run.sh${*:+ $*}\` on $(date -u +%F) at commit $(git rev-parse --short HEAD)."
     echo "Machine: $(nproc) logical cores; load average before \`$(cut -d' ' -f1-3 /proc/loadavg)\`."
-    echo "Inputs: \`bench/scale/families.py FAMILY N\`; each run is one \`typestar check\` (\`show\` for typestates) under a 2 GiB address-space cap and a 60 s timeout."
+    echo "Inputs: \`bench/scale/families.py FAMILY N\`; each run is one \`typestar check\` (\`show\` for typestate, JSON and DOT models) under a 2 GiB address-space cap and a 60 s timeout."
     echo "CPU is user + system time, memory the peak resident set (GNU time)."
     echo "The growth columns divide by the row before: for a doubling of the input, about 2 is linear, about 4 quadratic."
     echo
@@ -40,14 +34,14 @@ out=bench/results/scale.md
     echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 } > "$out"
 
-while read -r family ext; do
+while read -r family ext base; do
     prev_cpu=""; prev_mem=""
     for factor in "${factors[@]}"; do
-        n=$(( ${base[$family]} * factor ))
+        n=$(( base * factor ))
         file="$work/$family-$n.$ext"
         python3 "$here/families.py" "$family" "$n" > "$file"
         command=(check "$file")
-        [[ "$ext" == typestate ]] && command=(show "$file")
+        [[ "$ext" == typestate || "$ext" == gv || "$ext" == json ]] && command=(show "$file")
         status=0
         ( ulimit -v 2097152; /usr/bin/time -f "%U %S %M" -o "$work/time" \
             timeout 60 "$typestar" "${command[@]}" > /dev/null 2> "$work/err" ) || status=$?

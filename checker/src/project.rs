@@ -35,7 +35,7 @@ use crate::clients::{package_root, wrappers, Clients, Order, Sites, Wrapper};
 use crate::events::Component;
 use crate::ir::SourceIr;
 use crate::prefilter::{simple_name, NameFilter};
-use crate::protocols::{Protocols, Supertypes};
+use crate::protocols::{add_supertypes, Protocols, Supertypes};
 use crate::resolve::ClassInfo;
 use crate::source::SourceFile;
 use crate::{CheckConfig, CheckResult};
@@ -292,8 +292,7 @@ impl Discovery<'_, '_, '_> {
                     Outcome::Lowered(file) => {
                         let file = *file;
                         for info in &file.classes {
-                            self.interim
-                                .insert(info.fqn.clone(), info.supertypes.clone());
+                            add_supertypes(&mut self.interim, &info.fqn, &info.supertypes);
                             self.pending.push(info.fqn.clone());
                         }
                         self.lowered[i] = Some(file);
@@ -366,13 +365,13 @@ impl Discovery<'_, '_, '_> {
             .collect()
     }
 
-    /// The supertypes of the lowered files' classes, in file order, so that a class two files
-    /// declare gets the later file's, as a single file's check would see them.
+    /// The supertypes of the project's classes: a class declared more than once extends what
+    /// any of its declarations does.
     fn supertypes(&self) -> Supertypes {
         let mut out = self.interim.clone();
         for file in self.lowered.iter().flatten() {
             for info in &file.classes {
-                out.insert(info.fqn.clone(), info.supertypes.clone());
+                add_supertypes(&mut out, &info.fqn, &info.supertypes);
             }
         }
         out

@@ -46,6 +46,22 @@ pub struct ProtocolId(pub u16);
 /// Direct supertypes of classes, by fully qualified name.
 pub type Supertypes = HashMap<String, Vec<String>>;
 
+/// Records that the class `fqn` extends `supertypes`, besides what it was known to extend: a
+/// class declared more than once (twice in a file being edited, or in two build flavours)
+/// extends what any of its declarations extends, whichever is read first.
+pub fn add_supertypes(into: &mut Supertypes, fqn: &str, supertypes: &[String]) {
+    extend_supertypes(into.entry(fqn.to_owned()).or_default(), supertypes);
+}
+
+/// Adds to a class's `known` supertypes those of `supertypes` it does not hold yet, in order.
+pub(crate) fn extend_supertypes(known: &mut Vec<String>, supertypes: &[String]) {
+    for ty in supertypes {
+        if !known.contains(ty) {
+            known.push(ty.clone());
+        }
+    }
+}
+
 /// How a call that may create a protocol object is shaped.
 #[derive(Debug, Clone, Copy)]
 pub enum CreatorCall<'a> {

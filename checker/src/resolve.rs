@@ -475,14 +475,17 @@ impl Resolver<'_> {
     }
 
     fn class(&mut self, class: &Class, fqn: String) {
+        // A class declared twice extends what either declaration extends.
         let supertypes = self.supertypes(class);
-        self.res.classes.insert(
-            fqn.clone(),
-            ClassInfo {
+        let info = self
+            .res
+            .classes
+            .entry(fqn.clone())
+            .or_insert_with(|| ClassInfo {
                 fqn: fqn.clone(),
-                supertypes,
-            },
-        );
+                supertypes: Vec::new(),
+            });
+        crate::protocols::extend_supertypes(&mut info.supertypes, &supertypes);
         let methods = class
             .methods
             .iter()

@@ -35,6 +35,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
 
+use imbl::ordmap::DiffItem;
+
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 use typestates::Answer;
 
@@ -111,7 +113,9 @@ pub struct ValueData {
     pub alias: Option<ExprId>,
     /// The listeners registered on the object, by their registering call
     /// (`setOnPreparedListener(…)`), with the states in which they are.
-    pub listeners: BTreeMap<Listener, Registered>,
+    /// A persistent map: copies of the value share it, so a value copied at every program
+    /// point costs the registrations a path adds, not all of them again.
+    pub listeners: imbl::OrdMap<Listener, Registered>,
     /// Whether some path reached these states through something the analysis could only
     /// approximate: a call of unknown effect, an object of unknown origin narrowed by a call,
     /// or a transition the library marks `unverified`. A finding on such a value is never
@@ -352,7 +356,7 @@ impl ValueData {
             null: false,
             unknown: false,
             alias: None,
-            listeners: BTreeMap::new(),
+            listeners: imbl::OrdMap::new(),
             approximate: false,
             guessed: BTreeSet::new(),
             forgotten: false,
@@ -584,8 +588,11 @@ impl Value {
                 joined.without_any |= registered.without_any || (side.unknown && entry.is_none());
             }
             let joined = joined.normalised();
-            changed |= self.listeners.get(&site) != Some(&joined);
-            self.listeners.insert(site, joined);
+            // Written only when it changed, so that the map stays shared where it did not.
+            if self.listeners.get(&site) != Some(&joined) {
+                self.listeners.insert(site, joined);
+                changed = true;
+            }
         }
         changed
     }
@@ -666,9 +673,10 @@ impl Value {
                     }
                 }
             }
-            for registered in next.listeners.values_mut() {
-                *registered = std::mem::take(registered).normalised();
-            }
+            next.listeners = std::mem::take(&mut next.listeners)
+                .into_iter()
+                .map(|(listener, registered)| (listener, registered.normalised()))
+                .collect();
             if next == out {
                 return out;
             }
@@ -700,7 +708,7 @@ impl Value {
         let mut out = Value::from(ValueData {
             states: BTreeMap::new(),
             null: false,
-            listeners: BTreeMap::new(),
+            listeners: imbl::OrdMap::new(),
             facts: BTreeMap::new(),
             guessed: BTreeSet::new(),
             ..(*self.0).clone()
@@ -784,8 +792,15 @@ impl Value {
             return false;
         }
         let mut changed = !std::mem::replace(&mut self.unknown, true);
-        for registered in self.listeners.values_mut() {
-            changed |= !std::mem::replace(&mut registered.without_any, true);
+        let without: Vec<Listener> = (self.listeners.iter())
+            .filter(|(_, registered)| !registered.without_any)
+            .map(|(listener, _)| listener.clone())
+            .collect();
+        for listener in without {
+            if let Some(registered) = self.listeners.get_mut(&listener) {
+                registered.without_any = true;
+                changed = true;
+            }
         }
         changed
     }
@@ -977,36 +992,52 @@ impl Lattice for FlowState {
         if mine.objects.ptr_eq(&theirs.objects) {
             return changed;
         }
-        for (var, value) in theirs.iter() {
-            match mine.objects.get(var) {
-                Some(current) if current.includes(value) => {}
-                Some(_) => {
-                    if let Some(current) = mine.objects.get_mut(var) {
-                        current.take_path_facts(&path);
-                        let mut value = value.clone();
-                        value.take_path_facts(&theirs.facts);
-                        changed |= current.join(&value);
-                        current.drop_path_facts(&mine.facts);
-                    }
+        // Only the objects that differ: the diff skips what the two maps share, so a join
+        // after a branch that touched a few of many objects costs about those few.
+        let mut differ = Vec::new();
+        let mut only_mine = Vec::new();
+        for item in mine.objects.diff(&theirs.objects) {
+            match item {
+                DiffItem::Add(var, value)
+                | DiffItem::Update {
+                    new: (var, value), ..
+                } => {
+                    differ.push((var.clone(), value.clone()));
+                }
+                DiffItem::Remove(var, _) => only_mine.push(var.clone()),
+            }
+        }
+        for (var, mut value) in differ {
+            value.take_path_facts(&theirs.facts);
+            match mine.objects.get_mut(&var) {
+                Some(current) => {
+                    current.take_path_facts(&path);
+                    changed |= current.join(&value);
+                    current.drop_path_facts(&mine.facts);
                 }
                 None => {
-                    let mut value = value.clone();
-                    value.take_path_facts(&theirs.facts);
                     value.untracked_elsewhere();
                     value.drop_path_facts(&mine.facts);
-                    mine.objects.insert(var.clone(), value);
+                    mine.objects.insert(var, value);
                     changed = true;
                 }
             }
         }
         let joined = mine.facts.clone();
-        mine.update_each(|var, value| {
-            if !theirs.contains_key(var) && !value.is_untracked_elsewhere() {
+        for var in only_mine {
+            if mine
+                .objects
+                .get(&var)
+                .is_none_or(Value::is_untracked_elsewhere)
+            {
+                continue;
+            }
+            if let Some(value) = mine.objects.get_mut(&var) {
                 value.take_path_facts(&path);
                 changed |= value.untracked_elsewhere();
                 value.drop_path_facts(&joined);
             }
-        });
+        }
         changed
     }
 }
@@ -2246,10 +2277,18 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let removes = call.args.iter().all(|a| a.kind == ExprKind::Null);
         let update = |value: &mut Value| {
             if replaces {
-                value.listeners.retain(|listener, _| match listener {
-                    Listener::Site(site) => sites.get(site).is_none_or(|s| s.name != call.name),
-                    Listener::Via(via) => *via != call.name,
-                });
+                let replaced: Vec<Listener> = (value.listeners.keys())
+                    .filter(|listener| match listener {
+                        Listener::Site(site) => {
+                            sites.get(site).is_some_and(|s| s.name == call.name)
+                        }
+                        Listener::Via(via) => *via == call.name,
+                    })
+                    .cloned()
+                    .collect();
+                for listener in replaced {
+                    value.listeners.remove(&listener);
+                }
             }
             if !removes {
                 value.register(expr.id, &call.name, protocols);

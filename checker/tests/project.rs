@@ -175,3 +175,44 @@ fn parsing_stops_at_the_time_limit() {
     assert!(project.is_analysed(0));
     assert_eq!(project.check(0).violations.len(), 1);
 }
+
+/// Each file of `tests/project/` (F18: two classes of one name, as while a file is edited)
+/// gets the same violations and unreleased objects from `Project` (the command line's path),
+/// from the per-file check with `project_config`, and from the per-file check alone (the
+/// editor's path before it knows the project).
+#[test]
+fn every_path_finds_the_same_in_tricky_files() {
+    let library = Library::bundled();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/project");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("readable")
+        .map(|entry| entry.expect("readable").path())
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    for path in paths {
+        let files = [
+            SourceFile::from_bytes(&path, std::fs::read(&path).expect("readable"))
+                .expect("checkable"),
+        ];
+        let alone = CheckConfig {
+            report_unreleased: true,
+            ..CheckConfig::default()
+        };
+        let with_project = project_config(&library, &files, alone.clone());
+        let expected = check(&library, &files[0], &alone);
+        let project = Project::new(&library, &files, alone, 1).check(0);
+        let per_file = check(&library, &files[0], &with_project);
+        for (name, found) in [
+            ("Project", &project),
+            ("check with project_config", &per_file),
+        ] {
+            assert_eq!(
+                (&found.violations, &found.unreleased),
+                (&expected.violations, &expected.unreleased),
+                "{}: {name} differs from check alone",
+                path.display()
+            );
+        }
+    }
+}

@@ -256,15 +256,19 @@ async fn statistics_are_summed_across_sessions_and_split_by_phase() {
 async fn a_valid_but_wrong_entry_is_reported_as_the_journals() {
     let path = journal_path("wrong.jsonl");
     learn_journaled(&path).await.unwrap();
-    // The last entry is always in the sample: make its first `eps` an `err`, a valid
-    // answer that the system never gives there.
+    // The last entry is always in the sample: make its first `eps` and every output after
+    // it `err`, a valid answer (closed after the error) that the system never gives there.
     let text = std::fs::read_to_string(&path).unwrap();
     let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
     let last = lines
         .iter()
         .rposition(|it| it.contains("\"inputs\"") && it.contains("\"eps\""))
         .expect("an entry with an eps");
-    lines[last] = lines[last].replacen("\"eps\"", "\"err\"", 1);
+    let mut entry: serde_json::Value = serde_json::from_str(&lines[last]).unwrap();
+    let outputs = entry["outputs"].as_array_mut().unwrap();
+    let first_eps = outputs.iter().position(|it| it == "eps").unwrap();
+    outputs[first_eps..].fill(serde_json::Value::from("err"));
+    lines[last] = entry.to_string();
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     let error = learn_journaled(&path)
         .await
@@ -282,4 +286,35 @@ async fn a_valid_but_wrong_entry_is_reported_as_the_journals() {
         message.contains("3 runs of the system now answer"),
         "{message}"
     );
+}
+
+/// A complete line that no run of the system could have written is refused with its line
+/// number and what is wrong, never replayed into the cache.
+#[test]
+fn a_line_no_run_could_write_is_refused() {
+    use learner::oracle::journal::{header_line, read};
+    let alphabet = Alphabet::of(reference("AsyncTask").signature());
+    let path = Path::new("bad.jsonl");
+    for (entry, expected) in [
+        (
+            r#"{"inputs":["execute","cancel"],"outputs":["err","eps"]}"#,
+            "journal bad.jsonl:2: output 2 is `eps` after `err` (output 1)",
+        ),
+        (
+            r#"{"inputs":["execute"],"outputs":["eps","eps"]}"#,
+            "journal bad.jsonl:2: 1 inputs but 2 outputs",
+        ),
+        (
+            r#"{"inputs":["start"],"outputs":["eps"]}"#,
+            "journal bad.jsonl:2: unknown input `start`",
+        ),
+    ] {
+        let text = format!("{}\n{entry}\n", header_line(&alphabet, "0"));
+        let error = read(path, &text, &alphabet, "0").expect_err(entry);
+        assert!(error.to_string().starts_with(expected), "{error}");
+    }
+    let good = r#"{"inputs":["execute","cancel"],"outputs":["eps","err"]}"#;
+    let text = format!("{}\n{good}\n", header_line(&alphabet, "0"));
+    let contents = read(path, &text, &alphabet, "0").unwrap().unwrap();
+    assert_eq!(contents.entries.len(), 1);
 }

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::closure::{Alphabet, OutputWord, Word};
+use crate::closure::{Alphabet, Output, OutputWord, Word};
 use crate::oracle::sul::CountSnapshot;
 use crate::oracle::{MembershipOracle, QueryError};
 
@@ -192,6 +192,169 @@ pub struct Opened {
     pub recovered_truncation: bool,
 }
 
+/// What the text of a journal holds: see [`read`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contents {
+    /// The queries it recorded, in order.
+    pub entries: Vec<JournaledQuery>,
+    /// The last totals it recorded.
+    pub totals: Totals,
+    /// The length of the text up to the end of its last complete line; a longer text ends in a
+    /// line a kill left half-written.
+    pub complete: usize,
+}
+
+/// The header of the journal of `experiment` (a [`fingerprint`]) over `alphabet`.
+fn header(alphabet: &Alphabet, experiment: &str) -> Header {
+    Header {
+        journal: FORMAT.to_owned(),
+        version: VERSION,
+        experiment: experiment.to_owned(),
+        class: alphabet.signature.class.clone(),
+        inputs: alphabet.input_names(&alphabet.inputs),
+    }
+}
+
+/// The header line of `experiment` over `alphabet`, without its `\n`.
+pub fn header_line(alphabet: &Alphabet, experiment: &str) -> String {
+    serde_json::to_string(&header(alphabet, experiment)).expect("header serializes")
+}
+
+/// The line of one executed query, without its `\n`.
+pub fn entry_line(
+    alphabet: &Alphabet,
+    word: &[crate::closure::Input],
+    outputs: &[crate::closure::Output],
+) -> String {
+    let entry = Entry {
+        inputs: alphabet.input_names(word),
+        outputs: alphabet.output_names(outputs),
+    };
+    serde_json::to_string(&entry).expect("entry serializes")
+}
+
+/// The line of the totals so far, without its `\n`.
+pub fn totals_line(totals: &Totals) -> String {
+    serde_json::to_string(&TotalsLine { totals: *totals }).expect("totals serialize")
+}
+
+/// Reads `text`, the journal at `path`, for `experiment` (a [`fingerprint`]) over `alphabet`:
+/// `None` when it holds no complete header line yet (nothing was journaled).
+/// Only the last line may be incomplete; every other line must be an entry of this experiment
+/// or totals.
+pub fn read(
+    path: &Path,
+    text: &str,
+    alphabet: &Alphabet,
+    experiment: &str,
+) -> Result<Option<Contents>, JournalError> {
+    let Some(header_end) = text.find('\n') else {
+        return Ok(None);
+    };
+    let corrupt = |line, message| JournalError::Corrupt {
+        path: path.to_owned(),
+        line,
+        message,
+    };
+    check_header(path, &text[..header_end], &header(alphabet, experiment))?;
+    let mut entries = Vec::new();
+    let mut totals = Totals::default();
+    let mut complete = header_end + 1;
+    for (index, line) in text[complete..].split_inclusive('\n').enumerate() {
+        let line_number = index + 2;
+        if !line.ends_with('\n') {
+            // Cut off mid-write by a kill: everything before it is complete.
+            break;
+        }
+        complete += line.len();
+        let line = line.trim_end_matches('\n');
+        if let Ok(recorded) = serde_json::from_str::<TotalsLine>(line) {
+            totals = recorded.totals;
+            continue;
+        }
+        let (word, outputs) =
+            parse_entry(alphabet, line).map_err(|message| corrupt(line_number, message))?;
+        entries.push(JournaledQuery {
+            line: line_number,
+            word,
+            outputs,
+        });
+    }
+    Ok(Some(Contents {
+        entries,
+        totals,
+        complete,
+    }))
+}
+
+fn check_header(path: &Path, line: &str, expected: &Header) -> Result<(), JournalError> {
+    let found: Header = serde_json::from_str(line).map_err(|error| JournalError::Corrupt {
+        path: path.to_owned(),
+        line: 1,
+        message: format!("not a {FORMAT} header: {error}"),
+    })?;
+    if found.journal != FORMAT || found.version != VERSION {
+        return Err(JournalError::Corrupt {
+            path: path.to_owned(),
+            line: 1,
+            message: format!(
+                "format {} version {}, expected {FORMAT} version {VERSION}",
+                found.journal, found.version
+            ),
+        });
+    }
+    if found != *expected {
+        return Err(JournalError::OtherExperiment {
+            path: path.to_owned(),
+            expected: expected.experiment.clone(),
+            found: found.experiment,
+            class: found.class,
+            inputs: found.inputs.join(" "),
+        });
+    }
+    Ok(())
+}
+
+fn parse_entry(alphabet: &Alphabet, line: &str) -> Result<(Word, OutputWord), String> {
+    let entry: Entry = serde_json::from_str(line).map_err(|error| error.to_string())?;
+    let word = entry
+        .inputs
+        .iter()
+        .map(|name| {
+            alphabet
+                .input_named(name)
+                .ok_or_else(|| format!("unknown input `{name}`"))
+        })
+        .collect::<Result<Word, _>>()?;
+    let outputs = entry
+        .outputs
+        .iter()
+        .map(|name| {
+            alphabet
+                .output_named(name)
+                .ok_or_else(|| format!("unknown output `{name}`"))
+        })
+        .collect::<Result<OutputWord, _>>()?;
+    if word.len() != outputs.len() {
+        return Err(format!(
+            "{} inputs but {} outputs",
+            word.len(),
+            outputs.len()
+        ));
+    }
+    if let Some(err) = crate::closure::first_err(&outputs) {
+        if let Some(after) = outputs[err..].iter().position(|it| *it != Output::Err) {
+            return Err(format!(
+                "output {} is `{}` after `err` (output {}): the system never runs inputs after an error",
+                err + after + 1,
+                entry.outputs[err + after],
+                err + 1
+            ));
+        }
+    }
+    Ok((word, outputs))
+}
+
 impl JournalFile {
     /// Opens or creates the journal at `path` for the experiment `experiment` (a
     /// [`fingerprint`]) over `alphabet`.
@@ -212,22 +375,16 @@ impl JournalFile {
             .map_err(io)?;
         let mut text = String::new();
         file.read_to_string(&mut text).map_err(io)?;
-        let header = Header {
-            journal: FORMAT.to_owned(),
-            version: VERSION,
-            experiment: experiment.to_owned(),
-            class: alphabet.signature.class.clone(),
-            inputs: alphabet.input_names(&alphabet.inputs),
-        };
+        let contents = read(path, &text, &alphabet, experiment)?;
         let mut journal = JournalFile {
             path: path.to_owned(),
             file,
             alphabet,
         };
-        let Some(header_end) = text.find('\n') else {
+        let Some(contents) = contents else {
             // Empty, or a header cut off before its newline: nothing was journaled yet.
             journal.file.set_len(0).map_err(io)?;
-            journal.append_line(&serde_json::to_string(&header).expect("header serializes"))?;
+            journal.append_line(&header_line(&journal.alphabet, experiment))?;
             journal.sync()?;
             return Ok(Opened {
                 file: journal,
@@ -236,116 +393,18 @@ impl JournalFile {
                 recovered_truncation: !text.is_empty(),
             });
         };
-        journal.check_header(&text[..header_end], &header)?;
-        let (entries, totals, complete_len) = journal.read_entries(&text, header_end + 1)?;
-        let recovered_truncation = complete_len < text.len();
+        let recovered_truncation = contents.complete < text.len();
         if recovered_truncation {
-            journal.file.set_len(complete_len as u64).map_err(io)?;
+            journal.file.set_len(contents.complete as u64).map_err(io)?;
             journal.file.seek(SeekFrom::End(0)).map_err(io)?;
             journal.sync()?;
         }
         Ok(Opened {
             file: journal,
-            entries,
-            totals,
+            entries: contents.entries,
+            totals: contents.totals,
             recovered_truncation,
         })
-    }
-
-    fn check_header(&self, line: &str, expected: &Header) -> Result<(), JournalError> {
-        let found: Header = serde_json::from_str(line).map_err(|error| JournalError::Corrupt {
-            path: self.path.clone(),
-            line: 1,
-            message: format!("not a {FORMAT} header: {error}"),
-        })?;
-        if found.journal != FORMAT || found.version != VERSION {
-            return Err(JournalError::Corrupt {
-                path: self.path.clone(),
-                line: 1,
-                message: format!(
-                    "format {} version {}, expected {FORMAT} version {VERSION}",
-                    found.journal, found.version
-                ),
-            });
-        }
-        if found != *expected {
-            return Err(JournalError::OtherExperiment {
-                path: self.path.clone(),
-                expected: expected.experiment.clone(),
-                found: found.experiment,
-                class: found.class,
-                inputs: found.inputs.join(" "),
-            });
-        }
-        Ok(())
-    }
-
-    /// The complete entries from byte `start` on, the last totals, and the length of the
-    /// file up to the end of the last complete line. Only the last line may be incomplete.
-    fn read_entries(
-        &self,
-        text: &str,
-        start: usize,
-    ) -> Result<(Vec<JournaledQuery>, Totals, usize), JournalError> {
-        let mut entries = Vec::new();
-        let mut totals = Totals::default();
-        let mut offset = start;
-        for (index, line) in text[start..].split_inclusive('\n').enumerate() {
-            let line_number = index + 2;
-            if !line.ends_with('\n') {
-                // Cut off mid-write by a kill: everything before it is complete.
-                break;
-            }
-            offset += line.len();
-            let line = line.trim_end_matches('\n');
-            if let Ok(recorded) = serde_json::from_str::<TotalsLine>(line) {
-                totals = recorded.totals;
-                continue;
-            }
-            let (word, outputs) =
-                self.parse_entry(line)
-                    .map_err(|message| JournalError::Corrupt {
-                        path: self.path.clone(),
-                        line: line_number,
-                        message,
-                    })?;
-            entries.push(JournaledQuery {
-                line: line_number,
-                word,
-                outputs,
-            });
-        }
-        Ok((entries, totals, offset))
-    }
-
-    fn parse_entry(&self, line: &str) -> Result<(Word, OutputWord), String> {
-        let entry: Entry = serde_json::from_str(line).map_err(|error| error.to_string())?;
-        let word = entry
-            .inputs
-            .iter()
-            .map(|name| {
-                self.alphabet
-                    .input_named(name)
-                    .ok_or_else(|| format!("unknown input `{name}`"))
-            })
-            .collect::<Result<Word, _>>()?;
-        let outputs = entry
-            .outputs
-            .iter()
-            .map(|name| {
-                self.alphabet
-                    .output_named(name)
-                    .ok_or_else(|| format!("unknown output `{name}`"))
-            })
-            .collect::<Result<OutputWord, _>>()?;
-        if word.len() != outputs.len() {
-            return Err(format!(
-                "{} inputs but {} outputs",
-                word.len(),
-                outputs.len()
-            ));
-        }
-        Ok((word, outputs))
     }
 
     /// Appends one executed query (not yet synced).
@@ -354,17 +413,13 @@ impl JournalFile {
         word: &[crate::closure::Input],
         outputs: &[crate::closure::Output],
     ) -> Result<(), JournalError> {
-        let entry = Entry {
-            inputs: self.alphabet.input_names(word),
-            outputs: self.alphabet.output_names(outputs),
-        };
-        self.append_line(&serde_json::to_string(&entry).expect("entry serializes"))
+        let line = entry_line(&self.alphabet, word, outputs);
+        self.append_line(&line)
     }
 
     /// Appends the totals so far and syncs.
     pub fn append_totals(&mut self, totals: &Totals) -> Result<(), JournalError> {
-        let line = TotalsLine { totals: *totals };
-        self.append_line(&serde_json::to_string(&line).expect("totals serialize"))?;
+        self.append_line(&totals_line(totals))?;
         self.sync()
     }
 
