@@ -11,8 +11,6 @@
 //! A declared length that is too short leaves a truncated body (an error) and the rest of the
 //! message before the next header, which is skipped without a second error.
 
-use serde::de::IgnoredAny;
-
 /// The largest body accepted; a bigger one is skipped and reported.
 pub const MAX_MESSAGE: usize = 256 << 20;
 
@@ -146,11 +144,13 @@ impl Decoder {
 
     /// `body` when it is JSON, else an error saying it may be `cut` (its length was wrong).
     /// JSON is UTF-8 (RFC 8259); serde_json does not check the text of strings it skips.
+    /// The body is read as the server reads it, into a `serde_json::Value`, so that what
+    /// passes here parses there (a number out of `f64`'s range, `1e11111`, does not).
     fn body(&mut self, body: Vec<u8>, cut: &str) -> Decoded {
         let checked = std::str::from_utf8(&body)
             .map_err(|err| err.to_string())
             .and_then(|text| {
-                serde_json::from_str::<IgnoredAny>(text).map_err(|err| err.to_string())
+                serde_json::from_str::<serde_json::Value>(text).map_err(|err| err.to_string())
             });
         match checked {
             Ok(_) => {
@@ -419,6 +419,17 @@ mod tests {
                 "{piece}"
             );
         }
+    }
+
+    #[test]
+    fn a_number_out_of_range_is_not_a_body() {
+        // Found by the lsp_transport fuzz target: the server could not parse what passed.
+        let mut input = b"Content-Length: 8\r\n\r\n\r1e11111".to_vec();
+        input.extend_from_slice(frame(A).as_bytes());
+        assert_eq!(
+            summary(&decode(&input, 3)),
+            ["E:invalid", &format!("B:{A}")]
+        );
     }
 
     #[test]
