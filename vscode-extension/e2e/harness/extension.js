@@ -63,7 +63,23 @@ exports.activate = async (context) => {
     }
   }
   write('hovers');
-  // A call on a library class (Screen.java's DownloadTask is the project's own subclass).
+  for (const document of documents) {
+    const text = document.getText();
+    const marker = /\/\/ learnClass: (\w+)/.exec(text);
+    if (marker === null) continue;
+    const lineStart = text.lastIndexOf('\n', marker.index) + 1;
+    const at = document.positionAt(text.indexOf(marker[1], lineStart));
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(at, at);
+    try {
+      const answer = await vscode.commands.executeCommand('typestar.learnClass', editor.document.uri);
+      learnClass = { file: path.relative(folder.uri.fsPath, editor.document.uri.fsPath), line: at.line, character: at.character, answer };
+    } catch (e) {
+      learnClass = { error: e instanceof Error ? e.message : String(e) };
+    }
+    write('learnClass');
+  }
+  // Last, so that the final screenshot shows it: a call on a library class (Screen.java's DownloadTask is the project's own subclass).
   const first = hovers.find((h) => h.file.endsWith('.kt'));
   if (first !== undefined && protocolView === null) {
     const document = documents.find((d) => path.relative(folder.uri.fsPath, d.uri.fsPath) === first.file);
@@ -82,21 +98,5 @@ exports.activate = async (context) => {
       protocolView = { error: e instanceof Error ? e.message : String(e) };
     }
     write('protocolView');
-  }
-  for (const document of documents) {
-    const text = document.getText();
-    const marker = /\/\/ learnClass: (\w+)/.exec(text);
-    if (marker === null) continue;
-    const lineStart = text.lastIndexOf('\n', marker.index) + 1;
-    const at = document.positionAt(text.indexOf(marker[1], lineStart));
-    const editor = await vscode.window.showTextDocument(document);
-    editor.selection = new vscode.Selection(at, at);
-    try {
-      const answer = await vscode.commands.executeCommand('typestar.learnClass', editor.document.uri);
-      learnClass = { file: path.relative(folder.uri.fsPath, editor.document.uri.fsPath), line: at.line, character: at.character, answer };
-    } catch (e) {
-      learnClass = { error: e instanceof Error ? e.message : String(e) };
-    }
-    write('learnClass');
   }
 };
