@@ -155,12 +155,15 @@ done
 log "PASS after $((SECONDS - deadline + timeout_s))s; diagnostics and the learnClass answer:"
 # The harness opens the protocol view last, so the final screenshot shows it. Its webview renders the diagram after
 # the tab opens (Graphviz's WebAssembly loads first) and the harness cannot see inside it: the screenshot waits a
-# little. Only the artifact depends on this delay, never the verdict.
-sleep "${E2E_RENDER_DELAY:-3}"
+# little (3 s was too short once on a loaded machine; it may still show an empty view). Only the artifact depends on
+# this delay, never the verdict.
+sleep "${E2E_RENDER_DELAY:-8}"
 node "$here/screenshot.cjs" "$cdp_port" "$artifacts/pass.png" && log "screenshot of the protocol view: $artifacts/pass.png"
 node -e 'const r = require(process.argv[1]);
 for (const d of r.diagnostics) console.log(`  ${d.file}:${d.line + 1}:${d.character + 1}: [${d.source}/${d.code}] ${d.message}`);
 for (const f of r.fixes ?? []) console.log(`  quick fix at ${f.file}:${f.line + 1}: ${f.titles.join("; ")}`);
+const a = r.appliedFix;
+if (a) console.log(`  applied "${a.title}" at ${a.file}:${a.line + 1}: findings ${JSON.stringify(a.before)} -> ${JSON.stringify(a.after)}, reverted: ${a.restored}`);
 if (r.protocolView) console.log(`  protocol view from ${r.protocolView.file}:${r.protocolView.line + 1}: ${JSON.stringify(r.protocolView.webviews)}`);
 console.log(`  typestar.learnClass at ${r.learnClass.file}:${r.learnClass.line + 1}:${r.learnClass.character + 1}: ${JSON.stringify(r.learnClass.answer)}`)' \
   "$run/ws/.e2e-result.json"
