@@ -1,7 +1,8 @@
 // Exit 0 when <workspace>/.e2e-result.json holds, for each `// expect: TEXT` or `// expect(KIND): TEXT` marker in the
 // workspace's Java and Kotlin files, a diagnostic on that line whose message contains TEXT; with the real server
 // (`--hovers`), a hover on the marker's call naming the states before it, a preferred quick fix offered at one of
-// them at least, and the protocol view opened in a webview; and an answer of the server to
+// them at least, that fix applied (the text changed, its finding gone after the recheck, back after the revert), and
+// the protocol view opened in a webview; and an answer of the server to
 // `typestar.learnClass` (from the stand-in: exactly the document and cursor); exit 1 otherwise.
 // Usage: node check-result.cjs WORKSPACE [--hovers] [--explain]
 'use strict';
@@ -33,6 +34,12 @@ for (const file of sources) {
 }
 if (process.argv.includes('--hovers')) {
   if ((result.fixes ?? []).length === 0) missing.push('no preferred quick fix offered at any expected finding');
+  const fix = result.appliedFix;
+  if (!(fix?.applied && Array.isArray(fix.after) && fix.restored)) {
+    missing.push(`the first quick fix was not applied, left its finding, or was not reverted: ${JSON.stringify(fix)}`);
+  } else if (fix.text === fs.readFileSync(path.join(ws, fix.file), 'utf8')) {
+    missing.push(`the quick fix "${fix.title}" did not change ${fix.file}`);
+  }
   const view = result.protocolView;
   if (!(view?.webviews?.length > 0)) missing.push(`the protocol view did not open: ${JSON.stringify(view)}`);
 }

@@ -11,7 +11,8 @@
 # `// expect(KIND): TEXT` line has a diagnostic containing TEXT, with the real server a hover there naming the
 # states, and the server answered `typestar.learnClass` run at the `// learnClass: WORD` marker (e2e/check-result.cjs).
 # The workspace is examples/android-app (Java and Kotlin) with e2e/workspace/Screen.java added for the real server,
-# e2e/workspace alone for the stand-in. Screenshots of the editor go to E2E_ARTIFACTS (default $E2E_WORK/run/artifacts).
+# e2e/workspace alone for the stand-in. Screenshots of the editor go to E2E_ARTIFACTS (default $E2E_WORK/run/artifacts):
+# pass.png shows the protocol view the harness opens last, fail.png the editor when the checks did not pass.
 # The harness waits on onDidChangeDiagnostics; this script polls that file until E2E_TIMEOUT seconds (default 120).
 #
 # First run: installs chromium and libkrb5-dev with apt-get when missing (as root), Node 24 and code-server from npm
@@ -97,6 +98,8 @@ JSON
 cat >"$run/ud/User/settings.json" <<JSON
 {
   "workbench.startupEditor": "none",
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
+  "chat.disableAIFeatures": true,
   "extensions.autoCheckUpdates": false,
   "extensions.autoUpdate": false
 }
@@ -150,10 +153,17 @@ until node "$here/check-result.cjs" "$run/ws" "${checks[@]}"; do
   sleep 0.5
 done
 log "PASS after $((SECONDS - deadline + timeout_s))s; diagnostics and the learnClass answer:"
-node "$here/screenshot.cjs" "$cdp_port" "$artifacts/pass.png" && log "screenshot: $artifacts/pass.png"
+# The harness opens the protocol view last, so the final screenshot shows it. Its webview renders the diagram after
+# the tab opens (Graphviz's WebAssembly loads first) and the harness cannot see inside it: the screenshot waits a
+# little (3 s was too short once on a loaded machine; it may still show an empty view). Only the artifact depends on
+# this delay, never the verdict.
+sleep "${E2E_RENDER_DELAY:-8}"
+node "$here/screenshot.cjs" "$cdp_port" "$artifacts/pass.png" && log "screenshot of the protocol view: $artifacts/pass.png"
 node -e 'const r = require(process.argv[1]);
 for (const d of r.diagnostics) console.log(`  ${d.file}:${d.line + 1}:${d.character + 1}: [${d.source}/${d.code}] ${d.message}`);
 for (const f of r.fixes ?? []) console.log(`  quick fix at ${f.file}:${f.line + 1}: ${f.titles.join("; ")}`);
+const a = r.appliedFix;
+if (a) console.log(`  applied "${a.title}" at ${a.file}:${a.line + 1}: findings ${JSON.stringify(a.before)} -> ${JSON.stringify(a.after)}, reverted: ${a.restored}`);
 if (r.protocolView) console.log(`  protocol view from ${r.protocolView.file}:${r.protocolView.line + 1}: ${JSON.stringify(r.protocolView.webviews)}`);
 console.log(`  typestar.learnClass at ${r.learnClass.file}:${r.learnClass.line + 1}:${r.learnClass.character + 1}: ${JSON.stringify(r.learnClass.answer)}`)' \
   "$run/ws/.e2e-result.json"

@@ -52,16 +52,21 @@ pub fn path(uri: &Uri) -> Option<PathBuf> {
     uri.to_file_path().map(|path| path.into_owned())
 }
 
-/// The language of a document: its `languageId`, else its extension.
+/// The language of a document: its file name's extension when that names one, else its
+/// `languageId`.
+/// The extension wins because clients get the id wrong: eglot 1.9, with one server for Java
+/// and Kotlin modes, sends every document with the first mode's id (`java`).
 pub fn language(language_id: &str, uri: &Uri) -> Option<Language> {
-    Language::from_id(language_id).or_else(|| {
-        let extension = uri.as_str().rsplit('.').next()?;
-        Language::from_id(extension)
-    })
+    let name = uri.as_str().rsplit('/').next().unwrap_or_default();
+    name.rsplit_once('.')
+        .and_then(|(_, extension)| Language::from_id(extension))
+        .or_else(|| Language::from_id(language_id))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::str::FromStr;
+
     use super::*;
     use tower_lsp_server::ls_types::Range;
 
@@ -131,5 +136,21 @@ mod tests {
         assert_eq!(text, "hello,\nthere");
         let text = apply_changes(&text, Encoding::Utf16, vec![change(None, "new")]);
         assert_eq!(text, "new");
+    }
+
+    #[test]
+    fn the_extension_decides_the_language_before_the_id() {
+        let cases = [
+            ("java", "file:///p/A.kt", Some(Language::Kotlin)),
+            ("java", "file:///p/build.gradle.kts", Some(Language::Kotlin)),
+            ("kotlin", "file:///p/A.java", Some(Language::Java)),
+            ("kotlin", "file:///p.java/README", Some(Language::Kotlin)),
+            ("java", "untitled:Untitled-1", Some(Language::Java)),
+            ("plaintext", "file:///p/notes.txt", None),
+        ];
+        for (id, uri, expected) in cases {
+            let uri = Uri::from_str(uri).unwrap();
+            assert_eq!(language(id, &uri), expected, "{id} {}", uri.as_str());
+        }
     }
 }

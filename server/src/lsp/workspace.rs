@@ -129,6 +129,12 @@ async fn publish(
     let _publishing = session.publish.lock().await;
     if session.is_current_workspace_check(generation) && !session.documents.is_open(uri) {
         reported.insert(uri.clone());
+        // At once, not only at the end of the check: a document opened meanwhile clears it.
+        session
+            .published
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(uri.clone());
         session
             .client
             .publish_diagnostics(uri.clone(), diagnostics, None)

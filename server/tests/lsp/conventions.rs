@@ -22,6 +22,28 @@ fn full_capabilities_with(extra: Value) -> Value {
     capabilities
 }
 
+/// The workspace check pushes findings of closed files; once the client opens one and pulls,
+/// the pushed copy is cleared, or the client would show each finding twice and keep the pushed
+/// one after an edit removed it (seen in VS Code by `vscode-extension/e2e`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn opening_a_file_clears_what_the_workspace_check_pushed_for_it() {
+    let mut server = TestServer::builder()
+        .countdown_protocol()
+        .file("A.java", TWO_STARTS)
+        .capabilities(full_capabilities_with(
+            json!({ "textDocument": { "diagnostic": { "dynamicRegistration": false } } }),
+        ))
+        .build()
+        .await;
+    let uri = server.uri("A.java");
+    assert_eq!(server.await_diagnostics(&uri, None).await.len(), 1);
+    server.open("A.java", TWO_STARTS).await;
+    assert_eq!(
+        server.await_diagnostics(&uri, None).await,
+        Vec::<Value>::new()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_pulls_diagnostics_gets_them_pulled_and_not_pushed() {
     let mut server = TestServer::builder()

@@ -18,6 +18,8 @@ exports.activate = async (context) => {
   const hovers = [];
   const fixes = [];
   let protocolView = null;
+  let appliedFix = null;
+  let firstFix;
   const write = (event) => {
     const typestar = vscode.extensions.getExtension('typestar.typestar');
     const diagnostics = vscode.languages.getDiagnostics().flatMap(([uri, list]) =>
@@ -31,7 +33,7 @@ exports.activate = async (context) => {
         message: d.message,
       })),
     );
-    const result = { vscode: vscode.version, event, typestarActive: typestar?.isActive ?? null, diagnostics, hovers, fixes, protocolView, learnClass };
+    const result = { vscode: vscode.version, event, typestarActive: typestar?.isActive ?? null, diagnostics, hovers, fixes, appliedFix, protocolView, learnClass };
     fs.writeFileSync(`${out}.tmp`, JSON.stringify(result, null, 2));
     fs.renameSync(`${out}.tmp`, out); // whole files only: the script reads it while we write
   };
@@ -58,12 +60,33 @@ exports.activate = async (context) => {
       hovers.push({ file, line, character: character + 1, text: contents.join('\n') });
       const at = new vscode.Range(line, character, line, character + marker[1].length);
       const actions = await vscode.commands.executeCommand('vscode.executeCodeActionProvider', document.uri, at, vscode.CodeActionKind.QuickFix.value);
-      const preferred = (actions ?? []).filter((a) => a.isPreferred).map((a) => a.title);
-      if (preferred.length > 0) fixes.push({ file, line, titles: preferred });
+      const preferred = (actions ?? []).filter((a) => a.isPreferred);
+      if (preferred.length > 0) fixes.push({ file, line, titles: preferred.map((a) => a.title) });
+      if (preferred.length > 0 && firstFix === undefined) firstFix = { document, file, line, action: preferred[0] };
     }
   }
   write('hovers');
-  // A call on a library class (Screen.java's DownloadTask is the project's own subclass).
+  if (firstFix !== undefined) {
+    appliedFix = await applyAndRevert(firstFix);
+    write('appliedFix');
+  }
+  for (const document of documents) {
+    const text = document.getText();
+    const marker = /\/\/ learnClass: (\w+)/.exec(text);
+    if (marker === null) continue;
+    const lineStart = text.lastIndexOf('\n', marker.index) + 1;
+    const at = document.positionAt(text.indexOf(marker[1], lineStart));
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(at, at);
+    try {
+      const answer = await vscode.commands.executeCommand('typestar.learnClass', editor.document.uri);
+      learnClass = { file: path.relative(folder.uri.fsPath, editor.document.uri.fsPath), line: at.line, character: at.character, answer };
+    } catch (e) {
+      learnClass = { error: e instanceof Error ? e.message : String(e) };
+    }
+    write('learnClass');
+  }
+  // Last, so that the final screenshot shows it: a call on a library class (Screen.java's DownloadTask is the project's own subclass).
   const first = hovers.find((h) => h.file.endsWith('.kt'));
   if (first !== undefined && protocolView === null) {
     const document = documents.find((d) => path.relative(folder.uri.fsPath, d.uri.fsPath) === first.file);
@@ -83,20 +106,44 @@ exports.activate = async (context) => {
     }
     write('protocolView');
   }
-  for (const document of documents) {
-    const text = document.getText();
-    const marker = /\/\/ learnClass: (\w+)/.exec(text);
-    if (marker === null) continue;
-    const lineStart = text.lastIndexOf('\n', marker.index) + 1;
-    const at = document.positionAt(text.indexOf(marker[1], lineStart));
-    const editor = await vscode.window.showTextDocument(document);
-    editor.selection = new vscode.Selection(at, at);
-    try {
-      const answer = await vscode.commands.executeCommand('typestar.learnClass', editor.document.uri);
-      learnClass = { file: path.relative(folder.uri.fsPath, editor.document.uri.fsPath), line: at.line, character: at.character, answer };
-    } catch (e) {
-      learnClass = { error: e instanceof Error ? e.message : String(e) };
-    }
-    write('learnClass');
-  }
 };
+
+/** The typestar findings VS Code holds for `uri`, as `line: message`. */
+const findings = (uri) =>
+  vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'typestar').map((d) => `${d.range.start.line}: ${d.message}`);
+
+/** Resolves at the next diagnostics change of `uri` for which `done(findings)` holds, or with null after `seconds`. */
+const diagnosticsOf = (uri, done, seconds) =>
+  new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      resolve(null);
+    }, seconds * 1000);
+    const listener = vscode.languages.onDidChangeDiagnostics((event) => {
+      if (!event.uris.some((u) => u.toString() === uri.toString()) || !done(findings(uri))) return;
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(findings(uri));
+    });
+  });
+
+/**
+ * Applies the quick fix `fix.action` to its document, records the fixed text and the findings the server publishes
+ * for it once the fixed one is gone (null when that never happens), then reverts the document to the file on disk
+ * (the markers are read from there) and waits for the findings to come back.
+ */
+async function applyAndRevert(fix) {
+  const { document, file, line, action } = fix;
+  const before = findings(document.uri);
+  const message = (f) => f.slice(f.indexOf(': ') + 2);
+  const fixed = before.filter((f) => f.startsWith(`${line}: `)).map(message);
+  const settled = diagnosticsOf(document.uri, (now) => !now.map(message).some((m) => fixed.includes(m)), 30);
+  const applied = action.edit === undefined ? false : await vscode.workspace.applyEdit(action.edit);
+  const after = applied ? await settled : null;
+  const result = { file, line, title: action.title, applied, before, after, text: document.getText() };
+  const restored = diagnosticsOf(document.uri, (now) => now.length === before.length, 30);
+  await vscode.window.showTextDocument(document);
+  await vscode.commands.executeCommand('workbench.action.files.revert');
+  result.restored = (await restored) !== null;
+  return result;
+}
