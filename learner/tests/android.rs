@@ -16,6 +16,7 @@ use adb_support::{config, experiment, host_agent, scratch, server};
 use learner::backend::android::{
     learn_on_devices, list_devices, AndroidConfig, DeviceDisagreement, DeviceUse,
 };
+use learner::backend::jvm::Experiment;
 use learner::{Details, Learned};
 use learner::{End, NoProgress};
 use test_tiers::Tier;
@@ -337,5 +338,69 @@ async fn an_unreachable_server_is_named() {
     assert!(
         message.starts_with(&format!("adb server {closed}: cannot list devices:")),
         "{message}"
+    );
+}
+
+/// The experiment's fixtures are served from the host: its setup fetches
+/// `http://127.0.0.1:18095/hello.txt` on the device, which `adb reverse` takes to the host's
+/// fixture server; the reverse is removed with the agent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixtures_are_served_from_the_host_over_adb_reverse() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
+    let _turn = ONE_RUN_AT_A_TIME.lock().await;
+    let dir = scratch("fixtures");
+    let adb = server(&dir, &["phone"], 34);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/android_fixtures/url-stream.toml");
+    let experiment = Arc::new(Experiment::load(&file).unwrap_or_else(|error| panic!("{error}")));
+    let run = learn_on_devices(experiment, &config(&[&adb]), &mut NoProgress)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        matches!(run.outcome.end, End::Learned),
+        "{:?}",
+        run.outcome.end
+    );
+    let requests = adb.requests();
+    let reverses: Vec<&String> = requests
+        .iter()
+        .filter(|it| it.contains("reverse:"))
+        .collect();
+    assert!(
+        reverses
+            .iter()
+            .any(|it| it.contains("reverse:forward:tcp:18095;tcp:")),
+        "{reverses:?}"
+    );
+    assert!(
+        reverses
+            .iter()
+            .any(|it| it.contains("reverse:killforward:tcp:18095")),
+        "{reverses:?}"
+    );
+
+    // The same experiment with a fixture that is not there: the build fails (404), so no
+    // stream is ever read; the fetch above reached the host's file.
+    let missing = std::fs::read_to_string(&file)
+        .expect("readable")
+        .replace("hello.txt", "missing.txt");
+    let experiment = Arc::new(Experiment::parse(&file, &missing).expect("parses"));
+    let unserved = match learn_on_devices(experiment, &config(&[&adb]), &mut NoProgress).await {
+        Ok(run) => {
+            assert!(
+                !matches!(run.outcome.end, End::Learned),
+                "learned without its fixture"
+            );
+            format!("{:?}", run.outcome.end)
+        }
+        Err(error) => error.to_string(),
+    };
+    assert!(unserved.contains("/missing.txt"), "{unserved}");
+    // The stream read is the fixture's: an HTTP stream refuses reads once closed.
+    let served = typestates::format::print(run.typestate.as_ref().expect("a typestate"));
+    assert!(
+        served.contains("read error java.io.IOException"),
+        "{served}"
     );
 }

@@ -12,6 +12,7 @@
 //!   device, across any number of adb servers, from the same experiment files.
 
 pub mod android;
+pub mod fixtures;
 pub mod jvm;
 pub mod model;
 pub mod robolectric;
@@ -98,6 +99,9 @@ pub enum LearnError {
     /// The devices or their agents failed.
     #[error(transparent)]
     Android(#[from] AndroidError),
+    /// The experiment's fixture files cannot be served.
+    #[error(transparent)]
+    Fixtures(#[from] fixtures::FixtureError),
     /// The request lacks what the backend needs.
     #[error("the {0} backend needs {1}")]
     Missing(BackendKind, &'static str),
@@ -118,15 +122,19 @@ pub async fn learn(request: Request, progress: &mut dyn Progress) -> Result<Lear
             model::learn(typestate, request.device, &request.session, progress).await?
         }
         BackendKind::Jvm => {
-            jvm::learn_class(request.experiment()?, &request.jvm(), progress).await?
+            let experiment = request.experiment()?;
+            let _fixtures = serve_on_host(&experiment)?;
+            jvm::learn_class(experiment, &request.jvm(), progress).await?
         }
         BackendKind::Robolectric => {
+            let experiment = request.experiment()?;
+            let _fixtures = serve_on_host(&experiment)?;
             let config = RobolectricConfig {
                 sdk: request.sdk.unwrap_or(robolectric::DEFAULT_SDK),
                 jvm: request.jvm(),
                 ..RobolectricConfig::default()
             };
-            robolectric::learn_class(request.experiment()?, &config, progress).await?
+            robolectric::learn_class(experiment, &config, progress).await?
         }
         BackendKind::Android => {
             let mut config = AndroidConfig {
@@ -139,6 +147,17 @@ pub async fn learn(request: Request, progress: &mut dyn Progress) -> Result<Lear
             android::learn_on_devices(request.experiment()?, &config, progress).await?
         }
     })
+}
+
+/// Serves `experiment`'s fixtures where agents on the host fetch them: on the host at the
+/// port the experiment names (devices reach them over `adb reverse` instead).
+fn serve_on_host(
+    experiment: &Experiment,
+) -> Result<Option<fixtures::FixtureServer>, fixtures::FixtureError> {
+    experiment
+        .fixtures()
+        .map(|it| fixtures::FixtureServer::start(&it.dir, it.port))
+        .transpose()
 }
 
 /// The backends, by name: the one list the command line, the editor settings and the

@@ -12,7 +12,7 @@
 //! `host:transport:S`, `host:transport-any`, `host:tport:serial:S|any`, `host-serial:S:…`,
 //! `host:forward` (incl. `tcp:0`), `host:list-forward`, `host:killforward`, `shell:` (v1),
 //! `shell,v2,…:` (exit status), `exec:`, `sync:` (STAT, SEND, RECV, LIST, QUIT),
-//! `reverse:forward` (tcp). Tests unplug and plug devices, kill agents, refuse forwards and
+//! `reverse:forward`, `reverse:killforward` (tcp). Tests unplug and plug devices, kill agents, refuse forwards and
 //! pushes, and slow a device's answers down.
 
 use std::collections::HashMap;
@@ -66,6 +66,8 @@ pub struct FakeDevice {
     children: Mutex<Vec<Arc<Mutex<Child>>>>,
     /// Connections of this device, shut down when it is unplugged.
     connections: Mutex<Vec<TcpStream>>,
+    /// Reverses by device port (`tcp:R`): the host port each relays to, now.
+    reverses: Mutex<HashMap<String, Relay>>,
 }
 
 impl FakeDevice {
@@ -108,6 +110,7 @@ impl FakeDevice {
             sockets: Mutex::new(HashMap::new()),
             children: Mutex::new(Vec::new()),
             connections: Mutex::new(Vec::new()),
+            reverses: Mutex::new(HashMap::new()),
         })
     }
 
@@ -457,7 +460,22 @@ fn device_service(
         return sync(stream, device);
     }
     if let Some(spec) = service.strip_prefix("reverse:forward:") {
-        return reverse(stream, spec.trim_start_matches("norebind:"));
+        return reverse(stream, device, spec.trim_start_matches("norebind:"));
+    }
+    if let Some(remote) = service.strip_prefix("reverse:killforward:") {
+        let removed = device.reverses.lock().expect("lock").remove(remote);
+        return match removed {
+            Some(Relay { target, accepting }) => {
+                // Wakes the relay, which sees the reverse is gone and closes its listener
+                // before the reply, so that the port is free again.
+                drop(target);
+                let port = remote.trim_start_matches("tcp:");
+                let _ = TcpStream::connect(format!("127.0.0.1:{port}"));
+                let _ = accepting.join();
+                stream.write_all(b"OKAYOKAY")
+            }
+            None => fail(stream, &format!("listener '{remote}' not found")),
+        };
     }
     fail(stream, &format!("unknown device service '{service}'"))
 }
@@ -709,28 +727,47 @@ fn serve_stdio(
     });
 }
 
-/// `reverse:forward:tcp:R;tcp:L`: the device's port R reaches the host's port L; the device
-/// is this machine, so R == L needs nothing and other ports are relayed.
-fn reverse(stream: &mut TcpStream, spec: &str) -> io::Result<()> {
+/// `reverse:forward:tcp:R;tcp:L`: the device's port R reaches the host's port L. The device
+/// is this machine, so its port R is the host's: a relay listens there while the reverse
+/// lasts (`reverse:killforward:tcp:R` ends it; a new reverse of R replaces its target).
+fn reverse(stream: &mut TcpStream, device: &FakeDevice, spec: &str) -> io::Result<()> {
     let Some((remote, local)) = spec.split_once(';') else {
         return fail(stream, "malformed reverse spec");
     };
-    let (Some(remote), Some(local)) = (remote.strip_prefix("tcp:"), local.strip_prefix("tcp:"))
+    let (Some(port), Some(local)) = (remote.strip_prefix("tcp:"), local.strip_prefix("tcp:"))
     else {
         return fail(stream, "fake adb: reverse supports tcp: only");
     };
-    if remote != local {
-        let listener = TcpListener::bind(format!("127.0.0.1:{remote}"))?;
-        let local = local.to_owned();
-        thread::spawn(move || {
-            for connection in listener.incoming().flatten() {
-                if let Ok(target) = TcpStream::connect(format!("127.0.0.1:{local}")) {
-                    pipe(connection, target);
-                }
-            }
-        });
+    let mut reverses = device.reverses.lock().expect("lock");
+    if let Some(relay) = reverses.get(remote) {
+        *relay.target.lock().expect("lock") = local.to_owned();
+        return stream.write_all(b"OKAYOKAY");
     }
+    let listener = match TcpListener::bind(format!("127.0.0.1:{port}")) {
+        Ok(listener) => listener,
+        Err(error) => return fail(stream, &format!("cannot bind '{remote}': {error}")),
+    };
+    let target = Arc::new(Mutex::new(local.to_owned()));
+    let relay = Arc::downgrade(&target);
+    let accepting = thread::spawn(move || {
+        for connection in listener.incoming().flatten() {
+            // Removed: the listener closes with this thread.
+            let Some(target) = relay.upgrade() else { break };
+            let local = target.lock().expect("lock").clone();
+            drop(target);
+            if let Ok(host) = TcpStream::connect(format!("127.0.0.1:{local}")) {
+                pipe(connection, host);
+            }
+        }
+    });
+    reverses.insert(remote.to_owned(), Relay { target, accepting });
     stream.write_all(b"OKAYOKAY")
+}
+
+/// A reverse of a fake device: the host port its relay reaches now, and the relay's thread.
+struct Relay {
+    target: Arc<Mutex<String>>,
+    accepting: thread::JoinHandle<()>,
 }
 
 fn sync(stream: &mut TcpStream, device: &FakeDevice) -> io::Result<()> {

@@ -222,6 +222,27 @@ impl DeviceLink {
         .await
     }
 
+    /// Makes the device's `tcp:device_port` reach the host's `tcp:host_port`
+    /// (`adb_client`'s `reverse`, the `reverse:forward:` service), replacing an earlier one.
+    pub async fn reverse(&self, device_port: u16, host_port: u16) -> Result<(), AndroidError> {
+        self.blocking(
+            &format!("reverse tcp:{device_port} to the host's tcp:{host_port}"),
+            move |mut device| {
+                device.reverse(format!("tcp:{device_port}"), format!("tcp:{host_port}"))
+            },
+        )
+        .await
+    }
+
+    /// Removes the reverse of the device's `tcp:device_port`.
+    pub async fn remove_reverse(&self, device_port: u16) -> Result<(), AndroidError> {
+        self.blocking(
+            &format!("remove the reverse of tcp:{device_port}"),
+            move |mut device| device.reverse_remove(format!("tcp:{device_port}")),
+        )
+        .await
+    }
+
     /// Starts `command` with `exec:` (no shell protocol, so stdin reaches it), writes
     /// `stdin` to it and keeps its stdin open while the returned [`Started`] lives; dropping
     /// it closes the connection, which ends the command on the device.

@@ -31,6 +31,18 @@ pub struct AgentSetup {
     pub jars: Vec<PathBuf>,
     /// Deadline of the start, from the command to the handshake.
     pub start_ms: u64,
+    /// The device port reversed to the host's fixture server, if the experiment has fixtures.
+    pub reverse: Option<Reverse>,
+}
+
+/// `adb reverse tcp:DEVICE_PORT tcp:HOST_PORT`: the class fetches the experiment's fixtures
+/// from the device's `127.0.0.1:DEVICE_PORT`, served on the host's `HOST_PORT`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reverse {
+    /// The port the experiment names, on the device.
+    pub device_port: u16,
+    /// The fixture server's port on the host.
+    pub host_port: u16,
 }
 
 impl AgentSetup {
@@ -69,6 +81,10 @@ impl AgentSetup {
         link: &DeviceLink,
         experiment: &Experiment,
     ) -> Result<DeviceAgent, AndroidError> {
+        if let Some(reverse) = self.reverse {
+            // A reconnected device lost its reverses; setting it again replaces a stale one.
+            link.reverse(reverse.device_port, reverse.host_port).await?;
+        }
         let token = session_token()?;
         let socket = format!("typestar-{}", &session_token()?[..16]);
         let command = format!(
@@ -106,6 +122,7 @@ impl AgentSetup {
         Ok(DeviceAgent {
             agent,
             port,
+            reversed: self.reverse.map(|it| it.device_port),
             _session: started.stop,
         })
     }
@@ -117,15 +134,20 @@ pub struct DeviceAgent {
     pub agent: AgentProcess,
     /// The local port forwarded to its socket.
     pub port: u16,
+    /// The device port reversed to the fixture server, removed with the agent.
+    reversed: Option<u16>,
     /// The `exec:` session the agent runs in: dropping it ends the agent.
     _session: Stop,
 }
 
 impl DeviceAgent {
-    /// Asks the agent to stop and removes its forward.
+    /// Asks the agent to stop and removes its forward and reverse.
     pub async fn shutdown(self, link: &DeviceLink) {
         self.agent.shutdown().await;
         let _ = link.remove_forward(self.port).await;
+        if let Some(device_port) = self.reversed {
+            let _ = link.remove_reverse(device_port).await;
+        }
     }
 }
 

@@ -28,10 +28,11 @@ use thiserror::Error;
 use typestates::{Backend, Code, LearningRun};
 
 pub use adb::{AdbServer, DeviceLink};
-pub use agent::{AgentSetup, DEVICE_DIR, MAIN_CLASS};
+pub use agent::{AgentSetup, Reverse, DEVICE_DIR, MAIN_CLASS};
 pub use pool::{DeviceUse, Patience};
 pub use worker::DeviceDisagreement;
 
+use crate::backend::fixtures::FixtureServer;
 use crate::backend::jvm::{learn_with, Agents, Experiment, JvmConfig, JvmError};
 use crate::cost::CostModel;
 use crate::learn::Progress;
@@ -99,6 +100,9 @@ pub enum AndroidError {
         /// Its exit status and last lines.
         message: String,
     },
+    /// The experiment's fixture files cannot be served.
+    #[error(transparent)]
+    Fixtures(#[from] crate::backend::fixtures::FixtureError),
     /// The experiment needs something devices do not run yet.
     #[error("{0}")]
     Unsupported(String),
@@ -319,9 +323,18 @@ pub async fn learn_on_devices(
         )));
     }
     let links = devices(config).await?;
+    // One host server for every device; each device reaches it through its own reverse.
+    let served = experiment
+        .fixtures()
+        .map(|it| FixtureServer::start(&it.dir, 0).map(|server| (it.port, server)))
+        .transpose()?;
     let setup = AgentSetup {
         jars: config.jars.clone(),
         start_ms: config.start_ms,
+        reverse: served.as_ref().map(|(device, server)| Reverse {
+            device_port: *device,
+            host_port: server.port(),
+        }),
     };
     let pool = Arc::new(Pool::new(
         links.clone(),
@@ -361,6 +374,7 @@ pub async fn learn_on_devices(
     let run = learn_with(experiment, alphabet, workers, &agents, origin, progress).await;
     let uses = pool.uses().await;
     pool.shutdown().await;
+    drop(served);
     Ok(Learned {
         details: Details::Devices {
             uses,

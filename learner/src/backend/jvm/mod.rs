@@ -36,7 +36,7 @@ use serde_json::{json, Map};
 pub(crate) use draft::Description;
 pub use draft::{Draft, PublicMethod};
 pub use error::JvmError;
-pub use experiment::{Experiment, ExperimentError, Location};
+pub use experiment::{Experiment, ExperimentError, Fixtures, Location};
 pub use harness::HarnessSource;
 pub use learn::{learn_class, JvmConfig};
 pub(crate) use learn::{learn_on_agents, learn_with, Agents};

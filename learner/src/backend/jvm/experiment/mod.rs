@@ -194,6 +194,26 @@ struct ExperimentFile {
     timeouts: Timeouts,
     #[serde(default)]
     learn: LearnSpec,
+    fixtures: Option<FixturesSpec>,
+}
+
+/// Files the class fetches over HTTP from `http://127.0.0.1:PORT/NAME` ([`crate::backend::fixtures`]).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FixturesSpec {
+    /// The folder of the files, relative to the experiment file.
+    dir: String,
+    /// The port the class fetches from, where it runs.
+    port: u16,
+}
+
+/// An experiment's fixture files and the port they are fetched from where the class runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fixtures {
+    /// The folder of the files.
+    pub dir: PathBuf,
+    /// The port of `http://127.0.0.1:PORT/NAME` where the class runs.
+    pub port: u16,
 }
 
 /// A loaded experiment: the agent's JSON experiment, the learning settings and the file it
@@ -279,6 +299,15 @@ impl Experiment {
             .iter()
             .map(|it| folder.join(it.get_ref()))
             .collect()
+    }
+
+    /// The fixture files it serves the class, resolved against its folder.
+    pub fn fixtures(&self) -> Option<Fixtures> {
+        let folder = self.file.parent().unwrap_or(Path::new(""));
+        self.spec.fixtures.as_ref().map(|it| Fixtures {
+            dir: folder.join(&it.dir),
+            port: it.port,
+        })
     }
 
     /// The experiment as the agent's `load` request takes it.
