@@ -27,7 +27,8 @@
 //! A local holds a fresh object when every value assigned to it is one (or `null`).
 //!
 //! To extend it (a new kind of fresh receiver, say): [`receiver_kind`] decides what a caller
-//! owns for the length of its run; [`Clients::order`] is the rule.
+//! owns for the length of its run; [`Clients::new`] solves the rule over the methods the
+//! wrappers' callers reach back to, and [`Clients::order`] answers it.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -134,8 +135,6 @@ pub struct Wrapper {
     pub class: String,
     /// Its methods' names, with where each is declared.
     pub methods: Vec<(String, crate::ir::Span)>,
-    /// Where it is declared.
-    pub span: crate::ir::Span,
 }
 
 /// Which methods of the project's wrappers are driven ([`Order`]).
@@ -331,7 +330,6 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
                     .filter(|m| m.kind == MethodKind::Method)
                     .map(|m| (m.name.clone(), m.span))
                     .collect(),
-                span: class.span,
             });
         }
         for nested in class
