@@ -166,6 +166,20 @@ impl<'a> Project<'a> {
         }
         let protocols = Protocols::with_project(library, &config.supertypes);
         let clients = Clients::new(&sites, &suspects, &protocols);
+        // A first result stands only where nothing it was checked with changed: a class read
+        // for its calls may extend a checked class (which decides which methods are helpers),
+        // or declare again one already known.
+        let before = &any_order.supertypes;
+        let changed = config
+            .supertypes
+            .iter()
+            .any(|(class, sups)| match before.get(class) {
+                Some(known) => known != sups,
+                None => sups.iter().any(|sup| before.contains_key(sup)),
+            });
+        if changed {
+            first.iter_mut().for_each(|result| *result = None);
+        }
         for (i, slot) in found.lowered.iter().enumerate() {
             let drives = |w: &Wrapper| {
                 w.methods
