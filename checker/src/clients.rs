@@ -20,6 +20,11 @@
 //! subclass counts for the class.
 //! A call the resolver cannot type counts for no class, so a method called only that way looks
 //! free: the analysis then keeps the any-order answer.
+//! A project check types calls again once it knows what the project's methods return
+//! (`segments.next().advance()` with `next()` declared in another file), and Kotlin type
+//! aliases type what they stand for.
+//! A lambda given to a Kotlin `inline` function of the file with no `crossinline` or
+//! `noinline` parameter runs in place, as its caller's code; any other lambda is deferred.
 //! So does a call from another top-level package ([`package_root`]): the project's classes are
 //! taken to share one, and calls of the libraries they use are not kept.
 //! A call on the object itself (`stop()`, `this.stop()`) runs whenever its caller does: a
@@ -35,10 +40,45 @@ use std::sync::Arc;
 
 use crate::events::Component;
 use crate::inline::inlined;
-use crate::ir::{Body, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr};
+use crate::ir::{
+    Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr,
+};
 use crate::protocols::Protocols;
 use crate::resolve::{qualify, Binding, LocalId, Resolution};
 use crate::visit::{walk_stmt, Visitor};
+
+/// The class [`Walker::in_place`] files Kotlin's top-level functions under.
+const TOP_LEVEL: &str = "<top-level>";
+
+/// The functions `ir` declares whose lambdas run in place, as (class, name).
+fn in_place_functions(ir: &SourceIr) -> HashSet<(String, String)> {
+    let mut out = HashSet::new();
+    let mut todo: Vec<(&Class, String)> = ir
+        .classes
+        .iter()
+        .map(|class| {
+            let fqn = match class.kind {
+                ClassKind::TopLevel => TOP_LEVEL.to_owned(),
+                _ => qualify(ir.package.as_deref(), &class.name),
+            };
+            (class, fqn)
+        })
+        .collect();
+    while let Some((class, fqn)) = todo.pop() {
+        for method in &class.methods {
+            if method.modifiers.runs_lambdas_in_place {
+                out.insert((fqn.clone(), method.name.clone()));
+            }
+        }
+        todo.extend(
+            class
+                .classes
+                .iter()
+                .map(|nested| (nested, format!("{fqn}.{}", nested.name))),
+        );
+    }
+    out
+}
 
 /// The name call sites give a constructor.
 const CONSTRUCTOR: &str = "<init>";
@@ -96,6 +136,7 @@ impl Sites {
             callers: Vec::new(),
             fresh: HashSet::new(),
             types: HashSet::new(),
+            in_place: in_place_functions(ir),
         };
         for class in &ir.classes {
             walker.class(class, &qualify(ir.package.as_deref(), &class.name));
@@ -364,6 +405,9 @@ struct Walker<'r> {
     fresh: HashSet<LocalId>,
     /// The receiver types met, shared by their sites.
     types: HashSet<Arc<str>>,
+    /// The file's functions whose lambdas run in place ([`crate::ir::Modifiers::runs_lambdas_in_place`]),
+    /// as (class, name); Kotlin's top-level ones under [`TOP_LEVEL`].
+    in_place: HashSet<(String, String)>,
 }
 
 impl<'a> Walker<'a> {
@@ -418,6 +462,23 @@ impl<'a> Walker<'a> {
                 self.class(nested, &format!("{fqn}.{}", nested.name));
             }
         }
+    }
+
+    /// Whether `call` (the expression `expr`) is of a function of this file that runs its
+    /// lambdas in place.
+    fn runs_in_place(&self, expr: &Expr, call: &Call) -> bool {
+        if !matches!(
+            call.receiver.as_deref().map(|r| &r.kind),
+            None | Some(ExprKind::This(_))
+        ) {
+            return false;
+        }
+        let class = match self.res.receiver_of(expr.id) {
+            Some(ty) => ty.fqn.as_str(),
+            None => TOP_LEVEL,
+        };
+        self.in_place
+            .contains(&(class.to_owned(), call.name.clone()))
     }
 
     fn body(&mut self, body: &'a Body) {
@@ -481,7 +542,8 @@ impl<'a> Walker<'a> {
                     // A call on the object itself runs whenever its caller does.
                     self.record(&ty.fqn.clone(), &call.name, Receiver::Held);
                 }
-                let in_place = inlined(call, self.language).is_some();
+                let in_place =
+                    inlined(call, self.language).is_some() || self.runs_in_place(expr, call);
                 for arg in &call.args {
                     match &arg.kind {
                         ExprKind::Lambda { body, .. } if in_place => self.body(body),

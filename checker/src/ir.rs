@@ -97,6 +97,8 @@ pub struct SourceIr {
     pub package: Option<String>,
     /// The imports, in source order.
     pub imports: Vec<Import>,
+    /// The Kotlin type aliases declared at the top of the file, in source order.
+    pub type_aliases: Vec<TypeAlias>,
     /// The top-level classes (Kotlin top-level functions and properties are gathered in one
     /// class of kind [`ClassKind::TopLevel`]).
     pub classes: Vec<Class>,
@@ -179,6 +181,17 @@ pub struct Import {
     pub span: Span,
 }
 
+/// A Kotlin `typealias Name = Type`: the name stands for the type wherever it is written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeAlias {
+    /// The alias, as declared.
+    pub name: String,
+    /// The type it stands for, without type arguments.
+    pub target: TypeRef,
+    /// Where the declaration is.
+    pub span: Span,
+}
+
 /// A reference to a type as written in the source, without type arguments or nullability.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TypeRef {
@@ -215,6 +228,9 @@ pub struct Modifiers {
     /// or none of `open`, `abstract`, `sealed` and `override` (Kotlin's default), outside
     /// interfaces.
     pub is_final: bool,
+    /// A Kotlin `inline` function with no `crossinline` or `noinline` parameter: the lambdas
+    /// it is given run in place, before the call returns.
+    pub runs_lambdas_in_place: bool,
 }
 
 /// What kind of type declaration a [`Class`] is.

@@ -35,7 +35,7 @@ use crate::clients::{package_root, wrappers, Clients, Order, Sites, Wrapper};
 use crate::events::Component;
 use crate::ir::SourceIr;
 use crate::prefilter::{simple_name, NameFilter};
-use crate::protocols::{add_supertypes, Protocols, Supertypes};
+use crate::protocols::{add_returns, add_supertypes, Protocols, Returns, Supertypes};
 use crate::resolve::ClassInfo;
 use crate::source::SourceFile;
 use crate::{CheckConfig, CheckResult};
@@ -59,7 +59,7 @@ enum Slot {
     /// Skipped by the prefilter: no findings.
     Skipped,
     /// Analysed, with its IR.
-    Kept(SourceIr),
+    Kept(Box<SourceIr>),
     /// Analysed, and checked already (a wrapper's file whose methods all run in any order).
     Checked(Box<CheckResult>),
     /// Analysed, lowered again when checked (past the memory budget).
@@ -159,12 +159,45 @@ impl<'a> Project<'a> {
         budget.store(0, Ordering::Relaxed);
         let todo = found.follow_callers();
         found.lower(todo);
+        // Lowering typed each file's calls against the library alone; typed again with what
+        // the project declares (a local holding what a project method returns), they may
+        // name more callers, whose files are read in turn.
+        let mut retyped = vec![false; files.len()];
+        let mut typing = NameFilter::default();
+        let returns = loop {
+            let supertypes = found.supertypes();
+            let returns = found.returns();
+            let protocols = Protocols::with_project(library, &supertypes).with_returns(&returns);
+            // Only a call of a project method that returns a class whose callers are
+            // followed can type a receiver that matters: a file is typed again when it names
+            // a new one.
+            let followed: HashSet<&str> = found.needed.iter().map(|(c, _)| c.as_str()).collect();
+            let mut new_names = NameFilter::default();
+            let typing_methods = returns.values().flatten().filter_map(|(method, ty)| {
+                let ty = ty.as_deref()?;
+                protocols
+                    .ancestors(ty)
+                    .any(|class| followed.contains(class))
+                    .then_some(method)
+            });
+            for method in typing_methods {
+                if typing.add(method) {
+                    new_names.add(method);
+                }
+            }
+            found.retype(&protocols, &typing, &new_names, &mut retyped);
+            let todo = found.follow_callers();
+            if todo.is_empty() {
+                break returns;
+            }
+            found.lower(todo);
+        };
         config.supertypes = found.supertypes();
+        let protocols = Protocols::with_project(library, &config.supertypes).with_returns(&returns);
         let mut sites = Sites::default();
         for file in found.lowered.iter_mut().flatten() {
             sites.extend(std::mem::take(&mut file.sites));
         }
-        let protocols = Protocols::with_project(library, &config.supertypes);
         let clients = Clients::new(&sites, &suspects, &protocols);
         // A first result stands only where nothing it was checked with changed: a class read
         // for its calls may extend a checked class (which decides which methods are helpers),
@@ -208,7 +241,7 @@ impl<'a> Project<'a> {
                 |((lowered, (&failed, &out_of_time)), (first, analysed))| match (lowered, first) {
                     (Some(_), _) if !analysed => Slot::Skipped,
                     (Some(_), Some(result)) => Slot::Checked(Box::new(result)),
-                    (Some(Lowered { ir: Some(ir), .. }), None) => Slot::Kept(ir),
+                    (Some(Lowered { ir: Some(ir), .. }), None) => Slot::Kept(Box::new(ir)),
                     (Some(Lowered { ir: None, .. }), None) => Slot::Relower,
                     (None, _) if failed => Slot::Failed,
                     (None, _) if out_of_time => Slot::OutOfTime,
@@ -377,6 +410,54 @@ impl Discovery<'_, '_, '_> {
             .filter(|&i| self.lowered[i].is_none() && !self.failed[i] && !self.out_of_time[i])
             .filter(|&i| names.matches(&self.files[i].text))
             .collect()
+    }
+
+    /// The return types of the methods of the project's classes ([`add_returns`]).
+    fn returns(&self) -> Returns {
+        let mut out = Returns::new();
+        for file in self.lowered.iter().flatten() {
+            for info in &file.classes {
+                add_returns(&mut out, &info.fqn, &info.returns);
+            }
+        }
+        out
+    }
+
+    /// Types again, with what the project declares (`protocols`), the calls of the files
+    /// lowered that name one of the methods `typing` (`new_names` for the files `retyped`
+    /// already): lowering typed them against the library alone, before the files declaring
+    /// the receivers' classes were read.
+    fn retype(
+        &mut self,
+        protocols: &Protocols<'_>,
+        typing: &NameFilter,
+        new_names: &NameFilter,
+        retyped: &mut [bool],
+    ) {
+        for (i, slot) in self.lowered.iter_mut().enumerate() {
+            let names = if retyped[i] { new_names } else { typing };
+            let Some(file) = slot
+                .as_mut()
+                .filter(|_| !names.is_empty() && names.matches(&self.files[i].text))
+            else {
+                continue;
+            };
+            retyped[i] = true;
+            let relowered;
+            let ir = match &file.ir {
+                Some(ir) => ir,
+                None => match lower_within(&self.files[i], self.lowering.limit) {
+                    Some(ir) => {
+                        relowered = ir;
+                        &relowered
+                    }
+                    // Parsing ran out of time this once: keep the calls typed at lowering.
+                    None => continue,
+                },
+            };
+            let res = crate::resolve::resolve(ir, protocols);
+            file.sites = Sites::of_file(ir, &res);
+        }
     }
 
     /// The supertypes of the project's classes: a class declared more than once extends what

@@ -46,6 +46,27 @@ pub struct ProtocolId(pub u16);
 /// Direct supertypes of classes, by fully qualified name.
 pub type Supertypes = HashMap<String, Vec<String>>;
 
+/// The declared return types of the methods of the project's classes, by class and method
+/// ([`crate::resolve::ClassInfo::returns`]).
+/// A method whose declarations disagree has no type.
+pub type Returns = HashMap<String, HashMap<String, Option<String>>>;
+
+/// Records the return types a declaration of the class `fqn` gives its methods: where two
+/// declarations of the class disagree, the method's type is left unknown.
+pub fn add_returns(into: &mut Returns, fqn: &str, returns: &[(String, String)]) {
+    let known = into.entry(fqn.to_owned()).or_default();
+    for (method, ty) in returns {
+        known
+            .entry(method.clone())
+            .and_modify(|old| {
+                if old.as_ref() != Some(ty) {
+                    *old = None;
+                }
+            })
+            .or_insert_with(|| Some(ty.clone()));
+    }
+}
+
 /// Records that the class `fqn` extends `supertypes`, besides what it was known to extend: a
 /// class declared more than once (twice in a file being edited, or in two build flavours)
 /// extends what any of its declarations extends, whichever is read first.
@@ -99,6 +120,8 @@ pub struct Protocols<'l> {
     /// The project's classes, shared by every file of a project check; they win over
     /// [`Protocols::supertypes`] for a class both name.
     project: Option<&'l Supertypes>,
+    /// The return types of the project's methods, for calls on objects of its classes.
+    returns: Option<&'l Returns>,
     supertypes: Supertypes,
     /// The names of the library's static and instance creators: any other call creates
     /// nothing, which [`Protocols::creation`] answers without looking further.
@@ -133,6 +156,7 @@ impl<'l> Protocols<'l> {
             partial,
             by_class,
             project: None,
+            returns: None,
             supertypes,
             factory_names,
         }
@@ -144,6 +168,12 @@ impl<'l> Protocols<'l> {
         let mut protocols = Protocols::new(library, Supertypes::new());
         protocols.project = Some(supertypes);
         protocols
+    }
+
+    /// These protocols, knowing what the project's methods return.
+    pub fn with_returns(mut self, returns: &'l Returns) -> Protocols<'l> {
+        self.returns = Some(returns);
+        self
     }
 
     /// Adds the classes a resolved file declares to the known hierarchy.
@@ -458,6 +488,13 @@ impl<'l> Protocols<'l> {
 }
 
 impl KnownTypes for Protocols<'_> {
+    fn returns(&self, class: &str, method: &str) -> Option<String> {
+        let returns = self.returns?;
+        self.ancestors(class)
+            .find_map(|class| returns.get(class)?.get(method))?
+            .clone()
+    }
+
     fn is_known(&self, fqn: &str) -> bool {
         self.by_class.contains_key(fqn)
             || self.supertypes.contains_key(fqn)

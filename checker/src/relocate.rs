@@ -279,6 +279,7 @@ pub fn compare(edit: TextEdit, old: &mut SourceIr, new: &SourceIr) -> Comparison
         language,
         package,
         imports,
+        type_aliases,
         classes: _,
         file_annotations,
         ignore_comments,
@@ -290,6 +291,7 @@ pub fn compare(edit: TextEdit, old: &mut SourceIr, new: &SourceIr) -> Comparison
     let mut same = *language == new.language
         && *package == new.package
         && *imports == new.imports
+        && *type_aliases == new.type_aliases
         && *file_annotations == new.file_annotations
         && *ignore_comments == new.ignore_comments
         && *syntax_errors == new.syntax_errors

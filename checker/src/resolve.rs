@@ -22,8 +22,8 @@ use std::collections::{HashMap, HashSet};
 
 use crate::inline::{Binds, Returns};
 use crate::ir::{
-    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprId, ExprKind, Language, Local, Method, Param,
-    SourceIr, Stmt, StmtKind, TypeRef,
+    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprId, ExprKind, Language, Local, Method,
+    MethodKind, Param, SourceIr, Stmt, StmtKind, TypeRef,
 };
 use crate::visit::Visitor;
 
@@ -48,6 +48,13 @@ pub trait KnownTypes {
     fn registers_listener(&self, receiver: &ExprType, name: &str) -> bool {
         let _ = receiver;
         is_listener_registration(name)
+    }
+
+    /// The type a call of `method` on a `class` returns, when another file of the project
+    /// declares it ([`ClassInfo::returns`]).
+    fn returns(&self, class: &str, method: &str) -> Option<String> {
+        let _ = (class, method);
+        None
     }
 }
 
@@ -99,6 +106,9 @@ pub struct ClassInfo {
     pub fqn: String,
     /// The resolved superclass and interfaces.
     pub supertypes: Vec<String>,
+    /// Its methods with a declared return type that resolves, each with that type; a name
+    /// whose overloads declare different types, or none, is left out.
+    pub returns: Vec<(String, String)>,
 }
 
 /// The result of resolving one file.
@@ -206,6 +216,7 @@ pub fn resolve(ir: &SourceIr, known: &dyn KnownTypes) -> Resolution {
         ir,
         known,
         declared,
+        aliases: type_aliases(ir),
         res: Resolution::default(),
         scopes: Vec::new(),
         classes: Vec::new(),
@@ -215,6 +226,42 @@ pub fn resolve(ir: &SourceIr, known: &dyn KnownTypes) -> Resolution {
         resolver.class(class, qualify(ir.package.as_deref(), &class.name));
     }
     resolver.res
+}
+
+/// The type aliases `ir` declares, each with the type it stands for as written, with the
+/// aliases of the file in it replaced; an alias whose chain loops stands for nothing.
+fn type_aliases(ir: &SourceIr) -> HashMap<String, String> {
+    let written: HashMap<&str, &str> = ir
+        .type_aliases
+        .iter()
+        .map(|alias| (alias.name.as_str(), alias.target.name.as_str()))
+        .collect();
+    let mut out = HashMap::new();
+    for (&name, &target) in &written {
+        let mut target = target.to_owned();
+        // Each step replaces the head by another alias's target: more steps than aliases
+        // means a loop.
+        let mut steps = 0;
+        let expanded = loop {
+            let (head, rest) = match target.split_once('.') {
+                Some((head, rest)) => (head, Some(rest)),
+                None => (target.as_str(), None),
+            };
+            let Some(next) = written.get(head) else {
+                break Some(target);
+            };
+            if steps == written.len() {
+                break None;
+            }
+            steps += 1;
+            target = match rest {
+                Some(rest) => format!("{next}.{rest}"),
+                None => (*next).to_owned(),
+            };
+        };
+        out.insert(name.to_owned(), expanded.unwrap_or_default());
+    }
+    out
 }
 
 /// The named classes `ir` declares (top-level and nested, not those declared inside code)
@@ -229,6 +276,7 @@ pub fn declared_classes(ir: &SourceIr, known: &dyn KnownTypes) -> Vec<ClassInfo>
         ir,
         known,
         declared,
+        aliases: type_aliases(ir),
         res: Resolution::default(),
         scopes: Vec::new(),
         classes: Vec::new(),
@@ -249,6 +297,7 @@ pub fn declared_classes(ir: &SourceIr, known: &dyn KnownTypes) -> Vec<ClassInfo>
         );
         out.push(ClassInfo {
             supertypes: resolver.supertypes(class),
+            returns: resolver.returns(class),
             fqn,
         });
     }
@@ -366,6 +415,9 @@ struct Resolver<'a> {
     ir: &'a SourceIr,
     known: &'a dyn KnownTypes,
     declared: HashMap<String, String>,
+    /// The file's type aliases, each with the type it stands for as written, through any
+    /// chain of aliases ([`type_aliases`]).
+    aliases: HashMap<String, String>,
     res: Resolution,
     scopes: Vec<Scope>,
     classes: Vec<ClassCtx>,
@@ -390,6 +442,9 @@ impl Resolver<'_> {
     }
 
     fn simple_type_name(&self, name: &str) -> Option<String> {
+        if let Some(target) = self.aliases.get(name) {
+            return self.type_name(target);
+        }
         if let Some(fqn) = self.declared.get(name) {
             return Some(fqn.clone());
         }
@@ -474,9 +529,41 @@ impl Resolver<'_> {
             .collect()
     }
 
+    /// The methods of `class` whose every declaration names one return type that resolves,
+    /// with that type ([`ClassInfo::returns`]).
+    fn returns(&self, class: &Class) -> Vec<(String, String)> {
+        let mut by_name: HashMap<&str, Option<String>> = HashMap::new();
+        for method in class
+            .methods
+            .iter()
+            .filter(|m| m.kind == MethodKind::Method)
+        {
+            let ty = method
+                .return_type
+                .as_ref()
+                .and_then(|ty| self.type_ref(ty))
+                .map(|ty| ty.fqn);
+            by_name
+                .entry(&method.name)
+                .and_modify(|known| {
+                    if *known != ty {
+                        *known = None;
+                    }
+                })
+                .or_insert(ty);
+        }
+        let mut out: Vec<(String, String)> = by_name
+            .into_iter()
+            .filter_map(|(name, ty)| Some((name.to_owned(), ty?)))
+            .collect();
+        out.sort();
+        out
+    }
+
     fn class(&mut self, class: &Class, fqn: String) {
         // A class declared twice extends what either declaration extends.
         let supertypes = self.supertypes(class);
+        let returns = self.returns(class);
         let info = self
             .res
             .classes
@@ -484,6 +571,7 @@ impl Resolver<'_> {
             .or_insert_with(|| ClassInfo {
                 fqn: fqn.clone(),
                 supertypes: Vec::new(),
+                returns,
             });
         crate::protocols::extend_supertypes(&mut info.supertypes, &supertypes);
         let methods = class
@@ -874,11 +962,18 @@ impl Resolver<'_> {
         {
             return Some(Self::instance(fqn));
         }
-        self.classes
+        match self
+            .classes
             .iter()
             .rev()
             .find(|ctx| ctx.fqn == receiver.fqn)
-            .and_then(|ctx| ctx.methods.get(&call.name).cloned().flatten())
+        {
+            Some(ctx) => ctx.methods.get(&call.name).cloned().flatten(),
+            None => self
+                .known
+                .returns(&receiver.fqn, &call.name)
+                .map(Self::instance),
+        }
     }
 
     /// If `call` is a Kotlin constructor call (`X(…)`, `a.b.X(…)`, `Outer.Inner(…)`), the

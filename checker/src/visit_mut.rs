@@ -48,6 +48,7 @@ pub fn walk_source<V: VisitMut + ?Sized>(visitor: &mut V, ir: &mut SourceIr) {
         language: _,
         package: _,
         imports,
+        type_aliases,
         classes,
         file_annotations,
         ignore_comments,
@@ -56,6 +57,10 @@ pub fn walk_source<V: VisitMut + ?Sized>(visitor: &mut V, ir: &mut SourceIr) {
         too_deep,
     } = ir;
     imports.iter_mut().for_each(|it| walk_import(visitor, it));
+    for alias in type_aliases {
+        visitor.visit_span(&mut alias.target.span);
+        visitor.visit_span(&mut alias.span);
+    }
     classes.iter_mut().for_each(|it| visitor.visit_class(it));
     file_annotations
         .iter_mut()

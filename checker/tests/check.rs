@@ -14,26 +14,12 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use checker::{check, CheckConfig, SourceFile, Violation};
-use support::{annotations, assert_annotations, Annotation};
+use checker::{check, CheckConfig, SourceFile};
+use support::{annotations, assert_annotations, violations};
 use typestates::library::Library;
 
 /// The marker that starts the near misses of a protocol fixture.
 const NEAR_MISSES: &str = "// near misses";
-
-fn render(violation: &Violation) -> String {
-    let class = violation
-        .class
-        .rsplit('.')
-        .next()
-        .unwrap_or(&violation.class);
-    format!(
-        "{}: {class}.{} in {}",
-        violation.kind.name(),
-        violation.callin,
-        violation.offending_states.join(", ")
-    )
-}
 
 #[track_caller]
 fn check_fixture(path: &Path) {
@@ -52,16 +38,7 @@ fn check_fixture_with(library: &Library, path: &Path) {
         result.syntax_errors
     );
     assert!(!result.timed_out, "{}: timed out", path.display());
-    let actual = result
-        .violations
-        .iter()
-        .map(|v| Annotation {
-            line: v.span.start.line,
-            cols: (v.span.start.col, v.span.end.col),
-            text: render(v),
-        })
-        .collect();
-    assert_annotations(path, &file.text, actual);
+    assert_annotations(path, &file.text, violations(&result.violations));
 }
 
 fn fixtures(dir: &str) -> Vec<PathBuf> {

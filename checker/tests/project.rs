@@ -3,9 +3,12 @@
 //! `project_config` finds; the per-file check's own prefilter (`skip_unrelated`) changes
 //! nothing either.
 
+mod support;
+
 use std::path::Path;
 
 use checker::{check, project_config, CheckConfig, Project, SourceFile};
+use support::{assert_annotations, violations};
 use typestates::library::Library;
 
 fn file(path: &str, text: &str) -> SourceFile {
@@ -98,6 +101,48 @@ fn wrapper_clients_are_followed_across_files() {
     // Without the job, nothing calls the engine: it runs any time, and so does the sink.
     let project = Project::new(&library, &files[..2], CheckConfig::default(), 1);
     assert_eq!(project.check(0).violations.len(), 1);
+}
+
+/// Each folder under `tests/fixtures/projects` is one project, whose files carry their
+/// expected findings as `// ^^^ kind: Class.callin in State` annotations: what the project
+/// check finds, and what the per-file check with `project_config` finds too.
+#[test]
+fn project_fixtures() {
+    let library = Library::bundled();
+    let root = Path::new("tests/fixtures/projects");
+    let mut projects: Vec<_> = std::fs::read_dir(root)
+        .expect("fixture projects")
+        .map(|entry| entry.expect("fixture project").path())
+        .collect();
+    projects.sort();
+    assert!(!projects.is_empty());
+    for dir in projects {
+        let mut paths: Vec<_> = std::fs::read_dir(&dir)
+            .expect("fixture project is readable")
+            .map(|entry| entry.expect("fixture file").path())
+            .collect();
+        paths.sort();
+        let files: Vec<SourceFile> = paths
+            .iter()
+            .map(|path| {
+                let bytes = std::fs::read(path).expect("fixture is readable");
+                SourceFile::from_bytes(path, bytes).expect("fixture is checkable")
+            })
+            .collect();
+        let project = Project::new(&library, &files, CheckConfig::default(), 2);
+        let config = project_config(&library, &files, CheckConfig::default());
+        for (i, file) in files.iter().enumerate() {
+            let found = project.check(i);
+            assert_annotations(&file.path, &file.text, violations(&found.violations));
+            let alone = check(&library, file, &config);
+            assert_eq!(
+                alone.violations,
+                found.violations,
+                "{}",
+                file.path.display()
+            );
+        }
+    }
 }
 
 #[test]

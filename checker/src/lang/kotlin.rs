@@ -11,7 +11,7 @@ use super::{child_of_kind, children, has_token, LowerCx};
 use crate::ir::{
     Annotation, BinaryOp, Block, Body, Call, Catch, Class, ClassKind, Expr, ExprKind, Field,
     Import, Language, Local, Method, MethodKind, Modifiers, Nesting, Param, SourceIr, Span, Stmt,
-    StmtKind, SwitchArm, TypeRef,
+    StmtKind, SwitchArm, TypeAlias, TypeRef,
 };
 
 /// Lowers a `source_file` node.
@@ -30,6 +30,7 @@ pub(super) fn lower_file(cx: &mut LowerCx<'_>, root: Node<'_>) -> SourceIr {
                 }
             }
             "import_header" => ir.imports.push(lower_import(cx, node)),
+            "type_alias" => ir.type_aliases.extend(lower_type_alias(cx, node)),
             "file_annotation" => {
                 ir.file_annotations
                     .extend(children(node).map(|it| lower_annotation(cx, it)));
@@ -75,6 +76,20 @@ fn lower_import(cx: &mut LowerCx<'_>, node: Node<'_>) -> Import {
             .map(|name| cx.text(name).to_owned()),
         span: cx.span(node),
     }
+}
+
+/// `typealias Name<T> = Type`; `None` when the parser left out a part.
+fn lower_type_alias(cx: &LowerCx<'_>, node: Node<'_>) -> Option<TypeAlias> {
+    let name = child_of_kind(node, "type_identifier")?;
+    let target = children(node)
+        .skip_while(|kid| kid.id() != name.id())
+        .skip(1)
+        .find(|kid| is_type_node(*kid))?;
+    Some(TypeAlias {
+        name: cx.text(name).to_owned(),
+        target: lower_type(cx, target),
+        span: cx.span(node),
+    })
 }
 
 fn new_class(cx: &LowerCx<'_>, node: Node<'_>, name: &str, kind: ClassKind) -> Class {
@@ -354,8 +369,15 @@ pub(super) fn lower_member_method(
 
 fn lower_function(cx: &mut LowerCx<'_>, node: Node<'_>) -> Method {
     let first = cx.next_id;
-    let (annotations, modifiers) = lower_modifiers(cx, node);
+    let (annotations, mut modifiers) = lower_modifiers(cx, node);
     let params_node = child_of_kind(node, "function_value_parameters");
+    let lambdas_escape = params_node.is_some_and(|params| {
+        children(params)
+            .filter(|kid| kid.kind() == "parameter_modifiers")
+            .flat_map(children)
+            .any(|kid| matches!(cx.text(kid), "crossinline" | "noinline"))
+    });
+    modifiers.runs_lambdas_in_place = has_modifier(cx, node, "inline") && !lambdas_escape;
     let return_type = children(node)
         .skip_while(|kid| kid.kind() != "function_value_parameters")
         .find(|kid| is_type_node(*kid))
@@ -450,6 +472,14 @@ fn lower_param(cx: &mut LowerCx<'_>, param: Node<'_>) -> Param {
             .map(|ty| lower_type(cx, ty)),
         span: cx.span(param),
     }
+}
+
+/// Whether the declaration `decl` is written with the modifier `word` (`inline`).
+fn has_modifier(cx: &LowerCx<'_>, decl: Node<'_>, word: &str) -> bool {
+    children(decl)
+        .filter(|kid| kid.kind() == "modifiers")
+        .flat_map(children)
+        .any(|kid| cx.text(kid) == word)
 }
 
 fn lower_modifiers(cx: &mut LowerCx<'_>, decl: Node<'_>) -> (Vec<Annotation>, Modifiers) {

@@ -228,6 +228,7 @@ impl SourceIr {
             language,
             package: None,
             imports: Vec::new(),
+            type_aliases: Vec::new(),
             classes: Vec::new(),
             file_annotations: Vec::new(),
             ignore_comments: Vec::new(),

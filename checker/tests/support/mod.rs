@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use checker::ir::Language;
+use checker::Violation;
 
 /// One expected or actual finding: a line, a byte column range on it, and a message.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -70,4 +71,24 @@ pub fn assert_annotations(path: &Path, text: &str, mut actual: Vec<Annotation>) 
             render(&actual)
         );
     }
+}
+
+/// Findings as annotations: `kind: Class.callin in State, State` at the call's columns.
+pub fn violations(found: &[Violation]) -> Vec<Annotation> {
+    found
+        .iter()
+        .map(|v| {
+            let class = v.class.rsplit('.').next().unwrap_or(&v.class);
+            Annotation {
+                line: v.span.start.line,
+                cols: (v.span.start.col, v.span.end.col),
+                text: format!(
+                    "{}: {class}.{} in {}",
+                    v.kind.name(),
+                    v.callin,
+                    v.offending_states.join(", ")
+                ),
+            }
+        })
+        .collect()
 }
