@@ -149,7 +149,8 @@ async fn documented_library_protocols_hold_on_real_classes() {
 }
 
 /// FileOutputStream keeps the documented OutputStream contract but one step: its flush() does
-/// nothing, so it does not throw after close() (the library's file says so in a note).
+/// nothing, so it does not throw after close() (the library's file says so in a note); the
+/// library's FileOutputStream protocol is the one learned.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn file_output_stream_flushes_after_close() {
     if !test_tiers::runs(Tier::Jvm) {
@@ -178,6 +179,7 @@ async fn file_output_stream_flushes_after_close() {
         })
         .collect();
     assert_eq!(witnesses, ["close eps/eps, flush eps/err"], "{diff:#?}");
+    assert_learned(&run, &library("java.io.FileOutputStream"));
 }
 
 /// `expect = { null = true }` and `expect_not = { null = true }` split an observer into the

@@ -79,6 +79,7 @@ const BUNDLED: &[BundledFile] = bundled![
     "com/android/volley/RequestQueue.typestate",
     "com/nostra13/universalimageloader/core/ImageLoader.typestate",
     "java/io/InputStream.typestate",
+    "java/io/FileOutputStream.typestate",
     "java/io/OutputStream.typestate",
     "java/io/PipedOutputStream.typestate",
     "java/io/RandomAccessFile.typestate",

@@ -284,6 +284,7 @@ const DAILY: &[(&str, usize)] = &[
     ("java.util.Iterator", 6),
     ("java.io.InputStream", 3),
     ("java.io.OutputStream", 2),
+    ("java.io.FileOutputStream", 2),
     ("java.io.Reader", 3),
     ("java.io.Writer", 2),
     ("javax.crypto.Cipher", 2),
