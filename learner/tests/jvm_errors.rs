@@ -136,6 +136,24 @@ fn syntax_and_schema_errors_name_their_line() {
     );
     assert!(message.contains("`learn.creators`"), "{message}");
     assert!(message.contains("`make` is not a callin"), "{message}");
+
+    let text = TIMER.replace(
+        "params = [\"boolean\"]",
+        "platform = \"robolectrc\"\nparams = [\"boolean\"]",
+    );
+    let path = write("unknown-platform.toml", &text);
+    let message = Experiment::load(&path)
+        .expect_err("unknown platform")
+        .to_string();
+    let at = format!("{}:{}:", path.display(), line_of(&text, "robolectrc"));
+    assert!(
+        message.starts_with(&at),
+        "`{message}` does not start with {at}"
+    );
+    assert!(
+        message.contains("`jvm`, `robolectric`, `android`"),
+        "{message}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
