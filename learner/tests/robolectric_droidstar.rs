@@ -275,25 +275,45 @@ async fn sqlite_open_helper_agrees_with_droidstar() {
     }
 }
 
-/// MediaPlayer with DroidStar's alphabet runs on Robolectric's ShadowMediaPlayer, a simulation:
-/// learned, labelled so, and its machine kept in `tests/robolectric/MediaPlayer-shadow.typestate-body`
-/// (`UPDATE_EXPECT=1` rewrites it). It is not the library's: the shadow delivers an `onPrepared`
-/// after `prepare()` as a device does, but also after `reset()` and `release()`, and queues one
-/// per prepare, which multiplies the states (a device has 10 in Table 1).
+/// Table 1 classes whose native code cannot run on the host JVM run on Robolectric's shadows,
+/// simulations: each is learned with its Table 1 alphabet, labelled simulated, and its machine
+/// kept in `tests/robolectric/<Class>-shadow.typestate-body` (`UPDATE_EXPECT=1` rewrites them).
+/// None is the device's protocol. MediaPlayer's shadow delivers an `onPrepared` after
+/// `prepare()` as a device does, but also after `reset()` and `release()`, and queues one per
+/// prepare, which multiplies the states (a device has 10 in Table 1). MediaRecorder's shadow
+/// checks no state at all: one state, where a device throws IllegalStateException for `start()`
+/// before `prepare()`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn media_player_learns_the_shadow_simulation() {
+async fn table1_classes_learn_the_shadow_simulations() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
-    let learned = learn(experiment("android.media.MediaPlayer.toml"), "simulated").await;
-    // The machine, without the provenance (which names the run's day and folder).
-    let text = typestates::format::print(&learned);
-    let machine = text
-        .lines()
-        .skip_while(|line| !line.starts_with("callin "))
-        .collect::<Vec<_>>()
-        .join("\n");
-    expect_test::expect_file!["robolectric/MediaPlayer-shadow.typestate-body"].assert_eq(&machine);
+    for (file, code, golden) in [
+        (
+            "android.media.MediaPlayer.toml",
+            "simulated",
+            "MediaPlayer-shadow.typestate-body",
+        ),
+        (
+            "android.media.MediaRecorder.toml",
+            "simulated: android.media.MediaRecorder is simulated by Robolectric; this protocol is \
+             that of its shadow methods ShadowMediaRecorder (",
+            "MediaRecorder-shadow.typestate-body",
+        ),
+    ] {
+        let learned = learn(experiment(file), code).await;
+        // The machine, without the provenance (which names the run's day and folder).
+        let text = typestates::format::print(&learned);
+        let machine = text
+            .lines()
+            .skip_while(|line| !line.starts_with("callin "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/robolectric")
+            .join(golden);
+        expect_test::expect_file![path].assert_eq(&machine);
+    }
 }
 
 /// An experiment of `tests/robolectric/`.
@@ -302,30 +322,6 @@ fn test_experiment(name: &str) -> Arc<Experiment> {
         .join("tests/robolectric")
         .join(name);
     Arc::new(Experiment::load(&path).unwrap_or_else(|error| panic!("{error}")))
-}
-
-/// A class Robolectric only simulates is labelled so: MediaRecorder's native code cannot run on
-/// the host JVM, and ShadowMediaRecorder stands in for it.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_shadowed_class_is_labelled_simulated() {
-    if !test_tiers::runs(Tier::Robolectric) {
-        return;
-    }
-    let learned = learn(
-        test_experiment("MediaRecorder-simulated.toml"),
-        "simulated: android.media.MediaRecorder is simulated by Robolectric; this protocol is \
-         that of its shadow methods ShadowMediaRecorder (",
-    )
-    .await;
-    // What the simulation is worth: ShadowMediaRecorder checks no state at all, so every call
-    // is accepted in any order (one state), where a device throws IllegalStateException for
-    // start() before prepare(). The label above is what keeps this out of the library as fact.
-    assert_eq!(
-        learned.states.len(),
-        1,
-        "{}",
-        typestates::format::print(&learned)
-    );
 }
 
 /// The library's protocols learned on Robolectric are what their experiments learn, and say
