@@ -4,7 +4,13 @@
 
 mod jvm_support;
 
+use std::path::Path;
+use std::sync::Arc;
+
 use jvm_support::{assert_learned, config, expected, experiment, learn, library};
+use learner::backend::jvm::Experiment;
+use learner::backend::{self, BackendKind, Request};
+use learner::{End, NoProgress};
 use test_tiers::Tier;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -232,4 +238,50 @@ expect_not = { null = true }
             && text.contains("callin getNull: get(..) returns null"),
         "{text}"
     );
+}
+
+/// An experiment's fixtures are served on the host at the port it names, where the class
+/// fetches them (`tests/android_fixtures/url-stream.toml`, which devices reach over
+/// `adb reverse`); a fixture that is not there is named in the error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixtures_are_served_on_the_host() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/android_fixtures/url-stream.toml");
+    let text = std::fs::read_to_string(&file).expect("readable");
+    let request = |text: &str| {
+        let mut request = Request::new(BackendKind::Jvm);
+        request.experiment = Some(Arc::new(
+            Experiment::parse(&file, text).unwrap_or_else(|error| panic!("{error}")),
+        ));
+        request
+    };
+    let run = backend::learn(request(&text), &mut NoProgress)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert!(
+        matches!(run.outcome.end, End::Learned),
+        "{:?}",
+        run.outcome.end
+    );
+    // The stream read is the fixture's: an HTTP stream refuses reads once closed.
+    let served = typestates::format::print(run.typestate.as_ref().expect("a typestate"));
+    assert!(
+        served.contains("read error java.io.IOException"),
+        "{served}"
+    );
+
+    let missing = text.replace("hello.txt", "missing.txt");
+    let unserved = match backend::learn(request(&missing), &mut NoProgress).await {
+        Ok(run) => {
+            assert!(
+                !matches!(run.outcome.end, End::Learned),
+                "learned without its fixture"
+            );
+            format!("{:?}", run.outcome.end)
+        }
+        Err(error) => error.to_string(),
+    };
+    assert!(unserved.contains("/missing.txt"), "{unserved}");
 }
