@@ -4,13 +4,12 @@
 
 mod jvm_support;
 
-use std::path::Path;
-use std::sync::Arc;
-
-use jvm_support::{assert_learned, config, expected, experiment, learn, library};
-use learner::backend::jvm::Experiment;
+use jvm_support::{
+    assert_learned, assert_missing_fixture_named, assert_read_the_fixture, config, expected,
+    experiment, learn, library, url_stream, Fixture,
+};
 use learner::backend::{self, BackendKind, Request};
-use learner::{End, NoProgress};
+use learner::NoProgress;
 use test_tiers::Tier;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -248,40 +247,14 @@ async fn fixtures_are_served_on_the_host() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
     }
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/android_fixtures/url-stream.toml");
-    let text = std::fs::read_to_string(&file).expect("readable");
-    let request = |text: &str| {
+    let request = |fixture| {
         let mut request = Request::new(BackendKind::Jvm);
-        request.experiment = Some(Arc::new(
-            Experiment::parse(&file, text).unwrap_or_else(|error| panic!("{error}")),
-        ));
+        request.experiment = Some(url_stream(fixture).1);
         request
     };
-    let run = backend::learn(request(&text), &mut NoProgress)
+    let run = backend::learn(request(Fixture::Served), &mut NoProgress)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    assert!(
-        matches!(run.outcome.end, End::Learned),
-        "{:?}",
-        run.outcome.end
-    );
-    // The stream read is the fixture's: an HTTP stream refuses reads once closed.
-    let served = typestates::format::print(run.typestate.as_ref().expect("a typestate"));
-    assert!(
-        served.contains("read error java.io.IOException"),
-        "{served}"
-    );
-
-    let missing = text.replace("hello.txt", "missing.txt");
-    let unserved = match backend::learn(request(&missing), &mut NoProgress).await {
-        Ok(run) => {
-            assert!(
-                !matches!(run.outcome.end, End::Learned),
-                "learned without its fixture"
-            );
-            format!("{:?}", run.outcome.end)
-        }
-        Err(error) => error.to_string(),
-    };
-    assert!(unserved.contains("/missing.txt"), "{unserved}");
+    assert_read_the_fixture(&run);
+    assert_missing_fixture_named(backend::learn(request(Fixture::Missing), &mut NoProgress).await);
 }
