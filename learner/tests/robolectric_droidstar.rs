@@ -282,7 +282,7 @@ async fn sqlite_open_helper_agrees_with_droidstar() {
 /// `prepare()` as a device does, but also after `reset()` and `release()`, and queues one per
 /// prepare, which multiplies the states (a device has 10 in Table 1). MediaRecorder's shadow
 /// checks no state at all: one state, where a device throws IllegalStateException for `start()`
-/// before `prepare()`.
+/// before `prepare()`. SpeechRecognizer's shadow accepts every call and calls back nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn table1_classes_learn_the_shadow_simulations() {
     if !test_tiers::runs(Tier::Robolectric) {
@@ -299,6 +299,11 @@ async fn table1_classes_learn_the_shadow_simulations() {
             "simulated: android.media.MediaRecorder is simulated by Robolectric; this protocol is \
              that of its shadow methods ShadowMediaRecorder (",
             "MediaRecorder-shadow.typestate-body",
+        ),
+        (
+            "android.speech.SpeechRecognizer.toml",
+            "simulated",
+            "SpeechRecognizer-shadow.typestate-body",
         ),
     ] {
         let learned = learn(experiment(file), code).await;
