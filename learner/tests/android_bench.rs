@@ -99,16 +99,23 @@ fn devices_speed_up() {
         };
         let runs: Vec<String> = uses.iter().map(|it| it.runs.to_string()).collect();
         let quiet_waits = quiet_waits(&adb, &names);
+        let busiest_ms = names
+            .iter()
+            .map(|serial| adb.device(serial).delayed_ms())
+            .max()
+            .unwrap_or(0);
         let speed_up = first as f64 / wall_ms as f64;
         writeln!(
             rows,
-            "| {count} | {:.1} | {speed_up:.2} | {:.2} | {} | {} ({}) | {quiet_waits} | {} |",
+            "| {count} | {:.1} | {:.1} | {speed_up:.2} | {:.2} | {} | {} ({}) | {quiet_waits} | {} | {} |",
             wall_ms as f64 / 1000.0,
+            busiest_ms as f64 / 1000.0,
             speed_up / count as f64,
             run.statistics.states,
             run.statistics.mq_asked,
             run.statistics.mq_executed,
-            runs.join(" / ")
+            runs.join(" / "),
+            load_average()
         )
         .unwrap();
         eprintln!("{count} devices: {wall_ms} ms");
@@ -131,15 +138,23 @@ fn devices_speed_up() {
          Each fake device's `app_process` runs the agent inside Robolectric (SDK 34), so the class is ShadowMediaPlayer's simulation (18 states, where a device has 10), not a device's MediaPlayer.\n\
          Simulated device latencies: each answer of a device's agent waits {latency} ms, plus {quiet} ms per `quiet` output in it (the experiment's quiescence timeout, DroidStar's beta: a device waits it out in real time; inside Robolectric a wait only moves the simulated clock).\n\
          The pushing, starting, forwarding, fixture reverses and the learning pipeline are the real backend's.\n\
-         **time** is the whole run's wall time, the Robolectric agents' starts included (a sandbox each, tens of seconds on this machine, where an agent starts in about a second on a device); **speed-up** is the one-device time over this time, and **per device** the speed-up over the devices used; **quiet waits** are the `quiet` answers of all devices; **runs per device** the resets each device served.\n\
+         **time** is the whole run's wall time, the Robolectric agents' starts included (a sandbox each, tens of seconds on this machine, where an agent starts in about a second on a device); **device time** is the simulated time of the busiest device (the delays its answers waited), which a real device would spend; the rest of the wall time is the host's: the learner, the adb traffic and the Robolectric agents, all on this machine's cores; **speed-up** is the one-device time over this time, and **per device** the speed-up over the devices used; **quiet waits** are the `quiet` answers of all devices; **runs per device** the resets each device served; **load** is the machine's one-minute load average when the row ended (`/proc/loadavg`), since other work shares these cores.\n\
          DroidStar needed {DROIDSTAR_S} s (71 minutes) on one device for MediaPlayer, 2372 runs executed (Table 1 of paper 001).\n\n\
-         | devices | time (s) | speed-up | per device | states | MQ asked (executed) | quiet waits | runs per device |\n\
-         | --- | --- | --- | --- | --- | --- | --- | --- |\n{rows}",
+         | devices | time (s) | device time (s) | speed-up | per device | states | MQ asked (executed) | quiet waits | runs per device | load |\n\
+         | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n{rows}",
         cores = std::thread::available_parallelism().map_or(0, usize::from),
     );
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/results/android.md");
     std::fs::write(&out, report).expect("bench/results is writable");
     eprintln!("wrote {}", out.display());
+}
+
+/// The machine's one-minute load average, or `?` where `/proc/loadavg` cannot be read.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|it| it.split_whitespace().next().map(str::to_owned))
+        .unwrap_or_else(|| "?".to_owned())
 }
 
 /// The `quiet` answers of `serials` on `adb`.

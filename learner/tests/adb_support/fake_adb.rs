@@ -61,6 +61,8 @@ pub struct FakeDevice {
     quiet_wait_ms: AtomicU64,
     /// `quiet` outputs its agents answered so far.
     quiet_waits: AtomicU64,
+    /// Milliseconds its answers waited so far (latency and quiet waits).
+    delayed_ms: AtomicU64,
     plugged: AtomicBool,
     refuse_forwards: AtomicBool,
     refuse_pushes: AtomicBool,
@@ -108,6 +110,7 @@ impl FakeDevice {
             latency_ms: AtomicU64::new(0),
             quiet_wait_ms: AtomicU64::new(0),
             quiet_waits: AtomicU64::new(0),
+            delayed_ms: AtomicU64::new(0),
             plugged: AtomicBool::new(true),
             refuse_forwards: AtomicBool::new(false),
             refuse_pushes: AtomicBool::new(false),
@@ -132,6 +135,12 @@ impl FakeDevice {
     /// How many `quiet` outputs the device's agents answered so far.
     pub fn quiet_waits(&self) -> u64 {
         self.quiet_waits.load(Ordering::SeqCst)
+    }
+
+    /// How many milliseconds the device's answers waited so far: the simulated time of the
+    /// device, beside the host's work of running its agent.
+    pub fn delayed_ms(&self) -> u64 {
+        self.delayed_ms.load(Ordering::SeqCst)
     }
 
     /// Answers later forward requests with `FAIL`.
@@ -746,6 +755,7 @@ fn serve_stdio(
             let latency = slow.latency_ms.load(Ordering::SeqCst)
                 + slow.quiet_wait_ms.load(Ordering::SeqCst) * quiet;
             if latency > 0 {
+                slow.delayed_ms.fetch_add(latency, Ordering::SeqCst);
                 thread::sleep(Duration::from_millis(latency));
             }
             if answers.write_all(format!("{line}\n").as_bytes()).is_err() {
