@@ -20,7 +20,10 @@ for arg in "$@"; do
     esac
 done
 
-sources=$( (find "$root/agent-android/core/src/main/java" "$here/src/main/java" -name '*.java'; echo "$0") | sort)
+# The Android harnesses (ReportingCountDownTimer, ReportingAsyncTask, ReportingSQLiteOpenHelper)
+# live with the Robolectric entry point and need only the core and android-all.
+harness="$root/agent-android/robolectric/harness/src/main/java"
+sources=$( (find "$root/agent-android/core/src/main/java" "$here/src/main/java" "$harness" -name '*.java'; echo "$0") | sort)
 hash=$( (echo "r8 $R8_VERSION android-all $ANDROID_ALL min-api $MIN_API"; for f in $sources; do
     echo "${f#"$root"/}"; cat "$f"; done) | sha256sum | cut -c1-16)
 out="$root/target/android-agent/$hash"
@@ -36,7 +39,7 @@ if [ ! -f "$dex" ]; then
     java_home="${JAVA_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v javac)")")")}"
     tmp="$out.tmp-$$"
     rm -rf "$tmp"
-    mkdir -p "$tmp/core" "$tmp/android"
+    mkdir -p "$tmp/core" "$tmp/android" "$tmp/harness"
     trap 'rm -rf "$tmp"' EXIT
     javac --release 11 -Xlint:all -Werror -encoding UTF-8 -d "$tmp/core" \
         $(find "$root/agent-android/core/src/main/java" -name '*.java' | sort)
@@ -44,12 +47,15 @@ if [ ! -f "$dex" ]; then
     # lacks, which -Xlint:all would report and -Werror turn into a failure.
     javac --release 11 -Xlint:all,-classfile -Werror -encoding UTF-8 -cp "$tmp/core:$android_all" \
         -d "$tmp/android" $(find "$here/src/main/java" -name '*.java' | sort)
+    javac --release 11 -Xlint:all,-classfile -Werror -encoding UTF-8 -cp "$tmp/core:$android_all" \
+        -d "$tmp/harness" $(find "$harness" -name '*.java' | sort)
     jar --create --file "$tmp/core.jar" -C "$tmp/core" .
     jar --create --file "$tmp/android.jar" -C "$tmp/android" .
+    jar --create --file "$tmp/harness.jar" -C "$tmp/harness" .
     # Both libraries: android-all has no java.* classes, the JDK has no android.* ones.
     java -cp "$r8" com.android.tools.r8.D8 --release --min-api $MIN_API \
         --lib "$java_home" --lib "$android_all" \
-        --output "$tmp/typestar-agent.dex.jar" "$tmp/core.jar" "$tmp/android.jar" >&2
+        --output "$tmp/typestar-agent.dex.jar" "$tmp/core.jar" "$tmp/android.jar" "$tmp/harness.jar" >&2
     mkdir -p "$out"
     mv "$tmp/typestar-agent.dex.jar" "$dex"
 fi
@@ -62,9 +68,11 @@ if [ $verify = yes ]; then
     checked=$(dexdump -c "$dex")
     grep -q "Checksum verified" <<<"$checked" || { echo "build-dex.sh: dexdump rejects $dex" >&2; exit 1; }
     classes=$(dexdump "$dex" | grep "Class descriptor")
-    for class in AndroidMain LooperExecutor AndroidContext AndroidPlatform Session QueryRunner; do
-        grep -q "'Ldev/typestar/agent/$class;'" <<<"$classes" ||
-            { echo "build-dex.sh: $dex lacks dev.typestar.agent.$class" >&2; exit 1; }
+    for class in agent/AndroidMain agent/LooperExecutor agent/AndroidContext agent/AndroidPlatform \
+        agent/Session agent/QueryRunner harness/android/ReportingCountDownTimer \
+        harness/android/ReportingAsyncTask harness/android/ReportingSQLiteOpenHelper; do
+        grep -q "'Ldev/typestar/$class;'" <<<"$classes" ||
+            { echo "build-dex.sh: $dex lacks dev.typestar.${class//\//.}" >&2; exit 1; }
     done
     echo "build-dex.sh: dexdump verified $dex" >&2
 fi

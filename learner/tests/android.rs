@@ -12,11 +12,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use adb_support::fake_adb::{FakeAdb, FakeDevice, Refusal};
+use adb_support::jvm_support::{
+    assert_missing_fixture_named, assert_read_the_fixture, url_stream, Fixture,
+};
 use adb_support::{config, experiment, host_agent, scratch, server};
 use learner::backend::android::{
     learn_on_devices, list_devices, AndroidConfig, DeviceDisagreement, DeviceUse,
 };
-use learner::backend::jvm::Experiment;
 use learner::{Details, Learned};
 use learner::{End, NoProgress};
 use test_tiers::Tier;
@@ -352,16 +354,11 @@ async fn fixtures_are_served_from_the_host_over_adb_reverse() {
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     let dir = scratch("fixtures");
     let adb = server(&dir, &["phone"], 34);
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/android_fixtures/url-stream.toml");
-    let experiment = Arc::new(Experiment::load(&file).unwrap_or_else(|error| panic!("{error}")));
+    let (_, experiment) = url_stream(Fixture::Served);
     let run = learn_on_devices(experiment, &config(&[&adb]), &mut NoProgress)
         .await
         .unwrap_or_else(|error| panic!("{error}"));
-    assert!(
-        matches!(run.outcome.end, End::Learned),
-        "{:?}",
-        run.outcome.end
-    );
+    assert_read_the_fixture(&run);
     let requests = adb.requests();
     let reverses: Vec<&String> = requests
         .iter()
@@ -380,27 +377,10 @@ async fn fixtures_are_served_from_the_host_over_adb_reverse() {
         "{reverses:?}"
     );
 
-    // The same experiment with a fixture that is not there: the build fails (404), so no
-    // stream is ever read; the fetch above reached the host's file.
-    let missing = std::fs::read_to_string(&file)
-        .expect("readable")
-        .replace("hello.txt", "missing.txt");
-    let experiment = Arc::new(Experiment::parse(&file, &missing).expect("parses"));
-    let unserved = match learn_on_devices(experiment, &config(&[&adb]), &mut NoProgress).await {
-        Ok(run) => {
-            assert!(
-                !matches!(run.outcome.end, End::Learned),
-                "learned without its fixture"
-            );
-            format!("{:?}", run.outcome.end)
-        }
-        Err(error) => error.to_string(),
-    };
-    assert!(unserved.contains("/missing.txt"), "{unserved}");
-    // The stream read is the fixture's: an HTTP stream refuses reads once closed.
-    let served = typestates::format::print(run.typestate.as_ref().expect("a typestate"));
-    assert!(
-        served.contains("read error java.io.IOException"),
-        "{served}"
+    // The same experiment with a fixture that is not there: the fetch above reached the
+    // host's file.
+    let (_, missing) = url_stream(Fixture::Missing);
+    assert_missing_fixture_named(
+        learn_on_devices(missing, &config(&[&adb]), &mut NoProgress).await,
     );
 }

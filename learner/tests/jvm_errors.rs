@@ -99,43 +99,51 @@ async fn wrong_argument_type_names_its_line() {
     assert!(message.contains("bad-argument"), "{message}");
 }
 
+/// The error of loading `text` as experiment file `name`; it must start with the file and the
+/// line of `line_with`, if given.
+fn load_refused(name: &str, text: &str, line_with: Option<&str>) -> String {
+    let path = write(name, text);
+    let message = Experiment::load(&path)
+        .expect_err("a refused experiment")
+        .to_string();
+    if let Some(needle) = line_with {
+        let at = format!("{}:{}:", path.display(), line_of(text, needle));
+        assert!(
+            message.starts_with(&at),
+            "`{message}` does not start with {at}"
+        );
+    }
+    message
+}
+
 #[test]
 fn syntax_and_schema_errors_name_their_line() {
     let text = TIMER.replace("quiescence_ms = 20", "quiescense_ms = 20");
-    let path = write("unknown-field.toml", &text);
-    let message = Experiment::load(&path)
-        .expect_err("unknown field")
-        .to_string();
-    let at = format!("{}:{}:", path.display(), line_of(&text, "quiescense_ms"));
-    assert!(
-        message.starts_with(&at),
-        "`{message}` does not start with {at}"
-    );
+    let message = load_refused("unknown-field.toml", &text, Some("quiescense_ms"));
     assert!(message.contains("quiescense_ms"), "{message}");
 
     let text = TIMER.replace("[learn]", "").replace(
         "[timeouts]",
         "[learn]\nfilters = [{ at_most_once = [\"schedule\"] }]\n\n[timeouts]",
     );
-    let path = write("unknown-filter-symbol.toml", &text);
-    let message = Experiment::load(&path)
-        .expect_err("unknown callin")
-        .to_string();
+    let message = load_refused("unknown-filter-symbol.toml", &text, None);
     assert!(message.contains("`learn.filters[0]`"), "{message}");
     assert!(message.contains("`schedule` is not a callin"), "{message}");
 
     let text = TIMER.replace("[timeouts]", "[learn]\ncreators = [\"make\"]\n\n[timeouts]");
-    let path = write("unknown-creator.toml", &text);
-    let message = Experiment::load(&path)
-        .expect_err("unknown creator")
-        .to_string();
-    let at = format!("{}:{}:", path.display(), line_of(&text, "creators"));
-    assert!(
-        message.starts_with(&at),
-        "`{message}` does not start with {at}"
-    );
+    let message = load_refused("unknown-creator.toml", &text, Some("creators"));
     assert!(message.contains("`learn.creators`"), "{message}");
     assert!(message.contains("`make` is not a callin"), "{message}");
+
+    let text = TIMER.replace(
+        "params = [\"boolean\"]",
+        "platform = \"robolectrc\"\nparams = [\"boolean\"]",
+    );
+    let message = load_refused("unknown-platform.toml", &text, Some("robolectrc"));
+    assert!(
+        message.contains("`jvm`, `robolectric`, `android`"),
+        "{message}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,7 +4,12 @@
 
 mod jvm_support;
 
-use jvm_support::{assert_learned, config, expected, experiment, learn, library};
+use jvm_support::{
+    assert_learned, assert_missing_fixture_named, assert_read_the_fixture, config, expected,
+    experiment, learn, library, url_stream, Fixture,
+};
+use learner::backend::{self, BackendKind, Request};
+use learner::NoProgress;
 use test_tiers::Tier;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -234,4 +239,24 @@ expect_not = { null = true }
             && text.contains("callin getNull: get(..) returns null"),
         "{text}"
     );
+}
+
+/// An experiment's fixtures are served on the host at the port it names, where the class
+/// fetches them (`tests/android_fixtures/url-stream.toml`, which devices reach over
+/// `adb reverse`); a fixture that is not there is named in the error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixtures_are_served_on_the_host() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
+    let request = |fixture| {
+        let mut request = Request::new(BackendKind::Jvm);
+        request.experiment = Some(url_stream(fixture).1);
+        request
+    };
+    let run = backend::learn(request(Fixture::Served), &mut NoProgress)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_read_the_fixture(&run);
+    assert_missing_fixture_named(backend::learn(request(Fixture::Missing), &mut NoProgress).await);
 }

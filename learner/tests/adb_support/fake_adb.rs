@@ -15,14 +15,14 @@
 //! `reverse:forward`, `reverse:killforward` (tcp). Tests unplug and plug devices, kill agents, refuse forwards and
 //! pushes, and slow a device's answers down.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::fs;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::thread;
 use std::time::Duration;
 
@@ -57,6 +57,12 @@ pub struct FakeDevice {
     agent: FakeAgent,
     /// Milliseconds the device waits before each answer of its agent.
     latency_ms: AtomicU64,
+    /// Milliseconds more per `quiet` output of an answer: the quiescence a device waits out.
+    quiet_wait_ms: AtomicU64,
+    /// `quiet` outputs its agents answered so far.
+    quiet_waits: AtomicU64,
+    /// Milliseconds its answers waited so far (latency and quiet waits).
+    delayed_ms: AtomicU64,
     plugged: AtomicBool,
     refuse_forwards: AtomicBool,
     refuse_pushes: AtomicBool,
@@ -66,8 +72,6 @@ pub struct FakeDevice {
     children: Mutex<Vec<Arc<Mutex<Child>>>>,
     /// Connections of this device, shut down when it is unplugged.
     connections: Mutex<Vec<TcpStream>>,
-    /// Reverses by device port (`tcp:R`): the host port each relays to, now.
-    reverses: Mutex<HashMap<String, Relay>>,
 }
 
 impl FakeDevice {
@@ -104,19 +108,39 @@ impl FakeDevice {
             root,
             agent,
             latency_ms: AtomicU64::new(0),
+            quiet_wait_ms: AtomicU64::new(0),
+            quiet_waits: AtomicU64::new(0),
+            delayed_ms: AtomicU64::new(0),
             plugged: AtomicBool::new(true),
             refuse_forwards: AtomicBool::new(false),
             refuse_pushes: AtomicBool::new(false),
             sockets: Mutex::new(HashMap::new()),
             children: Mutex::new(Vec::new()),
             connections: Mutex::new(Vec::new()),
-            reverses: Mutex::new(HashMap::new()),
         })
     }
 
     /// Makes each answer of the device's agents wait `ms` milliseconds.
     pub fn set_latency(&self, ms: u64) {
         self.latency_ms.store(ms, Ordering::SeqCst);
+    }
+
+    /// Makes each answer of the device's agents wait `ms` milliseconds more per `quiet` output
+    /// in it: a device waits the quiescence timeout out in real time, where an agent inside
+    /// Robolectric only moves its simulated clock.
+    pub fn set_quiet_wait(&self, ms: u64) {
+        self.quiet_wait_ms.store(ms, Ordering::SeqCst);
+    }
+
+    /// How many `quiet` outputs the device's agents answered so far.
+    pub fn quiet_waits(&self) -> u64 {
+        self.quiet_waits.load(Ordering::SeqCst)
+    }
+
+    /// How many milliseconds the device's answers waited so far: the simulated time of the
+    /// device, beside the host's work of running its agent.
+    pub fn delayed_ms(&self) -> u64 {
+        self.delayed_ms.load(Ordering::SeqCst)
     }
 
     /// Answers later forward requests with `FAIL`.
@@ -463,9 +487,20 @@ fn device_service(
         return reverse(stream, device, spec.trim_start_matches("norebind:"));
     }
     if let Some(remote) = service.strip_prefix("reverse:killforward:") {
-        let removed = device.reverses.lock().expect("lock").remove(remote);
+        let mut reverses = REVERSES.lock().expect("lock");
+        let held = reverses
+            .get_mut(remote)
+            .is_some_and(|it| it.holders.remove(&device.serial));
+        if !held {
+            return fail(stream, &format!("listener '{remote}' not found"));
+        }
+        let last = reverses.get(remote).is_some_and(|it| it.holders.is_empty());
+        let removed = if last { reverses.remove(remote) } else { None };
+        drop(reverses);
         return match removed {
-            Some(Relay { target, accepting }) => {
+            Some(Relay {
+                target, accepting, ..
+            }) => {
                 // Wakes the relay, which sees the reverse is gone and closes its listener
                 // before the reply, so that the port is free again.
                 drop(target);
@@ -474,7 +509,7 @@ fn device_service(
                 let _ = accepting.join();
                 stream.write_all(b"OKAYOKAY")
             }
-            None => fail(stream, &format!("listener '{remote}' not found")),
+            None => stream.write_all(b"OKAYOKAY"),
         };
     }
     fail(stream, &format!("unknown device service '{service}'"))
@@ -698,7 +733,7 @@ fn run_agent(
 }
 
 /// Carries one session between a socket and an agent's stdio, each answer after the device's
-/// latency.
+/// latency and its quiet waits.
 fn serve_stdio(
     connection: TcpStream,
     mut stdin: std::process::ChildStdin,
@@ -715,8 +750,12 @@ fn serve_stdio(
     thread::spawn(move || {
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { break };
-            let latency = slow.latency_ms.load(Ordering::SeqCst);
+            let quiet = quiet_outputs(&line);
+            slow.quiet_waits.fetch_add(quiet, Ordering::SeqCst);
+            let latency = slow.latency_ms.load(Ordering::SeqCst)
+                + slow.quiet_wait_ms.load(Ordering::SeqCst) * quiet;
             if latency > 0 {
+                slow.delayed_ms.fetch_add(latency, Ordering::SeqCst);
                 thread::sleep(Duration::from_millis(latency));
             }
             if answers.write_all(format!("{line}\n").as_bytes()).is_err() {
@@ -727,9 +766,19 @@ fn serve_stdio(
     });
 }
 
+/// How many `quiet` outputs an agent's answer (`answer`, `stepped`) has.
+fn quiet_outputs(line: &str) -> u64 {
+    let answer: serde_json::Value = serde_json::from_str(line).unwrap_or_default();
+    answer["outputs"].as_array().map_or(0, |outputs| {
+        outputs.iter().filter(|it| *it == "quiet").count() as u64
+    })
+}
+
 /// `reverse:forward:tcp:R;tcp:L`: the device's port R reaches the host's port L. The device
 /// is this machine, so its port R is the host's: a relay listens there while the reverse
 /// lasts (`reverse:killforward:tcp:R` ends it; a new reverse of R replaces its target).
+/// Fake devices share this machine's loopback, so a port reversed on several of them is one
+/// relay, to the target the last of them set, held until the last of them removes it.
 fn reverse(stream: &mut TcpStream, device: &FakeDevice, spec: &str) -> io::Result<()> {
     let Some((remote, local)) = spec.split_once(';') else {
         return fail(stream, "malformed reverse spec");
@@ -738,9 +787,10 @@ fn reverse(stream: &mut TcpStream, device: &FakeDevice, spec: &str) -> io::Resul
     else {
         return fail(stream, "fake adb: reverse supports tcp: only");
     };
-    let mut reverses = device.reverses.lock().expect("lock");
-    if let Some(relay) = reverses.get(remote) {
+    let mut reverses = REVERSES.lock().expect("lock");
+    if let Some(relay) = reverses.get_mut(remote) {
         *relay.target.lock().expect("lock") = local.to_owned();
+        relay.holders.insert(device.serial.clone());
         return stream.write_all(b"OKAYOKAY");
     }
     let listener = match TcpListener::bind(format!("127.0.0.1:{port}")) {
@@ -760,14 +810,27 @@ fn reverse(stream: &mut TcpStream, device: &FakeDevice, spec: &str) -> io::Resul
             }
         }
     });
-    reverses.insert(remote.to_owned(), Relay { target, accepting });
+    let holders = BTreeSet::from([device.serial.clone()]);
+    reverses.insert(
+        remote.to_owned(),
+        Relay {
+            target,
+            accepting,
+            holders,
+        },
+    );
     stream.write_all(b"OKAYOKAY")
 }
 
-/// A reverse of a fake device: the host port its relay reaches now, and the relay's thread.
+/// Reverses by device port (`tcp:R`), of every fake device of this process.
+static REVERSES: LazyLock<Mutex<HashMap<String, Relay>>> = LazyLock::new(Mutex::default);
+
 struct Relay {
+    /// The host port it relays to, now.
     target: Arc<Mutex<String>>,
     accepting: thread::JoinHandle<()>,
+    /// The serials of the devices that set it and have not removed it.
+    holders: BTreeSet<String>,
 }
 
 fn sync(stream: &mut TcpStream, device: &FakeDevice) -> io::Result<()> {

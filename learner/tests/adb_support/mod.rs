@@ -16,10 +16,11 @@ use std::process::Command;
 use fake_adb::{FakeAdb, FakeAgent, FakeDevice};
 use learner::backend::android::{AndroidConfig, Patience};
 use learner::backend::jvm::java::Jdk;
+use learner::backend::jvm::process::AgentCommand;
 use learner::backend::jvm::JvmConfig;
 
 #[path = "../jvm_support/mod.rs"]
-mod jvm_support;
+pub mod jvm_support;
 
 pub use jvm_support::{experiment, target_dir};
 
@@ -73,11 +74,27 @@ pub fn host_agent() -> FakeAgent {
     }
 }
 
+/// What a fake device's `app_process` runs for Android classes: the agent inside Robolectric,
+/// as `command` starts it on the host (`RobolectricConfig::agent_command`).
+pub fn robolectric_agent(command: AgentCommand) -> FakeAgent {
+    FakeAgent {
+        java: command.java,
+        jvm_options: command.jvm_options,
+        classpath: command.classpath,
+        main_class: command.main_class,
+    }
+}
+
 /// A fake adb server with a device per serial, each running the host agent at API `api`.
 pub fn server(scratch: &Path, serials: &[&str], api: u32) -> FakeAdb {
+    server_running(scratch, serials, api, &host_agent())
+}
+
+/// A fake adb server with a device per serial, each running `agent` at API `api`.
+pub fn server_running(scratch: &Path, serials: &[&str], api: u32, agent: &FakeAgent) -> FakeAdb {
     let devices = serials
         .iter()
-        .map(|serial| FakeDevice::new(scratch, serial, api, host_agent()))
+        .map(|serial| FakeDevice::new(scratch, serial, api, agent.clone()))
         .collect();
     FakeAdb::start(devices)
 }

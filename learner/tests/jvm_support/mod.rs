@@ -182,3 +182,57 @@ pub fn assert_same_from_every_creator(learned: &Typestate, other: &Typestate, wh
         );
     }
 }
+
+/// The fixture experiment `tests/android_fixtures/url-stream.toml` (an `InputStream` opened on
+/// a fixture's URL): its path, and the experiment with its fixture or with one that is not
+/// there.
+pub fn url_stream(fixture: Fixture) -> (PathBuf, Arc<Experiment>) {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/android_fixtures/url-stream.toml");
+    let text = std::fs::read_to_string(&file).expect("readable");
+    let text = match fixture {
+        Fixture::Served => text,
+        Fixture::Missing => text.replace("hello.txt", "missing.txt"),
+    };
+    let experiment = Experiment::parse(&file, &text).unwrap_or_else(|error| panic!("{error}"));
+    (file, Arc::new(experiment))
+}
+
+/// Which fixture [`url_stream`] fetches.
+#[derive(Clone, Copy)]
+pub enum Fixture {
+    /// `hello.txt`, in the fixture folder.
+    Served,
+    /// `missing.txt`, which is not.
+    Missing,
+}
+
+/// Checks that a run of [`url_stream`] with its fixture learned the stream the fixture's
+/// server gave: an HTTP stream refuses reads once closed.
+pub fn assert_read_the_fixture(run: &Learned) {
+    assert!(
+        matches!(run.outcome.end, End::Learned),
+        "{:?}",
+        run.outcome.end
+    );
+    let served = typestates::format::print(run.typestate.as_ref().expect("a typestate"));
+    assert!(
+        served.contains("read error java.io.IOException"),
+        "{served}"
+    );
+}
+
+/// Checks that a run of [`url_stream`] with the missing fixture failed naming it: the build
+/// fails (404), so no stream is ever read.
+pub fn assert_missing_fixture_named<E: std::fmt::Display>(result: Result<Learned, E>) {
+    let unserved = match result {
+        Ok(run) => {
+            assert!(
+                !matches!(run.outcome.end, End::Learned),
+                "learned without its fixture"
+            );
+            format!("{:?}", run.outcome.end)
+        }
+        Err(error) => error.to_string(),
+    };
+    assert!(unserved.contains("/missing.txt"), "{unserved}");
+}

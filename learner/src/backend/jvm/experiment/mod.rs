@@ -81,6 +81,29 @@ struct Call {
     variants: Option<Vec<Call>>,
     expect: Option<Value>,
     expect_not: Option<Value>,
+    /// A step only this platform runs (PROTOCOL.md §5.1); other agents leave it out.
+    platform: Option<StepPlatform>,
+}
+
+/// Where a step runs: setup that only one platform needs, such as telling a Robolectric shadow
+/// what a device would read from a file.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum StepPlatform {
+    Jvm,
+    Robolectric,
+    Android,
+}
+
+impl StepPlatform {
+    /// The agent's name of the platform (`Platform.name()` in the agent).
+    fn name(self) -> &'static str {
+        match self {
+            StepPlatform::Jvm => "jvm",
+            StepPlatform::Robolectric => "robolectric",
+            StepPlatform::Android => "android",
+        }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -778,6 +801,9 @@ fn call_json(call: &Call) -> Value {
     }
     if let Some(expect_not) = &call.expect_not {
         out.insert("expectNot".into(), literal(expect_not));
+    }
+    if let Some(platform) = call.platform {
+        out.insert("platform".into(), json!(platform.name()));
     }
     if let Some(variants) = &call.variants {
         out.insert(

@@ -203,26 +203,29 @@ final class Experiment {
         return out;
     }
 
-    /** Parses and resolves an experiment object; {@code f}'s path prefixes every error field. */
-    static Experiment parse(Fields f) throws RequestException {
+    /**
+     * Parses and resolves an experiment object for an agent running on {@code platform}
+     * ({@link Platform#name}); {@code f}'s path prefixes every error field.
+     */
+    static Experiment parse(Fields f, String platform) throws RequestException {
         f.rejectUnknown(Fields.keys("name", "setup", "listeners", "build", "teardown", "callins",
                 "callbacks", "errors", "timeouts"));
         Builder b = new Builder();
         b.name = f.optString("name", "");
         Map<String, Class<?>> names = new LinkedHashMap<>();
-        b.setup = steps(f, "setup", names, false);
+        b.setup = steps(f, "setup", names, platform, false);
         Map<String, Map<String, List<PendingRule>>> listenerSymbols = new LinkedHashMap<>();
         Map<String, String> callbackPaths = new HashMap<>();
         parseCallbacks(f, b, listenerSymbols, callbackPaths);
         parseListeners(f, b, names, listenerSymbols, callbackPaths);
-        b.build = steps(f, "build", names, true);
+        b.build = steps(f, "build", names, platform, true);
         parseCallins(f, b, names);
         if (!names.containsKey(SUBJECT)) {
             throw new RequestException("bad-request", f.child("build"),
                     "no build step names the object under test (add \"as\": \"subject\" to the step that creates it,"
                             + " or to a callin that returns it)");
         }
-        b.teardown = steps(f, "teardown", new LinkedHashMap<>(names), false);
+        b.teardown = steps(f, "teardown", new LinkedHashMap<>(names), platform, false);
         parseErrors(f, b);
         parseTimeouts(f, b);
         return new Experiment(b);
@@ -246,8 +249,12 @@ final class Experiment {
         long settleMs;
     }
 
-    private static List<Step> steps(Fields f, String key, Map<String, Class<?>> names, boolean isBuild)
-            throws RequestException {
+    /**
+     * The steps under {@code key}; a step whose {@code "platform"} names another platform than
+     * {@code platform} is left out unresolved (its classes may not exist here).
+     */
+    private static List<Step> steps(Fields f, String key, Map<String, Class<?>> names, String platform,
+            boolean isBuild) throws RequestException {
         List<Step> out = new ArrayList<>();
         if (!f.has(key)) {
             if (isBuild) {
@@ -260,7 +267,10 @@ final class Experiment {
         for (int i = 0; i < raw.size(); i++) {
             String path = f.child(key) + "[" + i + "]";
             Fields step = Fields.of(raw.get(i), path);
-            Invocation call = Invocation.parse(step, names, path, Fields.keys("as", "type"));
+            if (step.has("platform") && !step.string("platform").equals(platform)) {
+                continue;
+            }
+            Invocation call = Invocation.parse(step, names, path, Fields.keys("as", "type", "platform"));
             String as = step.has("as") ? step.string("as") : null;
             Class<?> type = call.resultType;
             if (step.has("type")) {

@@ -25,6 +25,15 @@ interface Platform {
     /** The {@code platform} object of {@code hello}, or {@code null} to leave it out. */
     Map<String, Object> about();
 
+    /**
+     * The name a step's {@code "platform"} is compared with (PROTOCOL.md §5.1): {@code about}'s
+     * {@code name}, or {@code "jvm"} on the host JVM.
+     */
+    default String name() {
+        Map<String, Object> about = about();
+        return about == null ? "jvm" : String.valueOf(about.get("name"));
+    }
+
     /** The {@code implementation} object of {@code describe} for {@code type}, or {@code null}. */
     Map<String, Object> implementation(Class<?> type);
 }

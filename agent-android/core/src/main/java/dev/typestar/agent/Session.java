@@ -164,7 +164,7 @@ final class Session {
                     return null;
                 case "load":
                     f.rejectUnknown(Fields.keys("type", "id", "token", "experiment"));
-                    Experiment experiment = Experiment.parse(f.object("experiment"));
+                    Experiment experiment = Experiment.parse(f.object("experiment"), platform.name());
                     send(reply("loaded", id, runner.load(experiment)));
                     return null;
                 case "query":

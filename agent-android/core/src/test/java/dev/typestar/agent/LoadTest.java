@@ -34,6 +34,17 @@ public class LoadTest {
     }
 
     @Test
+    public void stepsOfAnotherPlatformAreLeftOut() throws Exception {
+        try (AgentProcess agent = AgentProcess.started()) {
+            agent.load("{\"setup\": [{\"static\": \"org.robolectric.shadows.Missing\", \"call\": \"reset\","
+                    + " \"platform\": \"robolectric\"}], \"build\": [{\"new\": \"java.util.Timer\", \"as\": \"subject\"}]}");
+            Check.error(load(agent, "{\"setup\": [{\"static\": \"no.such.Type\", \"call\": \"reset\","
+                    + " \"platform\": \"jvm\"}], \"build\": [{\"new\": \"java.util.Timer\", \"as\": \"subject\"}]}"),
+                    "class-not-found", "experiment.setup[0].static");
+        }
+    }
+
+    @Test
     public void wrongArgumentTypesAreNamed() throws Exception {
         try (AgentProcess agent = AgentProcess.started()) {
             Map<String, Object> reply = load(agent, "{\"build\": [{\"new\": \"java.util.Timer\", \"as\": \"subject\"}],"
