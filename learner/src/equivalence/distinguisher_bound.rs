@@ -153,6 +153,38 @@ impl DistinguisherBound {
     }
 }
 
+impl DistinguisherBound {
+    /// The fewest runs any learner executes whose result `hypothesis` this oracle accepts:
+    /// the round's words, each cut after its first `err` (the system answers as the
+    /// hypothesis on them, and after `err` only `err`), that are no proper prefix of another.
+    /// Each must be a prefix of a run, and no run holds two of them.
+    /// This counts every run, learning's included, however the runs are ordered or extended.
+    pub fn runs_floor(&self, hypothesis: &Hypothesis) -> usize {
+        let mut words: Vec<Word> = self
+            .batches(hypothesis)
+            .into_iter()
+            .flatten()
+            .map(|word| {
+                let outputs = hypothesis.outputs(&word);
+                match outputs.iter().position(|it| *it == Output::Err) {
+                    Some(err) => word[..=err].to_vec(),
+                    None => word,
+                }
+            })
+            .collect();
+        words.sort();
+        words.dedup();
+        let prefixes: HashSet<&[Input]> = words
+            .iter()
+            .flat_map(|word| (0..word.len()).map(move |length| &word[..length]))
+            .collect();
+        words
+            .iter()
+            .filter(|word| !prefixes.contains(word.as_slice()))
+            .count()
+    }
+}
+
 /// `batches` less every word that is a proper prefix of a word of any batch.
 fn maximal_words(batches: Vec<Vec<Word>>) -> Vec<Vec<Word>> {
     let prefixes: HashSet<&[Input]> = batches
