@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use typestates::mealy::Mealy;
 
-use crate::closure::{Input, Output, OutputWord, Word};
+use crate::closure::{words_of_length, Input, Output, OutputWord, Word};
 use crate::hypothesis::Hypothesis;
 
 /// Rows of `S ∪ S·Σ` over columns `E`.
@@ -21,21 +21,9 @@ pub(super) struct Table {
 impl Table {
     /// `S = {ε}` and `E` every word of 1 to `length` inputs, shortest first.
     pub(super) fn new(inputs: &[Input], length: usize) -> Table {
-        let mut suffixes: Vec<Word> = Vec::new();
-        let mut last = vec![Word::new()];
-        for _ in 0..length.max(1) {
-            last = last
-                .iter()
-                .flat_map(|word| {
-                    inputs.iter().map(move |input| {
-                        let mut next = word.clone();
-                        next.push(*input);
-                        next
-                    })
-                })
-                .collect();
-            suffixes.extend(last.iter().cloned());
-        }
+        let suffixes = (1..=length.max(1))
+            .flat_map(|length| words_of_length(inputs, length))
+            .collect();
         Table {
             short: vec![Word::new()],
             suffixes,
