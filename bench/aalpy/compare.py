@@ -8,7 +8,7 @@ runs the AALpy learner with its own cache switched off, checks the learned machi
 equivalent to the model, and prints one JSON object per run (or a markdown table).
 
     compare.sh [DIR ...] [--algorithms a,b] [--oracles o,p] [--format jsonl|markdown]
-               [--distinguisher-bound K]
+               [--distinguisher-bound K] [--check-quiet-loops]
 """
 from __future__ import annotations
 
@@ -75,7 +75,8 @@ def make_oracle(kind: str, alphabet: list, sul, side: dict, aalpy_model):
         return WMethodEqOracle(alphabet, sul, max_number_of_states=side["state_bound"] + 1)
     if kind == "dist":
         # Exact for every target with distinguisher bound <= distinguisher_bound (DroidStar's).
-        return DistinguisherBoundEqOracle(alphabet, sul, bound=side["distinguisher_bound"])
+        return DistinguisherBoundEqOracle(alphabet, sul, bound=side["distinguisher_bound"],
+                                          quiet_is_noop=not side.get("check_quiet_loops", False))
     if kind == "perfect":
         # Compares with the true model; executes nothing. Not realisable on a device.
         return PerfectKnowledgeEqOracle(alphabet, sul, aalpy_model)
@@ -163,6 +164,9 @@ def main(argv=None) -> int:
     p.add_argument("--format", choices=("jsonl", "markdown"), default="jsonl")
     p.add_argument("--distinguisher-bound", type=int, metavar="K",
                    help="use K for the dist oracle instead of each sidecar's distinguisher_bound")
+    p.add_argument("--check-quiet-loops", action="store_true",
+                   help="the dist oracle checks wait/quiet self-loops too (no assumption that "
+                        "waiting quietly changes nothing: typestar's guarantee)")
     args = p.parse_args(argv)
     algorithms = args.algorithms.split(",")
     oracles = args.oracles.split(",")
@@ -170,6 +174,7 @@ def main(argv=None) -> int:
     for model, aalpy_model, side in load_models(args.dirs):
         if args.distinguisher_bound is not None:
             side = {**side, "distinguisher_bound": args.distinguisher_bound}
+        side = {**side, "check_quiet_loops": args.check_quiet_loops}
         for algorithm in algorithms:
             for oracle in oracles:
                 row = learn_one(model, aalpy_model, side, algorithm, oracle)

@@ -16,8 +16,11 @@ class DistinguisherBoundEqOracle(Oracle):
     target has distinguisher bound <= `bound` (every two states differ on a word of that
     length), "no counterexample" means the hypothesis is equivalent (Theorem 4).
 
-    Optimisations (§4.3): (a) a `wait`/`quiet` self-loop is not checked for fidelity;
-    (b) a transition that outputs `err` is not checked for fidelity (only err follows).
+    Optimisations (§4.3): (a) a `wait`/`quiet` self-loop is not checked for fidelity, which
+    assumes that time passing quietly never changes the state (false for MediaRecorder, so
+    typestar's learner keeps it off by default; `quiet_is_noop=False` checks those loops too,
+    typestar's guarantee); (b) a transition that outputs `err` is not checked for fidelity
+    (only err follows).
 
     Query order: for one transition, the words with the longest suffixes are asked first, so
     that with a prefix tree below, every shorter suffix is answered from the tree; then the
@@ -25,9 +28,11 @@ class DistinguisherBoundEqOracle(Oracle):
     in the round that finds a counterexample.
     """
 
-    def __init__(self, alphabet: list, sul, bound: int, wait="wait", quiet="quiet", err="err") -> None:
+    def __init__(self, alphabet: list, sul, bound: int, wait="wait", quiet="quiet", err="err",
+                 quiet_is_noop=True) -> None:
         super().__init__(alphabet, sul)
         self.bound = bound
+        self.quiet_is_noop = quiet_is_noop
         self.wait, self.quiet, self.err = wait, quiet, err
         self.longest = list(product(alphabet, repeat=bound))
         self.suffixes = [s for k in range(1, bound + 1) for s in product(alphabet, repeat=k)]
@@ -57,7 +62,8 @@ class DistinguisherBoundEqOracle(Oracle):
                 if self._outputs(word) != tuple(hypothesis.execute_sequence(hypothesis.initial_state, word)):
                     return word
                 out, q2 = q.output_fun[i], q.transitions[i]
-                if out == self.err or (i == self.wait and out == self.quiet and q2 is q):
+                quiet_loop = i == self.wait and out == self.quiet and q2 is q
+                if out == self.err or (self.quiet_is_noop and quiet_loop):
                     continue
                 r2 = access[q2]
                 for s in self.longest:

@@ -232,6 +232,31 @@ class AalpyGlueTest(unittest.TestCase):
         self.assertIsNone(DistinguisherBoundEqOracle(model.inputs, s.sul, bound=2).find_cex(
             load_automaton_from_file(str(dot), "mealy")))
 
+    def test_distinguisher_bound_oracle_checks_quiet_loops_only_when_asked(self):
+        """A system where waiting quietly at s0 disables start: skipping the hypothesis's quiet
+        self-loop (optimisation (a)) accepts the wrong model; checking it finds the difference."""
+        from aalpy.utils import load_automaton_from_file
+        from eq_oracles import DistinguisherBoundEqOracle
+
+        dot = HERE / "models" / "CountDownTimer.dot"
+        with TemporaryDirectory() as d:
+            changed = Path(d) / "changed.dot"
+            changed.write_text(dot.read_text()
+                               .replace('s0 -> s0 [label="wait/quiet"];',
+                                        's0 -> s5 [label="wait/quiet"];\n'
+                                        's5 -> serr [label="start/err"];\n'
+                                        's5 -> s5 [label="cancel/eps"];\n'
+                                        's5 -> s5 [label="wait/quiet"];')
+                               .replace('serr [label="serr"];', 's5 [label="s5"];\nserr [label="serr"];'))
+            system = dotmodel.parse_dot(changed)
+        hypothesis = load_automaton_from_file(str(dot), "mealy")
+        s = filters.stack(filters.MealySystem(system.transitions, system.initial))
+        self.assertIsNone(DistinguisherBoundEqOracle(system.inputs, s.sul, bound=2).find_cex(hypothesis))
+        cex = DistinguisherBoundEqOracle(system.inputs, s.sul, bound=2,
+                                         quiet_is_noop=False).find_cex(hypothesis)
+        self.assertIsNotNone(cex)
+        self.assertNotEqual(system.run(cex), tuple(hypothesis.execute_sequence(hypothesis.initial_state, cex)))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -99,7 +99,8 @@ async fn main() {
     for size in SIZES {
         for seed in 0..seeds {
             let model = random_typestate(seed, size);
-            aalpy::export(&dir, &model, model.simple_name()).expect("the export is writable");
+            let name = model.simple_name();
+            aalpy::export(&dir, &model, name, name).expect("the export is writable");
             machines.push((size, seed, model));
         }
     }

@@ -16,6 +16,22 @@ pub type Word = Vec<Input>;
 /// The answer to a membership query: one output per input.
 pub type OutputWord = Vec<Output>;
 
+/// Every word of exactly `length` of `inputs`, in lexicographic order of their columns.
+pub fn words_of_length(inputs: &[Input], length: usize) -> Vec<Word> {
+    (0..length).fold(vec![Word::new()], |words, _| {
+        words
+            .iter()
+            .flat_map(|word| {
+                inputs.iter().map(move |input| {
+                    let mut next = word.clone();
+                    next.push(*input);
+                    next
+                })
+            })
+            .collect()
+    })
+}
+
 /// Position of the first `err` in `outputs`, if any.
 pub fn first_err(outputs: &[Output]) -> Option<usize> {
     outputs.iter().position(|it| *it == Output::Err)

@@ -26,6 +26,12 @@ pub enum Algorithm {
     /// L* with Rivest–Schapire counterexample processing (paper 002, Algorithm 1), kept for
     /// comparison.
     LStar,
+    /// L* whose columns start as every word up to the run's distinguisher bound: active
+    /// k-tails ([`LStar::k_tails`]).
+    /// Under a distinguisher bound it executes only the words Algorithm 2's check of its
+    /// result asks, so the check runs nothing.
+    /// Under a guarantee without a distinguisher bound its columns start as L*'s.
+    KTails,
 }
 
 impl Default for Algorithm {
@@ -43,6 +49,7 @@ impl Algorithm {
         match self {
             Algorithm::LSharp(_) => "lsharp",
             Algorithm::LStar => "lstar",
+            Algorithm::KTails => "ktails",
         }
     }
 
@@ -69,6 +76,8 @@ pub struct LearnConfig {
     /// At most this many states (error sink included), if known: L# then looks for missing
     /// states itself before asking equivalence queries.
     pub state_bound: Option<usize>,
+    /// The distinguisher bound the check assumes, if it assumes one: k-tails's `k`.
+    pub distinguisher_bound: Option<usize>,
     /// Without a state bound, stop when a hypothesis has more states than this (error sink
     /// included): on a noisy system each one-off answer learning uses can add states, and
     /// under a distinguisher bound alone nothing else stops the growth.
@@ -88,6 +97,7 @@ impl LearnConfig {
             algorithm: Algorithm::default(),
             max_rounds: 1_000,
             state_bound: None,
+            distinguisher_bound: None,
             growth_limit: DEFAULT_GROWTH_LIMIT,
         }
     }
@@ -216,6 +226,10 @@ impl Learner {
                 })
             }
             Algorithm::LStar => Learner::LStar(LStar::new(Arc::clone(&config.alphabet))),
+            Algorithm::KTails => Learner::LStar(LStar::k_tails(
+                Arc::clone(&config.alphabet),
+                config.distinguisher_bound.unwrap_or(1),
+            )),
         }
     }
 

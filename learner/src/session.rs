@@ -64,6 +64,18 @@ impl EquivalenceChoice {
         }
     }
 
+    /// The distinguisher bound the oracle assumes, if it assumes one (not the bound 1 that
+    /// only finds cheap counterexamples before the W-method).
+    pub fn distinguisher_bound(self) -> Option<usize> {
+        match self {
+            EquivalenceChoice::DistinguisherBound(bound)
+            | EquivalenceChoice::DistinguisherAndStateBound(bound, _) => Some(bound),
+            EquivalenceChoice::WMethod(_)
+            | EquivalenceChoice::StateBound(_)
+            | EquivalenceChoice::BoundOneThenWMethod(_) => None,
+        }
+    }
+
     /// The guarantee a run learned under, for reports.
     pub fn describe(self) -> String {
         match self {
@@ -224,6 +236,7 @@ pub async fn learn_system<S: Sul>(
     let config = LearnConfig {
         algorithm,
         state_bound: equivalence.state_bound(),
+        distinguisher_bound: equivalence.distinguisher_bound(),
         ..LearnConfig::new(Arc::clone(&alphabet))
     };
     let (asked, executed) = pipeline.live_counts();

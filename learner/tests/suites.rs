@@ -1,57 +1,106 @@
-//! The two ways of running a distinguisher bound's test words (`learner::equivalence::Suite`)
-//! on every library class under distinguisher bound 2: the runs each spends learning and
-//! checking, and whether each learned the class (`tests/suites/library.txt`).
-//! Both check the same words, so wherever the paper's per-transition order learns the class
-//! exactly, maximal words must too.
+//! The ways of learning under distinguisher bound 2 on every library class: L# checked by
+//! Algorithm 2 transition by transition (the paper, the baseline), L# checked by the maximal
+//! words only (`learner::equivalence::Suite`), and active k-tails (`Algorithm::KTails`).
+//! Each run's runs are recorded with the floor of its result
+//! (`DistinguisherBound::runs_floor`: the runs no learner whose result Algorithm 2 accepts
+//! can go below) and whether it learned the class (`tests/suites/library.txt`).
+//! All give the same guarantee, so wherever the baseline learns the class exactly, the others
+//! must too; no run may go below its floor; k-tails's check runs nothing, and k-tails runs no
+//! more than the other ways.
 
 use learner::backend::model::ModelConfig;
-use learner::equivalence::Suite;
+use learner::equivalence::{DistinguisherBound, Suite};
 use learner::simulation::{learn_simulated, EquivalenceChoice};
 use learner::{Algorithm, Choices, End, Session};
 
+/// The ways compared, the baseline first.
+const WAYS: [(&str, Algorithm, Suite); 3] = [
+    (
+        "per-transition",
+        Algorithm::LSharp(learner::lsharp::Heuristics::ALL),
+        Suite::PerTransition,
+    ),
+    (
+        "maximal-words",
+        Algorithm::LSharp(learner::lsharp::Heuristics::ALL),
+        Suite::MaximalWords,
+    ),
+    ("ktails", Algorithm::KTails, Suite::PerTransition),
+];
+
 #[tokio::test]
-async fn both_suites_learn_every_library_class_and_their_runs_are_recorded() {
-    let mut text = String::from(
-        "class: suite learning + checking = runs, exact; ... (distinguisher bound 2)\n",
+async fn every_way_learns_every_library_class_and_their_runs_are_recorded() {
+    let bound = 2;
+    let mut text = format!(
+        "class: way learning + checking = runs (floor), exact; ... (distinguisher bound {bound})\n"
     );
-    let mut totals = [0u64; Suite::ALL.len()];
+    let mut totals = [0u64; WAYS.len()];
+    let mut floors = [0u64; WAYS.len()];
     for file in typestates::library::bundled_files() {
         let model = typestates::format::parse(file.path, file.text).expect("bundled files parse");
         let mut exact = Vec::new();
+        let mut class_runs = Vec::new();
         text.push_str(model.simple_name());
         text.push(':');
-        for (index, suite) in Suite::ALL.into_iter().enumerate() {
+        for (index, (name, algorithm, suite)) in WAYS.into_iter().enumerate() {
             let choices = Choices {
                 suite,
-                ..Choices::of(
-                    Algorithm::default(),
-                    EquivalenceChoice::DistinguisherBound(2),
-                )
+                ..Choices::of(algorithm, EquivalenceChoice::DistinguisherBound(bound))
             };
             let run = learn_simulated(&model, &Session::new(choices), ModelConfig::default())
                 .await
                 .expect("no journal");
-            let learned = matches!(run.outcome.end, End::Learned) && run.is_equivalent_to(&model);
+            assert!(
+                matches!(run.outcome.end, End::Learned),
+                "{} {name}: {:?}",
+                model.simple_name(),
+                run.outcome.end
+            );
+            let learned = run.is_equivalent_to(&model);
+            let hypothesis = run.outcome.hypothesis.as_ref().expect("learned");
+            let floor = DistinguisherBound::new(bound).runs_floor(hypothesis) as u64;
             let (learning, checking) = (run.totals.learning.resets, run.totals.checking.resets);
-            totals[index] += learning + checking;
+            let runs = learning + checking;
+            assert!(
+                runs >= floor,
+                "{} {name}: {runs} runs, below the floor {floor}",
+                model.simple_name()
+            );
+            if algorithm == Algorithm::KTails {
+                assert_eq!(
+                    checking,
+                    0,
+                    "{}: k-tails's check finds every word in the cache",
+                    model.simple_name()
+                );
+                assert!(
+                    class_runs.iter().all(|other| runs <= *other),
+                    "{}: k-tails ran {runs}, more than another way ({class_runs:?})",
+                    model.simple_name()
+                );
+            }
+            class_runs.push(runs);
+            totals[index] += runs;
+            floors[index] += floor;
             text.push_str(&format!(
-                " {} {learning} + {checking} = {}, {};",
-                suite.name(),
-                learning + checking,
+                " {name} {learning} + {checking} = {runs} ({floor}), {};",
                 if learned { "exact" } else { "not exact" }
             ));
             exact.push(learned);
         }
         text.push('\n');
-        assert!(
-            !exact[0] || exact[1],
-            "{}: maximal words missed what the per-transition order found",
-            model.simple_name()
-        );
+        for (index, (name, ..)) in WAYS.iter().enumerate().skip(1) {
+            assert!(
+                !exact[0] || exact[index],
+                "{}: {name} missed what the per-transition order found",
+                model.simple_name()
+            );
+        }
     }
-    text.push_str(&format!(
-        "total runs: per-transition {}, maximal-words {}\n",
-        totals[0], totals[1]
-    ));
+    text.push_str("total runs (floor):");
+    for (index, (name, ..)) in WAYS.iter().enumerate() {
+        text.push_str(&format!(" {name} {} ({});", totals[index], floors[index]));
+    }
+    text.push('\n');
     expect_test::expect_file!["suites/library.txt"].assert_eq(&text);
 }

@@ -109,9 +109,8 @@ pub fn dot(name: &str, mealy: &Mealy, signature: &Signature) -> String {
 
 /// Writes `NAME.dot` and `NAME.json` for `typestate` into `dir`; `class` is the name Table 1
 /// uses, so that `compare.py` fills its DroidStar column.
-pub fn export(dir: &Path, typestate: &Typestate, class: &str) -> std::io::Result<()> {
+pub fn export(dir: &Path, typestate: &Typestate, name: &str, class: &str) -> std::io::Result<()> {
     let mealy = to_mealy(typestate).minimize();
-    let name = typestate.simple_name();
     let live_states = mealy.n_states() - usize::from(sink(&mealy).is_some());
     std::fs::write(
         dir.join(format!("{name}.dot")),

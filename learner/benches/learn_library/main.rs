@@ -31,7 +31,7 @@ use typestates::Typestate;
 use report::{Measured, Variant};
 
 /// The reference configuration (`typestar learn --states model`) and the alternatives measured beside it.
-fn variants(states: usize) -> [Variant; 5] {
+fn variants(states: usize) -> [Variant; 6] {
     [
         Variant::new(Algorithm::default(), EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::StateBound(states)),
@@ -45,6 +45,7 @@ fn variants(states: usize) -> [Variant; 5] {
             EquivalenceChoice::DistinguisherBound(2),
         )
         .with_suite(Suite::MaximalWords),
+        Variant::new(Algorithm::KTails, EquivalenceChoice::DistinguisherBound(2)),
     ]
 }
 
@@ -81,7 +82,7 @@ async fn main() {
         .expect("the learner crate sits in the workspace");
     let library = Library::bundled();
     let mut typestates: Vec<&Typestate> = library.iter().map(|entry| &entry.typestate).collect();
-    typestates.sort_by_key(|it| (table1::lookup(it.simple_name()).is_none(), it.simple_name()));
+    typestates.sort_by_key(|it| (table1::lookup(&it.class).is_none(), it.simple_name()));
 
     let models = root.join("bench/work/learner-models");
     let _ = std::fs::remove_dir_all(&models);
@@ -93,15 +94,26 @@ async fn main() {
         only.as_deref()
             .is_none_or(|list| list.split(',').any(|it| it.trim() == name))
     };
+    // A class is named by its simple name, or, when a class before it (Table 1's first) has
+    // that name, by its qualified name with `_` for `.`: names are file names and table rows.
+    let mut names = std::collections::HashSet::new();
     for typestate in typestates
         .into_iter()
         .filter(|it| selected(it.simple_name()))
     {
-        let name = typestate.simple_name();
-        let row = table1::lookup(name);
+        let name = match names.insert(typestate.simple_name().to_owned()) {
+            true => typestate.simple_name().to_owned(),
+            false => typestate.class.replace('.', "_"),
+        };
+        let row = table1::lookup(&typestate.class);
         let model = droidstar_model(typestate, row);
-        aalpy::export(&models, &model, row.map_or(name, |it| it.class))
-            .expect("the model export is writable");
+        aalpy::export(
+            &models,
+            &model,
+            &name,
+            row.map_or(name.as_str(), |it| it.class),
+        )
+        .expect("the model export is writable");
         let mut runs = Vec::new();
         for variant in variants(state_bound(&model)) {
             let run = learn(&model, &variant, Vec::new()).await;
@@ -119,7 +131,7 @@ async fn main() {
         };
         eprintln!("learned {name}");
         measured.push(Measured {
-            name: name.to_owned(),
+            name,
             states: model.n_minimal_states(),
             runs_lower_bound: runs_lower_bound(&model),
             table1: row,

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use learner::equivalence::Suite;
+use learner::equivalence::{DistinguisherBound, Suite};
 use learner::simulation::{EquivalenceChoice, SimulatedRun};
 use learner::Algorithm;
 
@@ -388,7 +388,8 @@ fn alternatives(out: &mut String, measured: &[Measured]) {
 
 /// Where the runs of the distinguisher-bound configurations go: learning (building
 /// hypotheses) against checking (Algorithm 2's equivalence queries), for the paper's
-/// per-transition suite and for maximal words, beside Table 1.
+/// per-transition suite, for maximal words and for k-tails, beside Table 1, with the floor of
+/// each result (`DistinguisherBound::runs_floor`).
 fn distinguisher_bound_split(out: &mut String, measured: &[Measured]) {
     let columns: Vec<usize> = measured[0]
         .runs
@@ -403,30 +404,39 @@ fn distinguisher_bound_split(out: &mut String, measured: &[Measured]) {
     out.push_str(
         "\n## Distinguisher bound 2: learning against checking\n\n\
          Runs spent building hypotheses (learning) and proving them with Algorithm 2 (checking), \
-         for each way of running its test words, and all runs over Table 1's executed MQ \
-         (which count DroidStar's filter answers too; ✗ = not exact).\n\n| class |",
+         for each way of running its test words and for k-tails, and all runs over Table 1's executed MQ \
+         (which count DroidStar's filter answers too; ✗ = not exact).\n\
+         *floor*: the fewest runs any learner executes whose result Algorithm 2 accepts, for the result and access words of that run \
+         (`DistinguisherBound::runs_floor`: the check's words cut after their first `err`, less those another extends; each must be a prefix of a run, and no run holds two).\n\n| class |",
     );
     for &column in &columns {
         let label = measured[0].runs[column].0.label();
         let _ = write!(
             out,
-            " {label}: learning | checking | checking share | runs / Table 1 |"
+            " {label}: learning | checking | floor | checking share | runs / Table 1 |"
         );
     }
     out.push('\n');
-    out.push_str(&"| --- ".repeat(4 * columns.len() + 1));
+    out.push_str(&"| --- ".repeat(5 * columns.len() + 1));
     out.push_str("|\n");
     for class in measured {
         let _ = write!(out, "| {} |", class.name);
         for &column in &columns {
-            let (_, run, exact) = &class.runs[column];
+            let (variant, run, exact) = &class.runs[column];
             let (learning, checking) = (run.totals.learning.resets, run.totals.checking.resets);
             let table1 = class.table1.map_or("-".to_owned(), |row| {
                 format!("{:.2}", ratio(learning + checking, row.mq_executed))
             });
+            let floor = variant
+                .equivalence
+                .distinguisher_bound()
+                .zip(run.outcome.hypothesis.as_ref())
+                .map_or(0, |(bound, hypothesis)| {
+                    DistinguisherBound::new(bound).runs_floor(hypothesis)
+                });
             let _ = write!(
                 out,
-                " {learning} | {checking}{} | {:.0} % | {table1} |",
+                " {learning} | {checking}{} | {floor} | {:.0} % | {table1} |",
                 if *exact { "" } else { " ✗" },
                 100.0 * ratio(checking, learning + checking),
             );

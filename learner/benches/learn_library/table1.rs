@@ -15,8 +15,8 @@ use learner::{Alphabet, Input};
 pub struct Row {
     /// The class as Table 1 names it (its first word).
     pub class: &'static str,
-    /// The library's simple class name for it.
-    pub library_name: &'static str,
+    /// The library's class for it, fully qualified (two library classes are named `Call`).
+    pub library_class: &'static str,
     /// States of the learned typestate, error sink excluded.
     pub states: u32,
     /// Membership queries executed on the device.
@@ -108,7 +108,7 @@ impl Purpose {
 
 const fn row(
     class: &'static str,
-    library_name: &'static str,
+    library_class: &'static str,
     states: u32,
     mq_executed: u64,
     eq: u32,
@@ -116,7 +116,7 @@ const fn row(
 ) -> Row {
     Row {
         class,
-        library_name,
+        library_class,
         states,
         mq_executed,
         eq,
@@ -135,10 +135,17 @@ impl Row {
 /// (MediaCodec, MediaRecorder, MediaScannerConnection), the library file's alphabet stands in.
 pub const TABLE1: [Row; 16] = [
     // AsyncTaskNoGetLP: is_cancelled was in AsyncTaskLP's alphabet, not in the learned run's.
-    row("AsyncTask", "AsyncTask", 5, 94, 1, &["exec", "cancel"]),
+    row(
+        "AsyncTask",
+        "android.os.AsyncTask",
+        5,
+        94,
+        1,
+        &["exec", "cancel"],
+    ),
     row(
         "BluetoothAdapter",
-        "BluetoothAdapter",
+        "android.bluetooth.BluetoothAdapter",
         12,
         157,
         2,
@@ -147,7 +154,7 @@ pub const TABLE1: [Row; 16] = [
     .under(Purpose::SingleInputs(&["enable", "disable", "connect"])),
     row(
         "CountDownTimer",
-        "CountDownTimer",
+        "android.os.CountDownTimer",
         3,
         61,
         1,
@@ -156,7 +163,7 @@ pub const TABLE1: [Row; 16] = [
     .under(Purpose::SingleInputs(&["start"])),
     row(
         "DownloadManager",
-        "DownloadManager",
+        "android.app.DownloadManager",
         4,
         43,
         1,
@@ -167,7 +174,7 @@ pub const TABLE1: [Row; 16] = [
     // startWatching().
     row(
         "FileObserver",
-        "FileObserver",
+        "android.os.FileObserver",
         6,
         189,
         2,
@@ -176,7 +183,7 @@ pub const TABLE1: [Row; 16] = [
     .under(Purpose::FollowedByWait(&["modify", "delete"])),
     row(
         "ImageLoader",
-        "ImageLoader",
+        "com.nostra13.universalimageloader.core.ImageLoader",
         5,
         113,
         2,
@@ -185,7 +192,7 @@ pub const TABLE1: [Row; 16] = [
     .under(Purpose::OnlyOneOf(&["loadGood", "loadBad"])),
     row(
         "MediaCodec",
-        "MediaCodec",
+        "android.media.MediaCodec",
         8,
         871,
         1,
@@ -201,7 +208,7 @@ pub const TABLE1: [Row; 16] = [
     ),
     row(
         "MediaPlayer",
-        "MediaPlayer",
+        "android.media.MediaPlayer",
         10,
         2372,
         5,
@@ -218,7 +225,7 @@ pub const TABLE1: [Row; 16] = [
     ),
     row(
         "MediaRecorder",
-        "MediaRecorder",
+        "android.media.MediaRecorder",
         8,
         721,
         1,
@@ -236,7 +243,7 @@ pub const TABLE1: [Row; 16] = [
     ),
     row(
         "MediaScannerConnection",
-        "MediaScannerConnection",
+        "android.media.MediaScannerConnection",
         4,
         161,
         2,
@@ -245,10 +252,17 @@ pub const TABLE1: [Row; 16] = [
     // OkHttpCallLP: build_valid and build_unavailable are the library's creators; execute()
     // was learned by typestar, not by DroidStar. Its onlyOneOf(build_valid, build_unavailable)
     // therefore counts creators, one per run here: it forbids nothing among these inputs.
-    row("OkHttpCall", "Call", 6, 166, 2, &["enqueue", "cancel"]),
+    row(
+        "OkHttpCall",
+        "okhttp3.Call",
+        6,
+        166,
+        2,
+        &["enqueue", "cancel"],
+    ),
     row(
         "RequestQueue",
-        "RequestQueue",
+        "com.android.volley.RequestQueue",
         4,
         117,
         1,
@@ -260,7 +274,7 @@ pub const TABLE1: [Row; 16] = [
     ])),
     row(
         "SpeechRecognizer",
-        "SpeechRecognizer",
+        "android.speech.SpeechRecognizer",
         7,
         293,
         3,
@@ -268,7 +282,7 @@ pub const TABLE1: [Row; 16] = [
     ),
     row(
         "SpellCheckerSession",
-        "SpellCheckerSession",
+        "android.view.textservice.SpellCheckerSession",
         6,
         213,
         4,
@@ -277,7 +291,7 @@ pub const TABLE1: [Row; 16] = [
     .under(Purpose::SingleInputs(&["suggest"])),
     row(
         "SQLiteOpenHelper",
-        "SQLiteOpenHelper",
+        "android.database.sqlite.SQLiteOpenHelper",
         8,
         228,
         2,
@@ -288,7 +302,7 @@ pub const TABLE1: [Row; 16] = [
     ])),
     row(
         "VelocityTracker",
-        "VelocityTracker",
+        "android.view.VelocityTracker",
         2,
         403,
         1,
@@ -296,7 +310,7 @@ pub const TABLE1: [Row; 16] = [
     ),
 ];
 
-/// The Table 1 row of a library class, by its simple name.
-pub fn lookup(library_name: &str) -> Option<&'static Row> {
-    TABLE1.iter().find(|it| it.library_name == library_name)
+/// The Table 1 row of a library class, by its fully qualified name.
+pub fn lookup(library_class: &str) -> Option<&'static Row> {
+    TABLE1.iter().find(|it| it.library_class == library_class)
 }

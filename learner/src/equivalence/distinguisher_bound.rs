@@ -21,7 +21,7 @@
 
 use std::collections::HashSet;
 
-use crate::closure::{Input, Output, Word};
+use crate::closure::{first_err, words_of_length, Input, Output, Word};
 use crate::equivalence::{first_disagreement, Counterexample, EquivalenceOracle};
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
@@ -97,23 +97,6 @@ impl DistinguisherBound {
     }
 }
 
-/// Every word of exactly `length` inputs; shorter suffixes are their prefixes, which the cache
-/// answers from these.
-fn words_of_length(inputs: &[Input], length: usize) -> Vec<Word> {
-    (0..length).fold(vec![Word::new()], |words, _| {
-        words
-            .iter()
-            .flat_map(|word| {
-                inputs.iter().map(move |input| {
-                    let mut next = word.clone();
-                    next.push(*input);
-                    next
-                })
-            })
-            .collect()
-    })
-}
-
 impl DistinguisherBound {
     /// The round's batches: line 4's words (the output of every transition), then, for every
     /// transition checked, its words and its target's up to the bound (lines 5 to 10).
@@ -127,6 +110,7 @@ impl DistinguisherBound {
             .iter()
             .map(|&(state, column)| concat(&hypothesis.access[state as usize], &[inputs[column]]))
             .collect::<Vec<Word>>()];
+        // Shorter suffixes are prefixes of these, which the cache answers from them.
         let suffixes = words_of_length(inputs, self.bound);
         for (state, column) in transitions {
             let (target, output) = mealy.transition(state, column);
@@ -150,6 +134,35 @@ impl DistinguisherBound {
             );
         }
         batches
+    }
+}
+
+impl DistinguisherBound {
+    /// The fewest runs any learner executes whose result `hypothesis` this oracle accepts:
+    /// the round's words, each cut after its first `err` (the system answers as the
+    /// hypothesis on them, and after `err` only `err`), that are no proper prefix of another.
+    /// Each must be a prefix of a run, and no run holds two of them.
+    /// This counts every run, learning's included, however the runs are ordered or extended.
+    pub fn runs_floor(&self, hypothesis: &Hypothesis) -> usize {
+        let mut words: Vec<Word> = self
+            .batches(hypothesis)
+            .into_iter()
+            .flatten()
+            .map(|word| match first_err(&hypothesis.outputs(&word)) {
+                Some(err) => word[..=err].to_vec(),
+                None => word,
+            })
+            .collect();
+        words.sort();
+        words.dedup();
+        let prefixes: HashSet<&[Input]> = words
+            .iter()
+            .flat_map(|word| (0..word.len()).map(move |length| &word[..length]))
+            .collect();
+        words
+            .iter()
+            .filter(|word| !prefixes.contains(word.as_slice()))
+            .count()
     }
 }
 

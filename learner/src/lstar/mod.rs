@@ -5,6 +5,18 @@
 //!
 //! The table is filled in batches (one per closing step), so the query engine can run a
 //! table's queries in parallel and skip extensions of `err` prefixes.
+//!
+//! [`LStar::k_tails`] starts with every word up to a distinguisher bound `k` as columns: the
+//! k-tails of Biermann and Feldman (1972), asked actively.
+//! A row is then a node's whole future up to `k` inputs, so under the bound's assumption (any
+//! two states are told apart within `k` inputs) two rows are equal exactly when their nodes
+//! reach the same state, and the first closed table is the system.
+//! Its queries are then Algorithm 2's test words for that hypothesis: the rows `S·Σ` and `S`
+//! over the columns of `k` inputs are the words `R(q)·i·s` and `R(q')·s` that
+//! `DistinguisherBound` asks, so the check finds them all in the cache and runs nothing.
+//! Learning and checking together execute the check's maximal words, no more: what
+//! [`crate::equivalence::DistinguisherBound::runs_floor`] counts, below which no learner whose
+//! result Algorithm 2 accepts can go.
 
 mod table;
 
@@ -20,13 +32,41 @@ use table::Table;
 pub struct LStar {
     alphabet: Arc<Alphabet>,
     table: Table,
+    lookahead: Lookahead,
+}
+
+/// Whether each query runs one input beyond the table's need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Lookahead {
+    /// Each query as the table needs it (L*).
+    None,
+    /// Each query extended by the alphabet's first input (k-tails): a row that becomes a
+    /// state then has one word of each of its extensions' rows answered by the same runs,
+    /// instead of runs those rows' longer words repeat.
+    OneInput,
 }
 
 impl LStar {
     /// A learner over `alphabet`, with `S = {ε}` and `E` the single inputs.
     pub fn new(alphabet: Arc<Alphabet>) -> LStar {
-        let table = Table::new(&alphabet.inputs);
-        LStar { alphabet, table }
+        let table = Table::new(&alphabet.inputs, 1);
+        LStar {
+            alphabet,
+            table,
+            lookahead: Lookahead::None,
+        }
+    }
+
+    /// A learner over `alphabet`, with `S = {ε}` and `E` every word of 1 to `k` inputs.
+    /// Each query runs one input further, so a row that becomes a state needs no run again
+    /// for the words its own rows' runs answer.
+    pub fn k_tails(alphabet: Arc<Alphabet>, k: usize) -> LStar {
+        let table = Table::new(&alphabet.inputs, k);
+        LStar {
+            alphabet,
+            table,
+            lookahead: Lookahead::OneInput,
+        }
     }
 
     /// Fills and closes the initial table.
@@ -55,9 +95,14 @@ impl LStar {
 
     async fn close<M: MembershipOracle>(&mut self, mq: &M) -> Result<(), QueryError> {
         loop {
-            let missing = self.table.missing_queries(&self.alphabet.inputs);
+            let mut missing = self.table.missing_queries(&self.alphabet.inputs);
+            if let (Lookahead::OneInput, Some(first)) =
+                (self.lookahead, self.alphabet.inputs.first())
+            {
+                missing.iter_mut().for_each(|query| query.push(*first));
+            }
             let answers = mq.answer(&missing).await?;
-            self.table.record(&self.alphabet.inputs, &missing, &answers);
+            self.table.record(&missing, &answers);
             match self.table.unclosed_row(&self.alphabet.inputs) {
                 Some(prefix) => self.table.add_prefix(prefix),
                 None => return Ok(()),

@@ -1,26 +1,33 @@
 //! The observation table of L*: rows for the short prefixes `S` and their one-input
 //! extensions, columns for the suffixes `E`, each cell the outputs of the suffix.
+//! Cells are read from every answer so far, each of which answers its prefixes: a cell whose
+//! word a longer query answered is never asked.
 
 use std::collections::HashMap;
 
 use typestates::mealy::Mealy;
 
-use crate::closure::{Input, OutputWord, Word};
+use crate::closure::{words_of_length, Input, Output, OutputWord, Word};
 use crate::hypothesis::Hypothesis;
 
 /// Rows of `S ∪ S·Σ` over columns `E`.
 pub(super) struct Table {
     short: Vec<Word>,
     suffixes: Vec<Word>,
-    cells: HashMap<(Word, usize), OutputWord>,
+    /// Every answered word and every prefix of one, with its outputs.
+    answers: HashMap<Word, OutputWord>,
 }
 
 impl Table {
-    pub(super) fn new(inputs: &[Input]) -> Table {
+    /// `S = {ε}` and `E` every word of 1 to `length` inputs, shortest first.
+    pub(super) fn new(inputs: &[Input], length: usize) -> Table {
+        let suffixes = (1..=length.max(1))
+            .flat_map(|length| words_of_length(inputs, length))
+            .collect();
         Table {
             short: vec![Word::new()],
-            suffixes: inputs.iter().map(|input| vec![*input]).collect(),
-            cells: HashMap::new(),
+            suffixes,
+            answers: HashMap::new(),
         }
     }
 
@@ -36,46 +43,50 @@ impl Table {
 
     /// The queries of every empty cell.
     pub(super) fn missing_queries(&self, inputs: &[Input]) -> Vec<Word> {
-        let mut queries = Vec::new();
-        for row in self.rows(inputs) {
-            for (column, suffix) in self.suffixes.iter().enumerate() {
-                if !self.cells.contains_key(&(row.clone(), column)) {
+        let mut queries: Vec<Word> = self
+            .rows(inputs)
+            .flat_map(|row| {
+                self.suffixes.iter().map(move |suffix| {
                     let mut query = row.clone();
                     query.extend_from_slice(suffix);
-                    queries.push(query);
-                }
-            }
-        }
+                    query
+                })
+            })
+            .filter(|query| !self.answers.contains_key(query))
+            .collect();
         queries.sort();
         queries.dedup();
         queries
     }
 
-    /// Fills every empty cell whose query is answered.
-    pub(super) fn record(&mut self, inputs: &[Input], queries: &[Word], answers: &[OutputWord]) {
-        let answered: HashMap<&Word, &OutputWord> = queries.iter().zip(answers).collect();
-        let rows: Vec<Word> = self.rows(inputs).collect();
-        for row in rows {
-            for (column, suffix) in self.suffixes.iter().enumerate() {
-                let mut query = row.clone();
-                query.extend_from_slice(suffix);
-                if let Some(outputs) = answered.get(&query) {
-                    self.cells
-                        .insert((row.clone(), column), outputs[row.len()..].to_vec());
-                }
+    /// Keeps the answers to `queries`, which answer their prefixes too.
+    pub(super) fn record(&mut self, queries: &[Word], answers: &[OutputWord]) {
+        for (query, outputs) in queries.iter().zip(answers) {
+            for length in 1..=query.len() {
+                self.answers
+                    .entry(query[..length].to_vec())
+                    .or_insert_with(|| outputs[..length].to_vec());
             }
         }
     }
 
-    fn row(&self, prefix: &Word) -> Vec<&OutputWord> {
-        (0..self.suffixes.len())
-            .map(|column| &self.cells[&(prefix.clone(), column)])
+    /// The outputs of `suffix` after `prefix`.
+    fn cell(&self, prefix: &[Input], suffix: &[Input]) -> &[Output] {
+        let mut query = prefix.to_vec();
+        query.extend_from_slice(suffix);
+        &self.answers[&query][prefix.len()..]
+    }
+
+    fn row(&self, prefix: &Word) -> Vec<&[Output]> {
+        self.suffixes
+            .iter()
+            .map(|suffix| self.cell(prefix, suffix))
             .collect()
     }
 
     /// A one-input extension of a short prefix whose row is no short prefix's row.
     pub(super) fn unclosed_row(&self, inputs: &[Input]) -> Option<Word> {
-        let short_rows: Vec<Vec<&OutputWord>> = self.short.iter().map(|p| self.row(p)).collect();
+        let short_rows: Vec<Vec<&[Output]>> = self.short.iter().map(|p| self.row(p)).collect();
         self.rows(inputs)
             .filter(|row| !self.short.contains(row))
             .find(|row| !short_rows.contains(&self.row(row)))
@@ -93,7 +104,7 @@ impl Table {
 
     /// The Mealy machine of the closed table: one state per short prefix.
     pub(super) fn hypothesis(&self, inputs: &[Input]) -> Hypothesis {
-        let short_rows: Vec<Vec<&OutputWord>> = self.short.iter().map(|p| self.row(p)).collect();
+        let short_rows: Vec<Vec<&[Output]>> = self.short.iter().map(|p| self.row(p)).collect();
         let mut mealy = Mealy::with_states(inputs.to_vec(), self.short.len(), 0);
         for (state, prefix) in self.short.iter().enumerate() {
             for (column, input) in inputs.iter().enumerate() {
@@ -103,8 +114,7 @@ impl Table {
                     .iter()
                     .position(|row| *row == self.row(&extended))
                     .expect("the table is closed");
-                // Column `column` of E is the single input `input`.
-                let output = self.cells[&(prefix.clone(), column)][0];
+                let output = self.cell(prefix, &[*input])[0];
                 mealy.set_transition(state as u32, column, target as u32, output);
             }
         }

@@ -166,16 +166,32 @@ enum AlgorithmArg {
     Lsharp,
     /// L* with Rivest–Schapire counterexample processing.
     Lstar,
+    /// Active k-tails: L* whose columns are every word up to the distinguisher bound, so the
+    /// check runs nothing (fewest runs under a distinguisher bound; needs --bound with
+    /// --states).
+    Ktails,
 }
 
 /// The algorithm the arguments ask for, if any: `--heuristics` implies L#, and is refused
 /// with L*.
 fn algorithm(args: &LearnArgs) -> anyhow::Result<Option<Algorithm>> {
     match (args.algorithm, args.heuristics) {
-        (Some(AlgorithmArg::Lstar), Some(_)) => {
-            anyhow::bail!("--heuristics does not apply to --algorithm lstar: only to lsharp")
-        }
+        (Some(other @ (AlgorithmArg::Lstar | AlgorithmArg::Ktails)), Some(_)) => anyhow::bail!(
+            "--heuristics does not apply to --algorithm {}: only to lsharp",
+            other
+                .to_possible_value()
+                .expect("no variant is skipped")
+                .get_name()
+        ),
         (Some(AlgorithmArg::Lstar), None) => Ok(Some(Algorithm::LStar)),
+        (Some(AlgorithmArg::Ktails), None) => {
+            if args.states.is_some() && args.bound.is_none() {
+                anyhow::bail!(
+                    "--algorithm ktails learns up to a distinguisher bound: add --bound K to --states"
+                );
+            }
+            Ok(Some(Algorithm::KTails))
+        }
         (Some(AlgorithmArg::Lsharp), heuristics) | (None, heuristics @ Some(_)) => {
             Ok(Some(Algorithm::LSharp(heuristics.unwrap_or_default())))
         }
@@ -819,6 +835,14 @@ mod tests {
                 &["--model", "AsyncTask", "--algorithm", "lstar", "--heuristics", "plain"],
                 "--heuristics does not apply to --algorithm lstar: only to lsharp",
             ),
+            (
+                &["--model", "AsyncTask", "--algorithm", "ktails", "--heuristics", "all"],
+                "--heuristics does not apply to --algorithm ktails: only to lsharp",
+            ),
+            (
+                &["--model", "AsyncTask", "--algorithm", "ktails", "--states", "5"],
+                "--algorithm ktails learns up to a distinguisher bound: add --bound K to --states",
+            ),
         ] {
             let (result, report) = learn(args);
             assert_eq!(format!("{:#}", result.unwrap_err()), message);
@@ -860,6 +884,17 @@ mod tests {
             ),
             "{report}"
         );
+    }
+
+    #[test]
+    fn k_tails_is_named_and_its_check_runs_nothing() {
+        let (result, report) = learn(&["--model", "CountDownTimer", "--algorithm", "ktails"]);
+        assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{report}");
+        assert!(
+            report.contains("algorithm ktails, distinguisher bound 2,"),
+            "{report}"
+        );
+        assert!(report.contains("checking: 0 runs, 0 symbols;"), "{report}");
     }
 
     #[test]
