@@ -350,6 +350,8 @@ fn is_listener_registration(name: &str) -> bool {
 
 struct ClassCtx {
     fqn: String,
+    /// The direct supertypes, whose member types the class's body names without qualifier.
+    supertypes: Vec<String>,
     fields: HashMap<String, Option<ExprType>>,
     methods: HashMap<String, Option<ExprType>>,
 }
@@ -392,6 +394,16 @@ impl Resolver<'_> {
     fn simple_type_name(&self, name: &str) -> Option<String> {
         if let Some(fqn) = self.declared.get(name) {
             return Some(fqn.clone());
+        }
+        // A member type the enclosing classes inherit, innermost first (`Chain` in a class
+        // implementing `okhttp3.Interceptor`); it shadows the imports (JLS 6.4.1).
+        for class in self.classes.iter().rev() {
+            for supertype in &class.supertypes {
+                let candidate = format!("{supertype}.{name}");
+                if self.known.is_known(&candidate) {
+                    return Some(candidate);
+                }
+            }
         }
         for import in self.ir.imports.iter().filter(|i| !i.is_wildcard) {
             let local_name = import
@@ -486,6 +498,13 @@ impl Resolver<'_> {
                 supertypes: Vec::new(),
             });
         crate::protocols::extend_supertypes(&mut info.supertypes, &supertypes);
+        // Pushed first: the return types may name the member types the class inherits.
+        self.classes.push(ClassCtx {
+            fqn: fqn.clone(),
+            supertypes,
+            fields: HashMap::new(),
+            methods: HashMap::new(),
+        });
         let methods = class
             .methods
             .iter()
@@ -494,11 +513,9 @@ impl Resolver<'_> {
                 (m.name.clone(), ret)
             })
             .collect();
-        self.classes.push(ClassCtx {
-            fqn: fqn.clone(),
-            fields: HashMap::new(),
-            methods,
-        });
+        if let Some(ctx) = self.classes.last_mut() {
+            ctx.methods = methods;
+        }
         self.scopes.push(Scope::default());
         for field in &class.fields {
             let declared = field.ty.as_ref().and_then(|ty| self.type_ref(ty));
