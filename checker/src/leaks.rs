@@ -384,8 +384,9 @@ pub(crate) fn holds_nothing(shared: &Shared<'_, '_>, created: &Expr) -> bool {
 }
 
 /// Whether `expr` may throw an I/O exception in the normal course of things: a constructor of
-/// a protocol class in [`THROWING_PACKAGES`] that wraps no tracked object (`new
-/// FileInputStream(path)`, not `new BufferedInputStream(in)`), or one of
+/// a protocol class in [`THROWING_PACKAGES`] that wraps no tracked object and opens a resource
+/// (`new FileInputStream(path)`, not `new BufferedInputStream(in)` or `new
+/// ByteArrayOutputStream()`), or one of
 /// [`THROWING_METHODS`] called on a tracked object of such a class.
 fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
     let tracked = |args: &[Expr]| {
@@ -397,7 +398,7 @@ fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
         })
     };
     let class = match &expr.kind {
-        ExprKind::New { args, .. } if tracked(args) => None,
+        ExprKind::New { args, .. } if tracked(args) || holds_nothing(shared, expr) => None,
         ExprKind::New { .. } => shared
             .res
             .type_of(expr.id)
