@@ -1,7 +1,8 @@
 //! Name and type resolution without a build: which fully qualified type each expression has,
 //! and which local or field each name denotes.
 //!
-//! A type name is resolved, in order, against the classes declared in the file, the single
+//! A type name is resolved, in order, against the classes declared in the file, the known
+//! member types the enclosing classes inherit (`Chain` in an `okhttp3.Interceptor`), the single
 //! imports and Kotlin aliases, the implicit imports (`java.lang`, `kotlin`), the wildcard
 //! imports, and finally the file's own package.
 //! Classes outside the file are only known by name, through [`KnownTypes`] (the typestate
