@@ -220,12 +220,17 @@ pub(crate) fn scan_body<'e>(
         .collect();
     settled.extend(handed_over(shared, cfg));
     let owned = shared.owned.borrow();
-    let followed = |var: &Var| {
+    // A local some `return` returns holds the caller's object there; one it held before an
+    // assignment gave it another is no longer returned.
+    let followed = |var: &Var, kind: LeakKind| {
         owned.contains_key(var)
             && !settled.contains(var)
             && match var {
                 Var::Local(local) => {
-                    !shared.captured.contains_key(local) && !shared.places.escaping.contains(local)
+                    !shared.captured.contains_key(local)
+                        && !shared.places.escaping.contains(local)
+                        && (kind == LeakKind::Overwritten
+                            || !shared.places.returned.contains(local))
                 }
                 _ => true,
             }
@@ -233,7 +238,7 @@ pub(crate) fn scan_body<'e>(
     let mut found = Vec::new();
     if let Some(env) = env_at(cfg.exit) {
         for (var, value) in env {
-            if matches!(var, Var::Local(_)) && followed(var) {
+            if matches!(var, Var::Local(_)) && followed(var, LeakKind::MethodEnd) {
                 found.push(Dropped {
                     var: var.clone(),
                     value: value.clone(),
@@ -258,13 +263,13 @@ pub(crate) fn scan_body<'e>(
                             .get(source)
                             .is_some_and(|v| v.alias.is_some() && v.alias == old.alias)
                 });
-                if !followed(var) || held_elsewhere(env, var, old) || same_object {
-                    continue;
-                }
                 let kind = match (var, &value.kind) {
                     (_, ExprKind::Null) | (Var::Local(_), _) => LeakKind::Overwritten,
                     _ => LeakKind::Replaced,
                 };
+                if !followed(var, kind) || held_elsewhere(env, var, old) || same_object {
+                    continue;
+                }
                 found.push(Dropped {
                     var: var.clone(),
                     value: old.clone(),
@@ -285,7 +290,7 @@ pub(crate) fn scan_body<'e>(
                 }
                 for (var, value) in env {
                     if matches!(var, Var::Local(_))
-                        && followed(var)
+                        && followed(var, LeakKind::Exception)
                         && !releases(shared, expr, var, value)
                     {
                         found.push(Dropped {
@@ -379,8 +384,9 @@ pub(crate) fn holds_nothing(shared: &Shared<'_, '_>, created: &Expr) -> bool {
 }
 
 /// Whether `expr` may throw an I/O exception in the normal course of things: a constructor of
-/// a protocol class in [`THROWING_PACKAGES`] that wraps no tracked object (`new
-/// FileInputStream(path)`, not `new BufferedInputStream(in)`), or one of
+/// a protocol class in [`THROWING_PACKAGES`] that wraps no tracked object and opens a resource
+/// (`new FileInputStream(path)`, not `new BufferedInputStream(in)` or `new
+/// ByteArrayOutputStream()`), or one of
 /// [`THROWING_METHODS`] called on a tracked object of such a class.
 fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
     let tracked = |args: &[Expr]| {
@@ -392,7 +398,7 @@ fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
         })
     };
     let class = match &expr.kind {
-        ExprKind::New { args, .. } if tracked(args) => None,
+        ExprKind::New { args, .. } if tracked(args) || holds_nothing(shared, expr) => None,
         ExprKind::New { .. } => shared
             .res
             .type_of(expr.id)

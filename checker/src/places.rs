@@ -80,9 +80,12 @@ pub struct Places<'a> {
     pub self_calls: std::collections::HashSet<(String, String)>,
     /// Every call and object creation, for related locations.
     pub sites: HashMap<ExprId, Site>,
-    /// Locals whose object may be kept elsewhere: passed as an argument, returned, assigned
-    /// or copied to another name (the unreleased-object report leaves them alone).
+    /// Locals whose object may be kept elsewhere: passed as an argument, assigned or copied to
+    /// another name (the unreleased-object report leaves them alone).
     pub escaping: std::collections::HashSet<LocalId>,
+    /// Locals some `return` returns: the object they hold there goes to the caller, but one
+    /// they held before another was assigned did not.
+    pub returned: std::collections::HashSet<LocalId>,
     /// The names some condition tests: `if (playing)`, `state == RUNNING`, `x != null`,
     /// `switch (mode)`, an operand of `&&`, `||` or `!` there, and either side of any `==`,
     /// `!=` or comparison. Only their constants are worth following along paths.
@@ -579,7 +582,10 @@ impl<'a> Visitor<'a> for Walker<'a> {
     }
 
     fn visit_return(&mut self, value: &'a Expr) {
-        self.escaping_expr(value);
+        self.expr(value);
+        if let Some(Var::Local(local)) = self.places.vars.get(&value.id) {
+            self.places.returned.insert(*local);
+        }
     }
 
     fn visit_local_class(&mut self, class: &'a Class) {

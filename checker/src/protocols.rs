@@ -126,6 +126,9 @@ pub struct Protocols<'l> {
     /// The names of the library's static and instance creators: any other call creates
     /// nothing, which [`Protocols::creation`] answers without looking further.
     factory_names: HashSet<&'l str>,
+    /// The other classes whose methods the library binds (`okhttp3.Interceptor.Chain`, which
+    /// declares `proceed()`): they exist, so a name may resolve to them.
+    binding_classes: HashSet<&'l str>,
     /// Per protocol, whether the experiment left part of it unexplored
     /// ([`Typestate::is_partial`]).
     partial: Vec<bool>,
@@ -150,8 +153,15 @@ impl<'l> Protocols<'l> {
             .filter(|m| m.kind != MethodKind::Constructor)
             .map(|m| m.name.as_str())
             .collect();
+        let binding_classes = typestates
+            .iter()
+            .flat_map(|ts| ts.callins.iter())
+            .flat_map(|callin| &callin.binding.methods)
+            .filter_map(|m| m.class.as_deref())
+            .collect();
         let partial = typestates.iter().map(|ts| ts.is_partial()).collect();
         Protocols {
+            binding_classes,
             typestates,
             partial,
             by_class,
@@ -497,6 +507,7 @@ impl KnownTypes for Protocols<'_> {
 
     fn is_known(&self, fqn: &str) -> bool {
         self.by_class.contains_key(fqn)
+            || self.binding_classes.contains(fqn)
             || self.supertypes.contains_key(fqn)
             || self.project.is_some_and(|p| p.contains_key(fqn))
             || platform::is_known(fqn)

@@ -1,7 +1,8 @@
 //! Name and type resolution without a build: which fully qualified type each expression has,
 //! and which local or field each name denotes.
 //!
-//! A type name is resolved, in order, against the classes declared in the file, the single
+//! A type name is resolved, in order, against the classes declared in the file, the known
+//! member types the enclosing classes inherit (`Chain` in an `okhttp3.Interceptor`), the single
 //! imports and Kotlin aliases, the implicit imports (`java.lang`, `kotlin`), the wildcard
 //! imports, and finally the file's own package.
 //! Classes outside the file are only known by name, through [`KnownTypes`] (the typestate
@@ -399,6 +400,8 @@ fn is_listener_registration(name: &str) -> bool {
 
 struct ClassCtx {
     fqn: String,
+    /// The direct supertypes, whose member types the class's body names without qualifier.
+    supertypes: Vec<String>,
     fields: HashMap<String, Option<ExprType>>,
     methods: HashMap<String, Option<ExprType>>,
 }
@@ -447,6 +450,16 @@ impl Resolver<'_> {
         }
         if let Some(fqn) = self.declared.get(name) {
             return Some(fqn.clone());
+        }
+        // A member type the enclosing classes inherit, innermost first (`Chain` in a class
+        // implementing `okhttp3.Interceptor`); it shadows the imports (JLS 6.4.1).
+        for class in self.classes.iter().rev() {
+            for supertype in &class.supertypes {
+                let candidate = format!("{supertype}.{name}");
+                if self.known.is_known(&candidate) {
+                    return Some(candidate);
+                }
+            }
         }
         for import in self.ir.imports.iter().filter(|i| !i.is_wildcard) {
             let local_name = import
@@ -574,6 +587,13 @@ impl Resolver<'_> {
                 returns,
             });
         crate::protocols::extend_supertypes(&mut info.supertypes, &supertypes);
+        // Pushed first: the return types may name the member types the class inherits.
+        self.classes.push(ClassCtx {
+            fqn: fqn.clone(),
+            supertypes,
+            fields: HashMap::new(),
+            methods: HashMap::new(),
+        });
         let methods = class
             .methods
             .iter()
@@ -582,11 +602,9 @@ impl Resolver<'_> {
                 (m.name.clone(), ret)
             })
             .collect();
-        self.classes.push(ClassCtx {
-            fqn: fqn.clone(),
-            fields: HashMap::new(),
-            methods,
-        });
+        if let Some(ctx) = self.classes.last_mut() {
+            ctx.methods = methods;
+        }
         self.scopes.push(Scope::default());
         for field in &class.fields {
             let declared = field.ty.as_ref().and_then(|ty| self.type_ref(ty));

@@ -3,7 +3,10 @@
 // (`--hovers`), a hover on the marker's call naming the states before it, a preferred quick fix offered at one of
 // them at least, that fix applied (the text changed, its finding gone after the recheck, back after the revert), and
 // the protocol view opened in a webview; and an answer of the server to
-// `typestar.learnClass` (from the stand-in: exactly the document and cursor); exit 1 otherwise.
+// `typestar.learnClass` (from the stand-in: exactly the document and cursor). With the real server the class must be
+// drafted, then learned, and each `// once learned(KIND): TEXT` line must have a diagnostic containing TEXT and a hover
+// naming the states, which only the learned protocol can give; exit 1 otherwise.
+// run-code-server.sh then compares the learned protocol with examples/android-app/learned/ by `typestar diff`.
 // Usage: node check-result.cjs WORKSPACE [--hovers] [--explain]
 'use strict';
 const fs = require('node:fs');
@@ -30,6 +33,15 @@ for (const file of sources) {
     if (text && process.argv.includes('--hovers') && !(result.hovers ?? []).some((h) => h.file === file && h.line === n && h.text.includes('before the call'))) {
       missing.push(`${file}:${n + 1}: no hover on the call naming its states`);
     }
+    const learned = /\/\/ once learned(?:\(\w+\))?: (.*)$/.exec(line)?.[1].trim();
+    if (learned && process.argv.includes('--hovers')) {
+      if (!result.diagnostics.some((d) => d.file === file && d.line === n && d.message.includes(learned))) {
+        missing.push(`${file}:${n + 1}: no diagnostic containing "${learned}" from the learned protocol`);
+      }
+      if (!(result.hovers ?? []).some((h) => h.file === file && h.line === n && h.text.includes('before the call'))) {
+        missing.push(`${file}:${n + 1}: no hover on the call naming the learned protocol's states`);
+      }
+    }
   });
 }
 if (process.argv.includes('--hovers')) {
@@ -48,6 +60,10 @@ if (learn === null || learn === undefined) {
   missing.push('typestar.learnClass has not answered yet');
 } else if (learn.error !== undefined || typeof learn.answer?.status !== 'string') {
   missing.push(`typestar.learnClass failed: ${JSON.stringify(learn)}`);
+} else if (process.argv.includes('--hovers')) {
+  if (learn.drafted?.status !== 'drafted' || learn.answer.status !== 'learned' || typeof learn.typestate !== 'string') {
+    missing.push(`typestar.learnClass did not draft, then learn, the class: ${JSON.stringify(learn)}`);
+  }
 } else if (learn.answer.status === 'stand-in') {
   const [args] = learn.answer.arguments;
   const expected = { textDocument: { uri: `file://${path.resolve(ws, learn.file)}` }, position: { line: learn.line, character: learn.character } };

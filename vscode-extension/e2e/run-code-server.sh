@@ -11,9 +11,15 @@
 # `// expect(KIND): TEXT` line has a diagnostic containing TEXT, with the real server a hover there naming the
 # states, and the server answered `typestar.learnClass` run at the `// learnClass: WORD` marker (e2e/check-result.cjs).
 # The workspace is examples/android-app (Java and Kotlin) with e2e/workspace/Screen.java added for the real server,
-# e2e/workspace alone for the stand-in. Screenshots of the editor go to E2E_ARTIFACTS (default $E2E_WORK/run/artifacts):
+# e2e/workspace alone for the stand-in.
+# With the real server the example app's UploadSession is learned on the host JVM as the app's README says: this script
+# compiles it with the JDK's javac (JAVA_HOME's, else PATH's, as the learner's) into the run directory and sets
+# `typestar.classpath` there; the harness drafts, reviews and learns it from the editor; the test fails unless the
+# protocol is learned, reports NoteSender's `// once learned` line, and is equivalent (`typestar diff`) to
+# examples/android-app/learned/. Screenshots of the editor go to E2E_ARTIFACTS (default $E2E_WORK/run/artifacts):
 # pass.png shows the protocol view the harness opens last, fail.png the editor when the checks did not pass.
-# The harness waits on onDidChangeDiagnostics; this script polls that file until E2E_TIMEOUT seconds (default 120).
+# The harness waits on onDidChangeDiagnostics; this script polls that file until E2E_TIMEOUT seconds (default 240;
+# learning takes about 40 of them).
 #
 # First run: installs chromium and libkrb5-dev with apt-get when missing (as root), Node 24 and code-server from npm
 # into ~/.cache/typestar-e2e (E2E_WORK; about 600 MB, 2 minutes). Later runs reuse them. Every process it starts runs in its own process
@@ -24,7 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 extension=$(dirname "$here")
 work=${E2E_WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/typestar-e2e}
 port=${E2E_PORT:-18080}
-timeout_s=${E2E_TIMEOUT:-120}
+timeout_s=${E2E_TIMEOUT:-240}
 
 if [[ ${1:-} == --stand-in ]]; then
   bin=$here/stand-in-server.cjs
@@ -77,10 +83,16 @@ log "node $(node --version), code-server $(node -p "require('$work/cs/node_modul
 # --- a fresh run directory: extensions, user data, Chromium profile, workspace copy.
 run=$work/run
 rm -rf "$run" && mkdir -p "$run/ud/User" "$run/ud/Machine" "$run/ext" "$run/profile"
+classpath='[]'
 if ((${#checks[@]})); then
   cp -r "$extension/../examples/android-app" "$run/ws"
-  rm -rf "$run/ws/app/build" "$run/ws/.gradle"
+  rm -rf "$run/ws/app/build" "$run/ws/.gradle" "$run/ws/.typestar"
   cp "$here/workspace/Screen.java" "$run/ws/"
+  javac=${JAVA_HOME:+$JAVA_HOME/bin/}javac
+  command -v "$javac" >/dev/null || { echo "error: $javac not found: install a JDK (11 or later) or set JAVA_HOME" >&2; exit 2; }
+  log "compiling UploadSession with $("$javac" -version 2>&1) into $run/classes"
+  "$javac" -d "$run/classes" "$run/ws/app/src/main/java/com/example/typestar/UploadSession.java"
+  classpath="[\"$run/classes\"]"
 else
   cp -r "$here/workspace" "$run/ws"
 fi
@@ -92,6 +104,7 @@ cdp_port=$((port + 1))
 cat >"$run/ud/Machine/settings.json" <<JSON
 {
   "typestar.server.path": "$bin",
+  "typestar.classpath": $classpath,
   "typestar.trace.server": "messages"
 }
 JSON
@@ -152,6 +165,11 @@ until node "$here/check-result.cjs" "$run/ws" "${checks[@]}"; do
   fi
   sleep 0.5
 done
+if ((${#checks[@]})); then
+  learned=$run/ws/.typestar/com/example/typestar/UploadSession.typestate
+  expected=$extension/../examples/android-app/learned/com.example.typestar.UploadSession.typestate
+  "$bin" diff "$expected" "$learned" || { log "FAIL: the learned protocol ($learned) differs from $expected"; exit 1; }
+fi
 log "PASS after $((SECONDS - deadline + timeout_s))s; diagnostics and the learnClass answer:"
 # The harness opens the protocol view last, so the final screenshot shows it. Its webview renders the diagram after
 # the tab opens (Graphviz's WebAssembly loads first) and the harness cannot see inside it: the screenshot waits a
@@ -165,5 +183,6 @@ for (const f of r.fixes ?? []) console.log(`  quick fix at ${f.file}:${f.line + 
 const a = r.appliedFix;
 if (a) console.log(`  applied "${a.title}" at ${a.file}:${a.line + 1}: findings ${JSON.stringify(a.before)} -> ${JSON.stringify(a.after)}, reverted: ${a.restored}`);
 if (r.protocolView) console.log(`  protocol view from ${r.protocolView.file}:${r.protocolView.line + 1}: ${JSON.stringify(r.protocolView.webviews)}`);
-console.log(`  typestar.learnClass at ${r.learnClass.file}:${r.learnClass.line + 1}:${r.learnClass.character + 1}: ${JSON.stringify(r.learnClass.answer)}`)' \
+console.log(`  typestar.learnClass at ${r.learnClass.file}:${r.learnClass.line + 1}:${r.learnClass.character + 1}: ${JSON.stringify(r.learnClass.answer)}`);
+if (r.learnClass.typestate) console.log(`  the learned protocol:\n${r.learnClass.typestate.replace(/^/gm, "    ")}`)' \
   "$run/ws/.e2e-result.json"

@@ -130,9 +130,9 @@ pub fn word_at(text: &str, pos: Pos) -> Option<(&str, Span)> {
 }
 
 /// The fully qualified form of a class name used in `text`: itself when qualified, else what an
-/// `import` line names, else the file's package and the name when the file declares the class,
-/// else the name as written.
-pub fn qualify(text: &str, name: &str) -> String {
+/// `import` line names, else the file's package and the name when the file declares the class
+/// or `in_package(name)` says another file of its package does, else the name as written.
+pub fn qualify(text: &str, name: &str, in_package: impl Fn(&str) -> bool) -> String {
     if name.contains('.') {
         return name.to_string();
     }
@@ -150,7 +150,7 @@ pub fn qualify(text: &str, name: &str) -> String {
             .collect::<Vec<_>>()
             .windows(2)
             .any(|w| matches!(w[0], "class" | "interface" | "object") && w[1] == name)
-    });
+    }) || in_package(name);
     let package = lines()
         .find_map(|l| l.strip_prefix("package "))
         .map(|package| package.trim().trim_end_matches(';').trim());
@@ -188,15 +188,26 @@ mod tests {
     #[test]
     fn qualify_uses_imports() {
         let text = "import android.media.MediaPlayer;\nimport android.os.CountDownTimer\n";
-        assert_eq!(qualify(text, "MediaPlayer"), "android.media.MediaPlayer");
-        assert_eq!(qualify(text, "CountDownTimer"), "android.os.CountDownTimer");
-        assert_eq!(qualify(text, "Timer"), "Timer");
-        assert_eq!(qualify(text, "a.b.C"), "a.b.C");
+        let nowhere = |_: &str| false;
+        assert_eq!(
+            qualify(text, "MediaPlayer", nowhere),
+            "android.media.MediaPlayer"
+        );
+        assert_eq!(
+            qualify(text, "CountDownTimer", nowhere),
+            "android.os.CountDownTimer"
+        );
+        assert_eq!(qualify(text, "Timer", nowhere), "Timer");
+        assert_eq!(qualify(text, "a.b.C", nowhere), "a.b.C");
         let declared = "package com.example;\n\npublic class Task extends Base {}\n";
-        assert_eq!(qualify(declared, "Task"), "com.example.Task");
-        assert_eq!(qualify(declared, "Base"), "Base");
+        assert_eq!(qualify(declared, "Task", nowhere), "com.example.Task");
+        assert_eq!(qualify(declared, "Base", nowhere), "Base");
+        assert_eq!(
+            qualify(declared, "Base", |name| name == "Base"),
+            "com.example.Base"
+        );
         let kotlin = "package com.example\nobject Registry\n";
-        assert_eq!(qualify(kotlin, "Registry"), "com.example.Registry");
+        assert_eq!(qualify(kotlin, "Registry", nowhere), "com.example.Registry");
     }
 
     #[test]

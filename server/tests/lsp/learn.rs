@@ -336,3 +336,116 @@ async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
         .await;
     server.await_progress_end("typestar/learn/").await;
 }
+
+/// The example app's own `UploadSession`, from `NoteSender.java`, as its README's steps say:
+/// compiled with the JDK onto `typestar.classpath`, drafted, reviewed, learned on the host JVM;
+/// the learned protocol is the one `learned/` holds, and it reports `NoteSender`'s bug at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_example_apps_own_class_is_learned_on_the_host_jvm_and_checks_its_clients() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
+    test_tiers::require_tool("javac", "install a JDK (README.md, \"Prerequisites\")");
+    let app = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/android-app");
+    let sources = "app/src/main/java/com/example/typestar";
+    let classes = std::env::temp_dir().join(format!("typestar-upload-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&classes);
+    let javac = std::process::Command::new("javac")
+        .arg("-d")
+        .arg(&classes)
+        .arg(app.join(sources).join("UploadSession.java"))
+        .output()
+        .expect("javac runs");
+    assert!(javac.status.success(), "{javac:?}");
+    let source = |name: &str| std::fs::read_to_string(app.join(sources).join(name)).unwrap();
+    let mut server = TestServer::builder()
+        .learner(Learners)
+        .static_checker()
+        .file(
+            &format!("{sources}/UploadSession.java"),
+            &source("UploadSession.java"),
+        )
+        .settings(
+            json!({ "backend": "jvm", "classpath": [classes], "diagnostics": { "debounceMs": 0 } }),
+        )
+        .build()
+        .await;
+    let text = source("NoteSender.java");
+    let at = |marker: &str| {
+        let line = text.lines().position(|l| l.contains(marker)).unwrap();
+        (line as u32, text.lines().nth(line).unwrap())
+    };
+    let (line, marked) = at("// learnClass: UploadSession");
+    let character = marked.find("UploadSession").unwrap() as u32;
+    let uri = server
+        .open(&format!("{sources}/NoteSender.java"), &text)
+        .await;
+    let before = server.await_diagnostics(&uri, Some(1)).await;
+    assert_eq!(
+        before,
+        Vec::<Value>::new(),
+        "nothing is known of the class yet"
+    );
+    let learn = json!({
+        "command": "typestar.learnClass",
+        "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } }]
+    });
+    let drafted = server
+        .request("workspace/executeCommand", learn.clone())
+        .await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    assert_eq!(
+        drafted["result"]["class"], "com.example.typestar.UploadSession",
+        "a class of the file's package, used without an import"
+    );
+    // The review the README asks for: give `send` an argument.
+    let draft = server
+        .root
+        .join(".typestar/experiments/com.example.typestar.UploadSession.toml");
+    let drafted_text = std::fs::read_to_string(&draft).unwrap();
+    assert!(
+        drafted_text.contains("\"<fill: java.lang.String>\""),
+        "{drafted_text}"
+    );
+    std::fs::write(
+        &draft,
+        drafted_text.replace("\"<fill: java.lang.String>\"", "\"chunk\""),
+    )
+    .unwrap();
+    let learned = server.request("workspace/executeCommand", learn).await;
+    assert_eq!(learned["result"]["status"], "learned", "{learned}");
+    let written = std::fs::read_to_string(
+        server
+            .root
+            .join(".typestar/com/example/typestar/UploadSession.typestate"),
+    )
+    .unwrap();
+    assert!(written.contains("platform \"host JVM"), "{written}");
+    let expected = "learned/com.example.typestar.UploadSession.typestate";
+    let expected = typestates::format::parse(
+        expected,
+        &std::fs::read_to_string(app.join(expected)).unwrap(),
+    )
+    .unwrap();
+    let diff = typestates::diff::diff(
+        &expected,
+        &typestates::format::parse("learned", &written).unwrap(),
+        10,
+    );
+    assert!(diff.is_equivalent(), "{diff:?}\n{written}");
+    let (bug, _) = at("// once learned(definite): send");
+    let found = server
+        .await_notification("textDocument/publishDiagnostics", |p| {
+            p["uri"] == uri.as_str() && p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+        })
+        .await;
+    let found = found["diagnostics"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["range"]["start"]["line"], bug, "{found:?}");
+    let message = found[0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`send()` on UploadSession `session` in state s0"),
+        "{message}"
+    );
+    let _ = std::fs::remove_dir_all(&classes);
+}

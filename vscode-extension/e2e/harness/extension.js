@@ -4,7 +4,10 @@
 // the preferred quick fixes offered there (not applied: the markers are read from the files on disk), opens the
 // protocol view (`typestar.showProtocol`) with the cursor on the first such call and records whether a webview tab
 // opened, and, like the editor context menu, runs `typestar.learnClass` with the cursor on the word after the
-// `// learnClass: WORD` marker, and records the server's answer or the error.
+// `// learnClass: WORD` marker, and records the server's answer or the error. When the server drafted an experiment,
+// it reviews the draft as examples/android-app/README.md says (every `"<fill: java.lang.String>"` becomes a string),
+// saves it and runs the command again; once learned, it records the protocol written and waits for the diagnostic of
+// each `// once learned(KIND): NAME` line and hovers its call.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -78,9 +81,23 @@ exports.activate = async (context) => {
     const at = document.positionAt(text.indexOf(marker[1], lineStart));
     const editor = await vscode.window.showTextDocument(document);
     editor.selection = new vscode.Selection(at, at);
+    const file = path.relative(folder.uri.fsPath, editor.document.uri.fsPath);
     try {
-      const answer = await vscode.commands.executeCommand('typestar.learnClass', editor.document.uri);
-      learnClass = { file: path.relative(folder.uri.fsPath, editor.document.uri.fsPath), line: at.line, character: at.character, answer };
+      let answer = await vscode.commands.executeCommand('typestar.learnClass', editor.document.uri);
+      let drafted;
+      if (answer?.status === 'drafted') {
+        drafted = answer;
+        await review(answer.draft);
+        const again = await vscode.window.showTextDocument(document);
+        again.selection = new vscode.Selection(at, at);
+        answer = await vscode.commands.executeCommand('typestar.learnClass', again.document.uri);
+      }
+      learnClass = { file, line: at.line, character: at.character, drafted, answer };
+      if (answer?.status === 'learned') {
+        learnClass.typestate = fs.readFileSync(answer.typestate, 'utf8');
+        write('learnClass');
+        learnClass.found = await learnedFindings(document, file, hovers);
+      }
     } catch (e) {
       learnClass = { error: e instanceof Error ? e.message : String(e) };
     }
@@ -107,6 +124,42 @@ exports.activate = async (context) => {
     write('protocolView');
   }
 };
+
+/** Gives the drafted experiment's `send(String)` an argument in the editor, as a user reviewing it would, and saves it. */
+async function review(draft) {
+  const document = await vscode.workspace.openTextDocument(draft);
+  const placeholder = '"<fill: java.lang.String>"';
+  const edit = new vscode.WorkspaceEdit();
+  const text = document.getText();
+  for (let at = text.indexOf(placeholder); at >= 0; at = text.indexOf(placeholder, at + 1)) {
+    edit.replace(document.uri, new vscode.Range(document.positionAt(at), document.positionAt(at + placeholder.length)), '"chunk"');
+  }
+  await vscode.workspace.applyEdit(edit);
+  await document.save();
+}
+
+/**
+ * For each `// once learned(KIND): NAME` line of `document` (`file` in the workspace): waits (60 s at most) for a typestar diagnostic there,
+ * which only the learned protocol can give, then hovers the call and adds the hover to `hovers`.
+ * Returns the lines whose diagnostic came.
+ */
+async function learnedFindings(document, file, hovers) {
+  const found = [];
+  const lines = document.getText().split('\n');
+  for (let line = 0; line < lines.length; line++) {
+    const marker = /\/\/ once learned(?:\(\w+\))?: (\w+)/.exec(lines[line]);
+    if (marker === null) continue;
+    const here = (now) => now.some((f) => f.startsWith(`${line}: `) && f.includes(marker[1]));
+    const came = here(findings(document.uri)) || (await diagnosticsOf(document.uri, here, 60)) !== null;
+    if (!came) continue;
+    found.push(line);
+    const character = lines[line].indexOf(`${marker[1]}(`) + 1;
+    const hover = await vscode.commands.executeCommand('vscode.executeHoverProvider', document.uri, new vscode.Position(line, character));
+    const text = (hover ?? []).flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    hovers.push({ file, line, character, text });
+  }
+  return found;
+}
 
 /** The typestar findings VS Code holds for `uri`, as `line: message`. */
 const findings = (uri) =>

@@ -10,7 +10,7 @@ class DownloadTask extends AsyncTask<String, Void, Void> {
 
 class Screen {
     void downloadTwice() {
-        DownloadTask task = new DownloadTask(); // learnClass: DownloadTask
+        DownloadTask task = new DownloadTask();
         task.execute("https://example.com/a.zip");
         task.execute("https://example.com/b.zip"); // expect: execute
     }

@@ -71,7 +71,12 @@ async fn learn_class(
         .ok_or_else(|| jsonrpc::Error::invalid_params("no class name under the cursor"))?;
     let library = session.library();
     let class = library.find(word).map_or_else(
-        |_| text::qualify(&snapshot.file.text, word),
+        |_| {
+            let folder = snapshot.file.path.as_deref().and_then(Path::parent);
+            text::qualify(&snapshot.file.text, word, |name| {
+                folder.is_some_and(|folder| declared_beside(folder, name))
+            })
+        },
         |entry| entry.class().to_string(),
     );
     let folder = typestar_folder(session, snapshot.file.path.as_deref()).ok_or_else(|| {
@@ -174,6 +179,14 @@ async fn finish(
             data: None,
         }),
     }
+}
+
+/// Whether `folder` holds the source of class `name` (`Name.java` or `Name.kt`): Java names a
+/// class of the same package without an import, and a public class lives in its own file.
+fn declared_beside(folder: &Path, name: &str) -> bool {
+    ["java", "kt"]
+        .iter()
+        .any(|ext| folder.join(format!("{name}.{ext}")).is_file())
 }
 
 /// How many traces of differences the review of a class learned again lists at most.
