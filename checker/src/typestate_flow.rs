@@ -882,12 +882,59 @@ impl Value {
 
 /// The tracked objects at a program point, and what the path knows of the class's flags
 /// (booleans, enum constants, null checks of other fields).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// Two indexes, derived from the objects, find the few objects a step concerns without
+/// looking at every one: the names of each alias group, and the objects whose states know a
+/// flag of their own.
+#[derive(Debug, Clone, Default)]
 pub struct Env {
     /// A persistent map: a copy shares it, and a change copies only the path to one entry.
     objects: imbl::OrdMap<Var, Value>,
     /// The flags' constants on this path; a new object starts with them in its states.
     pub facts: Facts,
+    /// The names in each alias group ([`ValueData::alias`]).
+    groups: Index<ExprId>,
+    /// The objects some state of which knows a flag of its own ([`ValueData::facts`]), by flag.
+    knowers: Index<Var>,
+}
+
+/// An index of [`Env::objects`]: the names filed under each key.
+type Index<K> = imbl::OrdMap<K, imbl::OrdSet<Var>>;
+
+/// Files `var` under `key`, or takes it out (`filed` false).
+fn refile<K: Ord + Clone>(index: &mut Index<K>, key: K, var: &Var, filed: bool) {
+    if filed {
+        index.entry(key).or_default().insert(var.clone());
+    } else if let Some(names) = index.get_mut(&key) {
+        names.remove(var);
+        if names.is_empty() {
+            index.remove(&key);
+        }
+    }
+}
+
+/// The flags some state of `value` knows of its own.
+fn known_flags(value: Option<&Value>) -> BTreeSet<&Var> {
+    value
+        .into_iter()
+        .flat_map(|value| value.facts.values())
+        .flat_map(Facts::keys)
+        .collect()
+}
+
+impl PartialEq for Env {
+    /// The indexes follow from the objects.
+    fn eq(&self, other: &Env) -> bool {
+        self.objects == other.objects && self.facts == other.facts
+    }
+}
+
+impl Eq for Env {}
+
+impl std::hash::Hash for Env {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.objects.hash(state);
+        self.facts.hash(state);
+    }
 }
 
 impl Env {
@@ -899,14 +946,116 @@ impl Env {
     /// Renames every variable the state names: the objects' names, and the flags the path
     /// and each object's states know.
     pub fn rename_vars(&mut self, rename: &mut impl FnMut(Var) -> Var) {
-        self.objects = std::mem::take(&mut self.objects)
+        let facts = rename_facts(std::mem::take(&mut self.facts), rename);
+        *self = std::mem::take(&mut self.objects)
             .into_iter()
             .map(|(var, mut value)| {
                 value.rename_fact_vars(rename);
                 (rename(var), value)
             })
             .collect();
-        self.facts = rename_facts(std::mem::take(&mut self.facts), rename);
+        self.facts = facts;
+    }
+
+    /// Sets what `var` holds; returns what it held.
+    pub fn insert(&mut self, var: Var, value: Value) -> Option<Value> {
+        let old = self.objects.insert(var.clone(), value.clone());
+        self.reindex(&var, old.as_ref(), Some(&value));
+        old
+    }
+
+    /// Stops tracking `var`; returns what it held.
+    pub fn remove(&mut self, var: &Var) -> Option<Value> {
+        let old = self.objects.remove(var);
+        self.reindex(var, old.as_ref(), None);
+        old
+    }
+
+    /// What `var` holds, to change: the change is written back (and indexed) when the
+    /// handle is dropped.
+    pub fn get_mut(&mut self, var: &Var) -> Option<ValueMut<'_>> {
+        let value = self.objects.get(var)?.clone();
+        Some(ValueMut {
+            env: self,
+            var: var.clone(),
+            value,
+        })
+    }
+
+    /// Files `var` in the indexes by what it holds now (`new`) instead of what it held (`old`).
+    fn reindex(&mut self, var: &Var, old: Option<&Value>, new: Option<&Value>) {
+        if let (Some(old), Some(new)) = (old, new) {
+            if Arc::ptr_eq(&old.0, &new.0) {
+                return;
+            }
+        }
+        let (old_group, new_group) = (old.and_then(|v| v.alias), new.and_then(|v| v.alias));
+        if old_group != new_group {
+            if let Some(group) = old_group {
+                refile(&mut self.groups, group, var, false);
+            }
+            if let Some(group) = new_group {
+                refile(&mut self.groups, group, var, true);
+            }
+        }
+        let (old_flags, new_flags) = (known_flags(old), known_flags(new));
+        for flag in old_flags.difference(&new_flags) {
+            refile(&mut self.knowers, (*flag).clone(), var, false);
+        }
+        for flag in new_flags.difference(&old_flags) {
+            refile(&mut self.knowers, (*flag).clone(), var, true);
+        }
+    }
+
+    /// The names in alias group `group`.
+    fn group(&self, group: ExprId) -> imbl::OrdSet<Var> {
+        self.groups.get(&group).cloned().unwrap_or_default()
+    }
+
+    /// The objects some state of which knows a flag `known` selects, of its own.
+    fn knowing(&self, known: impl Fn(&Var) -> bool) -> imbl::OrdSet<Var> {
+        let mut names = imbl::OrdSet::new();
+        for (flag, knowers) in &self.knowers {
+            if known(flag) {
+                names = names.union(knowers.clone());
+            }
+        }
+        names
+    }
+}
+
+/// A handle on what one name of an [`Env`] holds, from [`Env::get_mut`].
+pub struct ValueMut<'e> {
+    env: &'e mut Env,
+    var: Var,
+    value: Value,
+}
+
+impl std::ops::Deref for ValueMut<'_> {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.value
+    }
+}
+
+impl std::ops::DerefMut for ValueMut<'_> {
+    fn deref_mut(&mut self) -> &mut Value {
+        &mut self.value
+    }
+}
+
+impl Drop for ValueMut<'_> {
+    /// Writes the value back if it changed.
+    fn drop(&mut self) {
+        let unchanged = self
+            .env
+            .objects
+            .get(&self.var)
+            .is_some_and(|held| Arc::ptr_eq(&held.0, &self.value.0));
+        if !unchanged {
+            self.env.insert(self.var.clone(), self.value.clone());
+        }
     }
 }
 
@@ -926,35 +1075,43 @@ impl std::ops::Deref for Env {
     }
 }
 
-impl std::ops::DerefMut for Env {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.objects
-    }
-}
-
 impl FromIterator<(Var, Value)> for Env {
     fn from_iter<I: IntoIterator<Item = (Var, Value)>>(iter: I) -> Env {
-        Env {
-            objects: iter.into_iter().collect(),
-            facts: Facts::new(),
+        let mut env = Env::new();
+        for (var, value) in iter {
+            env.insert(var, value);
         }
+        env
     }
 }
 
 impl Env {
     /// Lets `change` see and change each object; writes back only the ones it changed, so
     /// that the others stay shared with the states this one was copied from.
-    pub fn update_each(&mut self, mut change: impl FnMut(&Var, &mut Value)) {
+    pub fn update_each(&mut self, change: impl FnMut(&Var, &mut Value)) {
+        let names: Vec<Var> = self.objects.keys().cloned().collect();
+        self.update_some(names, change);
+    }
+
+    /// [`Env::update_each`] for the objects `names` names.
+    fn update_some(
+        &mut self,
+        names: impl IntoIterator<Item = Var>,
+        mut change: impl FnMut(&Var, &mut Value),
+    ) {
         let mut changed = Vec::new();
-        for (var, value) in &self.objects {
+        for var in names {
+            let Some(value) = self.objects.get(&var) else {
+                continue;
+            };
             let mut copy = value.clone();
-            change(var, &mut copy);
+            change(&var, &mut copy);
             if !Arc::ptr_eq(&copy.0, &value.0) {
-                changed.push((var.clone(), copy));
+                changed.push((var, copy));
             }
         }
         for (var, value) in changed {
-            self.objects.insert(var, value);
+            self.insert(var, value);
         }
     }
 }
@@ -1009,16 +1166,18 @@ impl Lattice for FlowState {
         }
         for (var, mut value) in differ {
             value.take_path_facts(&theirs.facts);
-            match mine.objects.get_mut(&var) {
+            match mine.objects.get(&var) {
                 Some(current) => {
+                    let mut current = current.clone();
                     current.take_path_facts(&path);
                     changed |= current.join(&value);
                     current.drop_path_facts(&mine.facts);
+                    mine.insert(var, current);
                 }
                 None => {
                     value.untracked_elsewhere();
                     value.drop_path_facts(&mine.facts);
-                    mine.objects.insert(var, value);
+                    mine.insert(var, value);
                     changed = true;
                 }
             }
@@ -1032,7 +1191,7 @@ impl Lattice for FlowState {
             {
                 continue;
             }
-            if let Some(value) = mine.objects.get_mut(&var) {
+            if let Some(mut value) = mine.get_mut(&var) {
                 value.take_path_facts(&path);
                 changed |= value.untracked_elsewhere();
                 value.drop_path_facts(&joined);
@@ -1494,12 +1653,8 @@ fn join_group(
     let group = match held.alias {
         Some(group) => group,
         None => {
-            env.update_each(|_, other| {
-                if other.alias == Some(site) {
-                    other.alias = None;
-                }
-            });
-            if let Some(held) = env.get_mut(var) {
+            env.update_some(env.group(site), |_, other| other.alias = None);
+            if let Some(mut held) = env.get_mut(var) {
                 held.alias = Some(site);
             }
             started.borrow_mut().insert(site);
@@ -1558,12 +1713,9 @@ pub(crate) fn set_fact(env: &mut Env, var: &Var, fact: Option<BTreeSet<Fact>>) {
 /// Forgets the flags `forgotten` selects, on the path and in every object's states.
 fn forget_facts(env: &mut Env, forgotten: impl Fn(&Var) -> bool) {
     env.facts.retain(|var, _| !forgotten(var));
-    env.update_each(|_, value| {
-        let knows = |facts: &Facts| facts.keys().any(&forgotten);
-        if value.facts.values().any(knows) {
-            for facts in value.facts.values_mut() {
-                facts.retain(|var, _| !forgotten(var));
-            }
+    env.update_some(env.knowing(&forgotten), |_, value| {
+        for facts in value.facts.values_mut() {
+            facts.retain(|var, _| !forgotten(var));
         }
     });
 }
@@ -1630,7 +1782,7 @@ fn refine_flag(
     };
     // An object left with no state, not even `null`, says this path cannot happen.
     let mut emptied = false;
-    env.update_each(|_, value| {
+    env.update_some(env.knowing(|flag| flag == var), |_, value| {
         if !value.facts.values().any(narrows) {
             return;
         }
@@ -1780,11 +1932,7 @@ fn havoc(env: &mut Env, var: &Var, value: &Value) {
 /// Sets `var` and every name in its alias group to `value`.
 fn set_in_group(env: &mut Env, var: Var, value: Value) {
     if let Some(group) = value.alias {
-        env.update_each(|_, other| {
-            if other.alias == Some(group) {
-                *other = value.clone();
-            }
-        });
+        env.update_some(env.group(group), |_, other| *other = value.clone());
     }
     env.insert(var, value);
 }
@@ -2294,14 +2442,13 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 value.register(expr.id, &call.name, protocols);
             }
         };
-        let value = env.entry(var.clone()).or_insert(receiver.value.clone());
-        update(value);
-        if let Some(group) = value.alias {
-            env.update_each(|_, other| {
-                if other.alias == Some(group) {
-                    update(other);
-                }
-            });
+        let mut value = env.get(var).unwrap_or(&receiver.value).clone();
+        update(&mut value);
+        let group = value.alias;
+        env.insert(var.clone(), value);
+        if let Some(group) = group {
+            let others = env.group(group).without(var);
+            env.update_some(others, |_, other| update(other));
         }
     }
 
@@ -2431,10 +2578,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         if let Some(var) = receiver.var {
             if goes_on {
                 if let Some(group) = next.alias {
-                    env.update_each(|other, value| {
-                        if *other != var && value.alias == Some(group) {
-                            *value = next.clone();
-                        }
+                    env.update_some(env.group(group).without(&var), |_, value| {
+                        *value = next.clone();
                     });
                 }
                 env.insert(var, next);
@@ -2453,10 +2598,10 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     }
 
     fn refine_null_of(var: &Var, found: Nullness, env: &mut Env) -> Option<bool> {
-        let value = env.get_mut(var)?;
+        let mut value = env.get_mut(var)?;
         match found {
             Nullness::Null => {
-                let value: &mut ValueData = value;
+                let value: &mut ValueData = &mut value;
                 value.states.clear();
                 value.facts.retain(|state, _| *state == NULL_STATE);
                 value.unknown = false;
@@ -2500,7 +2645,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 None => true,
             };
         };
-        let Some(value) = env.get_mut(var) else {
+        let Some(mut value) = env.get_mut(var) else {
             return true;
         };
         let protocols = self.shared.protocols;
@@ -2528,8 +2673,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             })
             .collect();
         value.states.retain(|state, _| targets.contains(state));
-        let var = var.clone();
-        narrow_path(env, &var)
+        drop(value);
+        narrow_path(env, var)
     }
 
     /// Applies a call `expr` of a helper of the class; returns whether the path goes
