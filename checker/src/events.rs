@@ -656,7 +656,7 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
             if callbacks.is_empty() {
                 return entry;
             }
-            if let Some(value) = receiver_var.and_then(|var| entry.get_mut(var)) {
+            if let Some(mut value) = receiver_var.and_then(|var| entry.get_mut(var)) {
                 // The listener runs from the states where this path may have registered it.
                 let mut registered = value.clone();
                 if value

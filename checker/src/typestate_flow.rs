@@ -882,12 +882,59 @@ impl Value {
 
 /// The tracked objects at a program point, and what the path knows of the class's flags
 /// (booleans, enum constants, null checks of other fields).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+/// Two indexes, derived from the objects, find the few objects a step concerns without
+/// looking at every one: the names of each alias group, and the objects whose states know a
+/// flag of their own.
+#[derive(Debug, Clone, Default)]
 pub struct Env {
     /// A persistent map: a copy shares it, and a change copies only the path to one entry.
     objects: imbl::OrdMap<Var, Value>,
     /// The flags' constants on this path; a new object starts with them in its states.
     pub facts: Facts,
+    /// The names in each alias group ([`ValueData::alias`]).
+    groups: Index<ExprId>,
+    /// The objects some state of which knows a flag of its own ([`ValueData::facts`]), by flag.
+    knowers: Index<Var>,
+}
+
+/// An index of [`Env::objects`]: the names filed under each key.
+type Index<K> = imbl::OrdMap<K, imbl::OrdSet<Var>>;
+
+/// Files `var` under `key`, or takes it out (`filed` false).
+fn refile<K: Ord + Clone>(index: &mut Index<K>, key: K, var: &Var, filed: bool) {
+    if filed {
+        index.entry(key).or_default().insert(var.clone());
+    } else if let Some(names) = index.get_mut(&key) {
+        names.remove(var);
+        if names.is_empty() {
+            index.remove(&key);
+        }
+    }
+}
+
+/// The flags some state of `value` knows of its own.
+fn known_flags(value: Option<&Value>) -> BTreeSet<&Var> {
+    value
+        .into_iter()
+        .flat_map(|value| value.facts.values())
+        .flat_map(Facts::keys)
+        .collect()
+}
+
+impl PartialEq for Env {
+    /// The indexes follow from the objects.
+    fn eq(&self, other: &Env) -> bool {
+        self.objects == other.objects && self.facts == other.facts
+    }
+}
+
+impl Eq for Env {}
+
+impl std::hash::Hash for Env {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.objects.hash(state);
+        self.facts.hash(state);
+    }
 }
 
 impl Env {
@@ -899,14 +946,116 @@ impl Env {
     /// Renames every variable the state names: the objects' names, and the flags the path
     /// and each object's states know.
     pub fn rename_vars(&mut self, rename: &mut impl FnMut(Var) -> Var) {
-        self.objects = std::mem::take(&mut self.objects)
+        let facts = rename_facts(std::mem::take(&mut self.facts), rename);
+        *self = std::mem::take(&mut self.objects)
             .into_iter()
             .map(|(var, mut value)| {
                 value.rename_fact_vars(rename);
                 (rename(var), value)
             })
             .collect();
-        self.facts = rename_facts(std::mem::take(&mut self.facts), rename);
+        self.facts = facts;
+    }
+
+    /// Sets what `var` holds; returns what it held.
+    pub fn insert(&mut self, var: Var, value: Value) -> Option<Value> {
+        let old = self.objects.insert(var.clone(), value.clone());
+        self.reindex(&var, old.as_ref(), Some(&value));
+        old
+    }
+
+    /// Stops tracking `var`; returns what it held.
+    pub fn remove(&mut self, var: &Var) -> Option<Value> {
+        let old = self.objects.remove(var);
+        self.reindex(var, old.as_ref(), None);
+        old
+    }
+
+    /// What `var` holds, to change: the change is written back (and indexed) when the
+    /// handle is dropped.
+    pub fn get_mut(&mut self, var: &Var) -> Option<ValueMut<'_>> {
+        let value = self.objects.get(var)?.clone();
+        Some(ValueMut {
+            env: self,
+            var: var.clone(),
+            value,
+        })
+    }
+
+    /// Files `var` in the indexes by what it holds now (`new`) instead of what it held (`old`).
+    fn reindex(&mut self, var: &Var, old: Option<&Value>, new: Option<&Value>) {
+        if let (Some(old), Some(new)) = (old, new) {
+            if Arc::ptr_eq(&old.0, &new.0) {
+                return;
+            }
+        }
+        let (old_group, new_group) = (old.and_then(|v| v.alias), new.and_then(|v| v.alias));
+        if old_group != new_group {
+            if let Some(group) = old_group {
+                refile(&mut self.groups, group, var, false);
+            }
+            if let Some(group) = new_group {
+                refile(&mut self.groups, group, var, true);
+            }
+        }
+        let (old_flags, new_flags) = (known_flags(old), known_flags(new));
+        for flag in old_flags.difference(&new_flags) {
+            refile(&mut self.knowers, (*flag).clone(), var, false);
+        }
+        for flag in new_flags.difference(&old_flags) {
+            refile(&mut self.knowers, (*flag).clone(), var, true);
+        }
+    }
+
+    /// The names in alias group `group`.
+    fn group(&self, group: ExprId) -> imbl::OrdSet<Var> {
+        self.groups.get(&group).cloned().unwrap_or_default()
+    }
+
+    /// The objects some state of which knows a flag `known` selects, of its own.
+    fn knowing(&self, known: impl Fn(&Var) -> bool) -> imbl::OrdSet<Var> {
+        let mut names = imbl::OrdSet::new();
+        for (flag, knowers) in &self.knowers {
+            if known(flag) {
+                names = names.union(knowers.clone());
+            }
+        }
+        names
+    }
+}
+
+/// A handle on what one name of an [`Env`] holds, from [`Env::get_mut`].
+pub struct ValueMut<'e> {
+    env: &'e mut Env,
+    var: Var,
+    value: Value,
+}
+
+impl std::ops::Deref for ValueMut<'_> {
+    type Target = Value;
+
+    fn deref(&self) -> &Value {
+        &self.value
+    }
+}
+
+impl std::ops::DerefMut for ValueMut<'_> {
+    fn deref_mut(&mut self) -> &mut Value {
+        &mut self.value
+    }
+}
+
+impl Drop for ValueMut<'_> {
+    /// Writes the value back if it changed.
+    fn drop(&mut self) {
+        let unchanged = self
+            .env
+            .objects
+            .get(&self.var)
+            .is_some_and(|held| Arc::ptr_eq(&held.0, &self.value.0));
+        if !unchanged {
+            self.env.insert(self.var.clone(), self.value.clone());
+        }
     }
 }
 
@@ -926,35 +1075,43 @@ impl std::ops::Deref for Env {
     }
 }
 
-impl std::ops::DerefMut for Env {
-    fn deref_mut(&mut self) -> &mut Self::Target {
-        &mut self.objects
-    }
-}
-
 impl FromIterator<(Var, Value)> for Env {
     fn from_iter<I: IntoIterator<Item = (Var, Value)>>(iter: I) -> Env {
-        Env {
-            objects: iter.into_iter().collect(),
-            facts: Facts::new(),
+        let mut env = Env::new();
+        for (var, value) in iter {
+            env.insert(var, value);
         }
+        env
     }
 }
 
 impl Env {
     /// Lets `change` see and change each object; writes back only the ones it changed, so
     /// that the others stay shared with the states this one was copied from.
-    pub fn update_each(&mut self, mut change: impl FnMut(&Var, &mut Value)) {
+    pub fn update_each(&mut self, change: impl FnMut(&Var, &mut Value)) {
+        let names: Vec<Var> = self.objects.keys().cloned().collect();
+        self.update_some(names, change);
+    }
+
+    /// [`Env::update_each`] for the objects `names` names.
+    fn update_some(
+        &mut self,
+        names: impl IntoIterator<Item = Var>,
+        mut change: impl FnMut(&Var, &mut Value),
+    ) {
         let mut changed = Vec::new();
-        for (var, value) in &self.objects {
+        for var in names {
+            let Some(value) = self.objects.get(&var) else {
+                continue;
+            };
             let mut copy = value.clone();
-            change(var, &mut copy);
+            change(&var, &mut copy);
             if !Arc::ptr_eq(&copy.0, &value.0) {
-                changed.push((var.clone(), copy));
+                changed.push((var, copy));
             }
         }
         for (var, value) in changed {
-            self.objects.insert(var, value);
+            self.insert(var, value);
         }
     }
 }
@@ -1009,16 +1166,22 @@ impl Lattice for FlowState {
         }
         for (var, mut value) in differ {
             value.take_path_facts(&theirs.facts);
-            match mine.objects.get_mut(&var) {
-                Some(current) => {
+            match mine.objects.get(&var) {
+                Some(held) => {
+                    let held = held.clone();
+                    let mut current = held.clone();
                     current.take_path_facts(&path);
                     changed |= current.join(&value);
                     current.drop_path_facts(&mine.facts);
+                    // Written back only when it differs, so that it stays shared where not.
+                    if !current.includes(&held) {
+                        mine.insert(var, current);
+                    }
                 }
                 None => {
                     value.untracked_elsewhere();
                     value.drop_path_facts(&mine.facts);
-                    mine.objects.insert(var, value);
+                    mine.insert(var, value);
                     changed = true;
                 }
             }
@@ -1032,7 +1195,7 @@ impl Lattice for FlowState {
             {
                 continue;
             }
-            if let Some(value) = mine.objects.get_mut(&var) {
+            if let Some(mut value) = mine.get_mut(&var) {
                 value.take_path_facts(&path);
                 changed |= value.untracked_elsewhere();
                 value.drop_path_facts(&joined);
@@ -1494,12 +1657,8 @@ fn join_group(
     let group = match held.alias {
         Some(group) => group,
         None => {
-            env.update_each(|_, other| {
-                if other.alias == Some(site) {
-                    other.alias = None;
-                }
-            });
-            if let Some(held) = env.get_mut(var) {
+            env.update_some(env.group(site), |_, other| other.alias = None);
+            if let Some(mut held) = env.get_mut(var) {
                 held.alias = Some(site);
             }
             started.borrow_mut().insert(site);
@@ -1558,12 +1717,9 @@ pub(crate) fn set_fact(env: &mut Env, var: &Var, fact: Option<BTreeSet<Fact>>) {
 /// Forgets the flags `forgotten` selects, on the path and in every object's states.
 fn forget_facts(env: &mut Env, forgotten: impl Fn(&Var) -> bool) {
     env.facts.retain(|var, _| !forgotten(var));
-    env.update_each(|_, value| {
-        let knows = |facts: &Facts| facts.keys().any(&forgotten);
-        if value.facts.values().any(knows) {
-            for facts in value.facts.values_mut() {
-                facts.retain(|var, _| !forgotten(var));
-            }
+    env.update_some(env.knowing(&forgotten), |_, value| {
+        for facts in value.facts.values_mut() {
+            facts.retain(|var, _| !forgotten(var));
         }
     });
 }
@@ -1630,7 +1786,7 @@ fn refine_flag(
     };
     // An object left with no state, not even `null`, says this path cannot happen.
     let mut emptied = false;
-    env.update_each(|_, value| {
+    env.update_some(env.knowing(|flag| flag == var), |_, value| {
         if !value.facts.values().any(narrows) {
             return;
         }
@@ -1780,11 +1936,7 @@ fn havoc(env: &mut Env, var: &Var, value: &Value) {
 /// Sets `var` and every name in its alias group to `value`.
 fn set_in_group(env: &mut Env, var: Var, value: Value) {
     if let Some(group) = value.alias {
-        env.update_each(|_, other| {
-            if other.alias == Some(group) {
-                *other = value.clone();
-            }
-        });
+        env.update_some(env.group(group), |_, other| *other = value.clone());
     }
     env.insert(var, value);
 }
@@ -2294,14 +2446,13 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 value.register(expr.id, &call.name, protocols);
             }
         };
-        let value = env.entry(var.clone()).or_insert(receiver.value.clone());
-        update(value);
-        if let Some(group) = value.alias {
-            env.update_each(|_, other| {
-                if other.alias == Some(group) {
-                    update(other);
-                }
-            });
+        let mut value = env.get(var).unwrap_or(&receiver.value).clone();
+        update(&mut value);
+        let group = value.alias;
+        env.insert(var.clone(), value);
+        if let Some(group) = group {
+            let others = env.group(group).without(var);
+            env.update_some(others, |_, other| update(other));
         }
     }
 
@@ -2431,10 +2582,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         if let Some(var) = receiver.var {
             if goes_on {
                 if let Some(group) = next.alias {
-                    env.update_each(|other, value| {
-                        if *other != var && value.alias == Some(group) {
-                            *value = next.clone();
-                        }
+                    env.update_some(env.group(group).without(&var), |_, value| {
+                        *value = next.clone();
                     });
                 }
                 env.insert(var, next);
@@ -2453,10 +2602,10 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     }
 
     fn refine_null_of(var: &Var, found: Nullness, env: &mut Env) -> Option<bool> {
-        let value = env.get_mut(var)?;
+        let mut value = env.get_mut(var)?;
         match found {
             Nullness::Null => {
-                let value: &mut ValueData = value;
+                let value: &mut ValueData = &mut value;
                 value.states.clear();
                 value.facts.retain(|state, _| *state == NULL_STATE);
                 value.unknown = false;
@@ -2500,7 +2649,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 None => true,
             };
         };
-        let Some(value) = env.get_mut(var) else {
+        let Some(mut value) = env.get_mut(var) else {
             return true;
         };
         let protocols = self.shared.protocols;
@@ -2528,8 +2677,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             })
             .collect();
         value.states.retain(|state, _| targets.contains(state));
-        let var = var.clone();
-        narrow_path(env, &var)
+        drop(value);
+        narrow_path(env, var)
     }
 
     /// Applies a call `expr` of a helper of the class; returns whether the path goes
@@ -2971,4 +3120,98 @@ pub fn eval_initializer(
         started_groups: RefCell::default(),
     };
     analysis.eval(expr, &Env::new(), expected)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A flag named `name`.
+    fn flag(name: &str) -> Var {
+        Var::Field("A".to_owned(), name.to_owned())
+    }
+
+    /// An object in state 0, in alias group `alias`, whose state knows `flags` to be true.
+    fn object(alias: Option<u32>, flags: &[&str]) -> Value {
+        let mut value = Value::fresh(ProtocolId(0), &[StateId(0)], Cause::Quiet);
+        value.alias = alias.map(ExprId);
+        if !flags.is_empty() {
+            let facts = (flags.iter())
+                .map(|name| (flag(name), BTreeSet::from([Fact::Bool(true)])))
+                .collect();
+            value.facts.insert(StateId(0), facts);
+        }
+        value
+    }
+
+    /// Fails unless the indexes of `env` are what filing its objects afresh gives.
+    fn assert_indexed(env: &Env, step: &str) {
+        let fresh: Env = env
+            .iter()
+            .map(|(v, value)| (v.clone(), value.clone()))
+            .collect();
+        assert_eq!(env.groups, fresh.groups, "groups after {step}");
+        assert_eq!(env.knowers, fresh.knowers, "knowers after {step}");
+    }
+
+    #[test]
+    fn the_indexes_follow_every_change() {
+        let local = |i: u32| Var::Local(LocalId(i));
+        let mut env: Env = (0..6)
+            .map(|i| (local(i), object(Some(i % 2), &[["a", "b"][i as usize % 2]])))
+            .collect();
+        assert_indexed(&env, "collect");
+        assert_eq!(env.group(ExprId(0)).len(), 3);
+        assert_eq!(env.knowing(|f| *f == flag("b")).len(), 3);
+        env.insert(local(0), object(Some(7), &["c"]));
+        assert_indexed(&env, "insert over a name");
+        env.insert(local(9), object(None, &[]));
+        assert_indexed(&env, "insert of a new name");
+        if let Some(mut value) = env.get_mut(&local(1)) {
+            value.alias = None;
+            value.facts.clear();
+        }
+        assert_indexed(&env, "get_mut");
+        env.remove(&local(2));
+        assert_indexed(&env, "remove");
+        env.update_some(env.group(ExprId(1)), |_, value| {
+            value.alias = Some(ExprId(0))
+        });
+        assert_indexed(&env, "update_some");
+        forget_facts(&mut env, |f| *f == flag("a"));
+        assert_indexed(&env, "forget_facts");
+        assert!(env.knowing(|f| *f == flag("a")).is_empty());
+        env.rename_vars(&mut |var: Var| match var {
+            Var::Local(LocalId(i)) => local(i + 100),
+            other => other,
+        });
+        assert_indexed(&env, "rename_vars");
+        let mut other = env.clone();
+        other.insert(local(103), object(Some(3), &["d"]));
+        other.remove(&local(104));
+        let mut joined = FlowState(Some(env));
+        joined.join(&FlowState(Some(other)));
+        assert_indexed(joined.0.as_ref().expect("reached"), "join");
+    }
+
+    /// Joining two states that differ in one object of many leaves the others shared, not
+    /// copied (fuzz finding F9: the state at every program point held a copy of every object).
+    #[test]
+    fn a_join_copies_only_the_objects_that_differ() {
+        let mine: Env = (0..1000)
+            .map(|i| (Var::Local(LocalId(i)), object(None, &[])))
+            .collect();
+        let mut theirs = mine.clone();
+        let mut moved = object(Some(1), &["a"]);
+        moved.states = BTreeMap::from([(StateId(1), BTreeSet::new())]);
+        theirs.insert(Var::Local(LocalId(500)), moved);
+        let mut joined = FlowState(Some(mine.clone()));
+        assert!(joined.join(&FlowState(Some(theirs))));
+        let joined = joined.0.expect("reached");
+        let copied: Vec<&Var> = (joined.iter())
+            .filter(|(var, value)| !Arc::ptr_eq(&value.0, &mine.get(*var).expect("in mine").0))
+            .map(|(var, _)| var)
+            .collect();
+        assert_eq!(copied, [&Var::Local(LocalId(500))]);
+    }
 }
