@@ -46,10 +46,13 @@ use std::collections::{HashMap, HashSet};
 use typestates::model::{CallbackId, WaitOutcome};
 
 use crate::flow::Lattice;
-use crate::ir::{Class, ExprId, Method, MethodKind};
+use crate::ir::{Body, Class, ExprId, Method, MethodKind, SourceIr};
 use crate::places::{Deferred, Registration, Var};
 use crate::protocols::{ProtocolId, Protocols};
-use crate::typestate_flow::{analyze_body, Cause, Env, FlowState, Listener, Shared, Value};
+use crate::resolve::Resolution;
+use crate::typestate_flow::{
+    analyze_body, BodyResult, Cause, Env, FlowState, Listener, Pass, Shared, Value,
+};
 
 /// The name of the hub where event handlers run (the resumed state of a component).
 const HANDLERS: &str = "*";
@@ -156,6 +159,31 @@ impl Component {
     }
 }
 
+/// How a check runs one body as an event: [`Fresh`] analyses it; the incremental checker's
+/// layer (`incremental/body_memo.rs`) may answer with a result it kept from the last check.
+pub(crate) trait Runner {
+    /// Called once per check, before any run, with the IR analysed and its resolution.
+    fn start(&mut self, _ir: &SourceIr, _res: &Resolution) {}
+
+    /// The result of `body` of class `class` run as an event from `entry` in `pass`: that of
+    /// [`analyze_body`] at depth 0.
+    fn run<'a>(
+        &self,
+        shared: &Shared<'a, '_>,
+        class: &str,
+        body: &'a Body,
+        entry: Env,
+        pass: Pass,
+    ) -> BodyResult {
+        analyze_body(shared, class, body, entry, pass, 0)
+    }
+}
+
+/// The [`Runner`] that analyses every body.
+pub(crate) struct Fresh;
+
+impl Runner for Fresh {}
+
 /// One piece of code that runs as an event, with the state it starts from.
 pub struct Event<'a> {
     /// The code.
@@ -209,8 +237,12 @@ impl ClassModel<'_> {
 }
 
 /// Computes the entry state of every event of `model`: lifecycle methods, handlers and
-/// deferred code.
-pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'a>> {
+/// deferred code, running bodies through `runner`.
+pub(crate) fn solve<'a>(
+    shared: &Shared<'a, '_>,
+    model: &ClassModel<'a>,
+    runner: &dyn Runner,
+) -> Vec<Event<'a>> {
     let kind = Component::of(shared.protocols, model.fqn);
     let (listeners, handlers): (Vec<_>, Vec<_>) = handlers(shared, model, kind)
         .into_iter()
@@ -222,7 +254,7 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
         listeners,
     };
     let handlers: Vec<EventCode<'a>> = handlers.into_iter().map(|(_, code)| code).collect();
-    let after_wait = |env: &Env| waits.settle(shared, model, env);
+    let after_wait = |env: &Env| waits.settle(shared, model, runner, env);
     let mut inputs: HashMap<&str, FlowState> = HashMap::new();
     let mut outputs: HashMap<&str, FlowState> = HashMap::new();
     outputs.insert(INIT, FlowState(Some(model.init.clone())));
@@ -247,9 +279,9 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
                 continue;
             }
             let out = if node == HANDLERS {
-                run_handlers(shared, model, &handlers, &after_wait, entry)
+                run_handlers(shared, model, runner, &handlers, &after_wait, entry)
             } else {
-                run_method(shared, model, node, entry)
+                run_method(shared, model, runner, node, entry)
             };
             inputs.insert(node, input);
             changed = true;
@@ -338,7 +370,13 @@ struct Waits<'a> {
 impl<'a> Waits<'a> {
     /// `env` after time passes: callbacks and quiet moves, and the listeners of the callbacks
     /// that arrive on fields, to a fixpoint.
-    fn settle(&self, shared: &Shared<'a, '_>, model: &ClassModel<'_>, env: &Env) -> Env {
+    fn settle(
+        &self,
+        shared: &Shared<'a, '_>,
+        model: &ClassModel<'_>,
+        runner: &dyn Runner,
+        env: &Env,
+    ) -> Env {
         if self.listeners.is_empty() {
             return after_wait(shared, env);
         }
@@ -387,15 +425,15 @@ impl<'a> Waits<'a> {
                     fired.join(&FlowState(Some(entry.clone())));
                 }
                 let param = listener_param(shared, listener.code);
-                let Some(mut exit) = analyze_body(
-                    shared,
-                    model.fqn,
-                    listener.code.body,
-                    entry.clone(),
-                    false,
-                    0,
-                )
-                .exit
+                let Some(mut exit) = runner
+                    .run(
+                        shared,
+                        model.fqn,
+                        listener.code.body,
+                        entry.clone(),
+                        Pass::Fixpoint,
+                    )
+                    .exit
                 else {
                     continue;
                 };
@@ -484,10 +522,18 @@ fn lifecycle_method<'a>(class: &'a Class, name: &str) -> Option<&'a Method> {
 }
 
 /// Runs the lifecycle method `name` (or nothing, if the class does not declare it).
-fn run_method<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>, name: &str, entry: Env) -> Env {
+fn run_method<'a>(
+    shared: &Shared<'a, '_>,
+    model: &ClassModel<'a>,
+    runner: &dyn Runner,
+    name: &str,
+    entry: Env,
+) -> Env {
     match lifecycle_method(model.class, name).and_then(|m| m.body.as_ref()) {
         Some(body) => {
-            let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
+            let exit = runner
+                .run(shared, model.fqn, body, entry, Pass::Fixpoint)
+                .exit;
             exit.map(|env| object_state(shared, &env))
                 .unwrap_or_default()
         }
@@ -499,6 +545,7 @@ fn run_method<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>, name: &str, e
 fn run_handlers<'a>(
     shared: &Shared<'a, '_>,
     model: &ClassModel<'_>,
+    runner: &dyn Runner,
     handlers: &[EventCode<'a>],
     after_wait: &dyn Fn(&Env) -> Env,
     entry: Env,
@@ -517,7 +564,9 @@ fn run_handlers<'a>(
                 EventCode::Deferred(deferred) => Some(deferred.body),
             };
             let Some(body) = body else { continue };
-            let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
+            let exit = runner
+                .run(shared, model.fqn, body, entry, Pass::Fixpoint)
+                .exit;
             if let Some(exit) = exit {
                 changed |= hub.join(&FlowState(Some(object_state(shared, &exit))));
             }

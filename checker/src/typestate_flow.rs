@@ -40,7 +40,6 @@ use imbl::ordmap::DiffItem;
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 use typestates::Answer;
 
-use crate::body_memo::BodyMemo;
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{BinaryOp, Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
@@ -1094,8 +1093,6 @@ pub struct Shared<'a, 'l> {
     /// The control-flow graph of each body analysed so far, by the body's address: the event
     /// fixpoint and the recording pass analyse most bodies more than once.
     cfgs: RefCell<HashMap<*const Body, Rc<Cfg<'a>>>>,
-    /// The analyses of method bodies an incremental check may reuse, and notes.
-    pub(crate) memo: Option<BodyMemo>,
     /// Locals of methods that create deferred code: the lambdas and listeners may capture
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
@@ -1113,8 +1110,6 @@ pub struct Shared<'a, 'l> {
     pub owned: RefCell<HashMap<Var, (String, Span)>>,
     /// Objects that may be lost while an obligation holds ([`crate::leaks`]).
     pub leaks: RefCell<Vec<crate::leaks::Dropped>>,
-    /// Observations recorded by [`analyze_body`] with recording on.
-    pub observations: RefCell<Vec<Observation>>,
     deadline: Option<Instant>,
     timed_out: Cell<bool>,
 }
@@ -1138,7 +1133,6 @@ impl<'a, 'l> Shared<'a, 'l> {
             summaries: RefCell::new(HashMap::new()),
             active_helpers: RefCell::default(),
             cfgs: RefCell::default(),
-            memo: None,
             captured: HashMap::new(),
             private_fields: std::collections::HashSet::new(),
             own_methods: std::collections::HashSet::new(),
@@ -1146,7 +1140,6 @@ impl<'a, 'l> Shared<'a, 'l> {
             report_unreleased: false,
             owned: RefCell::default(),
             leaks: RefCell::default(),
-            observations: RefCell::new(Vec::new()),
             deadline,
             timed_out: Cell::new(false),
         }
@@ -1218,6 +1211,19 @@ pub struct BodyResult {
     /// The alias groups the body (or a helper it calls) started: a caller's name still in
     /// one of them holds what an earlier run made, not what this run made.
     pub started_groups: BTreeSet<ExprId>,
+    /// In the [`Pass::Record`] pass, what each call on a tracked object saw, in this body and
+    /// in the helpers it called; empty in the fixpoint.
+    pub observations: Vec<Observation>,
+}
+
+/// Which pass of the check analyses a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pass {
+    /// A round of the event fixpoint: only the exit state and the helper's return count.
+    Fixpoint,
+    /// The last pass, from the final entry states: each call on a tracked object is observed
+    /// ([`BodyResult::observations`]), and the leak scan runs.
+    Record,
 }
 
 /// What a helper returns, over every `return` that some path reaches: the return summary
@@ -1233,45 +1239,14 @@ pub struct Returned {
     pub value: Value,
 }
 
-/// Analyses `body` from `entry`; with `record`, adds an [`Observation`] per call on a
-/// tracked object to `shared.observations`. A method body run as an event (`depth` 0) may
-/// reuse the analysis of the last check ([`crate::body_memo`]).
+/// Analyses `body` from `entry` in `pass`; `depth` is 0 for a body run as an event, and one
+/// more for each helper call followed to get here.
 pub fn analyze_body<'a>(
     shared: &Shared<'a, '_>,
     class: &str,
     body: &'a Body,
     entry: Env,
-    record: bool,
-    depth: u32,
-) -> BodyResult {
-    let memo = shared
-        .memo
-        .as_ref()
-        .filter(|_| depth == 0)
-        .and_then(|memo| Some((memo, memo.ordinal(body)?)));
-    let Some((memo, ordinal)) = memo else {
-        return analyze_fresh(shared, class, body, entry, record, depth);
-    };
-    if let Some((result, observations)) = memo.reuse(ordinal, &entry, record) {
-        shared.observations.borrow_mut().extend(observations);
-        return result;
-    }
-    let before = shared.observations.borrow().len();
-    let result = analyze_fresh(shared, class, body, entry.clone(), record, depth);
-    if !shared.out_of_time() {
-        let observations = shared.observations.borrow();
-        memo.made(ordinal, entry, record, &result, &observations[before..]);
-    }
-    result
-}
-
-/// [`analyze_body`] without the memo.
-fn analyze_fresh<'a>(
-    shared: &Shared<'a, '_>,
-    class: &str,
-    body: &'a Body,
-    entry: Env,
-    record: bool,
+    pass: Pass,
     depth: u32,
 ) -> BodyResult {
     if shared.out_of_time() {
@@ -1279,6 +1254,7 @@ fn analyze_fresh<'a>(
             exit: None,
             returned: None,
             started_groups: BTreeSet::new(),
+            observations: Vec::new(),
         };
     }
     let cfg = shared.cfg(body);
@@ -1288,9 +1264,10 @@ fn analyze_fresh<'a>(
         entry,
         depth,
         started_groups: RefCell::default(),
+        observations: RefCell::default(),
     };
     let solution = solve(&cfg, &analysis);
-    if record && shared.report_unreleased {
+    if pass == Pass::Record && shared.report_unreleased {
         crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
     }
     let mut exit = FlowState::bottom();
@@ -1302,7 +1279,7 @@ fn analyze_fresh<'a>(
     let returned = (depth > 0)
         .then(|| analysis.returned(&cfg, &solution))
         .flatten();
-    if record {
+    if pass == Pass::Record {
         let dependences = cfg.control_dependences();
         for (index, node) in cfg.nodes.iter().enumerate() {
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
@@ -1320,6 +1297,7 @@ fn analyze_fresh<'a>(
         exit: exit.0,
         returned,
         started_groups: analysis.started_groups.take(),
+        observations: analysis.observations.take(),
     }
 }
 
@@ -1330,6 +1308,8 @@ struct BodyAnalysis<'s, 'a, 'l> {
     depth: u32,
     /// See [`BodyResult::started_groups`].
     started_groups: RefCell<BTreeSet<ExprId>>,
+    /// See [`BodyResult::observations`].
+    observations: RefCell<Vec<Observation>>,
 }
 
 impl BodyAnalysis<'_, '_, '_> {
@@ -2223,7 +2203,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// place; any other method may do anything to the tracked objects passed to it.
     fn other_call(&self, expr: &Expr, call: &Call, env: &mut Env) -> bool {
         if self.helper(call).is_some() {
-            return self.helper_call(expr, call, env, false);
+            return self.helper_call(expr, call, env, Pass::Fixpoint);
         }
         env.remove(&Var::Temp(expr.id));
         self.havoc_arguments(&call.args, env);
@@ -2534,7 +2514,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
 
     /// Applies a call `expr` of a helper of the class; returns whether the path goes
     /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
-    fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, record: bool) -> bool {
+    fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, pass: Pass) -> bool {
         env.remove(&Var::Temp(expr.id));
         let Some(helper) = self.helper(call) else {
             return true;
@@ -2589,16 +2569,19 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             }
         }
         let key = (helper.index, entry.clone());
-        let cached = (!record)
+        let cached = (pass == Pass::Fixpoint)
             .then(|| self.shared.summaries.borrow().get(&key).cloned())
             .flatten();
         let result = match cached {
             Some(result) => result,
             None => {
                 self.shared.active_helpers.borrow_mut().push(helper.index);
-                let result =
-                    analyze_body(self.shared, self.class, body, entry, record, self.depth + 1);
+                let mut result =
+                    analyze_body(self.shared, self.class, body, entry, pass, self.depth + 1);
                 self.shared.active_helpers.borrow_mut().pop();
+                self.observations
+                    .borrow_mut()
+                    .append(&mut result.observations);
                 self.shared
                     .summaries
                     .borrow_mut()
@@ -2770,7 +2753,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 };
                 let Some(receiver) = self.receiver(expr, call, env) else {
                     let mut env = env.clone();
-                    self.helper_call(expr, call, &mut env, true);
+                    self.helper_call(expr, call, &mut env, Pass::Record);
                     return;
                 };
                 let callins = self.shared.protocols.callins(
@@ -2780,7 +2763,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 );
                 if callins.is_empty() {
                     let mut env = env.clone();
-                    self.helper_call(expr, call, &mut env, true);
+                    self.helper_call(expr, call, &mut env, Pass::Record);
                 }
                 Observation {
                     span: call.name_span,
@@ -2814,7 +2797,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             }
             _ => return,
         };
-        self.shared.observations.borrow_mut().push(observation);
+        self.observations.borrow_mut().push(observation);
     }
 }
 
@@ -2969,6 +2952,7 @@ pub fn eval_initializer(
         entry: Env::new(),
         depth: 0,
         started_groups: RefCell::default(),
+        observations: RefCell::default(),
     };
     analysis.eval(expr, &Env::new(), expected)
 }
