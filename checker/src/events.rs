@@ -1,44 +1,31 @@
-//! The event model of a class: in which order the framework may run its methods, and so in
-//! which states its fields (and the object itself) may be when each method starts.
+//! The event model of a class: in which order its code may run, and so the state each body starts from.
 //!
-//! Android components follow their lifecycle (an Activity runs `onCreate`, `onStart`,
-//! `onResume`, then any number of `onPause`/`onResume` rounds, `onStop`, and `onRestart` back
-//! to `onStart` or `onDestroy`); Fragments and Services have their own orders.
-//! Every other method that the framework or other code may call (public methods, overrides,
-//! methods named by method references, lambdas and anonymous listeners) is an event handler
-//! that may run any number of times, in any order, while the component is resumed (any time
-//! after construction for a plain class).
-//! Private methods the class calls itself are helpers, analysed at their call sites.
-//! Locals of a method that creates deferred code (`MediaPlayer p = …; button.setOnClickListener
-//! (v -> p.start())`) survive from one event to the next like fields, so the lambdas that
-//! capture them see what the method and the other handlers did to the object.
-//! Between two events time passes, so every field's states are closed under the protocol's
-//! wait outcomes; within one event no time passes.
-//! A listener registered on a protocol object runs exactly when the protocol emits its
-//! callback: its parameter (and the registering field) start in the callback's target states.
-//! When the object is a field (or the object itself), the listener runs only inside the waits
-//! between events, whenever the field may emit the callback, and its effect is part of what
-//! the next event sees: `mp.start()` inside `onPrepared` leaves the field Started, not
-//! Prepared (the listener's parameter is the field's object, so its final state is the
-//! field's, unless the body assigns the field itself).
-//! The registration is tracked along paths ([`Value::listeners`]): a callback runs the listener
-//! only where the field's object may have it registered, and it replaces the callback's plain
-//! effect only where the listener is registered on every path; where it is registered on some
-//! paths only, both the plain callback and the listener's effect are possible.
-//! A `set…Listener` call replaces the listener an earlier one registered (`null` removes it),
-//! and a new object assigned to the field has none.
-//! Listeners registered on locals, and methods of the class that receive a callback
-//! (`onPrepared` of an Activity that implements the listener), are handlers that may run at
-//! any time, whatever the paths; so are listeners registered through an object that follows no
-//! protocol (a BroadcastReceiver passed to the Context's `registerReceiver`, which DownloadManager
-//! names for ACTION_DOWNLOAD_COMPLETE) and anonymous listeners registered elsewhere (a receiver
-//! kept in a field): each starts with the fields that may have its callback pending in the
-//! callback's target states.
-//! An override of one of the object's own callbacks (`onPostExecute` of an AsyncTask subclass,
-//! `onEvent` of a FileObserver) runs with `this` in the callback's target states, although
-//! where the object was made, and so its state elsewhere, is unknown to the class.
+//! [`solve`] takes a [`ClassModel`] (the class, its state after construction) and returns an [`Event`] per body with its entry state.
+//! It runs bodies through a [`Runner`]: [`Fresh`] analyses each ([`analyze_body`]); the incremental checker may answer from its last check.
+//! The check then runs each event once more from its entry state to record what its calls see.
 //!
-//! [`solve`] computes the entry state of every event by a fixpoint over this graph.
+//! The graph:
+//! - A [`Component`] has a lifecycle, one table of edges each (`ACTIVITY`, `FRAGMENT`, `SERVICE`, `PLAIN`).
+//! - The hub `*` is where handlers run: any number of times, in any order, while the component is resumed.
+//! - A plain class goes from construction straight to the hub.
+//! - Handlers (`handlers`): methods others may call, methods named by references, lambdas and anonymous listeners.
+//! - Private methods the class calls itself are helpers, analysed at their call sites, not events.
+//! - A driven method ([`ClassModel::driven`], from `clients.rs`) starts from unknown field states.
+//!
+//! Time and callbacks:
+//! - Time passes between two events, never inside one: fields move by the protocol's wait outcomes.
+//! - A listener on a field runs inside those waits when the field emits its callback (`Waits::settle`).
+//! - It runs only where its registering call ran on that path ([`crate::typestate_flow::ValueData::listeners`]).
+//! - Its effect is what the next event sees: `mp.start()` in `onPrepared` leaves the field Started.
+//! - Listeners on locals, and methods that receive a callback, are handlers from the callback's target states (`handler_entry`).
+//! - An override of the object's own callback (`onPostExecute`) runs with `this` in the callback's target states.
+//! - Locals captured by deferred code survive from one event to the next, like fields (`object_state`).
+//!
+//! To extend:
+//! - A new kind of component: a row in `BASES` and a table of lifecycle edges in [`Component::edges`].
+//! - A new way to register a listener: teach `places.rs` to find it ([`Registration`]); `handler_entry` narrows from there.
+//! - A new kind of event code: a variant of [`EventCode`], listed by `handlers`.
+//! - Add a fixture under `tests/fixtures/java/checks/` (`Components.java`, `Listeners.java`) with a true positive and a near miss.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};

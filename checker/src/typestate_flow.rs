@@ -1,33 +1,38 @@
-//! The intraprocedural typestate analysis: for every tracked object, the set of protocol
-//! states it may be in at each point of a body, and what each call on it does.
+//! One body's typestate dataflow: the protocol states each tracked object may be in at each point.
 //!
-//! The abstract value of an object ([`Value`]) is a set of states, each with the calls that
-//! may have moved the object there (its [`Cause`]s, which become related locations), plus
-//! whether it may be `null` and whether it may be in any state (`unknown`: a parameter, a
-//! field nobody initialised in this class).
-//! Creators give start states, callins step every state (a call bound to several callins is
-//! "one of these": the union of their outcomes), and a call that cannot succeed ends the
-//! normal path, while its exception edge keeps the state from before the call.
-//! Null checks refine on branch edges, and so does a boolean callin split by its answer
-//! (`while (it.hasNext())` continues only with the states `hasNext() == true` leads to).
-//! No time passes inside a body: wait transitions are applied between handlers
-//! ([`Value::after_wait`]).
-//! A value also records, per state, which listeners are registered on the object on every
-//! path or on some paths only ([`Value::listeners`]), so the event model runs a listener only
-//! where its registering call ran.
-//! A copy `b = a` puts both names in one must-alias group ([`Value::alias`]): a call on
-//! either moves both, until one is reassigned or two paths that disagree meet (then each name
-//! keeps its own state, which can miss a violation but never invents one).
-//! Calls of private helper methods of the class apply the helper's effect, computed by
-//! analysing the helper from the caller's state (memoised per entry state), and give the call
-//! the helper's return summary ([`Returned`]): the field or parameter every `return` returns,
-//! which the call then stands for (in one alias group), or the returned object in the states
-//! the helper left it in (`MediaRecorder r = newRecorder()`), kept as the call's
-//! [`Var::Temp`].
-//! A caller's copy of a field the helper moved moves with it; a copy of what an earlier run
-//! of the helper made does not.
-//! Containers are not modelled: what `list.get(0)` returns is an object of unknown origin,
-//! and an object put into a list is not followed there.
+//! [`analyze_body`] is the entry point.
+//! It takes a body, the state it starts from ([`Env`]) and the file's context ([`Shared`]).
+//! It returns a [`BodyResult`]: the exit state and a helper's return summary.
+//! In the [`Pass::Record`] pass the result also holds an [`Observation`] per call on a tracked object.
+//! The event model ([`crate::events`]) decides which state each body starts from.
+//! What it returns depends only on what it takes, so a caller may reuse a result (the incremental checker does).
+//!
+//! The map:
+//! - [`Value`]: one object: its states with their [`Cause`]s, `null`, `unknown`, its flags and listeners.
+//! - [`Env`]: the values by name ([`Var`]) and the path's flags ([`Fact`]); [`FlowState`] is its lattice.
+//! - `BodyAnalysis::transfer`: the effect of one CFG node; [`crate::flow::solve`] iterates it to a fixpoint.
+//! - `BodyAnalysis::call`: a callin steps every state; a call that cannot succeed ends the normal path.
+//! - Creators give start states; a call bound to several callins takes the union of their outcomes.
+//! - An exception edge keeps the state from before the call.
+//! - Null checks, boolean callins (`hasNext()`) and flags refine the states on branch edges.
+//! - `BodyAnalysis::helper_call`: a private helper is analysed from the caller's state, memoised per entry state.
+//! - Its [`Returned`] summary makes the call stand for the field it returns, or for the object it made.
+//! - `BodyAnalysis::record`: the observations of the last pass, which `diagnostics` turns into findings.
+//! - [`ValueData::listeners`]: which listeners each path registered, so the event model runs one only where it was registered.
+//!
+//! Rules:
+//! - No time passes inside a body; wait transitions apply between events ([`Value::after_wait`]).
+//! - A copy `b = a` puts both names in one must-alias group ([`ValueData::alias`]).
+//! - Where paths disagree about a copy the names evolve apart: a miss is possible, a false alarm is not.
+//! - A caller's copy of a field the helper moved moves with it; a copy of what an earlier run made does not.
+//! - Containers are not modelled: what `list.get(0)` returns is of unknown origin.
+//!
+//! To extend:
+//! - A new IR node: give it an effect in `BodyAnalysis::transfer`, and edges in `cfg.rs` if it branches.
+//! - A new precision rule: change the value where it changes (`call`, `transfer`, `refine_flag`).
+//! - Add a true positive and a near miss under `tests/fixtures/`, and list the rule in ARCHITECTURE.md.
+//! - A new fact about an object: a field of [`ValueData`], joined in [`Value::join`], so the fixpoint sees it.
+//! - A new output: a field of [`BodyResult`], filled in [`analyze_body`] from its inputs alone.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
