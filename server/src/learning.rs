@@ -92,13 +92,13 @@ pub enum LearnError {
         /// `typestar.classpath`.
         classpath: Vec<PathBuf>,
         /// The agent's answer.
-        cause: JvmError,
+        cause: Box<JvmError>,
     },
     /// The host lacks what the backend runs on: a JDK, a valid JAVA_HOME, Robolectric's
     /// artifacts.
-    Host(JvmError),
+    Host(Box<JvmError>),
     /// The experiment file cannot be used.
-    Experiment(JvmError),
+    Experiment(Box<JvmError>),
     /// The Robolectric backend needs an experiment for the class, and none ships.
     NoExperiment {
         /// The class.
@@ -114,9 +114,9 @@ pub enum LearnError {
         class: String,
     },
     /// The learner's run failed.
-    Run(learner::LearnError),
+    Run(Box<learner::LearnError>),
     /// The run ended without a typestate.
-    Stopped(End),
+    Stopped(Box<End>),
 }
 
 impl LearnError {
@@ -130,9 +130,9 @@ impl LearnError {
             | LearnError::Experiment(_)
             | LearnError::NoExperiment { .. }
             | LearnError::NoDraft(_)
-            | LearnError::NoReference { .. }
-            | LearnError::Run(learner::LearnError::Missing(..)) => true,
-            LearnError::Cancelled | LearnError::Run(_) | LearnError::Stopped(_) => false,
+            | LearnError::NoReference { .. } => true,
+            LearnError::Run(error) => matches!(**error, learner::LearnError::Missing(..)),
+            LearnError::Cancelled | LearnError::Stopped(_) => false,
         }
     }
 
@@ -151,7 +151,9 @@ impl LearnError {
                  is or extends an Android class, also set `typestar.backend` to `robolectric` \
                  ({ROBOLECTRIC_SETUP})"
             ),
-            LearnError::Host(JvmError::RobolectricArtifacts { .. }) => ROBOLECTRIC_SETUP.to_owned(),
+            LearnError::Host(error) if matches!(**error, JvmError::RobolectricArtifacts { .. }) => {
+                ROBOLECTRIC_SETUP.to_owned()
+            }
             LearnError::Host(_) => "install a JDK (11 or later), or set JAVA_HOME in the \
                  editor's environment to one, then restart the server"
                 .to_owned(),
@@ -172,13 +174,17 @@ impl LearnError {
             LearnError::Run(_) => "README.md, \"Prerequisites\", lists what learning needs; \
                  `typestar learn --journal FILE` resumes a run that failed midway"
                 .to_owned(),
-            LearnError::Stopped(End::NonDeterministic(_)) => "the class answered the same \
+            LearnError::Stopped(end) if matches!(**end, End::NonDeterministic(_)) => {
+                "the class answered the same \
                  inputs differently: make its experiment deterministic, or learn with \
                  `typestar learn --confirm 3` to outvote one-off answers"
-                .to_owned(),
-            LearnError::Stopped(End::Failed(_)) => "`typestar learn --journal FILE` resumes \
+                    .to_owned()
+            }
+            LearnError::Stopped(end) if matches!(**end, End::Failed(_)) => {
+                "`typestar learn --journal FILE` resumes \
                  the run without repeating its queries"
-                .to_owned(),
+                    .to_owned()
+            }
             LearnError::Stopped(_) => "learn with `typestar learn`, whose report says how \
                  far the run got and which guarantee (`--states`, `--bound`) to change"
                 .to_owned(),
@@ -246,10 +252,14 @@ impl std::fmt::Display for LearnError {
 impl std::error::Error for LearnError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            LearnError::NotOnClasspath { cause, .. } => Some(cause),
-            LearnError::Host(cause) | LearnError::Experiment(cause) => Some(cause),
-            LearnError::Run(cause) => Some(cause),
-            LearnError::Stopped(End::Failed(cause)) => Some(cause),
+            LearnError::NotOnClasspath { cause, .. }
+            | LearnError::Host(cause)
+            | LearnError::Experiment(cause) => Some(&**cause),
+            LearnError::Run(cause) => Some(&**cause),
+            LearnError::Stopped(end) => match &**end {
+                End::Failed(cause) => Some(cause),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -350,11 +360,11 @@ impl Learner for Learners {
         let run = until_cancelled(learner::learn_request(learn, &mut progress), cancelled)?
             .map_err(|err| match err {
                 learner::LearnError::Jvm(err) => setup_error(err, request),
-                err => LearnError::Run(err),
+                err => LearnError::Run(Box::new(err)),
             })?;
         match (run.outcome.end, run.typestate) {
             (End::Learned, Some(typestate)) => Ok(typestate),
-            (end, _) => Err(LearnError::Stopped(end)),
+            (end, _) => Err(LearnError::Stopped(Box::new(end))),
         }
     }
 }
@@ -399,14 +409,14 @@ fn setup_error(err: JvmError, request: &LearnRequest) -> LearnError {
             LearnError::NotOnClasspath {
                 class: request.class.clone(),
                 classpath: request.settings.classpath.clone(),
-                cause: err,
+                cause: Box::new(err),
             }
         }
         JvmError::RobolectricArtifacts { .. }
         | JvmError::JavaNotFound { .. }
-        | JvmError::BadJavaHome { .. } => LearnError::Host(err),
-        JvmError::Experiment(_) => LearnError::Experiment(err),
-        err => LearnError::Run(learner::LearnError::Jvm(err)),
+        | JvmError::BadJavaHome { .. } => LearnError::Host(Box::new(err)),
+        JvmError::Experiment(_) => LearnError::Experiment(Box::new(err)),
+        err => LearnError::Run(Box::new(learner::LearnError::Jvm(err))),
     }
 }
 
@@ -455,20 +465,20 @@ mod tests {
         let broken = std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the pipe broke");
         let cases: Vec<(LearnError, &[&str])> = vec![
             (
-                LearnError::Run(learner::LearnError::Jvm(JvmError::Io {
+                LearnError::Run(Box::new(learner::LearnError::Jvm(JvmError::Io {
                     what: "reading the agent's answer".to_owned(),
                     source: broken,
-                })),
+                }))),
                 &[
                     "learning failed: reading the agent's answer: the pipe broke; ",
                     "README.md, \"Prerequisites\"",
                 ],
             ),
             (
-                LearnError::Stopped(End::StateBoundExceeded {
+                LearnError::Stopped(Box::new(End::StateBoundExceeded {
                     states: 9,
                     bound: 5,
-                }),
+                })),
                 &[
                     "learning stopped: a hypothesis has 9 states, more than the state bound 5",
                     "`--states`",
