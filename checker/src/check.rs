@@ -14,10 +14,9 @@ use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
-use crate::body_memo::{Analyses, BodyMemo};
 use crate::clients::{Clients, Order, Sites};
 use crate::diagnostics::{self, Unreleased, Violation};
-use crate::events::{self, ClassModel, EventCode};
+use crate::events::{self, ClassModel, EventCode, Fresh, Runner};
 use crate::ir::{
     Body, Class, ClassKind, Expr, ExprId, ExprKind, Language, MethodKind, SourceIr, Span, Stmt,
     StmtKind, TooDeep,
@@ -30,7 +29,7 @@ use crate::source::SourceFile;
 use crate::suppress;
 use crate::typestate_flow::{
     analyze_body, constant, eval_initializer, set_fact, Env, Fact, FlowState, Helper, Observation,
-    Shared, Value,
+    Pass, Shared, Value,
 };
 
 /// How to check.
@@ -118,7 +117,7 @@ pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> Chec
         };
     }
     match crate::lang::lower_within(file.language, &file.text, deadline) {
-        Ok(ir) => check_lowered(library, &file.text, &ir, config, None).0,
+        Ok(ir) => check_lowered(library, &file.text, &ir, config),
         Err(not_parsed) => CheckResult::not_parsed(not_parsed),
     }
 }
@@ -161,29 +160,37 @@ pub(crate) fn related(library: &Library, text: &str, supertypes: &Supertypes) ->
     project.matches(text)
 }
 
-/// Checks a file already lowered into `ir` from `text`; with `kept` (the analyses of the
-/// last check, relocated), reuses them where [`crate::body_memo`] may, and returns how many
-/// it reused with the analyses of this check (`None` without `kept`).
+/// Checks a file already lowered into `ir` from `text`.
 pub(crate) fn check_lowered(
     library: &Library,
     text: &str,
     ir: &SourceIr,
     config: &CheckConfig,
-    kept: Option<Analyses>,
-) -> (CheckResult, Option<(usize, Analyses)>) {
-    let (mut result, memo) = findings(library, text, ir, config, kept);
+) -> CheckResult {
+    check_lowered_with(library, text, ir, config, &mut Fresh)
+}
+
+/// [`check_lowered`], running the bodies of events through `runner`.
+pub(crate) fn check_lowered_with(
+    library: &Library,
+    text: &str,
+    ir: &SourceIr,
+    config: &CheckConfig,
+    runner: &mut dyn Runner,
+) -> CheckResult {
+    let mut result = findings(library, text, ir, config, runner);
     if !result.unreleased.is_empty() {
         crate::leak_fixes::attach(ir, text, &mut result, |fixed| {
             let deadline = Instant::now().checked_add(config.time_limit);
             let fixed_ir = crate::lang::lower_within(ir.language, fixed, deadline).ok()?;
-            let (after, _) = findings(library, fixed, &fixed_ir, config, None);
+            let after = findings(library, fixed, &fixed_ir, config, &mut Fresh);
             let whole = !after.timed_out
                 && after.too_deep.is_none()
                 && after.syntax_errors.len() <= ir.syntax_errors.len();
             whole.then(|| crate::leak_fixes::keys(&after))
         });
     }
-    (result, memo)
+    result
 }
 
 /// [`check_lowered`] without the leak reports' places and fixes.
@@ -192,10 +199,10 @@ fn findings(
     text: &str,
     ir: &SourceIr,
     config: &CheckConfig,
-    kept: Option<Analyses>,
-) -> (CheckResult, Option<(usize, Analyses)>) {
-    let (timed_out, memo, (violations, mut unreleased, calls)) =
-        analyze(library, ir, config, kept, |cx| {
+    runner: &mut dyn Runner,
+) -> CheckResult {
+    let (timed_out, (violations, mut unreleased, calls)) =
+        analyze(library, ir, config, runner, |cx| {
             let all = config.report_unreleased;
             let unreleased = crate::leaks::report(cx.protocols, cx.leaks, &cx.owned, all);
             let merged = diagnostics::merge(cx.observations);
@@ -209,15 +216,14 @@ fn findings(
         .collect();
     crate::fixes::attach(ir, text, &mut violations);
     unreleased.retain(|u| !suppress::is_suppressed(ir, u.span));
-    let result = CheckResult {
+    CheckResult {
         violations,
         syntax_errors: ir.syntax_errors.clone(),
         timed_out,
         too_deep: ir.too_deep,
         unreleased,
         calls,
-    };
-    (result, memo)
+    }
 }
 
 /// The states of the receiver of the call at byte `offset` (on the called name or on the
@@ -231,7 +237,7 @@ pub fn states_at(
 ) -> Option<StatesAt> {
     let ir = crate::lang::lower(file.language, &file.text);
     let within = |span: Span| span.start_byte <= offset && offset <= span.end_byte;
-    let (_, _, found) = analyze(library, &ir, config, None, |cx| {
+    let (_, found) = analyze(library, &ir, config, &mut Fresh, |cx| {
         let merged = diagnostics::merge(cx.observations);
         // The innermost call whose own span holds the offset wins over the receiver of
         // another (`call.execute().use { … }`: the receiver of `use` is `call.execute()`).
@@ -289,15 +295,15 @@ struct Analysed<'c, 'l> {
     owned: HashMap<Var, (String, Span)>,
 }
 
-/// Runs the analysis of `ir` and hands the observations to `finish`; with `kept`, through a
-/// [`BodyMemo`], whose count of reused analyses and notes are returned.
+/// Runs the analysis of `ir`, with the bodies of its events run through `runner`, and hands
+/// the observations to `finish`; also returns whether it ran out of time.
 fn analyze<R>(
     library: &Library,
     ir: &SourceIr,
     config: &CheckConfig,
-    kept: Option<Analyses>,
+    runner: &mut dyn Runner,
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
-) -> (bool, Option<(usize, Analyses)>, R) {
+) -> (bool, R) {
     let deadline = Instant::now().checked_add(config.time_limit);
     let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
@@ -336,22 +342,12 @@ fn analyze<R>(
         .flat_map(|(class, fqn)| class.methods.iter().map(|m| (fqn.clone(), m.name.clone())))
         .collect();
     shared.report_unreleased = config.report_unreleased || crate::leaks::any_on_by_default();
-    // A body's analysis depends on nothing but its code, its entry state and what the file
-    // declares only when it adds to no shared table (the unreleased-object report does) and
-    // no local outlives its method (captured locals would be in entry states).
-    let reusable = !shared.report_unreleased && shared.captured.is_empty();
-    shared.memo = kept.filter(|_| reusable).map(|kept| {
-        BodyMemo::new(
-            &crate::relocate::methods(ir),
-            res.declarations().collect(),
-            kept,
-        )
-    });
-    for (class, fqn) in &classes {
-        check_class(&shared, class, fqn, &initializers);
-    }
-    let memo = shared.memo.take().map(BodyMemo::finish);
-    let observations = shared.observations.take();
+    runner.start(ir, &res);
+    let runner: &dyn Runner = runner;
+    let observations = classes
+        .iter()
+        .flat_map(|(class, fqn)| check_class(&shared, class, fqn, &initializers, runner))
+        .collect();
     let leaks = shared.leaks.take();
     let owned = shared.owned.take();
     let timed_out = shared.out_of_time();
@@ -362,7 +358,7 @@ fn analyze<R>(
         leaks,
         owned,
     });
-    (timed_out, memo, res)
+    (timed_out, res)
 }
 
 /// The locals declared in method bodies that contain deferred code (lambdas, anonymous
@@ -531,16 +527,18 @@ fn is_primitive(ty: &str) -> bool {
 
 /// Analyses one class: construction (field initializers, with their bodies in
 /// `initializers`, and initializer blocks, then constructors), the event fixpoint, then a
-/// recording pass.
+/// recording pass; returns what the recording saw. Bodies run as events go through `runner`.
 fn check_class<'a>(
     shared: &Shared<'a, '_>,
     class: &'a Class,
     fqn: &str,
     initializers: &'a HashMap<ExprId, Body>,
-) {
+    runner: &dyn Runner,
+) -> Vec<Observation> {
     let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
-        return;
+        return Vec::new();
     };
+    let mut observations = Vec::new();
     let mut fields = Env::new();
     for field in &class.fields {
         let var = Var::Field(fqn.to_owned(), field.name.clone());
@@ -548,7 +546,8 @@ fn check_class<'a>(
         // object the field holds.
         let returned = field.init.as_ref().and_then(|init| {
             let body = initializers.get(&init.id)?;
-            let result = analyze_body(shared, fqn, body, fields.clone(), true, 1);
+            let mut result = analyze_body(shared, fqn, body, fields.clone(), Pass::Record, 1);
+            observations.append(&mut result.observations);
             if let Some(exit) = result.exit {
                 fields = exit;
             }
@@ -624,9 +623,9 @@ fn check_class<'a>(
     }
     let mut constructed = fields.clone();
     for init in &class.initializers {
-        constructed = analyze_body(shared, fqn, init, constructed.clone(), true, 0)
-            .exit
-            .unwrap_or(constructed);
+        let mut result = runner.run(shared, fqn, init, constructed.clone(), Pass::Record);
+        observations.append(&mut result.observations);
+        constructed = result.exit.unwrap_or(constructed);
     }
     let constructors: Vec<_> = class
         .methods
@@ -637,8 +636,9 @@ fn check_class<'a>(
     if !constructors.is_empty() {
         let mut joined = FlowState(None);
         for body in constructors {
-            let exit = analyze_body(shared, fqn, body, constructed.clone(), true, 0).exit;
-            crate::flow::Lattice::join(&mut joined, &FlowState(exit));
+            let mut result = runner.run(shared, fqn, body, constructed.clone(), Pass::Record);
+            observations.append(&mut result.observations);
+            crate::flow::Lattice::join(&mut joined, &FlowState(result.exit));
         }
         constructed = joined.0.unwrap_or(constructed);
     }
@@ -655,13 +655,15 @@ fn check_class<'a>(
         init: constructed,
         driven,
     };
-    for event in events::solve(shared, &model) {
+    for event in events::solve(shared, &model, runner) {
         let body = match event.code {
             EventCode::Method(method) => method.body.as_ref(),
             EventCode::Deferred(deferred) => Some(deferred.body),
         };
         if let Some(body) = body {
-            analyze_body(shared, fqn, body, event.entry, true, 0);
+            let mut result = runner.run(shared, fqn, body, event.entry, Pass::Record);
+            observations.append(&mut result.observations);
         }
     }
+    observations
 }

@@ -1,44 +1,31 @@
-//! The event model of a class: in which order the framework may run its methods, and so in
-//! which states its fields (and the object itself) may be when each method starts.
+//! The event model of a class: in which order its code may run, and so the state each body starts from.
 //!
-//! Android components follow their lifecycle (an Activity runs `onCreate`, `onStart`,
-//! `onResume`, then any number of `onPause`/`onResume` rounds, `onStop`, and `onRestart` back
-//! to `onStart` or `onDestroy`); Fragments and Services have their own orders.
-//! Every other method that the framework or other code may call (public methods, overrides,
-//! methods named by method references, lambdas and anonymous listeners) is an event handler
-//! that may run any number of times, in any order, while the component is resumed (any time
-//! after construction for a plain class).
-//! Private methods the class calls itself are helpers, analysed at their call sites.
-//! Locals of a method that creates deferred code (`MediaPlayer p = …; button.setOnClickListener
-//! (v -> p.start())`) survive from one event to the next like fields, so the lambdas that
-//! capture them see what the method and the other handlers did to the object.
-//! Between two events time passes, so every field's states are closed under the protocol's
-//! wait outcomes; within one event no time passes.
-//! A listener registered on a protocol object runs exactly when the protocol emits its
-//! callback: its parameter (and the registering field) start in the callback's target states.
-//! When the object is a field (or the object itself), the listener runs only inside the waits
-//! between events, whenever the field may emit the callback, and its effect is part of what
-//! the next event sees: `mp.start()` inside `onPrepared` leaves the field Started, not
-//! Prepared (the listener's parameter is the field's object, so its final state is the
-//! field's, unless the body assigns the field itself).
-//! The registration is tracked along paths ([`Value::listeners`]): a callback runs the listener
-//! only where the field's object may have it registered, and it replaces the callback's plain
-//! effect only where the listener is registered on every path; where it is registered on some
-//! paths only, both the plain callback and the listener's effect are possible.
-//! A `set…Listener` call replaces the listener an earlier one registered (`null` removes it),
-//! and a new object assigned to the field has none.
-//! Listeners registered on locals, and methods of the class that receive a callback
-//! (`onPrepared` of an Activity that implements the listener), are handlers that may run at
-//! any time, whatever the paths; so are listeners registered through an object that follows no
-//! protocol (a BroadcastReceiver passed to the Context's `registerReceiver`, which DownloadManager
-//! names for ACTION_DOWNLOAD_COMPLETE) and anonymous listeners registered elsewhere (a receiver
-//! kept in a field): each starts with the fields that may have its callback pending in the
-//! callback's target states.
-//! An override of one of the object's own callbacks (`onPostExecute` of an AsyncTask subclass,
-//! `onEvent` of a FileObserver) runs with `this` in the callback's target states, although
-//! where the object was made, and so its state elsewhere, is unknown to the class.
+//! [`solve`] takes a [`ClassModel`] (the class, its state after construction) and returns an [`Event`] per body with its entry state.
+//! It runs bodies through a [`Runner`]: [`Fresh`] analyses each ([`analyze_body`]); the incremental checker may answer from its last check.
+//! The check then runs each event once more from its entry state to record what its calls see.
 //!
-//! [`solve`] computes the entry state of every event by a fixpoint over this graph.
+//! The graph:
+//! - A [`Component`] has a lifecycle, one table of edges each (`ACTIVITY`, `FRAGMENT`, `SERVICE`, `PLAIN`).
+//! - The hub `*` is where handlers run: any number of times, in any order, while the component is resumed.
+//! - A plain class goes from construction straight to the hub.
+//! - Handlers (`handlers`): methods others may call, methods named by references, lambdas and anonymous listeners.
+//! - Private methods the class calls itself are helpers, analysed at their call sites, not events.
+//! - A driven method ([`ClassModel::driven`], from `clients.rs`) starts from unknown field states.
+//!
+//! Time and callbacks:
+//! - Time passes between two events, never inside one: fields move by the protocol's wait outcomes.
+//! - A listener on a field runs inside those waits when the field emits its callback (`Waits::settle`).
+//! - It runs only where its registering call ran on that path ([`crate::typestate_flow::ValueData::listeners`]).
+//! - Its effect is what the next event sees: `mp.start()` in `onPrepared` leaves the field Started.
+//! - Listeners on locals, and methods that receive a callback, are handlers from the callback's target states (`handler_entry`).
+//! - An override of the object's own callback (`onPostExecute`) runs with `this` in the callback's target states.
+//! - Locals captured by deferred code survive from one event to the next, like fields (`object_state`).
+//!
+//! To extend:
+//! - A new kind of component: a row in `BASES` and a table of lifecycle edges in [`Component::edges`].
+//! - A new way to register a listener: teach `places.rs` to find it ([`Registration`]); `handler_entry` narrows from there.
+//! - A new kind of event code: a variant of [`EventCode`], listed by `handlers`.
+//! - Add a fixture under `tests/fixtures/java/checks/` (`Components.java`, `Listeners.java`) with a true positive and a near miss.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -46,10 +33,13 @@ use std::collections::{HashMap, HashSet};
 use typestates::model::{CallbackId, WaitOutcome};
 
 use crate::flow::Lattice;
-use crate::ir::{Class, ExprId, Method, MethodKind};
+use crate::ir::{Body, Class, ExprId, Method, MethodKind, SourceIr};
 use crate::places::{Deferred, Registration, Var};
 use crate::protocols::{ProtocolId, Protocols};
-use crate::typestate_flow::{analyze_body, Cause, Env, FlowState, Listener, Shared, Value};
+use crate::resolve::Resolution;
+use crate::typestate_flow::{
+    analyze_body, BodyResult, Cause, Env, FlowState, Listener, Pass, Shared, Value,
+};
 
 /// The name of the hub where event handlers run (the resumed state of a component).
 const HANDLERS: &str = "*";
@@ -156,6 +146,31 @@ impl Component {
     }
 }
 
+/// How a check runs one body as an event: [`Fresh`] analyses it; the incremental checker's
+/// layer (`incremental/body_memo.rs`) may answer with a result it kept from the last check.
+pub(crate) trait Runner {
+    /// Called once per check, before any run, with the IR analysed and its resolution.
+    fn start(&mut self, _ir: &SourceIr, _res: &Resolution) {}
+
+    /// The result of `body` of class `class` run as an event from `entry` in `pass`: that of
+    /// [`analyze_body`] at depth 0.
+    fn run<'a>(
+        &self,
+        shared: &Shared<'a, '_>,
+        class: &str,
+        body: &'a Body,
+        entry: Env,
+        pass: Pass,
+    ) -> BodyResult {
+        analyze_body(shared, class, body, entry, pass, 0)
+    }
+}
+
+/// The [`Runner`] that analyses every body.
+pub(crate) struct Fresh;
+
+impl Runner for Fresh {}
+
 /// One piece of code that runs as an event, with the state it starts from.
 pub struct Event<'a> {
     /// The code.
@@ -209,8 +224,12 @@ impl ClassModel<'_> {
 }
 
 /// Computes the entry state of every event of `model`: lifecycle methods, handlers and
-/// deferred code.
-pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'a>> {
+/// deferred code, running bodies through `runner`.
+pub(crate) fn solve<'a>(
+    shared: &Shared<'a, '_>,
+    model: &ClassModel<'a>,
+    runner: &dyn Runner,
+) -> Vec<Event<'a>> {
     let kind = Component::of(shared.protocols, model.fqn);
     let (listeners, handlers): (Vec<_>, Vec<_>) = handlers(shared, model, kind)
         .into_iter()
@@ -222,7 +241,7 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
         listeners,
     };
     let handlers: Vec<EventCode<'a>> = handlers.into_iter().map(|(_, code)| code).collect();
-    let after_wait = |env: &Env| waits.settle(shared, model, env);
+    let after_wait = |env: &Env| waits.settle(shared, model, runner, env);
     let mut inputs: HashMap<&str, FlowState> = HashMap::new();
     let mut outputs: HashMap<&str, FlowState> = HashMap::new();
     outputs.insert(INIT, FlowState(Some(model.init.clone())));
@@ -247,9 +266,9 @@ pub fn solve<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>) -> Vec<Event<'
                 continue;
             }
             let out = if node == HANDLERS {
-                run_handlers(shared, model, &handlers, &after_wait, entry)
+                run_handlers(shared, model, runner, &handlers, &after_wait, entry)
             } else {
-                run_method(shared, model, node, entry)
+                run_method(shared, model, runner, node, entry)
             };
             inputs.insert(node, input);
             changed = true;
@@ -338,7 +357,13 @@ struct Waits<'a> {
 impl<'a> Waits<'a> {
     /// `env` after time passes: callbacks and quiet moves, and the listeners of the callbacks
     /// that arrive on fields, to a fixpoint.
-    fn settle(&self, shared: &Shared<'a, '_>, model: &ClassModel<'_>, env: &Env) -> Env {
+    fn settle(
+        &self,
+        shared: &Shared<'a, '_>,
+        model: &ClassModel<'_>,
+        runner: &dyn Runner,
+        env: &Env,
+    ) -> Env {
         if self.listeners.is_empty() {
             return after_wait(shared, env);
         }
@@ -387,15 +412,15 @@ impl<'a> Waits<'a> {
                     fired.join(&FlowState(Some(entry.clone())));
                 }
                 let param = listener_param(shared, listener.code);
-                let Some(mut exit) = analyze_body(
-                    shared,
-                    model.fqn,
-                    listener.code.body,
-                    entry.clone(),
-                    false,
-                    0,
-                )
-                .exit
+                let Some(mut exit) = runner
+                    .run(
+                        shared,
+                        model.fqn,
+                        listener.code.body,
+                        entry.clone(),
+                        Pass::Fixpoint,
+                    )
+                    .exit
                 else {
                     continue;
                 };
@@ -484,10 +509,18 @@ fn lifecycle_method<'a>(class: &'a Class, name: &str) -> Option<&'a Method> {
 }
 
 /// Runs the lifecycle method `name` (or nothing, if the class does not declare it).
-fn run_method<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>, name: &str, entry: Env) -> Env {
+fn run_method<'a>(
+    shared: &Shared<'a, '_>,
+    model: &ClassModel<'a>,
+    runner: &dyn Runner,
+    name: &str,
+    entry: Env,
+) -> Env {
     match lifecycle_method(model.class, name).and_then(|m| m.body.as_ref()) {
         Some(body) => {
-            let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
+            let exit = runner
+                .run(shared, model.fqn, body, entry, Pass::Fixpoint)
+                .exit;
             exit.map(|env| object_state(shared, &env))
                 .unwrap_or_default()
         }
@@ -499,6 +532,7 @@ fn run_method<'a>(shared: &Shared<'a, '_>, model: &ClassModel<'a>, name: &str, e
 fn run_handlers<'a>(
     shared: &Shared<'a, '_>,
     model: &ClassModel<'_>,
+    runner: &dyn Runner,
     handlers: &[EventCode<'a>],
     after_wait: &dyn Fn(&Env) -> Env,
     entry: Env,
@@ -517,7 +551,9 @@ fn run_handlers<'a>(
                 EventCode::Deferred(deferred) => Some(deferred.body),
             };
             let Some(body) = body else { continue };
-            let exit = analyze_body(shared, model.fqn, body, entry, false, 0).exit;
+            let exit = runner
+                .run(shared, model.fqn, body, entry, Pass::Fixpoint)
+                .exit;
             if let Some(exit) = exit {
                 changed |= hub.join(&FlowState(Some(object_state(shared, &exit))));
             }

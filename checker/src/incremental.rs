@@ -17,12 +17,12 @@
 //!    its expressions from where the kept one's started, [`crate::ir::Method::ids`]) into the
 //!    kept IR moved across the edit, renumbering what follows if the count changed; else
 //!    lowers the whole new tree and compares it with the kept IR relocated across the edit
-//!    ([`crate::relocate`]), class by class; if the two are equal, the edit touched only
+//!    ([`relocate`]), class by class; if the two are equal, the edit touched only
 //!    what the IR does not record (blank space, a literal's contents), and again the kept
 //!    findings, relocated, are the answer;
 //! 5. otherwise analyses the new IR as [`crate::check`] does; if only some methods differ
 //!    (and [`Last::reusable`] allows it), the analyses of the others' bodies from the same
-//!    entry states are taken from the last check ([`crate::body_memo`]).
+//!    entry states are taken from the last check ([`body_memo`]).
 //!
 //! The result is always that of [`crate::check`] on the same text, and the kept IR that
 //! lowered from it: `tests/incremental.rs` applies many random edits to fixture files and
@@ -33,11 +33,15 @@ use std::time::Instant;
 use tree_sitter::{Parser, Tree};
 use typestates::library::Library;
 
-use crate::body_memo::Analyses;
-use crate::check::{check_lowered, related};
+mod body_memo;
+mod relocate;
+
+use body_memo::{Analyses, BodyMemo};
+use relocate::{Comparison, Renumbering, Shift, TextEdit};
+
+use crate::check::{check_lowered_with, related};
 use crate::ir::{Language, Method, MethodKind, SourceIr};
 use crate::lang::{parse_within, NotParsed};
-use crate::relocate::{self, Comparison, Renumbering, Shift, TextEdit};
 use crate::source::SourceFile;
 use crate::visit_mut::VisitMut;
 use crate::{CheckConfig, CheckResult};
@@ -76,7 +80,7 @@ struct Last {
     config: CheckConfig,
     text: String,
     ir: SourceIr,
-    /// The analyses of its method bodies, for [`crate::body_memo`].
+    /// The analyses of its method bodies, for [`body_memo`].
     analyses: Analyses,
     result: CheckResult,
 }
@@ -90,7 +94,7 @@ pub enum Reuse {
     Tree,
     /// Reparsed the edited region of the kept tree, lowered it, and analysed it again
     /// reusing the analyses of some method bodies the edit did not touch
-    /// ([`crate::body_memo`]).
+    /// ([`body_memo`]).
     Bodies,
     /// Kept the findings, relocated (the tree was reparsed around the edit, or afresh if it
     /// has syntax errors), after lowering the new tree and finding the kept IR equal to it.
@@ -192,8 +196,9 @@ impl Incremental {
         let ir = lowered.unwrap_or_else(|| {
             crate::lang::lower_tree(parsed.language, &parsed.text, &parsed.tree)
         });
-        let (result, memo) = check_lowered(library, &parsed.text, &ir, config, Some(analyses));
-        let (reused, analyses) = memo.unwrap_or_default();
+        let mut memo = BodyMemo::new(analyses);
+        let result = check_lowered_with(library, &parsed.text, &ir, config, &mut memo);
+        let (reused, analyses) = memo.finish();
         self.last = (!result.timed_out).then(|| Last {
             library: library.clone(),
             config: config.clone(),

@@ -18,7 +18,9 @@
 //! A [`Project`] checks many files, lowering each at most once.
 //! A `prefilter` on their text skips the files that name nothing a protocol object can come from.
 //! An [`Incremental`] checks one document again after each edit, as the LSP server does.
-//! It reparses only around the edit, and keeps the findings when the edit cannot change them (`relocate`).
+//! It reparses only around the edit, and keeps the findings when the edit cannot change them (`incremental/relocate.rs`).
+//! Otherwise it reuses the analyses of untouched method bodies through a layer under the event model (`events::Runner`).
+//! No analysis sees that layer: `typestate_flow` and `events` take their inputs and return results.
 //! Its results are those of [`check`].
 //!
 //! The public API is what `server` and the benchmarks use: the modules declared `pub` below and the re-exports.
@@ -34,7 +36,6 @@
 //! ```
 
 mod accessors;
-mod body_memo;
 pub mod cfg;
 mod check;
 mod clients;
@@ -53,7 +54,6 @@ mod platform;
 mod prefilter;
 mod project;
 pub mod protocols;
-mod relocate;
 pub mod resolve;
 pub mod source;
 mod suppress;

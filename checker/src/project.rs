@@ -129,9 +129,9 @@ impl<'a> Project<'a> {
                 continue;
             }
             let result = match ir {
-                Some(ir) => check_lowered(library, &files[i].text, ir, &any_order, None).0,
+                Some(ir) => check_lowered(library, &files[i].text, ir, &any_order),
                 None => match lower_within(&files[i], config.time_limit) {
-                    Some(ir) => check_lowered(library, &files[i].text, &ir, &any_order, None).0,
+                    Some(ir) => check_lowered(library, &files[i].text, &ir, &any_order),
                     None => continue,
                 },
             };
@@ -296,10 +296,10 @@ impl<'a> Project<'a> {
     pub fn check(&self, index: usize) -> CheckResult {
         match (self.files.get(index), self.slots.get(index)) {
             (Some(file), Some(Slot::Kept(ir))) => {
-                check_lowered(self.library, &file.text, ir, &self.config, None).0
+                check_lowered(self.library, &file.text, ir, &self.config)
             }
             (Some(file), Some(Slot::Relower)) => match lower_within(file, self.config.time_limit) {
-                Some(ir) => check_lowered(self.library, &file.text, &ir, &self.config, None).0,
+                Some(ir) => check_lowered(self.library, &file.text, &ir, &self.config),
                 None => timed_out(),
             },
             (Some(_), Some(Slot::Checked(result))) => CheckResult::clone(result),

@@ -1,33 +1,38 @@
-//! The intraprocedural typestate analysis: for every tracked object, the set of protocol
-//! states it may be in at each point of a body, and what each call on it does.
+//! One body's typestate dataflow: the protocol states each tracked object may be in at each point.
 //!
-//! The abstract value of an object ([`Value`]) is a set of states, each with the calls that
-//! may have moved the object there (its [`Cause`]s, which become related locations), plus
-//! whether it may be `null` and whether it may be in any state (`unknown`: a parameter, a
-//! field nobody initialised in this class).
-//! Creators give start states, callins step every state (a call bound to several callins is
-//! "one of these": the union of their outcomes), and a call that cannot succeed ends the
-//! normal path, while its exception edge keeps the state from before the call.
-//! Null checks refine on branch edges, and so does a boolean callin split by its answer
-//! (`while (it.hasNext())` continues only with the states `hasNext() == true` leads to).
-//! No time passes inside a body: wait transitions are applied between handlers
-//! ([`Value::after_wait`]).
-//! A value also records, per state, which listeners are registered on the object on every
-//! path or on some paths only ([`Value::listeners`]), so the event model runs a listener only
-//! where its registering call ran.
-//! A copy `b = a` puts both names in one must-alias group ([`Value::alias`]): a call on
-//! either moves both, until one is reassigned or two paths that disagree meet (then each name
-//! keeps its own state, which can miss a violation but never invents one).
-//! Calls of private helper methods of the class apply the helper's effect, computed by
-//! analysing the helper from the caller's state (memoised per entry state), and give the call
-//! the helper's return summary ([`Returned`]): the field or parameter every `return` returns,
-//! which the call then stands for (in one alias group), or the returned object in the states
-//! the helper left it in (`MediaRecorder r = newRecorder()`), kept as the call's
-//! [`Var::Temp`].
-//! A caller's copy of a field the helper moved moves with it; a copy of what an earlier run
-//! of the helper made does not.
-//! Containers are not modelled: what `list.get(0)` returns is an object of unknown origin,
-//! and an object put into a list is not followed there.
+//! [`analyze_body`] is the entry point.
+//! It takes a body, the state it starts from ([`Env`]) and the file's context ([`Shared`]).
+//! It returns a [`BodyResult`]: the exit state and a helper's return summary.
+//! In the [`Pass::Record`] pass the result also holds an [`Observation`] per call on a tracked object.
+//! The event model ([`crate::events`]) decides which state each body starts from.
+//! What it returns depends only on what it takes, so a caller may reuse a result (the incremental checker does).
+//!
+//! The map:
+//! - [`Value`]: one object: its states with their [`Cause`]s, `null`, `unknown`, its flags and listeners.
+//! - [`Env`]: the values by name ([`Var`]) and the path's flags ([`Fact`]); [`FlowState`] is its lattice.
+//! - `BodyAnalysis::transfer`: the effect of one CFG node; [`crate::flow::solve`] iterates it to a fixpoint.
+//! - `BodyAnalysis::call`: a callin steps every state; a call that cannot succeed ends the normal path.
+//! - Creators give start states; a call bound to several callins takes the union of their outcomes.
+//! - An exception edge keeps the state from before the call.
+//! - Null checks, boolean callins (`hasNext()`) and flags refine the states on branch edges.
+//! - `BodyAnalysis::helper_call`: a private helper is analysed from the caller's state, memoised per entry state.
+//! - Its [`Returned`] summary makes the call stand for the field it returns, or for the object it made.
+//! - `BodyAnalysis::record`: the observations of the last pass, which `diagnostics` turns into findings.
+//! - [`ValueData::listeners`]: which listeners each path registered, so the event model runs one only where it was registered.
+//!
+//! Rules:
+//! - No time passes inside a body; wait transitions apply between events ([`Value::after_wait`]).
+//! - A copy `b = a` puts both names in one must-alias group ([`ValueData::alias`]).
+//! - Where paths disagree about a copy the names evolve apart: a miss is possible, a false alarm is not.
+//! - A caller's copy of a field the helper moved moves with it; a copy of what an earlier run made does not.
+//! - Containers are not modelled: what `list.get(0)` returns is of unknown origin.
+//!
+//! To extend:
+//! - A new IR node: give it an effect in `BodyAnalysis::transfer`, and edges in `cfg.rs` if it branches.
+//! - A new precision rule: change the value where it changes (`call`, `transfer`, `refine_flag`).
+//! - Add a true positive and a near miss under `tests/fixtures/`, and list the rule in ARCHITECTURE.md.
+//! - A new fact about an object: a field of [`ValueData`], joined in [`Value::join`], so the fixpoint sees it.
+//! - A new output: a field of [`BodyResult`], filled in [`analyze_body`] from its inputs alone.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -40,7 +45,6 @@ use imbl::ordmap::DiffItem;
 use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
 use typestates::Answer;
 
-use crate::body_memo::BodyMemo;
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{BinaryOp, Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
@@ -1257,8 +1261,6 @@ pub struct Shared<'a, 'l> {
     /// The control-flow graph of each body analysed so far, by the body's address: the event
     /// fixpoint and the recording pass analyse most bodies more than once.
     cfgs: RefCell<HashMap<*const Body, Rc<Cfg<'a>>>>,
-    /// The analyses of method bodies an incremental check may reuse, and notes.
-    pub(crate) memo: Option<BodyMemo>,
     /// Locals of methods that create deferred code: the lambdas and listeners may capture
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
@@ -1276,8 +1278,6 @@ pub struct Shared<'a, 'l> {
     pub owned: RefCell<HashMap<Var, (String, Span)>>,
     /// Objects that may be lost while an obligation holds ([`crate::leaks`]).
     pub leaks: RefCell<Vec<crate::leaks::Dropped>>,
-    /// Observations recorded by [`analyze_body`] with recording on.
-    pub observations: RefCell<Vec<Observation>>,
     deadline: Option<Instant>,
     timed_out: Cell<bool>,
 }
@@ -1301,7 +1301,6 @@ impl<'a, 'l> Shared<'a, 'l> {
             summaries: RefCell::new(HashMap::new()),
             active_helpers: RefCell::default(),
             cfgs: RefCell::default(),
-            memo: None,
             captured: HashMap::new(),
             private_fields: std::collections::HashSet::new(),
             own_methods: std::collections::HashSet::new(),
@@ -1309,7 +1308,6 @@ impl<'a, 'l> Shared<'a, 'l> {
             report_unreleased: false,
             owned: RefCell::default(),
             leaks: RefCell::default(),
-            observations: RefCell::new(Vec::new()),
             deadline,
             timed_out: Cell::new(false),
         }
@@ -1381,6 +1379,19 @@ pub struct BodyResult {
     /// The alias groups the body (or a helper it calls) started: a caller's name still in
     /// one of them holds what an earlier run made, not what this run made.
     pub started_groups: BTreeSet<ExprId>,
+    /// In the [`Pass::Record`] pass, what each call on a tracked object saw, in this body and
+    /// in the helpers it called; empty in the fixpoint.
+    pub observations: Vec<Observation>,
+}
+
+/// Which pass of the check analyses a body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Pass {
+    /// A round of the event fixpoint: only the exit state and the helper's return count.
+    Fixpoint,
+    /// The last pass, from the final entry states: each call on a tracked object is observed
+    /// ([`BodyResult::observations`]), and the leak scan runs.
+    Record,
 }
 
 /// What a helper returns, over every `return` that some path reaches: the return summary
@@ -1396,45 +1407,14 @@ pub struct Returned {
     pub value: Value,
 }
 
-/// Analyses `body` from `entry`; with `record`, adds an [`Observation`] per call on a
-/// tracked object to `shared.observations`. A method body run as an event (`depth` 0) may
-/// reuse the analysis of the last check ([`crate::body_memo`]).
+/// Analyses `body` from `entry` in `pass`; `depth` is 0 for a body run as an event, and one
+/// more for each helper call followed to get here.
 pub fn analyze_body<'a>(
     shared: &Shared<'a, '_>,
     class: &str,
     body: &'a Body,
     entry: Env,
-    record: bool,
-    depth: u32,
-) -> BodyResult {
-    let memo = shared
-        .memo
-        .as_ref()
-        .filter(|_| depth == 0)
-        .and_then(|memo| Some((memo, memo.ordinal(body)?)));
-    let Some((memo, ordinal)) = memo else {
-        return analyze_fresh(shared, class, body, entry, record, depth);
-    };
-    if let Some((result, observations)) = memo.reuse(ordinal, &entry, record) {
-        shared.observations.borrow_mut().extend(observations);
-        return result;
-    }
-    let before = shared.observations.borrow().len();
-    let result = analyze_fresh(shared, class, body, entry.clone(), record, depth);
-    if !shared.out_of_time() {
-        let observations = shared.observations.borrow();
-        memo.made(ordinal, entry, record, &result, &observations[before..]);
-    }
-    result
-}
-
-/// [`analyze_body`] without the memo.
-fn analyze_fresh<'a>(
-    shared: &Shared<'a, '_>,
-    class: &str,
-    body: &'a Body,
-    entry: Env,
-    record: bool,
+    pass: Pass,
     depth: u32,
 ) -> BodyResult {
     if shared.out_of_time() {
@@ -1442,6 +1422,7 @@ fn analyze_fresh<'a>(
             exit: None,
             returned: None,
             started_groups: BTreeSet::new(),
+            observations: Vec::new(),
         };
     }
     let cfg = shared.cfg(body);
@@ -1451,9 +1432,10 @@ fn analyze_fresh<'a>(
         entry,
         depth,
         started_groups: RefCell::default(),
+        observations: RefCell::default(),
     };
     let solution = solve(&cfg, &analysis);
-    if record && shared.report_unreleased {
+    if pass == Pass::Record && shared.report_unreleased {
         crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
     }
     let mut exit = FlowState::bottom();
@@ -1465,7 +1447,7 @@ fn analyze_fresh<'a>(
     let returned = (depth > 0)
         .then(|| analysis.returned(&cfg, &solution))
         .flatten();
-    if record {
+    if pass == Pass::Record {
         let dependences = cfg.control_dependences();
         for (index, node) in cfg.nodes.iter().enumerate() {
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
@@ -1483,6 +1465,7 @@ fn analyze_fresh<'a>(
         exit: exit.0,
         returned,
         started_groups: analysis.started_groups.take(),
+        observations: analysis.observations.take(),
     }
 }
 
@@ -1493,6 +1476,8 @@ struct BodyAnalysis<'s, 'a, 'l> {
     depth: u32,
     /// See [`BodyResult::started_groups`].
     started_groups: RefCell<BTreeSet<ExprId>>,
+    /// See [`BodyResult::observations`].
+    observations: RefCell<Vec<Observation>>,
 }
 
 impl BodyAnalysis<'_, '_, '_> {
@@ -2375,7 +2360,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// place; any other method may do anything to the tracked objects passed to it.
     fn other_call(&self, expr: &Expr, call: &Call, env: &mut Env) -> bool {
         if self.helper(call).is_some() {
-            return self.helper_call(expr, call, env, false);
+            return self.helper_call(expr, call, env, Pass::Fixpoint);
         }
         env.remove(&Var::Temp(expr.id));
         self.havoc_arguments(&call.args, env);
@@ -2683,7 +2668,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
 
     /// Applies a call `expr` of a helper of the class; returns whether the path goes
     /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
-    fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, record: bool) -> bool {
+    fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, pass: Pass) -> bool {
         env.remove(&Var::Temp(expr.id));
         let Some(helper) = self.helper(call) else {
             return true;
@@ -2738,16 +2723,19 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             }
         }
         let key = (helper.index, entry.clone());
-        let cached = (!record)
+        let cached = (pass == Pass::Fixpoint)
             .then(|| self.shared.summaries.borrow().get(&key).cloned())
             .flatten();
         let result = match cached {
             Some(result) => result,
             None => {
                 self.shared.active_helpers.borrow_mut().push(helper.index);
-                let result =
-                    analyze_body(self.shared, self.class, body, entry, record, self.depth + 1);
+                let mut result =
+                    analyze_body(self.shared, self.class, body, entry, pass, self.depth + 1);
                 self.shared.active_helpers.borrow_mut().pop();
+                self.observations
+                    .borrow_mut()
+                    .append(&mut result.observations);
                 self.shared
                     .summaries
                     .borrow_mut()
@@ -2919,7 +2907,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 };
                 let Some(receiver) = self.receiver(expr, call, env) else {
                     let mut env = env.clone();
-                    self.helper_call(expr, call, &mut env, true);
+                    self.helper_call(expr, call, &mut env, Pass::Record);
                     return;
                 };
                 let callins = self.shared.protocols.callins(
@@ -2929,7 +2917,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 );
                 if callins.is_empty() {
                     let mut env = env.clone();
-                    self.helper_call(expr, call, &mut env, true);
+                    self.helper_call(expr, call, &mut env, Pass::Record);
                 }
                 Observation {
                     span: call.name_span,
@@ -2963,7 +2951,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             }
             _ => return,
         };
-        self.shared.observations.borrow_mut().push(observation);
+        self.observations.borrow_mut().push(observation);
     }
 }
 
@@ -3118,6 +3106,7 @@ pub fn eval_initializer(
         entry: Env::new(),
         depth: 0,
         started_groups: RefCell::default(),
+        observations: RefCell::default(),
     };
     analysis.eval(expr, &Env::new(), expected)
 }

@@ -1,6 +1,6 @@
 //! One walk over the whole IR that may change it in place, shared by the passes that rewrite
 //! a lowered file: relocation of spans and expression ids across an edit
-//! ([`crate::relocate`]) and Kotlin's synthetic accessor properties ([`crate::accessors`]).
+//! ([`crate::incremental`]) and Kotlin's synthetic accessor properties ([`crate::accessors`]).
 //!
 //! A pass implements [`VisitMut`] and overrides the hooks it cares about; each hook defaults
 //! to its `walk_*` function, which visits every part of the node. The walks destructure every

@@ -391,7 +391,7 @@ fn main() {
          one method, such as the one in code here, has only that method lowered again, into the kept IR moved \
          across the edit; then the file is resolved and its event model solved again, and where only some \
          non-private methods that no other code names changed (as here), the analyses of the other methods' \
-         bodies from unchanged entry states are reused (`checker/src/body_memo.rs`).\n\n\
+         bodies from unchanged entry states are reused (`checker/src/incremental/body_memo.rs`).\n\n\
          The checker alone on the same {SAMPLES} edits ({n_violations} violations), in the same run; the last row \
          times the incremental checks of the code edits again, each after a pause of {} ms as in the scenarios \
          after a pause (the difference from the row above is what starting after the pause costs on this machine: \

@@ -73,24 +73,215 @@ pub struct LearnProgress {
     pub percentage: Option<u32>,
 }
 
-/// Why a run produced no typestate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a run produced no typestate: a closed set, each with what to do next
+/// ([`LearnError::help`]).
+/// [`LearnError::message`] is what the user reads: what failed, its causes, and the next step.
+#[derive(Debug)]
 pub enum LearnError {
     /// The user cancelled.
     Cancelled,
-    /// This build cannot learn with this backend.
-    Unavailable(String),
-    /// The run failed.
-    Failed(String),
+    /// An Android framework class, asked of the host JVM, which does not have it.
+    AndroidOnHost {
+        /// The class.
+        class: String,
+    },
+    /// The agent did not find the class on the learning class path.
+    NotOnClasspath {
+        /// The class.
+        class: String,
+        /// `typestar.classpath`.
+        classpath: Vec<PathBuf>,
+        /// The agent's answer.
+        cause: Box<JvmError>,
+    },
+    /// The host lacks what the backend runs on: a JDK, a valid JAVA_HOME, Robolectric's
+    /// artifacts.
+    Host(Box<JvmError>),
+    /// The experiment file cannot be used.
+    Experiment(Box<JvmError>),
+    /// The Robolectric backend needs an experiment for the class, and none ships.
+    NoExperiment {
+        /// The class.
+        class: String,
+        /// Where the user's experiment would be.
+        experiment: PathBuf,
+    },
+    /// This backend drafts no experiment.
+    NoDraft(Backend),
+    /// The model backend simulates only protocols the library has, and the class has none.
+    NoReference {
+        /// The class.
+        class: String,
+    },
+    /// The learner's run failed.
+    Run(Box<learner::LearnError>),
+    /// The run ended without a typestate.
+    Stopped(Box<End>),
+}
+
+impl LearnError {
+    /// Whether the run could not start for want of configuration (as opposed to a run that was
+    /// cancelled or failed).
+    pub fn needs_setup(&self) -> bool {
+        match self {
+            LearnError::AndroidOnHost { .. }
+            | LearnError::NotOnClasspath { .. }
+            | LearnError::Host(_)
+            | LearnError::Experiment(_)
+            | LearnError::NoExperiment { .. }
+            | LearnError::NoDraft(_)
+            | LearnError::NoReference { .. } => true,
+            LearnError::Run(error) => matches!(**error, learner::LearnError::Missing(..)),
+            LearnError::Cancelled | LearnError::Stopped(_) => false,
+        }
+    }
+
+    /// What the user can do next.
+    pub fn help(&self) -> String {
+        match self {
+            LearnError::Cancelled => "run `typestar.learnClass` again to start over".to_owned(),
+            LearnError::AndroidOnHost { .. } => {
+                format!(
+                    "set `typestar.backend` to `robolectric` (its artifacts: {ROBOLECTRIC_SETUP})"
+                )
+            }
+            LearnError::NotOnClasspath { class, .. } => format!(
+                "build the project and add the folders or jars of its compiled classes (e.g. \
+                 app/build/intermediates/javac/debug/classes) to `typestar.classpath`; if {class} \
+                 is or extends an Android class, also set `typestar.backend` to `robolectric` \
+                 ({ROBOLECTRIC_SETUP})"
+            ),
+            LearnError::Host(error) if matches!(**error, JvmError::RobolectricArtifacts { .. }) => {
+                ROBOLECTRIC_SETUP.to_owned()
+            }
+            LearnError::Host(_) => "install a JDK (11 or later), or set JAVA_HOME in the \
+                 editor's environment to one, then restart the server"
+                .to_owned(),
+            LearnError::Experiment(_) => "fix the experiment where the cause says \
+                 (learner/EXPERIMENTS.md describes every key), then learn again"
+                .to_owned(),
+            LearnError::NoExperiment { experiment, .. } => format!(
+                "write {} (learner/EXPERIMENTS.md says how), then learn again",
+                experiment.display()
+            ),
+            LearnError::NoDraft(Backend::Android) => "write the experiment by hand \
+                 (learner/EXPERIMENTS.md), then learn on android"
+                .to_owned(),
+            LearnError::NoDraft(_) => "learn the class without drafting".to_owned(),
+            LearnError::NoReference { .. } => "set `typestar.backend` to `jvm`, `robolectric` \
+                 or `android` to learn it from its code"
+                .to_owned(),
+            LearnError::Run(_) => "README.md, \"Prerequisites\", lists what learning needs; \
+                 `typestar learn --journal FILE` resumes a run that failed midway"
+                .to_owned(),
+            LearnError::Stopped(end) if matches!(**end, End::NonDeterministic(_)) => {
+                "the class answered the same \
+                 inputs differently: make its experiment deterministic, or learn with \
+                 `typestar learn --confirm 3` to outvote one-off answers"
+                    .to_owned()
+            }
+            LearnError::Stopped(end) if matches!(**end, End::Failed(_)) => {
+                "`typestar learn --journal FILE` resumes \
+                 the run without repeating its queries"
+                    .to_owned()
+            }
+            LearnError::Stopped(_) => "learn with `typestar learn`, whose report says how \
+                 far the run got and which guarantee (`--states`, `--bound`) to change"
+                .to_owned(),
+        }
+    }
+
+    /// What failed, its chain of causes, and what to do next, on one line.
+    pub fn message(&self) -> String {
+        let mut message = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(error) = cause {
+            let text = error.to_string();
+            // A cause whose text its error already shows adds nothing.
+            if !message.contains(&text) {
+                message.push_str(": ");
+                message.push_str(&text);
+            }
+            cause = error.source();
+        }
+        format!("{message}; {}", self.help())
+    }
 }
 
 impl std::fmt::Display for LearnError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             LearnError::Cancelled => f.write_str("cancelled"),
-            LearnError::Unavailable(why) => write!(f, "learning is unavailable: {why}"),
-            LearnError::Failed(why) => write!(f, "learning failed: {why}"),
+            LearnError::AndroidOnHost { class } => write!(
+                f,
+                "{class} is an Android framework class, which the host JVM does not have"
+            ),
+            LearnError::NotOnClasspath {
+                class, classpath, ..
+            } => {
+                let classpath: Vec<String> = classpath
+                    .iter()
+                    .map(|path| path.display().to_string())
+                    .collect();
+                write!(
+                    f,
+                    "{class} is not on the learning class path (`typestar.classpath`: [{}])",
+                    classpath.join(", ")
+                )
+            }
+            LearnError::Host(_) => f.write_str("learning cannot start on this host"),
+            LearnError::Experiment(_) => f.write_str("the experiment cannot be used"),
+            LearnError::NoExperiment { class, .. } => write!(
+                f,
+                "the robolectric backend needs an experiment for {class}, and none ships with typestar"
+            ),
+            LearnError::NoDraft(Backend::Android) => f.write_str(
+                "experiments are drafted on the host JVM, which lacks Android's classes",
+            ),
+            LearnError::NoDraft(backend) => write!(f, "the {backend} backend needs no experiment"),
+            LearnError::NoReference { class } => write!(
+                f,
+                "the model backend simulates a protocol the library already has, and {class} has none"
+            ),
+            LearnError::Run(_) => f.write_str("learning failed"),
+            LearnError::Stopped(end) => write!(f, "learning stopped: {}", describe(end)),
         }
+    }
+}
+
+impl std::error::Error for LearnError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LearnError::NotOnClasspath { cause, .. }
+            | LearnError::Host(cause)
+            | LearnError::Experiment(cause) => Some(&**cause),
+            LearnError::Run(cause) => Some(&**cause),
+            LearnError::Stopped(end) => match &**end {
+                End::Failed(cause) => Some(cause),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// How a run ended without a typestate, in words.
+fn describe(end: &End) -> String {
+    match end {
+        End::Learned => "learned, but no typestate was made of the model".to_owned(),
+        End::NonDeterministic(report) => report.to_string(),
+        End::Failed(_) => "the backend failed".to_owned(),
+        End::RoundLimit => "every equivalence query up to the round limit found a counterexample"
+            .to_owned(),
+        End::StateBoundExceeded { states, bound } => format!(
+            "a hypothesis has {states} states, more than the state bound {bound} (error sink included)"
+        ),
+        End::StateBoundRefuted { bound, checked, .. } => format!(
+            "the system has more states than the state bound {bound}: the check for systems of {checked} states found a counterexample"
+        ),
+        End::GrowthLimitExceeded { states, limit } => format!(
+            "a hypothesis has {states} states, more than {limit} (error sink included), with no state bound to stop it"
+        ),
     }
 }
 
@@ -126,14 +317,7 @@ impl Learner for Learners {
                     .map_err(|err| setup_error(err, request))
             }
             Backend::Robolectric => shipped_experiment(request),
-            Backend::Model => Err(LearnError::Failed(
-                "the model backend needs no experiment".to_string(),
-            )),
-            Backend::Android => Err(LearnError::Unavailable(
-                "experiments are drafted on the host JVM, which lacks Android's classes: write \
-                 the experiment by hand (learner/EXPERIMENTS.md), then learn on android"
-                    .to_string(),
-            )),
+            Backend::Model | Backend::Android => Err(LearnError::NoDraft(request.settings.backend)),
         }
     }
 
@@ -149,10 +333,9 @@ impl Learner for Learners {
         match settings.backend {
             Backend::Model => {
                 let Some(reference) = &request.reference else {
-                    return Err(LearnError::Unavailable(format!(
-                        "the model backend simulates a protocol the library already has, and {} has none",
-                        request.class
-                    )));
+                    return Err(LearnError::NoReference {
+                        class: request.class.clone(),
+                    });
                 };
                 report(LearnProgress {
                     message: format!("learning {} on a simulated device", request.class),
@@ -177,26 +360,23 @@ impl Learner for Learners {
         let run = until_cancelled(learner::learn_request(learn, &mut progress), cancelled)?
             .map_err(|err| match err {
                 learner::LearnError::Jvm(err) => setup_error(err, request),
-                learner::LearnError::Missing(..) => LearnError::Unavailable(err.to_string()),
-                err => LearnError::Failed(err.to_string()),
+                err => LearnError::Run(Box::new(err)),
             })?;
         match (run.outcome.end, run.typestate) {
             (End::Learned, Some(typestate)) => Ok(typestate),
-            (end, _) => Err(LearnError::Failed(format!("{end:?}"))),
+            (end, _) => Err(LearnError::Stopped(Box::new(end))),
         }
     }
 }
 
 /// Android framework classes are not on the host JVM: learning them there cannot start.
 fn refuse_android_on_the_host(request: &LearnRequest) -> Result<(), LearnError> {
-    let class = &request.class;
-    if !class.starts_with("android.") {
+    if !request.class.starts_with("android.") {
         return Ok(());
     }
-    Err(LearnError::Unavailable(format!(
-        "{class} is an Android framework class, which the host JVM does not have: set \
-         `typestar.backend` to `robolectric` (its artifacts: {ROBOLECTRIC_SETUP})"
-    )))
+    Err(LearnError::AndroidOnHost {
+        class: request.class.clone(),
+    })
 }
 
 /// What to set up for the Robolectric backend.
@@ -214,41 +394,29 @@ fn shipped_experiment(request: &LearnRequest) -> Result<Draft, LearnError> {
             experiment,
             harnesses: Vec::new(),
         }),
-        Err(_) => Err(LearnError::Unavailable(format!(
-            "the robolectric backend needs an experiment for {class}, and none ships with \
-             typestar: write {experiment} (learner/EXPERIMENTS.md says how), then learn again",
-            class = request.class,
-            experiment = request.experiment.display(),
-        ))),
+        Err(_) => Err(LearnError::NoExperiment {
+            class: request.class.clone(),
+            experiment: request.experiment.clone(),
+        }),
     }
 }
 
 /// An error of the JVM or Robolectric backend: what to set when configuration is missing,
-/// else a failure.
+/// else a failed run.
 fn setup_error(err: JvmError, request: &LearnRequest) -> LearnError {
     match err {
         JvmError::Refused { ref code, .. } if code == "class-not-found" => {
-            let classpath: Vec<String> = request
-                .settings
-                .classpath
-                .iter()
-                .map(|path| path.display().to_string())
-                .collect();
-            LearnError::Unavailable(format!(
-                "{class} is not on the learning class path (`typestar.classpath`: [{classpath}]): \
-                 build the project and add the folders or jars of its compiled classes (e.g. \
-                 app/build/intermediates/javac/debug/classes) to `typestar.classpath`; if {class} \
-                 is or extends an Android class, also set `typestar.backend` to `robolectric` \
-                 ({ROBOLECTRIC_SETUP}) ({err})",
-                class = request.class,
-                classpath = classpath.join(", "),
-            ))
+            LearnError::NotOnClasspath {
+                class: request.class.clone(),
+                classpath: request.settings.classpath.clone(),
+                cause: Box::new(err),
+            }
         }
         JvmError::RobolectricArtifacts { .. }
         | JvmError::JavaNotFound { .. }
-        | JvmError::BadJavaHome { .. }
-        | JvmError::Experiment(_) => LearnError::Unavailable(err.to_string()),
-        err => LearnError::Failed(err.to_string()),
+        | JvmError::BadJavaHome { .. } => LearnError::Host(Box::new(err)),
+        JvmError::Experiment(_) => LearnError::Experiment(Box::new(err)),
+        err => LearnError::Run(Box::new(learner::LearnError::Jvm(err))),
     }
 }
 
@@ -284,5 +452,51 @@ impl Progress for Reports<'_> {
             ),
             percentage: None,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the editor shows of an error: what failed, each cause once, and the next step.
+    #[test]
+    fn a_message_shows_what_failed_its_causes_once_and_what_to_do() {
+        let broken = std::io::Error::new(std::io::ErrorKind::BrokenPipe, "the pipe broke");
+        let cases: Vec<(LearnError, &[&str])> = vec![
+            (
+                LearnError::Run(Box::new(learner::LearnError::Jvm(JvmError::Io {
+                    what: "reading the agent's answer".to_owned(),
+                    source: broken,
+                }))),
+                &[
+                    "learning failed: reading the agent's answer: the pipe broke; ",
+                    "README.md, \"Prerequisites\"",
+                ],
+            ),
+            (
+                LearnError::Stopped(Box::new(End::StateBoundExceeded {
+                    states: 9,
+                    bound: 5,
+                })),
+                &[
+                    "learning stopped: a hypothesis has 9 states, more than the state bound 5",
+                    "`--states`",
+                ],
+            ),
+            (
+                LearnError::NoReference {
+                    class: "a.B".to_owned(),
+                },
+                &["and a.B has none; set `typestar.backend`"],
+            ),
+        ];
+        for (error, parts) in cases {
+            let message = error.message();
+            for part in parts {
+                assert!(message.contains(part), "{part:?} not in {message:?}");
+            }
+            assert!(message.matches("the pipe broke").count() <= 1, "{message}");
+        }
     }
 }

@@ -155,6 +155,39 @@ fn every_rust_file_opens_with_a_doc_comment() {
     );
 }
 
+/// The checker's incremental layer (`checker/src/incremental/`) sits above the analysis:
+/// no other module of the checker uses it, so no analysis holds a handle on what it reuses.
+#[test]
+fn only_the_incremental_checker_uses_its_reuse_layer() {
+    let src = workspace_root().join("checker/src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let layer = src.join("incremental");
+    let users: Vec<String> = files
+        .iter()
+        .filter(|path| !path.starts_with(&layer) && !path.ends_with("incremental.rs"))
+        .flat_map(|path| {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            text.lines()
+                .enumerate()
+                .filter(|(_, line)| !line.trim_start().starts_with("//"))
+                .filter(|(_, line)| {
+                    ["body_memo", "BodyMemo", "relocate::"]
+                        .iter()
+                        .any(|name| line.contains(name))
+                })
+                .map(|(number, line)| format!("{}:{}: {line}", path.display(), number + 1))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(files.len() > 5, "the walk found the checker's sources");
+    assert!(
+        users.is_empty(),
+        "the incremental layer used outside checker/src/incremental*:\n{}",
+        users.join("\n")
+    );
+}
+
 /// What ARCHITECTURE.md writes in backticks that is no path, though it has a slash.
 const NOT_PATHS: &[&str] = &["typestar/1", "//!"];
 

@@ -166,16 +166,17 @@ async fn finish(
             })
         }
         (Err(LearnError::Cancelled), _) => Ok(LearnClassResult::Cancelled { class }),
-        (Err(LearnError::Unavailable(reason)), _) => {
+        (Err(err), _) if err.needs_setup() => {
+            let reason = err.message();
             session
                 .client
                 .show_message(MessageType::WARNING, format!("typestar: {reason}"))
                 .await;
             Ok(LearnClassResult::Unavailable { class, reason })
         }
-        (Err(err @ LearnError::Failed(_)), _) => Err(jsonrpc::Error {
+        (Err(err), _) => Err(jsonrpc::Error {
             code: jsonrpc::ErrorCode::InternalError,
-            message: format!("typestar: {err}").into(),
+            message: format!("typestar: {}", err.message()).into(),
             data: None,
         }),
     }

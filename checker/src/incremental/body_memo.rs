@@ -1,36 +1,36 @@
-//! Reusing, from one check of an edited file to the next, the analyses of the method bodies
-//! the edit did not touch.
-//!
-//! A check run by [`crate::Incremental`] notes every analysis of a method body from the
-//! event model (not of a helper at its call site): the entry state, whether observations
-//! were recorded, the result and the observations it recorded. The next check, if the
-//! edit changed only some methods' bodies and names ([`crate::relocate::compare`], or the
-//! one method [`crate::Incremental`] lowered again), gets the notes of the unchanged methods
-//! relocated across the edit, and an analysis of one of them from the same entry state is
-//! the noted one (moved into this check's notes, which also answer the same analysis asked
-//! again within this check).
-//! The conditions that make this sound are in ARCHITECTURE.md (checker: per-method reuse)
-//! and checked in [`crate::incremental`] and [`crate::check`].
+//! The incremental checker's layer under the event model: from one check of an edited file
+//! to the next, it reuses the analyses of the method bodies the edit did not touch.
+//! [`BodyMemo`] is a [`Runner`]: the check runs every body of an event through it, and no
+//! analysis knows it is there.
+//! It notes each analysis of a method body run as an event: entry state, pass and result.
+//! The next check gets the notes of the unchanged methods, relocated across the edit
+//! ([`super::relocate::compare`], or the one method [`crate::Incremental`] lowered again).
+//! A run of one of them from an equal entry state, in the same pass, answers with the note.
+//! A reused note moves into this check's notes, which also answer a repeat within this check.
+//! It reuses only when the body's result is a function of its code, its entry state and what
+//! the file declares: no local is captured by deferred code, and the leak report is off.
+//! The other conditions are in ARCHITECTURE.md (checker: per-method reuse), checked in
+//! [`crate::incremental`].
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeSet, HashMap};
 
-use crate::ir::{Body, Method};
+use super::relocate::{self, Renumbering, Shift};
+use crate::events::Runner;
+use crate::ir::{Body, SourceIr};
 use crate::places::Var;
-use crate::relocate::{Renumbering, Shift};
-use crate::resolve::LocalId;
-use crate::typestate_flow::{BodyResult, Cause, Env, Observation, Value};
+use crate::resolve::{LocalId, Resolution};
+use crate::typestate_flow::{analyze_body, BodyResult, Cause, Env, Pass, Shared, Value};
 
 /// One analysis of a method body.
 #[derive(Debug, Clone)]
 pub(crate) struct Analysis {
     entry: Env,
-    record: bool,
+    pass: Pass,
     result: BodyResult,
-    observations: Vec<Observation>,
 }
 
-/// The analyses of one check, by the method's place in [`crate::relocate::methods`] order,
+/// The analyses of one check, by the method's place in [`relocate::methods`] order,
 /// with the locals of the file it numbered, by declaring offset.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Analyses {
@@ -45,7 +45,7 @@ impl Analyses {
     /// next check's memo is made: [`BodyMemo::new`]).
     pub(crate) fn relocated(
         mut self,
-        edit: crate::relocate::TextEdit,
+        edit: relocate::TextEdit,
         renumbering: Renumbering,
         keep: impl Fn(usize) -> bool,
     ) -> Analyses {
@@ -92,7 +92,7 @@ impl Analysis {
                 .map(|id| shift.expr_id(id))
                 .collect();
         }
-        for observation in &mut self.observations {
+        for observation in &mut self.result.observations {
             shift.span(&mut observation.span);
             if let Some(span) = &mut observation.receiver_span {
                 shift.span(span);
@@ -166,7 +166,7 @@ fn relocate_value(shift: &mut Shift, value: &mut Value) {
     }
 }
 
-/// The analyses one check may reuse and those it makes, for [`crate::typestate_flow::Shared`].
+/// The analyses one check may reuse and those it makes: the [`Runner`] of an incremental check.
 #[derive(Debug, Default)]
 pub(crate) struct BodyMemo {
     /// The place of each method body of the checked IR, by address.
@@ -178,16 +178,60 @@ pub(crate) struct BodyMemo {
 }
 
 impl BodyMemo {
-    /// A memo for the check of the file with `methods` (in [`crate::relocate::methods`]
-    /// order) whose resolution numbered its locals `declarations`; `kept` holds the
-    /// relocated analyses of the last check, reused only if that check numbered the locals
-    /// the same way.
-    pub(crate) fn new(
-        methods: &[&Method],
-        mut declarations: Vec<(usize, LocalId)>,
-        mut kept: Analyses,
-    ) -> BodyMemo {
+    /// A memo holding `kept`, the relocated analyses of the last check.
+    pub(crate) fn new(kept: Analyses) -> BodyMemo {
+        BodyMemo {
+            kept: RefCell::new(kept),
+            ..BodyMemo::default()
+        }
+    }
+
+    /// The kept analysis of the method at `ordinal` from `entry` in `pass`: one this check
+    /// already noted, or one of the last check, which is then noted as made by this check too.
+    fn reuse(&self, ordinal: usize, entry: &Env, pass: Pass) -> Option<BodyResult> {
+        let matches = |a: &Analysis| a.pass == pass && a.entry == *entry;
+        if let Some(made) = self.made.borrow().bodies.get(&ordinal) {
+            if let Some(analysis) = made.iter().find(|a| matches(a)) {
+                return Some(analysis.result.clone());
+            }
+        }
+        let analysis = {
+            let mut kept = self.kept.borrow_mut();
+            let kept = kept.bodies.get_mut(&ordinal)?;
+            let at = kept.iter().position(matches)?;
+            kept.swap_remove(at)
+        };
+        self.reused.set(self.reused.get() + 1);
+        let reused = analysis.result.clone();
+        self.note(ordinal, analysis);
+        Some(reused)
+    }
+
+    fn note(&self, ordinal: usize, analysis: Analysis) {
+        let mut made = self.made.borrow_mut();
+        let noted = made.bodies.entry(ordinal).or_default();
+        if !noted
+            .iter()
+            .any(|a| a.pass == analysis.pass && a.entry == analysis.entry)
+        {
+            noted.push(analysis);
+        }
+    }
+
+    /// How many analyses were reused, and the analyses of this check.
+    pub(crate) fn finish(self) -> (usize, Analyses) {
+        (self.reused.get(), self.made.into_inner())
+    }
+}
+
+impl Runner for BodyMemo {
+    /// Takes the place of each method body of `ir` (in [`relocate::methods`] order), and the
+    /// locals `res` numbered: the kept analyses are reused only if the last check numbered
+    /// them the same way, or after renaming those found again at the same place.
+    fn start(&mut self, ir: &SourceIr, res: &Resolution) {
+        let mut declarations: Vec<(usize, LocalId)> = res.declarations().collect();
         declarations.sort_unstable();
+        let kept = self.kept.get_mut();
         if kept.declarations != declarations {
             // The locals are numbered in source order: those the edit left, found at the same
             // (relocated) place, keep their order under the new numbers.
@@ -201,90 +245,45 @@ impl BodyMemo {
                 analyses.retain_mut(|analysis| analysis.rename_locals(&renamed));
             }
         }
-        let ordinals = methods
+        self.ordinals = relocate::methods(ir)
             .iter()
             .enumerate()
             .filter_map(|(ordinal, method)| {
                 Some((std::ptr::from_ref(method.body.as_ref()?), ordinal))
             })
             .collect();
-        BodyMemo {
-            ordinals,
-            kept: RefCell::new(kept),
-            made: RefCell::new(Analyses {
-                bodies: HashMap::new(),
-                declarations,
-            }),
-            reused: Cell::new(0),
-        }
+        self.made.get_mut().declarations = declarations;
     }
 
-    /// The place of `body` if it is a method's body.
-    pub(crate) fn ordinal(&self, body: &Body) -> Option<usize> {
-        self.ordinals.get(&std::ptr::from_ref(body)).copied()
-    }
-
-    /// The kept analysis of the method at `ordinal` from `entry`, recording or not, with its
-    /// result and observations: one this check already noted, or one of the last check,
-    /// which is then noted as made by this check too.
-    pub(crate) fn reuse(
+    fn run<'a>(
         &self,
-        ordinal: usize,
-        entry: &Env,
-        record: bool,
-    ) -> Option<(BodyResult, Vec<Observation>)> {
-        let matches = |a: &Analysis| a.record == record && a.entry == *entry;
-        let found = |a: &Analysis| (a.result.clone(), a.observations.clone());
-        if let Some(made) = self.made.borrow().bodies.get(&ordinal) {
-            if let Some(analysis) = made.iter().find(|a| matches(a)) {
-                return Some(found(analysis));
-            }
-        }
-        let analysis = {
-            let mut kept = self.kept.borrow_mut();
-            let kept = kept.bodies.get_mut(&ordinal)?;
-            let at = kept.iter().position(matches)?;
-            kept.swap_remove(at)
-        };
-        self.reused.set(self.reused.get() + 1);
-        let reused = found(&analysis);
-        self.note(ordinal, analysis);
-        Some(reused)
-    }
-
-    /// Notes an analysis this check made.
-    pub(crate) fn made(
-        &self,
-        ordinal: usize,
+        shared: &Shared<'a, '_>,
+        class: &str,
+        body: &'a Body,
         entry: Env,
-        record: bool,
-        result: &BodyResult,
-        observations: &[Observation],
-    ) {
-        self.note(
-            ordinal,
-            Analysis {
-                entry,
-                record,
-                result: result.clone(),
-                observations: observations.to_vec(),
-            },
-        );
-    }
-
-    fn note(&self, ordinal: usize, analysis: Analysis) {
-        let mut made = self.made.borrow_mut();
-        let noted = made.bodies.entry(ordinal).or_default();
-        if !noted
-            .iter()
-            .any(|a| a.record == analysis.record && a.entry == analysis.entry)
-        {
-            noted.push(analysis);
+        pass: Pass,
+    ) -> BodyResult {
+        // Captured locals would be in entry states, and the leak report adds to file-wide
+        // tables: then a body's result is not a function of its code and entry state.
+        let reusable = !shared.report_unreleased && shared.captured.is_empty();
+        let ordinal = self.ordinals.get(&std::ptr::from_ref(body)).copied();
+        let Some(ordinal) = ordinal.filter(|_| reusable) else {
+            return analyze_body(shared, class, body, entry, pass, 0);
+        };
+        if let Some(result) = self.reuse(ordinal, &entry, pass) {
+            return result;
         }
-    }
-
-    /// How many analyses were reused, and the analyses of this check.
-    pub(crate) fn finish(self) -> (usize, Analyses) {
-        (self.reused.get(), self.made.into_inner())
+        let result = analyze_body(shared, class, body, entry.clone(), pass, 0);
+        if !shared.out_of_time() {
+            self.note(
+                ordinal,
+                Analysis {
+                    entry,
+                    pass,
+                    result: result.clone(),
+                },
+            );
+        }
+        result
     }
 }

@@ -14,7 +14,7 @@
 //! findings of the old text, relocated by [`result`], are those of the new one
 //! (`tests/incremental.rs` checks this against a check from scratch after many random edits).
 //! When they differ only in some methods, the analyses of the others may be reused
-//! ([`crate::body_memo`]).
+//! ([`super::body_memo`]).
 //! [`Shift::renumbering`] also moves expression ids ([`Renumbering`]), for the incremental engine, which lowers
 //! only the edited method and puts it into the kept IR: when that method now has more or fewer
 //! expressions, everything lowered after it is numbered as lowering the whole file would.
