@@ -6,6 +6,8 @@
 # for each SDK level and number of JVMs asked for, the whole library's time per SDK level and
 # number of JVMs, and whether the protocols learned at each SDK level are the same (typestar diff
 # against the first level).
+# On level N a class is learned with learner/experiments/<stem>-apiN.toml where that exists (the
+# main experiment calls a method level N lacks, such as close() before API 24 or 29).
 #   bench/robolectric/run.sh [--sdk N[,N...]] [--jobs J[,J...]]      (defaults: SDK 34; 1 and 2 JVMs)
 # Fetches the Maven artifacts with learner/robolectric/fetch.sh first (a no-op once cached).
 set -euo pipefail
@@ -62,6 +64,7 @@ experiments=(
     android.os.ParcelFileDescriptor:ParcelFileDescriptor
     android.hardware.Camera:Camera
     android.view.accessibility.AccessibilityNodeInfo:AccessibilityNodeInfo
+    android.content.ContentProviderClient:ContentProviderClient
 )
 
 out=bench/results/robolectric.md
@@ -69,7 +72,7 @@ out=bench/results/robolectric.md
     echo "# Robolectric learning benchmark"
     echo
     echo "Produced by \`bench/robolectric/run.sh --sdk ${sdks// /,} --jobs ${jobs_list// /,}\` on $(date -u +%Y-%m-%d), $(nproc) cores (shared with other work), $(java -version 2>&1 | head -1)."
-    echo "Each class is learned by \`typestar learn --backend robolectric --experiment learner/experiments/<class>.toml --sdk N --jobs J\` (debug build)."
+    echo "Each class is learned by \`typestar learn --backend robolectric --experiment learner/experiments/<class>.toml --sdk N --jobs J\` (debug build), or with \`<class>-apiN.toml\` where the main experiment calls a method level N lacks."
     echo "**time** is the whole run's wall time, the start of each JVM and its Robolectric sandbox (10-30 s) included; waits run on the simulated clock, so only real background work (AsyncTask's 200 ms \`doInBackground\`) costs real time."
     echo "**MQ asked (executed)**: queries the learner asked, and runs executed on the agents (each a fresh object)."
     echo "**code**: what the agent read from Robolectric's shadow registry (\`real\`: AOSP code; \`calls-through\`: shadow methods intercept the class and run its AOSP code; \`simulated\`: the shadow's own protocol)."
@@ -84,8 +87,9 @@ failed=0
 for entry in "${experiments[@]}"; do
     stem=${entry%%:*}
     class=${entry#*:}
-    experiment=learner/experiments/$stem.toml
     for sdk in $sdks; do
+        experiment=learner/experiments/$stem.toml
+        [ -f "learner/experiments/$stem-api$sdk.toml" ] && experiment=learner/experiments/$stem-api$sdk.toml
         for jobs in $jobs_list; do
             echo "learning $stem (SDK $sdk, $jobs JVM(s))" >&2
             result=$work/$class-$sdk-$jobs
