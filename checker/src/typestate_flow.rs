@@ -1612,6 +1612,8 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 if self.depth > 0 {
                     let fact = self.fact_of(value, &env);
                     set_fact(&mut env, &RETURNED, fact);
+                    // `return cursor.moveToFirst();`: the answer, per state of its object.
+                    self.keep_answer(&RETURNED, value, &mut env);
                 }
                 true
             }
@@ -2765,19 +2767,28 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 }
             }
         });
+        // What the objects know of the helper's answer becomes what they know of the call's.
         let called = Var::Temp(expr.id);
-        let mut rename = |var: Var| if var == RETURNED { called.clone() } else { var };
+        let carried = |value: &Value| {
+            let mut value = value.clone();
+            if value
+                .facts
+                .values()
+                .any(|facts| facts.contains_key(&RETURNED))
+            {
+                value.rename_fact_vars(&mut |var: Var| {
+                    if var == RETURNED {
+                        called.clone()
+                    } else {
+                        var
+                    }
+                });
+            }
+            value
+        };
         for (var, value) in &exit {
             if self.shared.survives(var) {
-                let mut value = value.clone();
-                if value
-                    .facts
-                    .values()
-                    .any(|facts| facts.contains_key(&RETURNED))
-                {
-                    value.rename_fact_vars(&mut rename);
-                }
-                env.insert(var.clone(), value);
+                env.insert(var.clone(), carried(value));
             }
         }
         env.facts.retain(|var, _| !matches!(var, Var::Field(..)));
@@ -2790,7 +2801,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
         for (param, arg) in &bound {
             if let Some(value) = exit.get(param) {
-                env.insert(arg.clone(), value.clone());
+                env.insert(arg.clone(), carried(value));
             }
         }
         if let Some(returned) = result.returned {
