@@ -30,6 +30,9 @@
 //! A call on the object itself (`stop()`, `this.stop()`) runs whenever its caller does: a
 //! helper of a free method is free.
 //! A local holds a fresh object when every value assigned to it is one (or `null`).
+//! A field holds one after its method assigned it one, until the block that assigned it ends,
+//! the field is assigned something else, or the method calls one of its class's own methods
+//! (`recorder = new Recorder(); recorder.start();` drives `start()`).
 //!
 //! To extend it (a new kind of fresh receiver, say): [`receiver_kind`] decides what a caller
 //! owns for the length of its run; [`Clients::new`] solves the rule over the methods the
@@ -134,7 +137,7 @@ impl Sites {
             language: ir.language,
             sites: Sites::default(),
             callers: Vec::new(),
-            fresh: HashSet::new(),
+            fresh: Fresh::default(),
             types: HashSet::new(),
             in_place: in_place_functions(ir),
         };
@@ -395,14 +398,23 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
     out
 }
 
+/// What holds an object the enclosing method created in this run.
+#[derive(Debug, Clone, Default)]
+struct Fresh {
+    /// Locals every value assigned to is such an object (or `null`).
+    locals: HashSet<LocalId>,
+    /// Fields (class, name) assigned such an object earlier on every path to here.
+    fields: HashSet<(String, String)>,
+}
+
 struct Walker<'r> {
     res: &'r Resolution,
     language: Language,
     sites: Sites,
     /// The enclosing code, innermost last.
     callers: Vec<Caller>,
-    /// Locals of the enclosing methods initialised with an object created there.
-    fresh: HashSet<LocalId>,
+    /// Locals and fields holding an object the enclosing method created.
+    fresh: Fresh,
     /// The receiver types met, shared by their sites.
     types: HashSet<Arc<str>>,
     /// The file's functions whose lambdas run in place ([`crate::ir::Modifiers::runs_lambdas_in_place`]),
@@ -539,8 +551,10 @@ impl<'a> Walker<'a> {
                         self.record(&ty.fqn.clone(), CONSTRUCTOR, Receiver::Fresh);
                     }
                 } else if let Some(ty) = self.res.receiver_of(expr.id) {
-                    // A call on the object itself runs whenever its caller does.
+                    // A call on the object itself runs whenever its caller does, and may
+                    // assign any field.
                     self.record(&ty.fqn.clone(), &call.name, Receiver::Held);
+                    self.fresh.fields.clear();
                 }
                 let in_place =
                     inlined(call, self.language).is_some() || self.runs_in_place(expr, call);
@@ -570,12 +584,24 @@ impl<'a> Walker<'a> {
             ExprKind::Assign { target, value } => {
                 self.expr(target);
                 self.expr(value);
-                if let Some(Binding::Local(id)) = self.res.binding_of(target.id) {
-                    if receiver_kind(self.res, &self.fresh, value) == Receiver::Fresh {
-                        self.fresh.insert(*id);
-                    } else if !matches!(value.kind, ExprKind::Null) {
-                        self.fresh.remove(id);
+                let created = receiver_kind(self.res, &self.fresh, value) == Receiver::Fresh;
+                match self.res.binding_of(target.id) {
+                    Some(Binding::Local(id)) => {
+                        if created {
+                            self.fresh.locals.insert(*id);
+                        } else if !matches!(value.kind, ExprKind::Null) {
+                            self.fresh.locals.remove(id);
+                        }
                     }
+                    Some(Binding::Field { class, name }) => {
+                        let field = (class.clone(), name.clone());
+                        if created {
+                            self.fresh.fields.insert(field);
+                        } else {
+                            self.fresh.fields.remove(&field);
+                        }
+                    }
+                    None => {}
                 }
             }
             ExprKind::Not(inner)
@@ -625,10 +651,19 @@ impl<'a> Visitor<'a> for Walker<'a> {
             self.expr(init);
             if receiver_kind(self.res, &self.fresh, init) == Receiver::Fresh {
                 if let Some(id) = self.res.declared_at(local.name_span.start_byte) {
-                    self.fresh.insert(id);
+                    self.fresh.locals.insert(id);
                 }
             }
         }
+    }
+
+    /// A block: a field made fresh inside it may not be on the paths that skip it.
+    fn visit_block(&mut self, stmts: &'a [crate::ir::Stmt]) {
+        let before = self.fresh.fields.clone();
+        for stmt in stmts {
+            self.visit_stmt(stmt);
+        }
+        self.fresh.fields.retain(|field| before.contains(field));
     }
 
     fn visit_local_class(&mut self, class: &'a Class) {
@@ -663,7 +698,7 @@ fn is_constructor_call(res: &Resolution, expr: &Expr, name: &str) -> bool {
 
 /// What the caller holds `receiver` as: an object it created in this run, or one that may
 /// outlive it.
-fn receiver_kind(res: &Resolution, fresh: &HashSet<LocalId>, receiver: &Expr) -> Receiver {
+fn receiver_kind(res: &Resolution, fresh: &Fresh, receiver: &Expr) -> Receiver {
     let created = match &receiver.kind {
         ExprKind::New { .. } => true,
         ExprKind::Call(call) => match &call.receiver {
@@ -678,9 +713,13 @@ fn receiver_kind(res: &Resolution, fresh: &HashSet<LocalId>, receiver: &Expr) ->
             }
         },
         ExprKind::Cast { expr, .. } => receiver_kind(res, fresh, expr) == Receiver::Fresh,
-        ExprKind::Name(_) => {
-            matches!(res.binding_of(receiver.id), Some(Binding::Local(id)) if fresh.contains(id))
-        }
+        ExprKind::Name(_) | ExprKind::Field { .. } => match res.binding_of(receiver.id) {
+            Some(Binding::Local(id)) => fresh.locals.contains(id),
+            Some(Binding::Field { class, name }) => {
+                fresh.fields.contains(&(class.clone(), name.clone()))
+            }
+            None => false,
+        },
         _ => false,
     };
     if created {
