@@ -642,18 +642,21 @@ fn check_class<'a>(
         }
         constructed = joined.0.unwrap_or(constructed);
     }
-    let driven = class
-        .methods
-        .iter()
-        .filter(|m| m.kind == MethodKind::Method)
-        .filter(|m| shared.clients.order(fqn, &m.name) == Order::Driven)
-        .map(|m| m.name.as_str())
-        .collect();
+    let ordered = |order: Order| {
+        class
+            .methods
+            .iter()
+            .filter(|m| m.kind == MethodKind::Method)
+            .filter(move |m| shared.clients.order(fqn, &m.name) == order)
+            .map(|m| m.name.as_str())
+            .collect()
+    };
     let model = ClassModel {
         class,
         fqn,
         init: constructed,
-        driven,
+        driven: ordered(Order::Driven),
+        last: ordered(Order::Last),
     };
     for event in events::solve(shared, &model, runner) {
         let body = match event.code {

@@ -34,6 +34,14 @@
 //! the field is assigned something else, or the method calls one of its class's own methods
 //! (`recorder = new Recorder(); recorder.start();` drives `start()`).
 //!
+//! A free method is *last* when every call of it is on an object a field of the caller
+//! holds (the field, a local copied from it, or the parameter of a Kotlin `let` on it), and
+//! the caller then assigns that field in the block of the call or one enclosing it, before the
+//! method ends (`writer.finish(); writer = null`): the clients call nothing on the object after
+//! it, so no other method runs after it ([`Order::Last`]).
+//! Which paths reach the assignment is not asked: a `return` between the call and the
+//! assignment may leave the object in the field, a possible miss.
+//!
 //! To extend it (a new kind of fresh receiver, say): [`receiver_kind`] decides what a caller
 //! owns for the length of its run; [`Clients::new`] solves the rule over the methods the
 //! wrappers' callers reach back to, and [`Clients::order`] answers it.
@@ -43,8 +51,10 @@ use std::sync::Arc;
 
 use crate::events::Component;
 use crate::inline::inlined;
+use crate::inline::{Binds, Inlined};
 use crate::ir::{
-    Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr,
+    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind,
+    SourceIr,
 };
 use crate::protocols::Protocols;
 use crate::resolve::{qualify, Binding, LocalId, Resolution};
@@ -93,6 +103,9 @@ pub enum Order {
     Free,
     /// When its clients call it, in their order.
     Driven,
+    /// Any time, but never before another method of the same object: every client lets go
+    /// of the object after calling it.
+    Last,
 }
 
 /// What the caller holds the receiver as.
@@ -121,6 +134,9 @@ struct Site {
     class: Arc<str>,
     receiver: Receiver,
     caller: Caller,
+    /// Whether the caller assigns the field holding the receiver after the call, in the call's
+    /// block or one enclosing it.
+    let_go: bool,
 }
 
 /// The calls a set of files makes on typed receivers, by method name.
@@ -138,6 +154,8 @@ impl Sites {
             sites: Sites::default(),
             callers: Vec::new(),
             fresh: Fresh::default(),
+            holders: HashMap::new(),
+            pending: Vec::new(),
             types: HashSet::new(),
             in_place: in_place_functions(ir),
         };
@@ -185,6 +203,7 @@ pub struct Wrapper {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Clients {
     driven: HashSet<(String, String)>,
+    last: HashSet<(String, String)>,
 }
 
 impl Clients {
@@ -210,6 +229,11 @@ impl Clients {
         while let Some(node) = graph.todo.pop() {
             graph.expand(node);
         }
+        let last = wrappers
+            .iter()
+            .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
+            .filter(|(class, method)| graph.let_go_by_every_caller(class, method))
+            .collect();
         // The least fixpoint: a method is free when some call of it is free.
         let mut free: Vec<bool> = graph
             .calls
@@ -247,13 +271,16 @@ impl Clients {
             .filter(|(_, free)| !free)
             .map(|(key, _)| key)
             .collect();
-        Clients { driven }
+        Clients { driven, last }
     }
 
     /// Whether `method` of `class` may run at any time ([`Order`]).
     pub fn order(&self, class: &str, method: &str) -> Order {
-        if self.driven.contains(&(class.to_owned(), method.to_owned())) {
+        let key = (class.to_owned(), method.to_owned());
+        if self.driven.contains(&key) {
             Order::Driven
+        } else if self.last.contains(&key) {
+            Order::Last
         } else {
             Order::Free
         }
@@ -311,6 +338,24 @@ impl Graph<'_, '_, '_> {
         self.ancestors
             .entry(class.to_owned())
             .or_insert_with(|| protocols.ancestors(class).map(str::to_owned).collect())
+    }
+
+    /// Whether `method` of `class` has calls, and every caller lets go of the object after
+    /// its call ([`Site::let_go`]).
+    fn let_go_by_every_caller(&mut self, class: &str, method: &str) -> bool {
+        let sites = self.sites;
+        let mut any = false;
+        for site in sites.by_method.get(method).into_iter().flatten() {
+            let related = self.ancestors(class).contains(&*site.class)
+                || self.ancestors(&site.class).contains(class);
+            if related {
+                if !site.let_go {
+                    return false;
+                }
+                any = true;
+            }
+        }
+        any
     }
 
     /// Finds what calls `node`.
@@ -415,6 +460,12 @@ struct Walker<'r> {
     callers: Vec<Caller>,
     /// Locals and fields holding an object the enclosing method created.
     fresh: Fresh,
+    /// Locals holding what a field (class, name) holds: copied from it, or a `let`'s
+    /// parameter on it.
+    holders: HashMap<LocalId, (String, String)>,
+    /// Per enclosing block, innermost last, the calls made in it on an object a field holds,
+    /// as (method, index in [`Sites::by_method`], field), until the block assigns the field.
+    pending: Vec<Vec<(String, usize, (String, String))>>,
     /// The receiver types met, shared by their sites.
     types: HashSet<Arc<str>>,
     /// The file's functions whose lambdas run in place ([`crate::ir::Modifiers::runs_lambdas_in_place`]),
@@ -502,38 +553,101 @@ impl<'a> Walker<'a> {
     fn deferred(&mut self, visit: impl FnOnce(&mut Self)) {
         self.callers.push(Caller::Deferred);
         let fresh = std::mem::take(&mut self.fresh);
+        let pending = std::mem::take(&mut self.pending);
         visit(self);
         self.fresh = fresh;
+        self.pending = pending;
         self.callers.pop();
     }
 
-    fn record(&mut self, class: &str, method: &str, receiver: Receiver) {
-        let Some(caller) = self.callers.last().cloned() else {
+    /// The field (class, name) whose object `expr` is, if it names one.
+    fn held_field(&self, expr: &Expr) -> Option<(String, String)> {
+        match &expr.kind {
+            ExprKind::Name(_) | ExprKind::Field { .. } => match self.res.binding_of(expr.id)? {
+                Binding::Field { class, name } => Some((class.clone(), name.clone())),
+                Binding::Local(id) => self.holders.get(id).cloned(),
+            },
+            ExprKind::Cast { expr, .. } => self.held_field(expr),
+            // `field ?: throw …`
+            ExprKind::Binary {
+                op: BinaryOp::Elvis,
+                lhs,
+                ..
+            } => self.held_field(lhs),
+            _ => None,
+        }
+    }
+
+    /// Records the call `method` on `receiver`, of type `class`, as `kind`.
+    fn record_call(&mut self, class: &str, method: &str, receiver: &Expr, kind: Receiver) {
+        let Some(index) = self.record(class, method, kind) else {
             return;
         };
+        if let (Some(field), Some(block)) = (self.held_field(receiver), self.pending.last_mut())
+        {
+            block.push((method.to_owned(), index, field));
+        }
+    }
+
+    /// The caller assigned `field`: the calls waiting in the innermost block let go of it.
+    fn assigned(&mut self, field: &(String, String)) {
+        let Some(block) = self.pending.last_mut() else {
+            return;
+        };
+        let sites = &mut self.sites.by_method;
+        block.retain(|(method, index, held)| {
+            if held != field {
+                return true;
+            }
+            if let Some(site) = sites.get_mut(method).and_then(|s| s.get_mut(*index)) {
+                site.let_go = true;
+            }
+            false
+        });
+    }
+
+    /// The parameter of `fileWriter?.let { writer -> … }` holds what the field holds.
+    fn hold_parameter(&mut self, inline: &Inlined<'_>) {
+        if inline.function.binds != Binds::Parameter {
+            return;
+        }
+        let Some(field) = inline.subject.and_then(|subject| self.held_field(subject)) else {
+            return;
+        };
+        let param = inline
+            .params
+            .first()
+            .map_or(inline.body.span.start_byte, |p| p.span.start_byte);
+        if let Some(local) = self.res.declared_at(param) {
+            self.holders.insert(local, field);
+        }
+    }
+
+    /// Records a site; returns its index among the sites of `method`.
+    fn record(&mut self, class: &str, method: &str, receiver: Receiver) -> Option<usize> {
+        let caller = self.callers.last().cloned()?;
         let Some(Caller::Method { class: owner, .. }) = self
             .callers
             .iter()
             .rev()
             .find(|c| matches!(c, Caller::Method { .. }))
         else {
-            return;
+            return None;
         };
         // A call into another top-level package is a call of a library, not of a wrapper of
         // the project (whose classes share one).
         if package_root(class) != package_root(owner) {
-            return;
+            return None;
         }
         let class = self.interned(class);
-        self.sites
-            .by_method
-            .entry(method.to_owned())
-            .or_default()
-            .push(Site {
-                class,
-                receiver,
-                caller,
-            });
+        let sites = self.sites.by_method.entry(method.to_owned()).or_default();
+        sites.push(Site {
+            class,
+            receiver,
+            caller,
+            let_go: false,
+        });
+        Some(sites.len() - 1)
     }
 
     fn expr(&mut self, expr: &'a Expr) {
@@ -543,7 +657,7 @@ impl<'a> Walker<'a> {
                     let typed = self.res.receiver_of(expr.id).filter(|ty| !ty.is_class_ref);
                     if let Some(ty) = typed {
                         let kind = receiver_kind(self.res, &self.fresh, receiver);
-                        self.record(&ty.fqn.clone(), &call.name, kind);
+                        self.record_call(&ty.fqn.clone(), &call.name, receiver, kind);
                     }
                     self.expr(receiver);
                 } else if is_constructor_call(self.res, expr, &call.name) {
@@ -556,8 +670,11 @@ impl<'a> Walker<'a> {
                     self.record(&ty.fqn.clone(), &call.name, Receiver::Held);
                     self.fresh.fields.clear();
                 }
-                let in_place =
-                    inlined(call, self.language).is_some() || self.runs_in_place(expr, call);
+                let inline = inlined(call, self.language);
+                if let Some(inline) = &inline {
+                    self.hold_parameter(inline);
+                }
+                let in_place = inline.is_some() || self.runs_in_place(expr, call);
                 for arg in &call.args {
                     match &arg.kind {
                         ExprKind::Lambda { body, .. } if in_place => self.body(body),
@@ -587,6 +704,7 @@ impl<'a> Walker<'a> {
                 let created = receiver_kind(self.res, &self.fresh, value) == Receiver::Fresh;
                 match self.res.binding_of(target.id) {
                     Some(Binding::Local(id)) => {
+                        self.holders.remove(id);
                         if created {
                             self.fresh.locals.insert(*id);
                         } else if !matches!(value.kind, ExprKind::Null) {
@@ -595,6 +713,7 @@ impl<'a> Walker<'a> {
                     }
                     Some(Binding::Field { class, name }) => {
                         let field = (class.clone(), name.clone());
+                        self.assigned(&field);
                         if created {
                             self.fresh.fields.insert(field);
                         } else {
@@ -649,6 +768,11 @@ impl<'a> Visitor<'a> for Walker<'a> {
     fn visit_local(&mut self, local: &'a Local) {
         if let Some(init) = &local.init {
             self.expr(init);
+            if let Some(field) = self.held_field(init) {
+                if let Some(id) = self.res.declared_at(local.name_span.start_byte) {
+                    self.holders.insert(id, field);
+                }
+            }
             if receiver_kind(self.res, &self.fresh, init) == Receiver::Fresh {
                 if let Some(id) = self.res.declared_at(local.name_span.start_byte) {
                     self.fresh.locals.insert(id);
@@ -660,8 +784,14 @@ impl<'a> Visitor<'a> for Walker<'a> {
     /// A block: a field made fresh inside it may not be on the paths that skip it.
     fn visit_block(&mut self, stmts: &'a [crate::ir::Stmt]) {
         let before = self.fresh.fields.clone();
+        self.pending.push(Vec::new());
         for stmt in stmts {
             self.visit_stmt(stmt);
+        }
+        // Calls still waiting for their field's assignment wait in the enclosing block.
+        let waiting = self.pending.pop().unwrap_or_default();
+        if let Some(outer) = self.pending.last_mut() {
+            outer.extend(waiting);
         }
         self.fresh.fields.retain(|field| before.contains(field));
     }

@@ -11,6 +11,7 @@
 //! - Handlers (`handlers`): methods others may call, methods named by references, lambdas and anonymous listeners.
 //! - Private methods the class calls itself are helpers, analysed at their call sites, not events.
 //! - A driven method ([`ClassModel::driven`], from `clients.rs`) starts from unknown field states.
+//! - A last method ([`ClassModel::last`]) runs from the hub; its exit leads to no other event.
 //!
 //! Time and callbacks:
 //! - Time passes between two events, never inside one: fields move by the protocol's wait outcomes.
@@ -201,6 +202,9 @@ pub struct ClassModel<'a> {
     /// an unknown state of the fields, so only what goes wrong within one call is found there.
     /// Their effects still reach the other events, which may run after any of them.
     pub driven: HashSet<&'a str>,
+    /// The methods after which its clients call nothing on the object
+    /// ([`crate::clients::Order::Last`]): they run from the hub, and nothing runs after them.
+    pub last: HashSet<&'a str>,
 }
 
 impl ClassModel<'_> {
@@ -551,6 +555,9 @@ fn run_handlers<'a>(
                 EventCode::Deferred(deferred) => Some(deferred.body),
             };
             let Some(body) = body else { continue };
+            if matches!(handler, EventCode::Method(m) if model.last.contains(m.name.as_str())) {
+                continue;
+            }
             let exit = runner
                 .run(shared, model.fqn, body, entry, Pass::Fixpoint)
                 .exit;

@@ -135,19 +135,18 @@ impl<'a> Project<'a> {
                     None => continue,
                 },
             };
-            // Only the methods with findings: the others have nothing a client could change.
-            suspects.extend(wrappers.iter().filter_map(|w| {
-                let methods: Vec<_> = w
-                    .methods
+            // Only the wrappers with findings: the others have nothing a client could change.
+            // All their methods: one without findings may be the last its clients call.
+            suspects.extend(
+                wrappers
                     .iter()
-                    .filter(|(_, span)| result.violations.iter().any(|v| span.contains(v.span)))
-                    .cloned()
-                    .collect();
-                (!methods.is_empty()).then(|| Wrapper {
-                    methods,
-                    ..w.clone()
-                })
-            }));
+                    .filter(|w| {
+                        w.methods.iter().any(|(_, span)| {
+                            result.violations.iter().any(|v| span.contains(v.span))
+                        })
+                    })
+                    .cloned(),
+            );
             first[i] = Some(result);
         }
         let methods = suspects
@@ -217,7 +216,7 @@ impl<'a> Project<'a> {
             let drives = |w: &Wrapper| {
                 w.methods
                     .iter()
-                    .any(|(m, _)| clients.order(&w.class, m) == Order::Driven)
+                    .any(|(m, _)| clients.order(&w.class, m) != Order::Free)
             };
             if slot
                 .as_ref()
