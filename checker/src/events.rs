@@ -38,9 +38,7 @@ use crate::ir::{Body, Class, ExprId, Method, MethodKind, SourceIr};
 use crate::places::{Deferred, Registration, Var};
 use crate::protocols::{ProtocolId, Protocols};
 use crate::resolve::Resolution;
-use crate::typestate_flow::{
-    analyze_body, BodyResult, Cause, Env, FlowState, Listener, Pass, Shared, Value,
-};
+use crate::typestate_flow::{analyze_body, BodyResult, Cause, Env, FlowState, Pass, Shared, Value};
 
 /// The name of the hub where event handlers run (the resumed state of a component).
 const HANDLERS: &str = "*";
@@ -373,11 +371,11 @@ impl<'a> Waits<'a> {
         }
         // A callback whose listener is registered on every path runs it instead of its plain
         // effect.
-        let handled = |var: &Var| -> Vec<(Listener, &[CallbackId])> {
+        let handled = |var: &Var| -> Vec<(&str, &[CallbackId])> {
             self.listeners
                 .iter()
                 .filter(|l| &l.var == var)
-                .map(|l| (Listener::Via(l.via.to_owned()), l.callbacks.as_slice()))
+                .map(|l| (l.via, l.callbacks.as_slice()))
                 .collect()
         };
         let close = |env: &Env| -> Env {
@@ -702,13 +700,8 @@ fn handler_entry(shared: &Shared<'_, '_>, handler: EventCode<'_>, waited: &Env) 
             if let Some(mut value) = receiver_var.and_then(|var| entry.get_mut(var)) {
                 // The listener runs from the states where this path may have registered it.
                 let mut registered = value.clone();
-                if value
-                    .listeners
-                    .contains_key(&Listener::Site(registration.site))
-                {
-                    registered
-                        .states
-                        .retain(|s, _| value.may_be_registered(registration.site, *s));
+                if let Some(with) = value.registered_states(registration.site) {
+                    registered.states.retain(|s, _| with.contains(s));
                 }
                 if let Some(narrowed) = registered.after_callbacks(protocols, &callbacks) {
                     *value = narrowed;

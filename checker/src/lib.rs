@@ -54,6 +54,7 @@ mod platform;
 mod prefilter;
 mod project;
 pub mod protocols;
+mod registrations;
 pub mod resolve;
 pub mod source;
 mod suppress;

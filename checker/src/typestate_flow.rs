@@ -50,6 +50,7 @@ use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{BinaryOp, Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
 use crate::places::{scope_receiver, Places, Var};
 use crate::protocols::{CreatorCall, ProtocolId, Protocols, UnnamedCall};
+use crate::registrations::{Move, Registered, Registrations};
 use crate::resolve::{ExprType, LocalId, Resolution};
 
 /// At most this many causes are kept per state (the first in source order).
@@ -115,11 +116,11 @@ pub struct ValueData {
     /// both. Joining two paths that disagree drops the group: the names then evolve apart,
     /// as if they held different objects.
     pub alias: Option<ExprId>,
-    /// The listeners registered on the object, by their registering call
-    /// (`setOnPreparedListener(…)`), with the states in which they are.
+    /// The listeners registered on the object, by registering method
+    /// (`setOnPreparedListener`), with the states in which they are.
     /// A persistent map: copies of the value share it, so a value copied at every program
     /// point costs the registrations a path adds, not all of them again.
-    pub listeners: imbl::OrdMap<Listener, Registered>,
+    pub listeners: imbl::OrdMap<String, Registrations>,
     /// Whether some path reached these states through something the analysis could only
     /// approximate: a call of unknown effect, an object of unknown origin narrowed by a call,
     /// or a transition the library marks `unverified`. A finding on such a value is never
@@ -297,58 +298,14 @@ fn join_facts(facts: &mut Facts, other: &Facts) -> bool {
     changed
 }
 
-/// A key of [`Value::listeners`].
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Listener {
-    /// The listener one call registered, named by the call's expression.
-    Site(ExprId),
-    /// Whichever listener a registering method (`setOnPreparedListener`) registered: where it
-    /// is registered on every path, the callbacks it listens to run a listener.
-    Via(String),
-}
-
-/// In which states of its object a listener is registered, path by path: a state is reached
-/// with the listener registered on every path, on some paths, or on none.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct Registered {
-    /// The states some path reaches with the listener registered.
-    pub with: BTreeSet<StateId>,
-    /// The states of `with` some other path reaches without it.
-    pub without: BTreeSet<StateId>,
-    /// Whether a path of unknown origin may reach any state without it.
-    pub without_any: bool,
-}
-
-impl Registered {
-    /// Registered in `states`, on every path.
-    fn in_states(states: impl IntoIterator<Item = StateId>) -> Registered {
-        Registered {
-            with: states.into_iter().collect(),
-            ..Registered::default()
-        }
-    }
-
-    /// Whether every path that reaches `state` registered the listener.
-    fn on_every_path(&self, state: StateId) -> bool {
-        self.with.contains(&state) && !self.without.contains(&state) && !self.without_any
-    }
-
-    /// Notes that a move from `source` (of this registration) reaches `target`.
-    fn follow(&self, source: StateId, target: StateId, into: &mut Registered) {
-        if self.with.contains(&source) {
-            into.with.insert(target);
-        }
-        if !self.on_every_path(source) {
-            into.without.insert(target);
-        }
-    }
-
-    /// Drops the states `without` holds that are not in `with` (they say nothing).
-    fn normalised(mut self) -> Registered {
-        let with = &self.with;
-        self.without.retain(|s| with.contains(s));
-        self
-    }
+/// The registrations of each method after the object took `moves`, where only they were taken.
+fn after_moves(
+    listeners: &imbl::OrdMap<String, Registrations>,
+    moves: &[Move],
+) -> imbl::OrdMap<String, Registrations> {
+    (listeners.iter())
+        .map(|(method, registered)| (method.clone(), registered.after_moves(moves)))
+        .collect()
 }
 
 impl ValueData {
@@ -570,31 +527,35 @@ impl Value {
         if self.listeners.is_empty() && other.listeners.is_empty() {
             return false;
         }
-        let sites: BTreeSet<Listener> = self
+        let methods: BTreeSet<String> = self
             .listeners
             .keys()
             .chain(other.listeners.keys())
             .cloned()
             .collect();
         let mut changed = false;
-        for site in sites {
-            let mut joined = Registered::default();
-            let none = Registered::default();
-            for side in [&*self, other] {
-                let entry = side.listeners.get(&site);
-                let registered = entry.unwrap_or(&none);
-                joined.with.extend(&registered.with);
-                joined.without.extend(
+        for method in methods {
+            let none = Registrations::default();
+            let mine = self.listeners.get(&method);
+            let theirs = other.listeners.get(&method);
+            let mut joined = mine.unwrap_or(&none).clone();
+            joined.any = Registered::default();
+            for (side, entry) in [(&*self, mine), (other, theirs)] {
+                let registered = entry.map_or(&none.any, |r| &r.any);
+                joined.any.with.extend(&registered.with);
+                joined.any.without.extend(
                     side.states
                         .keys()
                         .filter(|s| !registered.on_every_path(**s)),
                 );
-                joined.without_any |= registered.without_any || (side.unknown && entry.is_none());
+                joined.any.without_any |=
+                    registered.without_any || (side.unknown && entry.is_none());
             }
-            let joined = joined.normalised();
+            joined.any = joined.any.normalised();
+            joined.sites.join(&theirs.unwrap_or(&none).sites);
             // Written only when it changed, so that the map stays shared where it did not.
-            if self.listeners.get(&site) != Some(&joined) {
-                self.listeners.insert(site, joined);
+            if mine != Some(&joined) {
+                self.listeners.insert(method, joined);
                 changed = true;
             }
         }
@@ -615,7 +576,7 @@ impl Value {
     pub fn after_wait_except(
         &self,
         protocols: &Protocols<'_>,
-        handled: &[(Listener, &[CallbackId])],
+        handled: &[(&str, &[CallbackId])],
     ) -> Value {
         let ts = protocols.typestate(self.protocol);
         let wait = |state: StateId| match &ts.state(state).on_wait {
@@ -651,18 +612,19 @@ impl Value {
         // grow as moves are found: repeat until nothing changes (a few rounds).
         loop {
             let mut next = out.clone();
+            let mut moves: Vec<Move> = Vec::new();
             for &state in out.states.keys() {
                 let Some((target, cause, callback)) = wait(state) else {
                     next.unknown |= restricted(state);
                     continue;
                 };
                 let runs_listener = callback.is_some_and(|callback| {
-                    handled.iter().any(|(listener, callbacks)| {
+                    handled.iter().any(|(method, callbacks)| {
                         callbacks.contains(&callback)
                             && out
                                 .listeners
-                                .get(listener)
-                                .is_some_and(|r| r.on_every_path(state))
+                                .get(*method)
+                                .is_some_and(|r| r.any.on_every_path(state))
                     })
                 });
                 if runs_listener {
@@ -671,15 +633,10 @@ impl Value {
                 let guessed = out.guessed.contains(&state);
                 carry(&mut next, guessed, out.facts.get(&state), target);
                 next.states.entry(target).or_default().insert(cause);
-                for (listener, registered) in &out.listeners {
-                    if let Some(into) = next.listeners.get_mut(listener) {
-                        registered.follow(state, target, into);
-                    }
-                }
+                moves.push((state, target));
             }
-            next.listeners = std::mem::take(&mut next.listeners)
-                .into_iter()
-                .map(|(listener, registered)| (listener, registered.normalised()))
+            next.listeners = (out.listeners.iter())
+                .map(|(method, registered)| (method.clone(), registered.also_after_moves(&moves)))
                 .collect();
             if next == out {
                 return out;
@@ -696,38 +653,29 @@ impl Value {
         callbacks: &[CallbackId],
     ) -> Option<Value> {
         let ts = protocols.typestate(self.protocol);
-        let moves: Vec<(StateId, StateId, CallbackId)> = self
+        let moves: Vec<(Move, CallbackId)> = self
             .states
             .keys()
             .filter_map(|&state| match &ts.state(state).on_wait {
                 WaitOutcome::Callback {
                     callback, target, ..
-                } if callbacks.contains(callback) => Some((state, *target, *callback)),
+                } if callbacks.contains(callback) => Some(((state, *target), *callback)),
                 _ => None,
             })
             .collect();
         if moves.is_empty() {
             return None;
         }
+        let moved: Vec<Move> = moves.iter().map(|&(moved, _)| moved).collect();
         let mut out = Value::from(ValueData {
             states: BTreeMap::new(),
             null: false,
-            listeners: imbl::OrdMap::new(),
+            listeners: after_moves(&self.listeners, &moved),
             facts: BTreeMap::new(),
             guessed: BTreeSet::new(),
             ..(*self.0).clone()
         });
-        for (site, registered) in &self.listeners {
-            let mut into = Registered {
-                without_any: registered.without_any,
-                ..Registered::default()
-            };
-            for &(state, target, _) in &moves {
-                registered.follow(state, target, &mut into);
-            }
-            out.listeners.insert(site.clone(), into.normalised());
-        }
-        for (source, target, callback) in moves {
+        for ((source, target), callback) in moves {
             let guessed = self.guessed.contains(&source);
             carry(&mut out, guessed, self.facts.get(&source), target);
             out.states
@@ -770,23 +718,26 @@ impl Value {
     /// Whether the listener registered by the call `site` may be registered while the object
     /// is in `state`.
     pub fn may_be_registered(&self, site: ExprId, state: StateId) -> bool {
-        self.listeners
-            .get(&Listener::Site(site))
-            .is_some_and(|r| r.with.contains(&state))
+        self.registered_states(site)
+            .is_some_and(|with| with.contains(&state))
+    }
+
+    /// The states in which the listener registered by the call `site` may be registered, if
+    /// some path registered it.
+    pub fn registered_states(&self, site: ExprId) -> Option<&BTreeSet<StateId>> {
+        self.listeners.values().find_map(|r| r.sites.get(site))
     }
 
     /// Notes that the call `site` of the registering method `via` registered a listener, on
     /// this path, in whatever state the object is (any state of `protocols`, if its origin is
     /// unknown).
     fn register(&mut self, site: ExprId, via: &str, protocols: &Protocols<'_>) {
-        let registered = if self.unknown {
-            Registered::in_states(protocols.typestate(self.protocol).state_ids())
+        let states = if self.unknown {
+            protocols.typestate(self.protocol).state_ids().collect()
         } else {
-            Registered::in_states(self.states.keys().copied())
+            self.states.keys().copied().collect()
         };
-        self.listeners
-            .insert(Listener::Via(via.to_owned()), registered.clone());
-        self.listeners.insert(Listener::Site(site), registered);
+        (self.listeners.entry(via.to_owned()).or_default()).registered(site, states);
     }
 
     /// Makes the value what one path of a join sees when the other path does not track the
@@ -796,13 +747,13 @@ impl Value {
             return false;
         }
         let mut changed = !std::mem::replace(&mut self.unknown, true);
-        let without: Vec<Listener> = (self.listeners.iter())
-            .filter(|(_, registered)| !registered.without_any)
-            .map(|(listener, _)| listener.clone())
+        let without: Vec<String> = (self.listeners.iter())
+            .filter(|(_, registered)| !registered.any.without_any)
+            .map(|(method, _)| method.clone())
             .collect();
-        for listener in without {
-            if let Some(registered) = self.listeners.get_mut(&listener) {
-                registered.without_any = true;
+        for method in without {
+            if let Some(registered) = self.listeners.get_mut(&method) {
+                registered.any.without_any = true;
                 changed = true;
             }
         }
@@ -811,7 +762,7 @@ impl Value {
 
     /// Whether [`Value::untracked_elsewhere`] would leave the value as it is.
     fn is_untracked_elsewhere(&self) -> bool {
-        self.unknown && self.listeners.values().all(|r| r.without_any)
+        self.unknown && self.listeners.values().all(|r| r.any.without_any)
     }
 
     /// Makes each state know, of its own, what `path` (the facts of the path the object is
@@ -2411,23 +2362,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         {
             return;
         }
-        let sites = &self.shared.places.sites;
         let replaces = call.name.starts_with("set");
         let removes = call.args.iter().all(|a| a.kind == ExprKind::Null);
         let update = |value: &mut Value| {
             if replaces {
-                let replaced: Vec<Listener> = (value.listeners.keys())
-                    .filter(|listener| match listener {
-                        Listener::Site(site) => {
-                            sites.get(site).is_some_and(|s| s.name == call.name)
-                        }
-                        Listener::Via(via) => *via == call.name,
-                    })
-                    .cloned()
-                    .collect();
-                for listener in replaced {
-                    value.listeners.remove(&listener);
-                }
+                value.listeners.remove(&call.name);
             }
             if !removes {
                 value.register(expr.id, &call.name, protocols);
@@ -2524,19 +2463,17 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             forgotten: unexplored && value.forgotten,
             ..ValueData::empty(value.protocol)
         });
-        for (site, registered) in &value.listeners {
-            let mut into = Registered {
-                without_any: registered.without_any,
-                ..Registered::default()
-            };
-            for &state in &sources {
-                for &callin in callins {
-                    if let Some(target) = ts.step(state, callin).target() {
-                        registered.follow(state, target, &mut into);
-                    }
-                }
-            }
-            next.listeners.insert(site.clone(), into.normalised());
+        if !value.listeners.is_empty() {
+            let moves: Vec<Move> = (sources.iter())
+                .flat_map(|&state| {
+                    (callins.iter()).filter_map(move |&callin| {
+                        ts.step(state, callin)
+                            .target()
+                            .map(|target| (state, target))
+                    })
+                })
+                .collect();
+            next.listeners = after_moves(&value.listeners, &moves);
         }
         for state in sources {
             for &callin in callins {
