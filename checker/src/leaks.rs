@@ -78,7 +78,7 @@ pub const GUESSED_CODE: &str = "never-released";
 const ON_BY_DEFAULT: &[(&str, LeakKind)] = &[];
 
 /// Whether leaks are followed at all when `--unreleased` is off.
-pub fn any_on_by_default() -> bool {
+pub(crate) fn any_on_by_default() -> bool {
     !ON_BY_DEFAULT.is_empty()
 }
 
