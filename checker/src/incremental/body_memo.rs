@@ -79,12 +79,7 @@ impl Analysis {
             if renumbers {
                 returned.place = returned.place.take().map(|var| renumber_var(shift, var));
             }
-            if renumbers {
-                returned
-                    .value
-                    .rename_fact_vars(&mut |var| renumber_var(shift, var));
-            }
-            relocate_value(shift, &mut returned.value);
+            relocate_held_value(shift, &mut returned.value);
         }
         if renumbers {
             self.result.started_groups = std::mem::take(&mut self.result.started_groups)
@@ -97,12 +92,7 @@ impl Analysis {
             if let Some(span) = &mut observation.receiver_span {
                 shift.span(span);
             }
-            if renumbers {
-                observation
-                    .value
-                    .rename_fact_vars(&mut |var| renumber_var(shift, var));
-            }
-            relocate_value(shift, &mut observation.value);
+            relocate_held_value(shift, &mut observation.value);
         }
         let losses = &mut self.result.losses;
         for owned in &mut losses.owned {
@@ -112,12 +102,7 @@ impl Analysis {
             if let Some(at) = &mut dropped.at {
                 shift.span(at);
             }
-            if renumbers {
-                dropped
-                    .value
-                    .rename_fact_vars(&mut |var| renumber_var(shift, var));
-            }
-            relocate_value(shift, &mut dropped.value);
+            relocate_held_value(shift, &mut dropped.value);
         }
     }
 
@@ -158,6 +143,15 @@ fn renumber_var(shift: &mut Shift, var: Var) -> Var {
         Var::Temp(id) => Var::Temp(shift.expr_id(id)),
         other => other,
     }
+}
+
+/// Relocates a value held outside an [`Env`] (which renames the flags of its values itself):
+/// its causes, and the temporaries its flags name.
+fn relocate_held_value(shift: &mut Shift, value: &mut Value) {
+    if shift.renumbers() {
+        value.rename_fact_vars(&mut |var| renumber_var(shift, var));
+    }
+    relocate_value(shift, value);
 }
 
 /// Moves the byte ranges and renumbers the calls a value's causes name.
