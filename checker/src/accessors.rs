@@ -1,20 +1,20 @@
 //! Kotlin's synthetic properties over Java accessors, turned back into the calls they are.
 //!
-//! Kotlin shows a Java getter `getFoo()` (or `isFoo()`) as a property `foo` (`isFoo`), and
-//! assigning it calls the setter `setFoo(v)`: `helper.writableDatabase` is
-//! `helper.getWritableDatabase()`, `player.isPlaying` is `player.isPlaying()`.
-//! [`desugar`] rewrites such a read ([`ExprKind::Field`], or a bare [`ExprKind::Name`] on the
-//! implicit `this`) into the getter's [`ExprKind::Call`], and such an assignment into the
-//! setter's, wherever the receiver follows a protocol that binds the accessor as a callin, so
-//! every later pass (places, control flow, typestate flow, diagnostics, hovers, summaries of
-//! helpers) sees the call it compiles to; the call's name span is the property name's.
-//! Which reads qualify is the resolver's business: only Kotlin reads that resolve to no local
-//! and no field of an enclosing class ([`Resolution::properties`]), and of those only the ones
-//! on a protocol object, so a client's own property stays what it is (Kotlin rejects a property
-//! of a protocol subclass whose getter would override an accessor of the protocol class).
+//! Kotlin shows a Java getter `getFoo()` (or `isFoo()`) as a property `foo` (`isFoo`), and assigning it calls the setter `setFoo(v)`.
+//! So `helper.writableDatabase` is `helper.getWritableDatabase()`, and `player.isPlaying` is `player.isPlaying()`.
+//! [`desugar`] rewrites such a read into the getter's [`ExprKind::Call`], and such an assignment into the setter's.
+//! A read is an [`ExprKind::Field`], or a bare [`ExprKind::Name`] on the implicit `this`.
+//! It does so wherever the receiver follows a protocol that binds the accessor as a callin.
+//! Every later pass (places, control flow, typestate flow, diagnostics, hovers, summaries of helpers) then sees the call it compiles to.
+//! The call's name span is the property name's.
+//!
+//! Which reads qualify is the resolver's business ([`Resolution::properties`]).
+//! Only Kotlin reads that resolve to no local and no field of an enclosing class qualify, and of those only the ones on a protocol object.
+//! So a client's own property stays what it is.
+//! (Kotlin rejects a property of a protocol subclass whose getter would override an accessor of the protocol class.)
 //! Java sources are left alone: Java's `obj.field` is a field.
-//! A setter counts when the protocol binds it (Kotlin requires the Java getter too, which the
-//! code compiling shows), and the rewritten call keeps the id of the assigned property.
+//! A setter counts when the protocol binds it (Kotlin requires the Java getter too, which the code compiling shows).
+//! The rewritten call keeps the id of the assigned property.
 
 use std::borrow::Cow;
 

@@ -1,25 +1,21 @@
 //! Control-flow graphs over the IR, one per method body, lambda or initializer.
 //!
-//! Nodes are the effects the typestate analysis cares about, in evaluation order: calls,
-//! object creations, assignments, declarations, branches on conditions, closes of resources,
-//! entries into catch handlers, throws and returned values, and the value each branch of an
-//! `if` or `when` used as a value gives it ([`NodeKind::Yield`]).
-//! Conditions are split at `&&`, `||` and `!`, so each [`NodeKind::Branch`] tests one
-//! condition and its `True`/`False` edges can refine null checks.
+//! Nodes are the effects the typestate analysis cares about, in evaluation order.
+//! They are calls, object creations, assignments, declarations, branches on conditions, closes of resources, entries into catch handlers, throws and returned values.
+//! The value each branch of an `if` or `when` used as a value gives it is a node too ([`NodeKind::Yield`]).
+//! Conditions are split at `&&`, `||` and `!`, so each [`NodeKind::Branch`] tests one condition.
+//! Its `True` and `False` edges can then refine null checks.
 //!
-//! Exceptions: inside a `try`, every call and throw has an [`EdgeKind::Exception`] edge to
-//! each catch handler and, through a copy of the `finally` block, to the enclosing handler
-//! (or the exceptional exit).
-//! Outside a `try`, only `throw` reaches the exceptional exit: an exception escaping a call
-//! ends that path.
-//! `finally` blocks are copied onto every path that leaves them (normal, exceptional,
-//! `return`, `break`, `continue`).
+//! Exceptions:
+//! - Inside a `try`, every call and throw has an [`EdgeKind::Exception`] edge to each catch handler.
+//!   It also has one, through a copy of the `finally` block, to the enclosing handler (or the exceptional exit).
+//! - Outside a `try`, only `throw` reaches the exceptional exit: an exception escaping a call ends that path.
+//! - `finally` blocks are copied onto every path that leaves them (normal, exceptional, `return`, `break`, `continue`).
 //!
-//! Lambdas passed to the Kotlin inline functions of [`crate::inline`] run in place and are
-//! inlined: once (after a [`NodeKind::EnterScope`] node where the lambda gets the subject), or
-//! as a loop that runs them zero or more times; `use` closes its subject afterwards,
-//! `runCatching` catches what its lambda throws, and a safe call (`x?.let { … }`) runs only
-//! after a [`NodeKind::NotNull`] test of its receiver.
+//! Lambdas passed to the Kotlin inline functions of [`crate::inline`] run in place and are inlined.
+//! They run once (after a [`NodeKind::EnterScope`] node where the lambda gets the subject), or as a loop that runs them zero or more times.
+//! `use` closes its subject afterwards, and `runCatching` catches what its lambda throws.
+//! A safe call (`x?.let { … }`) runs only after a [`NodeKind::NotNull`] test of its receiver.
 //! Try-with-resources closes its resources in reverse order.
 //! Other lambdas and anonymous class bodies get graphs of their own.
 

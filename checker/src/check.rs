@@ -22,14 +22,15 @@ use crate::ir::{
     StmtKind, TooDeep,
 };
 use crate::lang::NotParsed;
+use crate::leaks::{Losses, Owned};
 use crate::places::{self, Places, Var};
 use crate::protocols::{Protocols, Supertypes};
 use crate::resolve::Resolution;
 use crate::source::SourceFile;
 use crate::suppress;
 use crate::typestate_flow::{
-    analyze_body, constant, eval_initializer, set_fact, Env, Fact, FlowState, Helper, Observation,
-    Pass, Shared, Value,
+    analyze_body, constant, eval_initializer, set_fact, BodyResult, Env, Fact, FlowState, Helper,
+    Observation, Pass, Shared, Value,
 };
 
 /// How to check.
@@ -204,8 +205,8 @@ fn findings(
     let (timed_out, (violations, mut unreleased, calls)) =
         analyze(library, ir, config, runner, |cx| {
             let all = config.report_unreleased;
-            let unreleased = crate::leaks::report(cx.protocols, cx.leaks, &cx.owned, all);
-            let merged = diagnostics::merge(cx.observations);
+            let unreleased = crate::leaks::report(cx.protocols, cx.recorded.losses, all);
+            let merged = diagnostics::merge(cx.recorded.observations);
             let violations = diagnostics::violations(cx.protocols, cx.places, text, &merged);
             let calls = merged.iter().map(|o| observed(cx.protocols, o)).collect();
             (violations, unreleased, calls)
@@ -238,7 +239,7 @@ pub fn states_at(
     let ir = crate::lang::lower(file.language, &file.text);
     let within = |span: Span| span.start_byte <= offset && offset <= span.end_byte;
     let (_, found) = analyze(library, &ir, config, &mut Fresh, |cx| {
-        let merged = diagnostics::merge(cx.observations);
+        let merged = diagnostics::merge(cx.recorded.observations);
         // The innermost call whose own span holds the offset wins over the receiver of
         // another (`call.execute().use { … }`: the receiver of `use` is `call.execute()`).
         let observation = merged
@@ -290,9 +291,28 @@ pub(crate) fn declared_classes(
 struct Analysed<'c, 'l> {
     protocols: &'c Protocols<'l>,
     places: &'c Places<'c>,
+    recorded: Recorded,
+}
+
+/// What the last pass records: what each call on a tracked object saw, and what the leak
+/// scans found.
+#[derive(Default)]
+struct Recorded {
     observations: Vec<Observation>,
-    leaks: Vec<crate::leaks::Dropped>,
-    owned: HashMap<Var, (String, Span)>,
+    losses: Losses,
+}
+
+impl Recorded {
+    /// Takes what `result`, a body's analysis in the last pass, recorded.
+    fn take(&mut self, result: &mut BodyResult) {
+        self.observations.append(&mut result.observations);
+        self.losses.append(&mut result.losses);
+    }
+
+    fn append(&mut self, other: &mut Recorded) {
+        self.observations.append(&mut other.observations);
+        self.losses.append(&mut other.losses);
+    }
 }
 
 /// Runs the analysis of `ir`, with the bodies of its events run through `runner`, and hands
@@ -344,19 +364,15 @@ fn analyze<R>(
     shared.report_unreleased = config.report_unreleased || crate::leaks::any_on_by_default();
     runner.start(ir, &res);
     let runner: &dyn Runner = runner;
-    let observations = classes
-        .iter()
-        .flat_map(|(class, fqn)| check_class(&shared, class, fqn, &initializers, runner))
-        .collect();
-    let leaks = shared.leaks.take();
-    let owned = shared.owned.take();
+    let mut recorded = Recorded::default();
+    for (class, fqn) in &classes {
+        recorded.append(&mut check_class(&shared, class, fqn, &initializers, runner));
+    }
     let timed_out = shared.out_of_time();
     let res = finish(Analysed {
         protocols: &protocols,
         places: &places,
-        observations,
-        leaks,
-        owned,
+        recorded,
     });
     (timed_out, res)
 }
@@ -534,11 +550,11 @@ fn check_class<'a>(
     fqn: &str,
     initializers: &'a HashMap<ExprId, Body>,
     runner: &dyn Runner,
-) -> Vec<Observation> {
+) -> Recorded {
     let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
-        return Vec::new();
+        return Recorded::default();
     };
-    let mut observations = Vec::new();
+    let mut recorded = Recorded::default();
     let mut fields = Env::new();
     for field in &class.fields {
         let var = Var::Field(fqn.to_owned(), field.name.clone());
@@ -547,7 +563,7 @@ fn check_class<'a>(
         let returned = field.init.as_ref().and_then(|init| {
             let body = initializers.get(&init.id)?;
             let mut result = analyze_body(shared, fqn, body, fields.clone(), Pass::Record, 1);
-            observations.append(&mut result.observations);
+            recorded.take(&mut result);
             if let Some(exit) = result.exit {
                 fields = exit;
             }
@@ -570,8 +586,11 @@ fn check_class<'a>(
                     .as_ref()
                     .is_some_and(|v| !v.unknown && !v.states.is_empty());
                 if shared.report_unreleased && created {
-                    let mut owned = shared.owned.borrow_mut();
-                    owned.insert(var.clone(), (field.name.clone(), field.span));
+                    recorded.losses.owned.push(Owned {
+                        var: var.clone(),
+                        written: field.name.clone(),
+                        span: field.span,
+                    });
                 }
                 value
             }
@@ -624,7 +643,7 @@ fn check_class<'a>(
     let mut constructed = fields.clone();
     for init in &class.initializers {
         let mut result = runner.run(shared, fqn, init, constructed.clone(), Pass::Record);
-        observations.append(&mut result.observations);
+        recorded.take(&mut result);
         constructed = result.exit.unwrap_or(constructed);
     }
     let constructors: Vec<_> = class
@@ -637,7 +656,7 @@ fn check_class<'a>(
         let mut joined = FlowState(None);
         for body in constructors {
             let mut result = runner.run(shared, fqn, body, constructed.clone(), Pass::Record);
-            observations.append(&mut result.observations);
+            recorded.take(&mut result);
             crate::flow::Lattice::join(&mut joined, &FlowState(result.exit));
         }
         constructed = joined.0.unwrap_or(constructed);
@@ -658,15 +677,20 @@ fn check_class<'a>(
         driven: ordered(Order::Driven),
         last: ordered(Order::Last),
     };
-    for event in events::solve(shared, &model, runner) {
+    let solved = events::solve(shared, &model, runner);
+    if shared.report_unreleased {
+        let lost = crate::leaks::at_lifecycle(fqn, &solved.returns, solved.last);
+        recorded.losses.dropped.extend(lost);
+    }
+    for event in solved.events {
         let body = match event.code {
             EventCode::Method(method) => method.body.as_ref(),
             EventCode::Deferred(deferred) => Some(deferred.body),
         };
         if let Some(body) = body {
             let mut result = runner.run(shared, fqn, body, event.entry, Pass::Record);
-            observations.append(&mut result.observations);
+            recorded.take(&mut result);
         }
     }
-    observations
+    recorded
 }

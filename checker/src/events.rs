@@ -225,13 +225,24 @@ impl ClassModel<'_> {
     }
 }
 
+/// What [`solve`] finds of a class.
+pub struct Solved<'a> {
+    /// Every event, with the state it starts from.
+    pub events: Vec<Event<'a>>,
+    /// The state in which each point of the lifecycle is left (`onPause`, the hub `*`), in
+    /// the order of the component's edges.
+    pub returns: Vec<(&'static str, Env)>,
+    /// The last point of the lifecycle, if the component has one (`onDestroy`).
+    pub last: Option<&'static str>,
+}
+
 /// Computes the entry state of every event of `model`: lifecycle methods, handlers and
 /// deferred code, running bodies through `runner`.
 pub(crate) fn solve<'a>(
     shared: &Shared<'a, '_>,
     model: &ClassModel<'a>,
     runner: &dyn Runner,
-) -> Vec<Event<'a>> {
+) -> Solved<'a> {
     let kind = Component::of(shared.protocols, model.fqn);
     let (listeners, handlers): (Vec<_>, Vec<_>) = handlers(shared, model, kind)
         .into_iter()
@@ -304,26 +315,11 @@ pub(crate) fn solve<'a>(
             }
         }
     }
-    if shared.report_unreleased {
-        if let Some(FlowState(Some(last))) = kind.last().and_then(|node| outputs.get(node)) {
-            let owned = shared.owned.borrow();
-            let mut leaks = shared.leaks.borrow_mut();
-            for (var, value) in last {
-                if matches!(var, Var::Field(class, _) if class == model.fqn)
-                    && owned.contains_key(var)
-                {
-                    leaks.push(crate::leaks::Dropped {
-                        var: var.clone(),
-                        value: value.clone(),
-                        kind: crate::leaks::LeakKind::ComponentEnd,
-                        at: None,
-                    });
-                }
-            }
-        }
-        for &(_, node) in kind.edges() {
-            if let Some(FlowState(Some(out))) = outputs.get(node) {
-                crate::leaks::at_lifecycle(shared, model.fqn, node, out);
+    let mut returns: Vec<(&'static str, Env)> = Vec::new();
+    for &(_, node) in kind.edges() {
+        if let Some(FlowState(Some(out))) = outputs.get(node) {
+            if !returns.iter().any(|(seen, _)| *seen == node) {
+                returns.push((node, out.clone()));
             }
         }
     }
@@ -335,7 +331,11 @@ pub(crate) fn solve<'a>(
             });
         }
     }
-    events
+    Solved {
+        events,
+        returns,
+        last: kind.last(),
+    }
 }
 
 /// A listener registered on a field (or on the object itself) of the class.

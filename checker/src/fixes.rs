@@ -1,8 +1,7 @@
 //! Quick fixes the checker vouches for, attached to the violations they remove.
 //!
-//! One fix exists: `start()` right after `prepareAsync()` on a `MediaPlayer` starts a player
-//! that is still preparing; the fix starts it in an `onPrepared` listener instead, registered
-//! just before `prepareAsync()`:
+//! One fix exists: `start()` right after `prepareAsync()` on a `MediaPlayer` starts a player that is still preparing.
+//! The fix starts it in an `onPrepared` listener instead, registered just before `prepareAsync()`:
 //!
 //! ```text
 //! player.prepareAsync();         player.setOnPreparedListener(mp -> mp.start());
@@ -12,16 +11,15 @@
 //! (Kotlin: `player.setOnPreparedListener { it.start() }`.)
 //! It is offered only where moving the call cannot change what else the code does:
 //! - the violation is definite, and `onPrepared` is the one callback pending;
-//! - both calls are whole statements of the same body, next to each other with only blank
-//!   space between, on the same receiver, a plain name; each statement starts its line;
-//! - nothing after the `start()` in that body names the receiver, and, unless the receiver is a
-//!   local declared earlier in that body (so no other code can reach it), nothing follows at
-//!   all;
+//! - both calls are whole statements of the same body, next to each other with only blank space between;
+//! - they are on the same receiver, a plain name, and each statement starts its line;
+//! - nothing after the `start()` in that body names the receiver;
+//! - nothing follows at all, unless the receiver is a local declared earlier in that body (so no other code can reach it);
 //! - no `setOnPreparedListener` appears anywhere in the file, so no listener is replaced;
 //! - in Java, the lambda's parameter name is used nowhere in the file.
 //!
-//! The fixes depend only on the IR, the text and the violations, so the incremental engine
-//! recomputes them when it keeps findings across an edit.
+//! The fixes depend only on the IR, the text and the violations.
+//! So the incremental engine recomputes them when it keeps findings across an edit.
 
 use crate::diagnostics::{Fix, FixEdit, Violation, ViolationKind};
 use crate::ir::{Body, Call, Class, ExprKind, Language, SourceIr, Span, Stmt, StmtKind};

@@ -1,32 +1,24 @@
 //! Checking one file again and again as it is edited, re-doing only what an edit can change.
 //!
-//! An [`Incremental`] keeps, for one document, the last text, its tree-sitter tree, the IR
-//! lowered from it and the findings of the last check with the library and configuration
-//! they were computed with. Each [`Incremental::check`] of a new text:
+//! An [`Incremental`] keeps, for one document, the last text, its tree-sitter tree and the IR lowered from it.
+//! It also keeps the findings of the last check, with the library and configuration they were computed with.
+//! Each [`Incremental::check`] of a new text goes through these steps:
+//! 1. It finds the one [`TextEdit`] between the old and the new text (their common prefix and suffix).
+//!    So the caller only hands over whole texts, in any order.
+//! 2. It edits the kept tree, and tree-sitter reparses only around the edit.
+//!    Parsing was the largest part of a check (`bench/results/lsp-latency.md`).
+//! 3. An edit inside one comment keeps the IR, moved across the edit, and the findings, relocated.
+//!    The comment must be there afterwards, on the same line, without the suppression marker.
+//!    The fixes are computed again, as they read the text ([`crate::fixes`]).
+//! 4. An edit inside one method, whose tree changed only inside that method's node, lowers only that method into the kept IR.
+//!    Its expressions are numbered from where the kept one's started ([`crate::ir::Method::ids`]), and what follows is renumbered if the count changed.
+//! 5. Otherwise it lowers the whole new tree, and compares it with the kept IR relocated across the edit ([`relocate`]).
+//!    If they are equal, the edit touched only what the IR does not record (blank space, a literal's contents), and the kept findings, relocated, are the answer.
+//! 6. Otherwise it analyses the new IR as [`crate::check`] does.
+//!    If only some methods differ and [`Last::reusable`] allows it, the analyses of the others' bodies are taken from the last check ([`body_memo`]).
 //!
-//! 1. finds the one [`TextEdit`] between the old and the new text (their common prefix and
-//!    suffix), so the caller only hands over whole texts, in any order;
-//! 2. edits the kept tree and lets tree-sitter reparse only around the edit (parsing was
-//!    the largest part of a check: `bench/results/lsp-latency.md`);
-//! 3. if the edit stayed inside one comment (the same comment, moved, is there afterwards,
-//!    on the same line, without the suppression marker), the IR is the kept one moved across
-//!    the edit, and the kept findings, relocated, are the answer (with their fixes computed
-//!    again, as those read the text: [`crate::fixes`]);
-//! 4. otherwise, if the edit lies inside one method and every part of the tree whose
-//!    structure changed lies inside that method's node, lowers only that method (numbering
-//!    its expressions from where the kept one's started, [`crate::ir::Method::ids`]) into the
-//!    kept IR moved across the edit, renumbering what follows if the count changed; else
-//!    lowers the whole new tree and compares it with the kept IR relocated across the edit
-//!    ([`relocate`]), class by class; if the two are equal, the edit touched only
-//!    what the IR does not record (blank space, a literal's contents), and again the kept
-//!    findings, relocated, are the answer;
-//! 5. otherwise analyses the new IR as [`crate::check`] does; if only some methods differ
-//!    (and [`Last::reusable`] allows it), the analyses of the others' bodies from the same
-//!    entry states are taken from the last check ([`body_memo`]).
-//!
-//! The result is always that of [`crate::check`] on the same text, and the kept IR that
-//! lowered from it: `tests/incremental.rs` applies many random edits to fixture files and
-//! compares both after each one.
+//! The result is always that of [`crate::check`] on the same text, and the kept IR that lowered from it.
+//! `tests/incremental.rs` applies many random edits to fixture files and compares both after each one.
 
 use std::time::Instant;
 

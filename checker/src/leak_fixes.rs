@@ -1,29 +1,23 @@
-//! Where a leak happens and the quick fixes that remove one: [`crate::leaks`] says which
-//! objects are lost; this module reads the IR and the text around them.
+//! Where a leak happens, and the quick fixes that remove one.
 //!
-//! A report that stands where its object was stored (lost at the end of a method, a
-//! lifecycle callback or the component's life) gets where it is lost as a related location:
-//! the end of the method, or the callback (the component's declaration when it does not
-//! override it).
-//! An assignment that loses what the same assignment stored before (in a loop, or a callback
-//! that runs again) says so.
+//! [`crate::leaks`] says which objects are lost; this module reads the IR and the text around them.
+//! A report that stands where its object was stored gets where it is lost as a related location.
+//! That is the end of the method, or the lifecycle callback (the component's declaration when it does not override it).
+//! An assignment that loses what the same assignment stored before (in a loop, or a callback that runs again) says so.
 //!
 //! Two fixes, each offered only where it is unambiguous:
-//! - a field of a component still live past a lifecycle deadline (`leak-lifecycle`,
-//!   `leak-component-end`): call the protocol's one releasing method at the end of that
-//!   callback, which is added (calling `super`) when the component does not override it;
-//!   not offered when the class releases that field anywhere already (where to release it is
-//!   then a choice between places);
-//! - a local left open at the end of its method or on an exception path, whose declared
-//!   obligation is discharged by `close()` alone (every such library protocol cites
-//!   `java.io.Closeable`): declare it in a try-with-resources (Java) or read it through
-//!   `use {}` (Kotlin) around the rest of its block, dropping a plain `x.close();` statement
-//!   there; not offered when the rest assigns the name, holds a multi-line string (which
-//!   re-indenting would change), or, in Kotlin, a `break` or `continue` (not allowed across
-//!   the lambda).
+//! - A field of a component still live past a lifecycle deadline (`leak-lifecycle`, `leak-component-end`).
+//!   The fix calls the protocol's one releasing method at the end of that callback, added (calling `super`) when the component does not override it.
+//!   It is not offered when the class releases that field anywhere already: where to release it is then a choice between places.
+//! - A local left open at the end of its method or on an exception path, whose declared obligation `close()` alone discharges.
+//!   Every such library protocol cites `java.io.Closeable`.
+//!   The fix declares it in a try-with-resources (Java), or reads it through `use {}` (Kotlin), around the rest of its block.
+//!   It drops a plain `x.close();` statement there.
+//!   It is not offered when the rest assigns the name or holds a multi-line string, which re-indenting would change.
+//!   Nor in Kotlin when the rest holds a `break` or `continue`, not allowed across the lambda.
 //!
-//! A fix is kept only if checking the fixed text finds this leak no more and nothing the
-//! original text did not have (findings compared by [`Key`], not by place).
+//! A fix is kept only if checking the fixed text finds this leak no more, and nothing the original text did not have.
+//! Findings are compared by [`Key`], not by place.
 
 use crate::check::CheckResult;
 use crate::diagnostics::{Fix, FixEdit, Related, Unreleased};

@@ -1,19 +1,18 @@
-//! Leaks: objects dropped, overwritten, or still held at a lifecycle deadline while an
-//! obligation of their protocol holds (`typestates::obligation`).
+//! Leaks: objects dropped, overwritten, or still held at a lifecycle deadline while an obligation of their protocol holds (`typestates::obligation`).
 //!
-//! The dataflow of [`crate::typestate_flow`] and [`crate::events`] says where objects are;
-//! this module says where one is lost. It is fed at two places: each body's graph with its
-//! solution ([`scan_body`]: the end, exception paths and assignments), and the component's
-//! lifecycle ([`at_lifecycle`], and its end).
+//! The dataflow of [`crate::typestate_flow`] and [`crate::events`] says where objects are; this module says where one is lost.
+//! It takes their results and returns what it finds; it keeps no table of its own.
+//! - [`scan_body`] takes one body's graph with its solution, and returns its [`Losses`].
+//!   They are the names given a new object, and the objects lost at the end, on exception paths and by assignments.
+//! - [`at_lifecycle`] takes the states in which a component's lifecycle callbacks return, and returns the objects its fields hold there.
+//! - [`report`] joins what every body and lifecycle lost into findings.
 //!
 //! Precision rules:
-//! - only a name that was given a newly created object is followed (`Shared::owned`); a value
-//!   of unknown origin, or one a call of unknown effect may have released or kept
-//!   (`Value::forgotten`, passing it to any method), never leaks;
-//! - a name whose object another name still holds (a must-alias group) does not drop it;
-//! - returned, stored in a field, captured, passed on (wrapper constructors, containers),
-//!   try-with-resources and `use {}` move the obligation away;
-//! - states reached only by guesses never count.
+//! - Only a name that was given a newly created object is followed ([`Owned`]).
+//! - A value of unknown origin never leaks, nor one a call of unknown effect may have released or kept (`Value::forgotten`, passing it to any method).
+//! - A name whose object another name still holds (a must-alias group) does not drop it.
+//! - Returned, stored in a field, captured, passed on (wrapper constructors, containers), try-with-resources and `use {}` move the obligation away.
+//! - States reached only by guesses never count.
 
 use std::collections::HashMap;
 
@@ -25,7 +24,7 @@ use crate::diagnostics::{Related, Unreleased};
 use crate::ir::{Expr, ExprKind, Span};
 use crate::places::Var;
 use crate::protocols::{ProtocolId, Protocols};
-use crate::typestate_flow::{Env, Shared, Value};
+use crate::typestate_flow::{receiver_text, Env, Shared, Value};
 
 /// How an object is lost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -79,13 +78,13 @@ pub const GUESSED_CODE: &str = "never-released";
 const ON_BY_DEFAULT: &[(&str, LeakKind)] = &[];
 
 /// Whether leaks are followed at all when `--unreleased` is off.
-pub fn any_on_by_default() -> bool {
+pub(crate) fn any_on_by_default() -> bool {
     !ON_BY_DEFAULT.is_empty()
 }
 
 /// One place where an object may be lost.
 #[derive(Debug, Clone)]
-pub struct Dropped {
+pub(crate) struct Dropped {
     /// The name that held it.
     pub var: Var,
     /// What the name held.
@@ -94,6 +93,45 @@ pub struct Dropped {
     pub kind: LeakKind,
     /// Where, when not the end of a body or lifecycle: the assignment or throwing call.
     pub at: Option<Span>,
+}
+
+/// A name given a newly created object: the name as written, and where.
+#[derive(Debug, Clone)]
+pub(crate) struct Owned {
+    /// The name.
+    pub var: Var,
+    /// The name as written (`player`, `this.player`).
+    pub written: String,
+    /// Where it is given the object.
+    pub span: Span,
+}
+
+/// What the leak scan found in one body (and the helpers it called).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Losses {
+    /// The names given a newly created object, in the order the scan met them.
+    pub owned: Vec<Owned>,
+    /// Where objects may be lost.
+    pub dropped: Vec<Dropped>,
+}
+
+impl Losses {
+    /// Adds what `other` found after what this found.
+    pub fn append(&mut self, other: &mut Losses) {
+        self.owned.append(&mut other.owned);
+        self.dropped.append(&mut other.dropped);
+    }
+
+    /// The names given a new object, each with the first place it is given one.
+    pub fn owners(&self) -> HashMap<Var, (String, Span)> {
+        let mut owners = HashMap::new();
+        for owned in &self.owned {
+            owners
+                .entry(owned.var.clone())
+                .or_insert_with(|| (owned.written.clone(), owned.span));
+        }
+        owners
+    }
 }
 
 /// What a protocol obliges for one kind of leak.
@@ -195,16 +233,20 @@ const THROWING_PACKAGES: &[&str] = &[
 /// and closing a `FileInputStream`'s `getChannel()` closes the stream (Java SE API).
 const HANDING_OVER: &[&str] = &["source", "byteStream", "charStream", "getChannel"];
 
-/// Records what one body loses: objects of locals at its end and on I/O exceptions thrown
-/// outside every `try`, and objects whose name an assignment overwrites.
-/// `env_at` gives the state entering a node. An object whose resource a call hands over to
-/// code that keeps it ([`HANDING_OVER`], the result passed on, returned or stored) is not
-/// followed in the body.
+/// What one body loses: objects of locals at its end and on I/O exceptions thrown outside
+/// every `try`, and objects whose name an assignment overwrites; with the names it gives a
+/// new object.
+/// `env_at` gives the state entering a node, `None` where no path reaches it.
+/// An object whose resource a call hands over to code that keeps it ([`HANDING_OVER`], the
+/// result passed on, returned or stored) is not followed in the body.
+/// A field is followed wherever it is given its object: [`report`] keeps the names some body
+/// owns.
 pub(crate) fn scan_body<'e>(
     shared: &Shared<'_, '_>,
     cfg: &Cfg<'_>,
     env_at: impl Fn(NodeId) -> Option<&'e Env>,
-) {
+) -> Losses {
+    let owned = owned_in(shared, cfg, &env_at);
     // Resources of try-with-resources and `use {}` are closed by the language.
     let mut settled: Vec<Var> = cfg
         .nodes
@@ -219,15 +261,14 @@ pub(crate) fn scan_body<'e>(
         })
         .collect();
     settled.extend(handed_over(shared, cfg));
-    let owned = shared.owned.borrow();
     // A local some `return` returns holds the caller's object there; one it held before an
     // assignment gave it another is no longer returned.
     let followed = |var: &Var, kind: LeakKind| {
-        owned.contains_key(var)
-            && !settled.contains(var)
+        !settled.contains(var)
             && match var {
                 Var::Local(local) => {
-                    !shared.captured.contains_key(local)
+                    owned.iter().any(|o| o.var == *var)
+                        && !shared.captured.contains_key(local)
                         && !shared.places.escaping.contains(local)
                         && (kind == LeakKind::Overwritten
                             || !shared.places.returned.contains(local))
@@ -305,8 +346,51 @@ pub(crate) fn scan_body<'e>(
             _ => {}
         }
     }
-    drop(owned);
-    shared.leaks.borrow_mut().extend(found);
+    Losses {
+        owned,
+        dropped: found,
+    }
+}
+
+/// The names the reachable declarations and assignments of `cfg` give a newly created object
+/// that holds a resource, in the graph's order.
+fn owned_in<'e>(
+    shared: &Shared<'_, '_>,
+    cfg: &Cfg<'_>,
+    env_at: impl Fn(NodeId) -> Option<&'e Env>,
+) -> Vec<Owned> {
+    let creates = |var: &Var, value: &Expr| {
+        shared
+            .creation(value, shared.protocol_of_var(var))
+            .is_some()
+            && !holds_nothing(shared, value)
+    };
+    let mut owned = Vec::new();
+    for (index, node) in cfg.nodes.iter().enumerate() {
+        if env_at(NodeId(u32::try_from(index).unwrap_or(u32::MAX))).is_none() {
+            continue;
+        }
+        let given = match node.kind {
+            NodeKind::Declare(local) => local.init.as_ref().and_then(|init| {
+                let var = Var::Local(shared.res.declared_at(local.name_span.start_byte)?);
+                creates(&var, init).then(|| Owned {
+                    var,
+                    written: local.name.clone(),
+                    span: local.name_span,
+                })
+            }),
+            NodeKind::Assign { target, value } => shared.places.var(target).and_then(|var| {
+                creates(var, value).then(|| Owned {
+                    var: var.clone(),
+                    written: receiver_text(target),
+                    span: target.span,
+                })
+            }),
+            _ => None,
+        };
+        owned.extend(given);
+    }
+    owned
 }
 
 /// The tracked names whose resource a [`HANDING_OVER`] call gives away in `cfg`: its result
@@ -376,7 +460,7 @@ const HOLDING_NOTHING: &[&str] = &[
 
 /// Whether `created`, an expression creating a protocol object, creates one that holds no
 /// resource, so that nothing obliges its release.
-pub(crate) fn holds_nothing(shared: &Shared<'_, '_>, created: &Expr) -> bool {
+fn holds_nothing(shared: &Shared<'_, '_>, created: &Expr) -> bool {
     shared
         .res
         .type_of(created.id)
@@ -441,39 +525,50 @@ fn releases(shared: &Shared<'_, '_>, expr: &Expr, var: &Var, value: &Value) -> b
             .is_some_and(|o| o.releasing.contains(&call.name.as_str()))
 }
 
-/// Records the fields of component `fqn` still holding an object when lifecycle callback
-/// `method` returns with `env`.
-pub(crate) fn at_lifecycle(shared: &Shared<'_, '_>, fqn: &str, method: &str, env: &Env) {
-    let Some(deadline) = Deadline::from_method(method) else {
-        return;
+/// The objects the fields of component `fqn` hold where its lifecycle ends: `returns` has the
+/// state in which each lifecycle callback returns, by name, and `last` names the last one.
+/// A field still holding an object when `last` returns leaks at the component's end; one
+/// holding it when a callback with a deadline returns leaks there ([`Deadline`]).
+pub(crate) fn at_lifecycle(fqn: &str, returns: &[(&str, Env)], last: Option<&str>) -> Vec<Dropped> {
+    let mut found = Vec::new();
+    let fields = |env: &Env| {
+        env.iter()
+            .filter(|(var, _)| matches!(var, Var::Field(class, _) if class == fqn))
+            .map(|(var, value)| (var.clone(), value.clone()))
+            .collect::<Vec<_>>()
     };
-    let owned = shared.owned.borrow();
-    let found: Vec<Dropped> = env
-        .iter()
-        .filter(|(var, _)| matches!(var, Var::Field(class, _) if class == fqn))
-        .filter(|(var, _)| owned.contains_key(*var))
-        .map(|(var, value)| Dropped {
-            var: var.clone(),
-            value: value.clone(),
-            kind: LeakKind::Lifecycle(deadline),
-            at: None,
-        })
-        .collect();
-    drop(owned);
-    shared.leaks.borrow_mut().extend(found);
+    for (method, env) in returns {
+        if Some(*method) == last {
+            found.extend(fields(env).into_iter().map(|(var, value)| Dropped {
+                var,
+                value,
+                kind: LeakKind::ComponentEnd,
+                at: None,
+            }));
+        }
+        if let Some(deadline) = Deadline::from_method(method) {
+            found.extend(fields(env).into_iter().map(|(var, value)| Dropped {
+                var,
+                value,
+                kind: LeakKind::Lifecycle(deadline),
+                at: None,
+            }));
+        }
+    }
+    found
 }
 
-/// One finding per name and kind of leak, its values joined over every place it is lost
-/// there, at the first such place, in source order. With `all` off, only the leaks
+/// One finding per owned name and kind of leak, its values joined over every place it is
+/// lost there, at the first such place, in source order. With `all` off, only the leaks
 /// [`ON_BY_DEFAULT`] lists.
-pub(crate) fn report(
-    protocols: &Protocols<'_>,
-    dropped: Vec<Dropped>,
-    owned: &HashMap<Var, (String, Span)>,
-    all: bool,
-) -> Vec<Unreleased> {
+pub(crate) fn report(protocols: &Protocols<'_>, losses: Losses, all: bool) -> Vec<Unreleased> {
+    let owned = losses.owners();
     let mut joined: Vec<Dropped> = Vec::new();
-    for d in dropped {
+    for d in losses
+        .dropped
+        .into_iter()
+        .filter(|d| owned.contains_key(&d.var))
+    {
         match joined
             .iter_mut()
             .find(|j| j.var == d.var && j.kind == d.kind && j.value.protocol == d.value.protocol)

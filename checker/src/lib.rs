@@ -23,6 +23,15 @@
 //! No analysis sees that layer: `typestate_flow` and `events` take their inputs and return results.
 //! Its results are those of [`check`].
 //!
+//! To add a language:
+//! 1. Add its tree-sitter grammar to `Cargo.toml` (only `lang` uses grammars), a variant of [`ir::Language`], and its extensions in `source.rs`.
+//! 2. Write `lang/<language>.rs`, lowering its node kinds into the [`ir`] through `lang::LowerCx`, as `lang/java.rs` does.
+//!    The `match`es over the language in `lang/mod.rs` name what it must give: the grammar, `lower_file`, `lower_member_method`, `is_class_node`.
+//! 3. The compiler lists the other `match`es: default imports in `resolve.rs`, and the text of fixes in `fixes.rs` and `leak_fixes.rs`.
+//! 4. Decide the rules written as `== Language::Kotlin` or `== Language::Java` for it (`grep -rn "Language::" checker/src`): Kotlin's constructor calls, inline lambdas and property accessors, Java's `break` out of a `switch`.
+//! 5. Add its fixtures beside `tests/fixtures/java/` (`checks/`, `protocols/`, `unreleased/`), and name it in the tests that list languages (`tests/check.rs`, `tests/unreleased.rs`, `tests/fixes.rs`).
+//! 6. In `server`, its extensions in `analysis::Language` and the project walk (`server/src/project.rs`).
+//!
 //! The public API is what `server` and the benchmarks use: the modules declared `pub` below and the re-exports.
 //! `flow` and `visit` are public too, for the data-driven tests in `checker/tests/`.
 //! Every other module is private to the crate.

@@ -1,19 +1,20 @@
 //! Which tracked object each expression denotes, and which code runs later.
 //!
-//! One pass over a file, before any dataflow, maps names, field accesses, `this` and the
-//! implicit receivers of unqualified calls to a [`Var`]: a local, a field, the object itself,
-//! or the temporary receiver of a Kotlin scope function.
-//! Inside the lambdas the control-flow graph inlines ([`crate::inline`]), the lambda's
-//! parameter (or `it`) of `also`, `let`, `use` is an alias of the subject, and an unqualified
-//! call inside `apply`, `run`, `with` goes to the subject, so `player.apply { start() }` acts
-//! on `player`; the elements `forEach` and the like pass are objects of unknown origin.
-//! Getters are aliases: reading a Kotlin property whose getter only returns a field
-//! (`val player get() = mPlayer`), or calling a method of the class that only returns a field
-//! (`player()`), denotes that field; a property whose getter returns anything else denotes no
-//! tracked object.
-//! The same pass collects the [`Deferred`] code: lambdas that are not inlined and methods of
-//! anonymous classes, with the call they are passed to, and the methods named by method
-//! references (`this::onRecordClicked`), which run later as event handlers.
+//! One pass over a file, before any dataflow, maps expressions to a [`Var`]: a local, a field, the object itself, or the temporary receiver of a Kotlin scope function.
+//! It maps names, field accesses, `this` and the implicit receivers of unqualified calls.
+//! Inside the lambdas the control-flow graph inlines ([`crate::inline`]), scope functions act on their subject:
+//! - the lambda's parameter (or `it`) of `also`, `let` and `use` is an alias of the subject;
+//! - an unqualified call inside `apply`, `run` and `with` goes to the subject, so `player.apply { start() }` acts on `player`;
+//! - the elements `forEach` and the like pass are objects of unknown origin.
+//!
+//! Getters are aliases.
+//! Reading a Kotlin property whose getter only returns a field (`val player get() = mPlayer`) denotes that field.
+//! So does calling a method of the class that only returns a field (`player()`).
+//! A property whose getter returns anything else denotes no tracked object.
+//!
+//! The same pass collects the [`Deferred`] code, which runs later as event handlers.
+//! It is the lambdas that are not inlined and the methods of anonymous classes, with the call they are passed to.
+//! It is also the methods named by method references (`this::onRecordClicked`).
 
 use std::collections::HashMap;
 

@@ -1,7 +1,7 @@
-//! What the checker knows of the Java and Android platforms beyond the typestate library:
-//! the supertypes of common platform classes (a `FileInputStream` is an `InputStream`, a
-//! `List` is an `Iterable`, an `AppCompatActivity` is an `Activity`), so that subclasses of
-//! protocol classes and Android components are recognised without the SDK.
+//! What the checker knows of the Java and Android platforms beyond the typestate library.
+//!
+//! It knows the supertypes of common platform classes: a `FileInputStream` is an `InputStream`, a `List` an `Iterable`, an `AppCompatActivity` an `Activity`.
+//! So subclasses of protocol classes and Android components are recognised without the SDK.
 
 /// `(class, direct supertype)` pairs, fully qualified.
 const SUPERTYPES: &[(&str, &str)] = &[

@@ -1,18 +1,17 @@
 //! A cheap text test that rules out files with nothing to check, before any parsing.
 //!
-//! A finding needs a tracked object, and an object is tracked only when the file names its
-//! protocol class (a declared type, `new C(…)`, a cast, `C.create(…)`, an import, a
-//! supertype), names a platform or project class that is a subtype of one (`FileReader`,
-//! `DownloadTask`), calls a library factory method on an instance (`client.newCall(…)`,
-//! `list.iterator()`), or calls a static factory of another class (`Files.newBufferedReader`
-//! names `Files`).
-//! A file in which none of these names occurs as an identifier (comments and strings
-//! included, which only lets more files through) cannot produce a finding, so a project check
-//! skips it without parsing.
+//! A finding needs a tracked object.
+//! An object is tracked only when the file names one of these:
+//! - its protocol class (a declared type, `new C(…)`, a cast, `C.create(…)`, an import, a supertype);
+//! - a platform or project class that is a subtype of one (`FileReader`, `DownloadTask`);
+//! - a library factory method called on an instance (`client.newCall(…)`, `list.iterator()`);
+//! - a class whose static factory it calls (`Files.newBufferedReader` names `Files`).
 //!
-//! The names of project classes that extend protocol classes are not known before the files
-//! declaring them are lowered; [`crate::Project`] adds them with [`NameFilter::add`] and
-//! looks again at the files it skipped, until no new name turns up.
+//! A file in which none of these names occurs as an identifier cannot produce a finding, so a project check skips it without parsing.
+//! Comments and strings count too, which only lets more files through.
+//!
+//! The names of project classes that extend protocol classes are not known before the files declaring them are lowered.
+//! [`crate::Project`] adds them with [`NameFilter::add`], and looks again at the files it skipped until no new name turns up.
 
 use std::collections::HashSet;
 

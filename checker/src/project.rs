@@ -1,26 +1,22 @@
 //! Checking many files as one project, lowering each file at most once.
 //!
-//! [`Project::new`] finds the files worth checking with the [`NameFilter`] text test, lowers
-//! them (in parallel), learns the classes they declare and their supertypes, and repeats for
-//! files that name a project class found to extend a protocol class, until no new name turns
-//! up. [`Project::check`] then analyses one file from its kept IR with the whole project's
-//! supertypes, shared by reference.
+//! [`Project::new`] finds the files worth checking with the [`NameFilter`] text test, and lowers them in parallel.
+//! It learns the classes they declare and their supertypes.
+//! It repeats for files that name a project class found to extend a protocol class, until no new name turns up.
+//! [`Project::check`] then analyses one file from its kept IR, with the whole project's supertypes shared by reference.
 //!
-//! The IR of the analysed files is kept up to [`KEPT_TEXT_BYTES`] of their source text (the
-//! IR takes about 13 times the text), spent as files are lowered; the IR of files past it is
-//! dropped at once and they are lowered again when checked, which bounds the memory of very
-//! large projects at the cost of a second lowering of those files.
+//! The IR of the analysed files is kept up to [`KEPT_TEXT_BYTES`] of their source text, spent as files are lowered.
+//! (The IR takes about 13 times the text.)
+//! The IR of files past it is dropped at once, and they are lowered again when checked.
+//! That bounds the memory of very large projects, at the cost of a second lowering of those files.
 //!
-//! Parsing a file stops at [`CheckConfig::time_limit`] (tree-sitter's progress callback), as
-//! the analysis does: a file whose parse runs out of time is reported as timed out, with no
-//! findings, instead of holding a thread and its memory for minutes.
+//! Parsing a file stops at [`CheckConfig::time_limit`] (tree-sitter's progress callback), as the analysis does.
+//! A file whose parse runs out of time is reported as timed out, with no findings, instead of holding a thread and its memory for minutes.
 //!
-//! A skipped file cannot produce a finding (see [`crate::prefilter`]); it is never parsed,
-//! so its syntax errors are not reported either.
-//! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the
-//! checker asks the hierarchy only about protocol classes.
-//! The results are those of [`crate::check`] with [`crate::project_config`] for every file
-//! that is checked.
+//! A skipped file cannot produce a finding (see [`crate::prefilter`]).
+//! It is never parsed, so its syntax errors are not reported either.
+//! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the checker asks the hierarchy only about protocol classes.
+//! The results are those of [`crate::check`] with [`crate::project_config`] for every file that is checked.
 
 use std::collections::HashSet;
 use std::panic::AssertUnwindSafe;

@@ -4,6 +4,7 @@
 //! It takes a body, the state it starts from ([`Env`]) and the file's context ([`Shared`]).
 //! It returns a [`BodyResult`]: the exit state and a helper's return summary.
 //! In the [`Pass::Record`] pass the result also holds an [`Observation`] per call on a tracked object.
+//! With the leak report on, it also holds what the leak scan found on the body's solution ([`BodyResult::losses`]).
 //! The event model ([`crate::events`]) decides which state each body starts from.
 //! What it returns depends only on what it takes, so a caller may reuse a result (the incremental checker does).
 //!
@@ -48,6 +49,7 @@ use typestates::Answer;
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use crate::flow::{solve, Analysis, Lattice, Solution};
 use crate::ir::{BinaryOp, Body, Call, Expr, ExprId, ExprKind, Language, Method, Span};
+use crate::leaks::Losses;
 use crate::places::{scope_receiver, Places, Var};
 use crate::protocols::{CreatorCall, ProtocolId, Protocols, UnnamedCall};
 use crate::registrations::{Move, Registered, Registrations};
@@ -1223,12 +1225,8 @@ pub struct Shared<'a, 'l> {
     pub own_methods: std::collections::HashSet<(String, String)>,
     /// Who calls the methods of the project's plain classes.
     pub clients: std::sync::Arc<crate::clients::Clients>,
-    /// Whether to collect [`Shared::leaks`].
+    /// Whether the [`Pass::Record`] pass scans each body for leaks ([`BodyResult::losses`]).
     pub report_unreleased: bool,
-    /// Names that were given a newly created object, with the name as written and where.
-    pub owned: RefCell<HashMap<Var, (String, Span)>>,
-    /// Objects that may be lost while an obligation holds ([`crate::leaks`]).
-    pub leaks: RefCell<Vec<crate::leaks::Dropped>>,
     deadline: Option<Instant>,
     timed_out: Cell<bool>,
 }
@@ -1257,8 +1255,6 @@ impl<'a, 'l> Shared<'a, 'l> {
             own_methods: std::collections::HashSet::new(),
             clients: std::sync::Arc::default(),
             report_unreleased: false,
-            owned: RefCell::default(),
-            leaks: RefCell::default(),
             deadline,
             timed_out: Cell::new(false),
         }
@@ -1333,6 +1329,9 @@ pub struct BodyResult {
     /// In the [`Pass::Record`] pass, what each call on a tracked object saw, in this body and
     /// in the helpers it called; empty in the fixpoint.
     pub observations: Vec<Observation>,
+    /// In the [`Pass::Record`] pass with [`Shared::report_unreleased`], what the leak scan
+    /// found in this body and in the helpers it called; empty otherwise.
+    pub losses: Losses,
 }
 
 /// Which pass of the check analyses a body.
@@ -1374,6 +1373,7 @@ pub fn analyze_body<'a>(
             returned: None,
             started_groups: BTreeSet::new(),
             observations: Vec::new(),
+            losses: Losses::default(),
         };
     }
     let cfg = shared.cfg(body);
@@ -1384,10 +1384,14 @@ pub fn analyze_body<'a>(
         depth,
         started_groups: RefCell::default(),
         observations: RefCell::default(),
+        losses: RefCell::default(),
     };
     let solution = solve(&cfg, &analysis);
+    let mut losses = analysis.losses.take();
     if pass == Pass::Record && shared.report_unreleased {
-        crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
+        let mut found =
+            crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
+        losses.append(&mut found);
     }
     let mut exit = FlowState::bottom();
     exit.join(solution.state_at(cfg.exit));
@@ -1417,6 +1421,7 @@ pub fn analyze_body<'a>(
         returned,
         started_groups: analysis.started_groups.take(),
         observations: analysis.observations.take(),
+        losses,
     }
 }
 
@@ -1429,6 +1434,8 @@ struct BodyAnalysis<'s, 'a, 'l> {
     started_groups: RefCell<BTreeSet<ExprId>>,
     /// See [`BodyResult::observations`].
     observations: RefCell<Vec<Observation>>,
+    /// What the leak scans of the helpers called found ([`BodyResult::losses`]).
+    losses: RefCell<Losses>,
 }
 
 impl BodyAnalysis<'_, '_, '_> {
@@ -1502,7 +1509,6 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                     let value = match &local.init {
                         Some(init) => {
                             let value = self.eval(init, &env, protocol);
-                            self.own(&var, init, &local.name, local.name_span, protocol);
                             self.copy(init, value, &mut env)
                         }
                         None => protocol.map(Value::unknown),
@@ -1520,7 +1526,6 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                         self.keep_answer(&var, value, &mut env);
                     }
                     let evaluated = self.eval(value, &env, protocol);
-                    self.own(&var, value, &receiver_text(target), target.span, protocol);
                     let value = self.copy(value, evaluated, &mut env);
                     set(&mut env, var, value);
                 }
@@ -1914,7 +1919,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 self.eval(inner, env, cast)
             }
             ExprKind::New { .. } | ExprKind::Call(_) => {
-                let created = self.creation(expr, expected);
+                let created = self.shared.creation(expr, expected);
                 created
                     .map(|(protocol, states)| Value::fresh(protocol, &states, Cause::Call(expr.id)))
                     .or_else(|| {
@@ -2131,22 +2136,6 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
     }
 
-    /// Notes that `var` (written `name` at `span`) is given the object `value` creates, if it
-    /// creates one, for the unreleased-object report.
-    fn own(&self, var: &Var, value: &Expr, name: &str, span: Span, expected: Option<ProtocolId>) {
-        if !self.shared.report_unreleased
-            || self.creation(value, expected).is_none()
-            || crate::leaks::holds_nothing(self.shared, value)
-        {
-            return;
-        }
-        self.shared
-            .owned
-            .borrow_mut()
-            .entry(var.clone())
-            .or_insert_with(|| (name.to_owned(), span));
-    }
-
     /// `value`, the value of `source`, joined to the alias group of `source` when `source`
     /// is a tracked name holding an object (a copy `b = a`); a copy site that runs again
     /// starts a new group, taking its name back from the names of the previous run.
@@ -2157,14 +2146,16 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             None => Some(value),
         }
     }
+}
 
+impl Shared<'_, '_> {
     /// If `expr` creates a protocol object, its protocol and start states.
-    fn creation(
+    pub fn creation(
         &self,
         expr: &Expr,
         expected: Option<ProtocolId>,
     ) -> Option<(ProtocolId, Vec<StateId>)> {
-        let shared = self.shared;
+        let shared = self;
         let protocols = shared.protocols;
         match &expr.kind {
             ExprKind::New { args, .. } => {
@@ -2207,7 +2198,9 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             _ => None,
         }
     }
+}
 
+impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// The tracked receiver of a call, if its class follows a protocol.
     fn receiver(&self, expr: &Expr, call: &Call, env: &Env) -> Option<Receiver> {
         let shared = self.shared;
@@ -2675,6 +2668,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 self.observations
                     .borrow_mut()
                     .append(&mut result.observations);
+                self.losses.borrow_mut().append(&mut result.losses);
                 self.shared
                     .summaries
                     .borrow_mut()
@@ -3024,7 +3018,7 @@ fn observer_test(cond: &Expr) -> Option<ObserverTest<'_>> {
 }
 
 /// The receiver as written, for messages (`player`, `this.player`, `it`).
-fn receiver_text(expr: &Expr) -> String {
+pub(crate) fn receiver_text(expr: &Expr) -> String {
     match &expr.kind {
         ExprKind::This(_) => "this".to_owned(),
         _ => expr
@@ -3055,6 +3049,7 @@ pub fn eval_initializer(
         depth: 0,
         started_groups: RefCell::default(),
         observations: RefCell::default(),
+        losses: RefCell::default(),
     };
     analysis.eval(expr, &Env::new(), expected)
 }

@@ -279,9 +279,9 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
         return;
     }
     let library = Library::bundled();
-    let config = CheckConfig::default();
     let mut random = Random(0x7e57_57a7);
     let mut reused = [0usize; 5];
+    let mut reused_bodies_with_leaks = 0;
     // Java, Kotlin.
     let mut lowered_methods = [0usize; 2];
     let mut lowered_files = 0;
@@ -289,6 +289,14 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
     assert!(files.len() > 20, "the fixtures are found");
     for path in files {
         let language = support::language_of(&path);
+        // The leak report is on for the fixtures of leaks, so reused analyses carry leaks too.
+        let leaks = path
+            .components()
+            .any(|c| matches!(c.as_os_str().to_str(), Some("unreleased" | "leaks")));
+        let config = CheckConfig {
+            report_unreleased: leaks,
+            ..CheckConfig::default()
+        };
         let original = std::fs::read_to_string(&path).expect("fixture is readable");
         let mut engine = Incremental::default();
         let mut history = vec![original.clone()];
@@ -332,6 +340,7 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
             if scratch.syntax_errors.is_empty() {
                 clean.clone_from(&text);
             }
+            reused_bodies_with_leaks += usize::from(leaks && reuse == Reuse::Bodies);
             reused[match reuse {
                 Reuse::Nothing => 0,
                 Reuse::Tree => 1,
@@ -349,6 +358,10 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
         "kept findings without lowering: {reused:?}"
     );
     assert!(reused[4] > 50, "kept analyses of method bodies: {reused:?}");
+    assert!(
+        reused_bodies_with_leaks > 10,
+        "kept analyses of method bodies with the leak report on: {reused_bodies_with_leaks}"
+    );
     assert!(
         lowered_methods.iter().all(|&n| n > 50) && lowered_files > 100,
         "lowered only the edited method (Java, Kotlin): {lowered_methods:?}, the whole file: {lowered_files}"
@@ -403,6 +416,39 @@ fn adding_a_statement_or_a_local_to_one_method_reuses_the_analyses_of_the_others
         );
         assert_eq!(after.violations.len(), 3, "{edit}");
     }
+}
+
+/// The leaks an analysis found are part of its result: reused, they move with the edit, and a
+/// local added to one method renumbers those of the next.
+#[test]
+fn the_leaks_of_untouched_methods_are_reused_and_moved() {
+    let library = Library::bundled();
+    let config = CheckConfig {
+        report_unreleased: true,
+        ..CheckConfig::default()
+    };
+    let method = |name: &str, local: &str| {
+        format!("    int {name}(String path) throws IOException {{\n        FileInputStream {local} = new FileInputStream(path);\n        return {local}.read();\n    }}\n")
+    };
+    let text = format!(
+        "import java.io.FileInputStream;\nimport java.io.IOException;\n\nclass A {{\n{}\n{}\n{}}}\n",
+        method("f", "p"),
+        method("g", "q"),
+        method("h", "r")
+    );
+    let mut engine = Incremental::default();
+    let first = engine.check(&library, &java_file(&text), &config);
+    assert_eq!(first.unreleased.len(), 3, "{:?}", first.unreleased);
+
+    let edited = text.replace(
+        "return q.read();",
+        "FileInputStream s = new FileInputStream(path);\n        s.close();\n        return q.read();",
+    );
+    let (after, reuse) = engine.check_reporting(&library, &java_file(&edited), &config);
+    assert_eq!(engine.lowering(), Lowering::Method);
+    assert_eq!(reuse, Reuse::Bodies);
+    assert_eq!(after, check(&library, &java_file(&edited), &config));
+    assert_eq!(after.unreleased.len(), 3, "{:?}", after.unreleased);
 }
 
 #[test]

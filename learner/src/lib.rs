@@ -32,8 +32,9 @@
 //! 2. Register it in `backend/mod.rs`: a variant of [`backend::BackendKind`] (name, help) and
 //!    its arm in [`backend::learn`], reading what it needs from [`backend::Request`] (add a
 //!    field there only for an option no backend had).
-//! 3. The command line and the editor then offer it by name; the command line's table of
-//!    options per backend (`server/src/cli/learn.rs`) says which of its options apply.
+//! 3. The command line and the editor then offer it by name.
+//!    The compiler points at the front ends' `match`es over the backend, where it gets its arm: what it learns from (a model or an experiment) in `server/src/cli/learn.rs` and `server/src/learning.rs`, and how the editor drafts its experiment (`Learners::draft`).
+//!    The command line's table of options per backend (`refuse_what_the_backend_ignores`) says which of its options apply.
 //!
 //! The Robolectric backend runs the same agent core on the paused main looper, with waits on its simulated clock.
 //! Its Maven artifacts come from `learner/robolectric/fetch.sh`, and its provenance says which SDK level ran and whether the class was AOSP code or Robolectric's simulation.

@@ -1,15 +1,25 @@
 //! Callback typestates: the model every typestar crate speaks.
 //!
-//! A callback typestate is the finite-state protocol of a class: which callins (methods the
-//! client calls) are allowed in which state, and which callbacks (client methods the framework
-//! calls, asynchronously) may arrive. This crate holds:
-//! - the model ([`Typestate`]) and its bindings to Java code ([`binding`]), with the steps
-//!   that hold on some Android API levels only ([`levels`]);
-//! - the Mealy machine of the synchronous closure ([`mealy`]) with minimisation and
-//!   equivalence, and a behavioural [`diff`];
-//! - a typestate projected onto some of its inputs ([`projection`]);
+//! A callback typestate is the finite-state protocol of a class.
+//! It says which callins (methods the client calls) are allowed in which state, and which callbacks (client methods the framework calls, asynchronously) may arrive.
+//! This crate holds:
+//! - the model ([`Typestate`]) and its bindings to Java code ([`binding`]);
+//! - the steps that hold on some Android API levels only ([`levels`]);
+//! - the Mealy machine of the synchronous closure ([`mealy`]), with minimisation and equivalence;
+//! - a behavioural [`diff`], and a typestate projected onto some of its inputs ([`projection`]);
 //! - the text format people write by hand and its JSON twin ([`format`]);
 //! - renderings for people: DOT, Mermaid and the protocol table ([`render`]).
+//!
+//! To add a protocol to the bundled library:
+//! 1. Write `library/<package path>/<Class>.typestate` in the text format (`FORMAT.md`).
+//!    A learned one comes from `typestar learn`, with its run; a documented one cites its sources (`source`, `from`).
+//! 2. Name the file in the `bundled!` list of [`library`]; `tests/library.rs` fails on a file it does not name.
+//! 3. If platform classes extend the class, add them to `SUPERTYPES` in `checker/src/platform.rs`, so the checker tracks their objects.
+//! 4. Add a checker fixture: `checker/tests/fixtures/java/protocols/<Class>.java` with a true positive, then near misses after `// near misses`.
+//!    A protocol with an obligation may have its fixture under `unreleased/` instead; `checker/tests/check.rs` fails on a protocol without one.
+//! 5. Accept the goldens that list or learn every class, after reading their diffs:
+//!    `UPDATE_EXPECT=1 cargo test -p server --test cli` (`typestar library`), and
+//!    `UPDATE_EXPECT=1 cargo test -p learner --test library --test bounds --test heuristics --test purposes --test suites`.
 //!
 //! ```text
 //! let typestate = typestates::format::parse("CountDownTimer.typestate", &text)?;

@@ -8,7 +8,7 @@
 //! A run of one of them from an equal entry state, in the same pass, answers with the note.
 //! A reused note moves into this check's notes, which also answer a repeat within this check.
 //! It reuses only when the body's result is a function of its code, its entry state and what
-//! the file declares: no local is captured by deferred code, and the leak report is off.
+//! the file declares: no local is captured by deferred code.
 //! The other conditions are in ARCHITECTURE.md (checker: per-method reuse), checked in
 //! [`crate::incremental`].
 
@@ -79,12 +79,7 @@ impl Analysis {
             if renumbers {
                 returned.place = returned.place.take().map(|var| renumber_var(shift, var));
             }
-            if renumbers {
-                returned
-                    .value
-                    .rename_fact_vars(&mut |var| renumber_var(shift, var));
-            }
-            relocate_value(shift, &mut returned.value);
+            relocate_held_value(shift, &mut returned.value);
         }
         if renumbers {
             self.result.started_groups = std::mem::take(&mut self.result.started_groups)
@@ -97,12 +92,17 @@ impl Analysis {
             if let Some(span) = &mut observation.receiver_span {
                 shift.span(span);
             }
-            if renumbers {
-                observation
-                    .value
-                    .rename_fact_vars(&mut |var| renumber_var(shift, var));
+            relocate_held_value(shift, &mut observation.value);
+        }
+        let losses = &mut self.result.losses;
+        for owned in &mut losses.owned {
+            shift.span(&mut owned.span);
+        }
+        for dropped in &mut losses.dropped {
+            if let Some(at) = &mut dropped.at {
+                shift.span(at);
             }
-            relocate_value(shift, &mut observation.value);
+            relocate_held_value(shift, &mut dropped.value);
         }
     }
 
@@ -125,6 +125,14 @@ impl Analysis {
         if let Some(returned) = &mut self.result.returned {
             returned.place = returned.place.take().map(&mut rename);
         }
+        let losses = &mut self.result.losses;
+        for owned in &mut losses.owned {
+            owned.var = rename(owned.var.clone());
+        }
+        for dropped in &mut losses.dropped {
+            dropped.var = rename(dropped.var.clone());
+            dropped.value.rename_fact_vars(&mut rename);
+        }
         complete
     }
 }
@@ -135,6 +143,15 @@ fn renumber_var(shift: &mut Shift, var: Var) -> Var {
         Var::Temp(id) => Var::Temp(shift.expr_id(id)),
         other => other,
     }
+}
+
+/// Relocates a value held outside an [`Env`] (which renames the flags of its values itself):
+/// its causes, and the temporaries its flags name.
+fn relocate_held_value(shift: &mut Shift, value: &mut Value) {
+    if shift.renumbers() {
+        value.rename_fact_vars(&mut |var| renumber_var(shift, var));
+    }
+    relocate_value(shift, value);
 }
 
 /// Moves the byte ranges and renumbers the calls a value's causes name.
@@ -263,9 +280,9 @@ impl Runner for BodyMemo {
         entry: Env,
         pass: Pass,
     ) -> BodyResult {
-        // Captured locals would be in entry states, and the leak report adds to file-wide
-        // tables: then a body's result is not a function of its code and entry state.
-        let reusable = !shared.report_unreleased && shared.captured.is_empty();
+        // Captured locals would be in entry states: then a body's result is not a function of
+        // its code and entry state.
+        let reusable = shared.captured.is_empty();
         let ordinal = self.ordinals.get(&std::ptr::from_ref(body)).copied();
         let Some(ordinal) = ordinal.filter(|_| reusable) else {
             return analyze_body(shared, class, body, entry, pass, 0);

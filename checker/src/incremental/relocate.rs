@@ -1,23 +1,21 @@
 //! Moving the positions of a lowered file, and of its findings, across one text edit.
 //!
-//! A [`TextEdit`] replaces the bytes `start..old_end` of the old text by the bytes
-//! `start..new_end` of the new one. [`Shift`] maps an old position to the new text: positions
-//! before the edit stay, positions after it move by the edit's length (and by its lines), and
-//! positions inside the replaced bytes have no image.
-//! The start of a span at a pure insertion point moves with the text after it and its end
-//! stays with the text before it, so spans never grow over inserted text.
+//! A [`TextEdit`] replaces the bytes `start..old_end` of the old text by the bytes `start..new_end` of the new one.
+//! [`Shift`] maps an old position to the new text.
+//! Positions before the edit stay, positions after it move by the edit's length (and by its lines), and positions inside the replaced bytes have no image.
+//! The start of a span at a pure insertion point moves with the text after it, and its end stays with the text before it.
+//! So spans never grow over inserted text.
 //!
-//! [`ir`] relocates a whole [`SourceIr`] in place and says whether every position had an image;
-//! [`compare`] does the same and compares with the IR lowered from the new text, method by
-//! method; when every position had an image and the IRs are equal, the two texts differ
-//! only in what the IR does not record (comments, blank space, literal contents), and the
-//! findings of the old text, relocated by [`result`], are those of the new one
-//! (`tests/incremental.rs` checks this against a check from scratch after many random edits).
-//! When they differ only in some methods, the analyses of the others may be reused
-//! ([`super::body_memo`]).
-//! [`Shift::renumbering`] also moves expression ids ([`Renumbering`]), for the incremental engine, which lowers
-//! only the edited method and puts it into the kept IR: when that method now has more or fewer
-//! expressions, everything lowered after it is numbered as lowering the whole file would.
+//! [`ir`] relocates a whole [`SourceIr`] in place, and says whether every position had an image.
+//! [`compare`] does the same, and compares with the IR lowered from the new text, method by method.
+//! When every position had an image and the IRs are equal, the two texts differ only in what the IR does not record (comments, blank space, literal contents).
+//! Then the findings of the old text, relocated by [`result`], are those of the new one.
+//! `tests/incremental.rs` checks this against a check from scratch after many random edits.
+//! When they differ only in some methods, the analyses of the others may be reused ([`super::body_memo`]).
+//!
+//! [`Shift::renumbering`] also moves expression ids ([`Renumbering`]), for the incremental engine.
+//! It lowers only the edited method and puts it into the kept IR.
+//! When that method now has more or fewer expressions, everything lowered after it is numbered as lowering the whole file would.
 
 use crate::diagnostics::{Related, Unreleased, Violation};
 use crate::ir::{Class, ClassKind, Expr, ExprId, LineCol, Method, SourceIr, Span};

@@ -1,9 +1,10 @@
 //! Lowering of tree-sitter-kotlin-sg syntax trees (the fwcd node shape) into the IR.
 //!
-//! Kotlin needs a few translations the Java side does not: `if`, `when`, `try` and jumps are
-//! expressions, loop labels are sibling nodes of the loop, trailing lambdas live in the call
-//! suffix, and the grammar reads some one-line object expressions as an `object_literal`
-//! followed by a trailing lambda, which is lowered as the object body it really is.
+//! Kotlin needs a few translations the Java side does not:
+//! - `if`, `when`, `try` and jumps are expressions;
+//! - loop labels are sibling nodes of the loop;
+//! - trailing lambdas live in the call suffix;
+//! - the grammar reads some one-line object expressions as an `object_literal` followed by a trailing lambda, lowered as the object body it really is.
 
 use tree_sitter::Node;
 

@@ -1,7 +1,9 @@
-//! The production [`Checker`]: a `checker::Incremental` per document for findings, fixes and
-//! the per-call results of hovers and inlay hints, the checker's IR for the method enclosing a finding, and
-//! `checker::project_config` so that a class extending a protocol class in one file is
-//! tracked in every other, and a wrapper's methods run in the order its clients call them.
+//! The production [`Checker`], built on the `checker` crate.
+//!
+//! A `checker::Incremental` per document gives findings, fixes, and the per-call results of hovers and inlay hints.
+//! The checker's IR gives the method enclosing a finding.
+//! `checker::project_config` makes a class extending a protocol class in one file tracked in every other.
+//! It also makes a wrapper's methods run in the order its clients call them.
 
 use std::sync::{Arc, PoisonError, RwLock};
 

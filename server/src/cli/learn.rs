@@ -1,15 +1,14 @@
 //! `typestar learn`: learns a typestate by testing and writes it with its statistics.
 //!
-//! `--model CLASS|FILE` runs a library typestate (or a typestate file) as a black box on the
-//! simulated model backend, to try experiments and to demo; `--backend jvm --experiment
-//! FILE.toml` learns a real class in the host JVM through the agent, with the algorithm, bound
-//! and filters the experiment's `[learn]` table names unless options say otherwise;
-//! `--backend robolectric --experiment FILE.toml [--sdk N]` learns an Android framework class
-//! the same way inside Robolectric; `--backend android --experiment FILE.toml [--device SERIAL]...
-//! [--adb-server HOST:PORT]...` learns it on Android devices over adb, one worker per device.
-//! All write the progress bar on stderr,
-//! the learned typestate (`-o`, statistics in its provenance) and a report with DroidStar's
-//! Table 1 columns and the guarantee the run gave.
+//! The backends:
+//! - `--model CLASS|FILE` runs a library typestate (or a typestate file) as a black box on the simulated model backend, to try experiments and to demo.
+//! - `--backend jvm --experiment FILE.toml` learns a real class in the host JVM through the agent.
+//!   It uses the algorithm, bound and filters the experiment's `[learn]` table names, unless options say otherwise.
+//! - `--backend robolectric --experiment FILE.toml [--sdk N]` learns an Android framework class the same way inside Robolectric.
+//! - `--backend android --experiment FILE.toml [--device SERIAL]... [--adb-server HOST:PORT]...` learns it on Android devices over adb, one worker per device.
+//!
+//! All write the progress bar on stderr, and the learned typestate (`-o`, statistics in its provenance).
+//! They write a report with DroidStar's Table 1 columns and the guarantee the run gave.
 //! An option that a backend cannot honour is refused, naming the option and the backend.
 
 use std::io::Write;

@@ -1,7 +1,8 @@
-//! The JSON report (`"format": "typestar-check/1"`): every finding with its place, states,
-//! exception, related locations and hint, every file that could not be checked, and every
-//! file checked with a caveat (`warnings`: read as Latin-1, a level setting not read); a
-//! finding's `api_levels` says on which API levels it happens (`null`: every level).
+//! The JSON report (`"format": "typestar-check/1"`).
+//!
+//! It lists every finding with its place, states, exception, related locations and hint.
+//! It lists every file that could not be checked, and every file checked with a caveat (`warnings`: read as Latin-1, a level setting not read).
+//! A finding's `api_levels` says on which API levels it happens (`null`: every level).
 
 use checker::{SourceFile, Violation};
 use serde_json::{json, Value};

@@ -1,7 +1,9 @@
-//! SARIF 2.1.0 for code-scanning tools: one run of the `typestar` driver, one rule per
-//! diagnostic code, one result per finding with related locations, and a notification per
-//! file that could not be checked (an error) or was read with a caveat (a warning); a result's
-//! property `apiLevels` says on which API levels it happens, when not on every level.
+//! SARIF 2.1.0 for code-scanning tools.
+//!
+//! It writes one run of the `typestar` driver, with one rule per diagnostic code.
+//! Each finding is one result, with its related locations.
+//! A file that could not be checked is an error notification; one read with a caveat is a warning notification.
+//! A result's property `apiLevels` says on which API levels it happens, when not on every level.
 
 use checker::{SourceFile, Violation, ViolationKind};
 use serde_sarif::sarif::{
