@@ -33,7 +33,7 @@ use typestates::library::Library;
 use crate::check::{check_lowered, declared_classes};
 use crate::clients::{package_root, wrappers, Clients, Order, Sites, Wrapper};
 use crate::events::Component;
-use crate::ir::SourceIr;
+use crate::ir::{SourceIr, Span};
 use crate::prefilter::{simple_name, NameFilter};
 use crate::protocols::{add_returns, add_supertypes, Protocols, Returns, Supertypes};
 use crate::resolve::ClassInfo;
@@ -135,12 +135,19 @@ impl<'a> Project<'a> {
                     None => continue,
                 },
             };
-            // Only the methods with findings: the others have nothing a client could change.
+            // Only the methods with findings, leak reports included: the others have nothing
+            // a client could change.
+            let reported = |span: &Span| {
+                let found = result.violations.iter().map(|v| v.span);
+                found
+                    .chain(result.unreleased.iter().map(|u| u.span))
+                    .any(|at| span.contains(at))
+            };
             suspects.extend(wrappers.iter().filter_map(|w| {
                 let methods: Vec<_> = w
                     .methods
                     .iter()
-                    .filter(|(_, span)| result.violations.iter().any(|v| span.contains(v.span)))
+                    .filter(|(_, span)| reported(span))
                     .cloned()
                     .collect();
                 (!methods.is_empty()).then(|| Wrapper {
