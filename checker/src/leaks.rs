@@ -9,7 +9,9 @@
 //! Precision rules:
 //! - only a name that was given a newly created object is followed (`Shared::owned`); a value
 //!   of unknown origin, or one a call of unknown effect may have released or kept
-//!   (`Value::forgotten`, passing it to any method), never leaks;
+//!   (`Value::forgotten`, passing it to any method), never leaks; a local declared in the
+//!   body and given only objects of known origin holds nothing where it was not given one yet
+//!   (a `catch` entered before its initializer ran), not an object of unknown origin;
 //! - a name whose object another name still holds (a must-alias group) does not drop it;
 //! - returned, stored in a field, captured, passed on (wrapper constructors, containers),
 //!   try-with-resources and `use {}` move the obligation away;
