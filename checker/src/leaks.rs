@@ -10,6 +10,7 @@
 //! Precision rules:
 //! - Only a name that was given a newly created object is followed ([`Owned`]).
 //! - A value of unknown origin never leaks, nor one a call of unknown effect may have released or kept (`Value::forgotten`, passing it to any method).
+//! - A local declared in the body and given only objects of known origin holds nothing where it was not given one yet (a `catch` entered before its initializer ran).
 //! - A name whose object another name still holds (a must-alias group) does not drop it.
 //! - Returned, stored in a field, captured, passed on (wrapper constructors, containers), try-with-resources and `use {}` move the obligation away.
 //! - States reached only by guesses never count.
@@ -346,6 +347,20 @@ pub(crate) fn scan_body<'e>(
             _ => {}
         }
     }
+    let mut made_only: HashMap<Var, bool> = HashMap::new();
+    for dropped in &mut found {
+        if !dropped.value.unknown || !matches!(dropped.var, Var::Local(_)) {
+            continue;
+        }
+        let made = *made_only
+            .entry(dropped.var.clone())
+            .or_insert_with(|| holds_only_made(shared, cfg, &env_at, &dropped.var));
+        if made {
+            // Where no object was given to it yet, the local holds none.
+            dropped.value.unknown = false;
+            dropped.value.null = true;
+        }
+    }
     Losses {
         owned,
         dropped: found,
@@ -391,6 +406,47 @@ fn owned_in<'e>(
         owned.extend(given);
     }
     owned
+}
+
+/// Whether local `var` is declared in `cfg` and every value it is given there is of known
+/// origin (an object the body made, or `null`), as the state right after each store says.
+/// Then [`Value::unknown`] on it only says that some path had not given it a value yet: a
+/// path from before its declaration joined (a `catch` entered from the initializer), or a
+/// declaration without initializer. There it holds nothing, not an object of unknown origin.
+fn holds_only_made<'e>(
+    shared: &Shared<'_, '_>,
+    cfg: &Cfg<'_>,
+    env_at: &impl Fn(NodeId) -> Option<&'e Env>,
+    var: &Var,
+) -> bool {
+    let declared_here = |local: &crate::ir::Local| {
+        shared
+            .res
+            .declared_at(local.name_span.start_byte)
+            .map(Var::Local)
+            .as_ref()
+            == Some(var)
+    };
+    let mut declared = false;
+    for node in &cfg.nodes {
+        let stores = match node.kind {
+            NodeKind::Declare(local) if declared_here(local) => {
+                declared = true;
+                local.init.is_some()
+            }
+            NodeKind::Assign { target, .. } => shared.places.var(target) == Some(var),
+            _ => false,
+        };
+        let known_after = |&(next, _): &(NodeId, EdgeKind)| {
+            env_at(next)
+                .and_then(|env| env.get(var))
+                .is_some_and(|value| !value.unknown)
+        };
+        if stores && !node.succs.iter().all(known_after) {
+            return false;
+        }
+    }
+    declared
 }
 
 /// The tracked names whose resource a [`HANDING_OVER`] call gives away in `cfg`: its result

@@ -29,7 +29,7 @@ use typestates::library::Library;
 use crate::check::{check_lowered, declared_classes};
 use crate::clients::{package_root, wrappers, Clients, Order, Sites, Wrapper};
 use crate::events::Component;
-use crate::ir::SourceIr;
+use crate::ir::{SourceIr, Span};
 use crate::prefilter::{simple_name, NameFilter};
 use crate::protocols::{add_returns, add_supertypes, Protocols, Returns, Supertypes};
 use crate::resolve::ClassInfo;
@@ -131,16 +131,19 @@ impl<'a> Project<'a> {
                     None => continue,
                 },
             };
-            // Only the wrappers with findings: the others have nothing a client could change.
-            // All their methods: one without findings may be the last its clients call.
+            // Only the wrappers with findings, leak reports included: the others have nothing
+            // a client could change. All their methods: one without findings may be the last
+            // its clients call.
+            let reported = |span: &Span| {
+                let found = result.violations.iter().map(|v| v.span);
+                found
+                    .chain(result.unreleased.iter().map(|u| u.span))
+                    .any(|at| span.contains(at))
+            };
             suspects.extend(
                 wrappers
                     .iter()
-                    .filter(|w| {
-                        w.methods.iter().any(|(_, span)| {
-                            result.violations.iter().any(|v| span.contains(v.span))
-                        })
-                    })
+                    .filter(|w| w.methods.iter().any(|(_, span)| reported(span)))
                     .cloned(),
             );
             first[i] = Some(result);

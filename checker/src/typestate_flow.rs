@@ -2269,9 +2269,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     }
 
     /// A call on what a callin of a tracked object returned, where that may be the object
-    /// itself (`json.name("a").value(1)`: a fluent method of the same class, or one whose type
-    /// is not known): the object's state is unknown after it, as after any call of unknown
-    /// effect.
+    /// itself (`json.name("a").value(1)`): the object's state is unknown after it, as after
+    /// any call of unknown effect.
+    /// It may be when the returned type is the object's class, or is not known and the outer
+    /// call is a callin of the object's protocol; a call the protocol does not bind is one on
+    /// a value derived from the object (`extractor.getTrackFormat(0).getString("mime")`).
     fn forget_fluent_receiver(&self, call: &Call, env: &mut Env) {
         let Some(inner) = call.receiver.as_deref() else {
             return;
@@ -2295,7 +2297,12 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let returned = self.shared.res.type_of(inner.id);
         let same_object = match self.shared.protocol_of_type(returned) {
             Some(protocol) => protocol == value.protocol,
-            None => returned.is_none(),
+            None => {
+                returned.is_none()
+                    && !protocols
+                        .callins(value.protocol, &call.name, call.args.len())
+                        .is_empty()
+            }
         };
         if same_object {
             havoc(env, &var, &value);

@@ -8,7 +8,7 @@ mod support;
 use std::path::Path;
 
 use checker::{check, project_config, CheckConfig, Project, SourceFile};
-use support::{assert_annotations, violations};
+use support::{assert_annotations, leaks, violations};
 use typestates::library::Library;
 
 fn file(path: &str, text: &str) -> SourceFile {
@@ -104,8 +104,9 @@ fn wrapper_clients_are_followed_across_files() {
 }
 
 /// Each folder under `tests/fixtures/projects` is one project, whose files carry their
-/// expected findings as `// ^^^ kind: Class.callin in State` annotations: what the project
-/// check finds, and what the per-file check with `project_config` finds too.
+/// expected findings as `// ^^^ kind: Class.callin in State` annotations and their leak
+/// reports as `// ^^^ code (definite): Class in State`: what the project check finds with
+/// leak reports on, and what the per-file check with `project_config` finds too.
 #[test]
 fn project_fixtures() {
     let library = Library::bundled();
@@ -129,18 +130,21 @@ fn project_fixtures() {
                 SourceFile::from_bytes(path, bytes).expect("fixture is checkable")
             })
             .collect();
-        let project = Project::new(&library, &files, CheckConfig::default(), 2);
-        let config = project_config(&library, &files, CheckConfig::default());
+        let with_leaks = CheckConfig {
+            report_unreleased: true,
+            ..CheckConfig::default()
+        };
+        let project = Project::new(&library, &files, with_leaks.clone(), 2);
+        let config = project_config(&library, &files, with_leaks);
         for (i, file) in files.iter().enumerate() {
             let found = project.check(i);
-            assert_annotations(&file.path, &file.text, violations(&found.violations));
+            let mut actual = violations(&found.violations);
+            actual.extend(leaks(&found.unreleased));
+            assert_annotations(&file.path, &file.text, actual);
             let alone = check(&library, file, &config);
-            assert_eq!(
-                alone.violations,
-                found.violations,
-                "{}",
-                file.path.display()
-            );
+            let path = file.path.display();
+            assert_eq!(alone.violations, found.violations, "{path}");
+            assert_eq!(alone.unreleased, found.unreleased, "{path}");
         }
     }
 }

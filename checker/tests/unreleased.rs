@@ -9,7 +9,7 @@ mod support;
 use std::path::Path;
 
 use checker::{check, CheckConfig, SourceFile};
-use support::{assert_annotations, Annotation};
+use support::{assert_annotations, leaks, violations};
 use typestates::library::Library;
 
 fn check_fixture(path: &Path) {
@@ -20,33 +20,8 @@ fn check_fixture(path: &Path) {
         ..CheckConfig::default()
     };
     let result = check(&Library::bundled(), &file, &config);
-    let simple = |class: &str| class.rsplit('.').next().unwrap_or(class).to_owned();
-    let mut actual: Vec<Annotation> = result
-        .unreleased
-        .iter()
-        .map(|u| Annotation {
-            line: u.span.start.line,
-            cols: (u.span.start.col, u.span.end.col),
-            text: format!(
-                "{} ({}): {} in {}",
-                u.code,
-                if u.definite { "definite" } else { "possible" },
-                simple(&u.class),
-                u.states.join(", ")
-            ),
-        })
-        .collect();
-    actual.extend(result.violations.iter().map(|v| Annotation {
-        line: v.span.start.line,
-        cols: (v.span.start.col, v.span.end.col),
-        text: format!(
-            "{}: {}.{} in {}",
-            v.kind.name(),
-            simple(&v.class),
-            v.callin,
-            v.offending_states.join(", ")
-        ),
-    }));
+    let mut actual = leaks(&result.unreleased);
+    actual.extend(violations(&result.violations));
     assert_annotations(path, &file.text, actual);
     // Off by default.
     let plain = check(&Library::bundled(), &file, &CheckConfig::default());

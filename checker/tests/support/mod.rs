@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use checker::ir::Language;
-use checker::Violation;
+use checker::{Unreleased, Violation};
 
 /// One expected or actual finding: a line, a byte column range on it, and a message.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -87,6 +87,27 @@ pub fn violations(found: &[Violation]) -> Vec<Annotation> {
                     v.kind.name(),
                     v.callin,
                     v.offending_states.join(", ")
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Leak reports as annotations: `code (definite): Class in State, State` where the object is
+/// lost (`possible` when some path releases it).
+pub fn leaks(found: &[Unreleased]) -> Vec<Annotation> {
+    found
+        .iter()
+        .map(|u| {
+            let class = u.class.rsplit('.').next().unwrap_or(&u.class);
+            Annotation {
+                line: u.span.start.line,
+                cols: (u.span.start.col, u.span.end.col),
+                text: format!(
+                    "{} ({}): {class} in {}",
+                    u.code,
+                    if u.definite { "definite" } else { "possible" },
+                    u.states.join(", ")
                 ),
             }
         })
