@@ -36,7 +36,7 @@ impl Typestate {
     /// `reference` removed, once it is shown to take the same step as that callin's input here
     /// in every state.
     /// Inputs no other reference callin binds, observers and refined callins stay.
-    pub fn grouped_like(&self, reference: &Typestate) -> Result<Typestate, UngroupedInput> {
+    pub fn grouped_like(&self, reference: &Typestate) -> Result<Typestate, Box<UngroupedInput>> {
         let mut folded: Vec<&str> = Vec::new();
         for (index, callin) in self.callins.iter().enumerate() {
             let input = CallinId(index as u32);
@@ -73,28 +73,32 @@ impl Typestate {
     }
 
     /// Whether `input` takes `group`'s step in every state, on every level.
-    fn check_same_steps(&self, input: CallinId, group: CallinId) -> Result<(), UngroupedInput> {
+    fn check_same_steps(
+        &self,
+        input: CallinId,
+        group: CallinId,
+    ) -> Result<(), Box<UngroupedInput>> {
         for state in &self.states {
             let level_steps = |callin: CallinId| {
                 state
                     .by_level
                     .iter()
                     .filter(move |level| level.callin == callin)
-                    .map(|level| (level.levels.clone(), effect(&level.step)))
+                    .map(|level| (level.levels, effect(&level.step)))
             };
             let (mine, theirs) = (
                 &state.on_callin[input.index()],
                 &state.on_callin[group.index()],
             );
             if effect(mine) != effect(theirs) || !level_steps(input).eq(level_steps(group)) {
-                return Err(UngroupedInput {
+                return Err(Box::new(UngroupedInput {
                     class: self.class.clone(),
                     input: self.callin(input).name.clone(),
                     group: self.callin(group).name.clone(),
                     state: state.name.clone(),
                     input_step: self.describe(mine),
                     group_step: self.describe(theirs),
-                });
+                }));
             }
         }
         Ok(())
