@@ -27,14 +27,22 @@ use typestates::binding::{MethodKind, MethodRef, Params};
 use typestates::library::{Entry, Library};
 use typestates::{ProvenanceKind, Typestate};
 
-/// Whether `method` (an instance method of the typestate's class) is `reference`.
+/// Whether `method` (an instance method of the typestate's class) is `reference`; the agent
+/// names nested types in binary form (`Canvas$EdgeType`), a library file as Java source does
+/// (`Canvas.EdgeType`).
 fn binds(reference: &MethodRef, method: &PublicMethod) -> bool {
     reference.kind == MethodKind::Instance
         && reference.class.is_none()
         && reference.name == method.name
         && match &reference.params {
             Params::Any => true,
-            Params::Exact(types) => *types == method.params,
+            Params::Exact(types) => {
+                types.len() == method.params.len()
+                    && types
+                        .iter()
+                        .zip(&method.params)
+                        .all(|(bound, param)| *bound == param.replace('$', "."))
+            }
         }
 }
 

@@ -30,6 +30,7 @@ pub mod binding;
 pub mod diff;
 pub mod files;
 pub mod format;
+pub mod grouping;
 pub mod levels;
 pub mod library;
 pub mod mealy;
