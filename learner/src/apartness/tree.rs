@@ -119,7 +119,7 @@ impl ObservationTree {
     /// remembered as seen.
     pub(crate) fn witness(&self, a: Node, b: Node) -> Option<Vec<usize>> {
         // (x, y, the index of the pair it came from and the column, if not the start)
-        let mut pairs: Vec<(Node, Node, Option<(usize, usize)>)> = vec![(a, b, None)];
+        let mut pairs = vec![(a, b, None::<(usize, usize)>)];
         let mut seen_dead = std::collections::HashSet::new();
         if self.dead[a] && self.dead[b] {
             seen_dead.insert((a, b));
