@@ -8,7 +8,9 @@
 //!
 //! Run: `bench/learner/noise.sh` (or `cargo bench -p learner --bench noise`); it writes
 //! `bench/results/learner-noise.md`. `TYPESTAR_NOISE_SEEDS=N` sets the seeds per class
-//! (default 50); `TYPESTAR_BENCH_ONLY=A,B` measures only those classes (printed, not written).
+//! (default 50); `TYPESTAR_BENCH_ONLY=A,B` measures only those classes (printed, not written);
+//! `TYPESTAR_NOISE_RESUME=1` keeps the finished sections of the results file and measures
+//! the rest.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -161,6 +163,81 @@ fn measure_all(
         .collect()
 }
 
+/// The finished sections of an earlier results file, kept by `TYPESTAR_NOISE_RESUME=1` when
+/// its introduction (seeds, growth limit, wording) is the one this run writes.
+#[derive(Default)]
+struct Kept(Vec<(String, String)>);
+
+impl Kept {
+    /// Every section of `previous` that ends with its **all** row and has a row for each of
+    /// `models` in their order, if `previous` begins with `introduction`; nothing otherwise
+    /// (another configuration or library measured it).
+    fn parse(previous: &str, introduction: &str, models: &[Typestate]) -> Kept {
+        if !previous.starts_with(introduction) {
+            eprintln!("resume: the results file has another introduction; measuring every section");
+            return Kept::default();
+        }
+        let mut sections = Vec::new();
+        let mut lines = previous.lines();
+        while let Some(line) = lines.next() {
+            if !line.starts_with("## ") {
+                continue;
+            }
+            let mut section = format!("{line}\n");
+            for row in lines.by_ref() {
+                section.push_str(row);
+                section.push('\n');
+                if row.starts_with("| **all**") {
+                    if Kept::classes(&section).eq(models.iter().map(Typestate::simple_name)) {
+                        sections.push((line.to_owned(), section));
+                    } else {
+                        eprintln!("resume: {line} has other classes; measuring it again");
+                    }
+                    break;
+                }
+            }
+        }
+        Kept(sections)
+    }
+
+    /// The classes of a section's rows, in order.
+    fn classes(section: &str) -> impl Iterator<Item = &str> {
+        section
+            .lines()
+            .filter_map(|row| row.strip_prefix("| "))
+            .filter_map(|row| row.split(" |").next())
+            .filter(|class| !["class", "---", "**all** (mean per class)"].contains(class))
+    }
+
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The section under `heading`, no longer kept for later.
+    fn take(&mut self, heading: &str) -> Option<String> {
+        let index = self.0.iter().position(|(it, _)| it == heading)?;
+        Some(self.0.remove(index).1)
+    }
+}
+
+/// Writes the sections so far and the kept ones not reached yet (so a run stopped now loses
+/// none of them), saying how many of `all` sections are left to measure: `left` after the
+/// ones so far, the kept ones among them.
+fn write_results(results: &Path, text: &str, kept: &Kept, left: usize, all: usize) {
+    let mut file = text.to_owned();
+    for (_, section) in &kept.0 {
+        let _ = write!(file, "\n{section}");
+    }
+    let unmeasured = left - kept.count();
+    if unmeasured > 0 {
+        let _ = write!(
+            file,
+            "\n{unmeasured} of the {all} sections are not measured yet: the run stopped or still runs (`TYPESTAR_NOISE_RESUME=1 bench/learner/noise.sh` measures only them).\n"
+        );
+    }
+    std::fs::write(results, file).expect("bench/results is writable");
+}
+
 fn main() {
     let seeds: u64 = std::env::var("TYPESTAR_NOISE_SEEDS").ok().map_or(50, |it| {
         it.parse().expect("TYPESTAR_NOISE_SEEDS is a number")
@@ -177,7 +254,7 @@ fn main() {
         .collect();
     let mut text = format!(
         "# Learning under noise\n\n\
-         Written by `bench/learner/noise.sh`: every bundled protocol learned on the model backend (L#, one instance) with a callback late or missing in a fraction of waits, {seeds} seeds per class and noise level, under the model's own state bound (`--states model`) and under distinguisher bound 2 alone (the default).\n\
+         Written by `bench/learner/noise.sh`: every bundled protocol learned on the model backend (one instance, the guarantee's default algorithm: L# under a state bound, active k-tails under a distinguisher bound alone) with a callback late or missing in a fraction of waits, {seeds} seeds per class and noise level, under the model's own state bound (`--states model`) and under distinguisher bound 2 alone (the default).\n\
          Under the state bound, a result is also checked against every system of one state more (`End::StateBoundRefuted`).\n\
          Under a distinguisher bound alone only the growth limit ({limit} states with the error sink, `LearnConfig::growth_limit`) stops a hypothesis that glitches grow: such a run is *stopped*.\n\
          A disagreement between runs is voted on until 3 runs agree (`--majority 3`).\n\
@@ -190,25 +267,52 @@ fn main() {
         Confirmation(3),
         "every trace run three times before the result is accepted (`--confirm 3`)",
     );
-    // The configurations that must give no wrong model first; the file is written after
-    // every section, so a long run leaves what it finished.
+    // The configurations that must give no wrong model first, the default guarantee first;
+    // the file is written after every section, so a long run leaves what it finished (and
+    // `TYPESTAR_NOISE_RESUME=1` goes on from there).
     let sections = [
-        (Guarantee::ModelStates, thrice),
         (Guarantee::DistinguisherBound2, thrice),
-        (Guarantee::ModelStates, once),
+        (Guarantee::ModelStates, thrice),
         (Guarantee::DistinguisherBound2, once),
+        (Guarantee::ModelStates, once),
     ];
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let results = root.join("bench/results/learner-noise.md");
-    for ((guarantee, (confirmation, label)), noise) in sections
+    let mut kept = if std::env::var_os("TYPESTAR_NOISE_RESUME").is_some() {
+        let previous = std::fs::read_to_string(&results).unwrap_or_default();
+        let kept = Kept::parse(&previous, &text, &models);
+        let _ = writeln!(
+            text,
+            "{} of the sections below were measured by an earlier run with the same seeds and kept (`TYPESTAR_NOISE_RESUME=1`).",
+            kept.count()
+        );
+        kept
+    } else {
+        Kept::default()
+    };
+    let count = sections.len() * NOISE.len();
+    for (done, ((guarantee, (confirmation, label)), noise)) in sections
         .into_iter()
         .flat_map(|it| NOISE.map(|noise| (it, noise)))
+        .enumerate()
     {
         let label = format!("{}, {label}", guarantee.label());
+        let heading = format!("## Noise {noise}, {label}");
+        if let Some(section) = kept.take(&heading) {
+            let _ = write!(text, "\n{section}");
+            eprintln!("kept: noise {noise}, {label}");
+            if only.is_none() {
+                write_results(&results, &text, &kept, count - done - 1, count);
+            }
+            continue;
+        }
+        if only.is_none() {
+            write_results(&results, &text, &kept, count - done, count);
+        }
         let mut total = Row::default();
         let _ = write!(
             text,
-            "\n## Noise {noise}, {label}\n\n\
+            "\n{heading}\n\n\
              | class | exact | stopped | wrong | runs | noise-free | extra | repeated | restarts | noise-free is the model |\n\
              | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
         );
@@ -252,7 +356,7 @@ fn main() {
         );
         eprintln!("done: noise {noise}, {label}");
         if only.is_none() {
-            std::fs::write(&results, &text).expect("bench/results is writable");
+            write_results(&results, &text, &kept, count - done - 1, count);
         }
     }
     print!("{text}");

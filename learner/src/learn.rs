@@ -20,8 +20,8 @@ use crate::oracle::{MembershipOracle, NonDeterminism, QueryError};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
     /// L#, error-aware, every query one long run, with these heuristics on top of the
-    /// paper's rules (the default, with every heuristic: on the whole library it executes
-    /// the fewest runs and steps; `bench/results/learner.md`).
+    /// paper's rules (the default under a state bound, with every heuristic: on the whole
+    /// library it executes the fewest runs and steps there; `bench/results/learner.md`).
     LSharp(Heuristics),
     /// L* with Rivest–Schapire counterexample processing (paper 002, Algorithm 1), kept for
     /// comparison.
@@ -29,7 +29,8 @@ pub enum Algorithm {
     /// L* whose columns start as every word up to the run's distinguisher bound: active
     /// k-tails ([`LStar::k_tails`]).
     /// Under a distinguisher bound it executes only the words Algorithm 2's check of its
-    /// result asks, so the check runs nothing.
+    /// result asks, so the check runs nothing: the default under a distinguisher bound alone
+    /// ([`crate::EquivalenceChoice::default_algorithm`]).
     /// Under a guarantee without a distinguisher bound its columns start as L*'s.
     KTails,
 }

@@ -99,6 +99,20 @@ impl EquivalenceChoice {
 }
 
 impl EquivalenceChoice {
+    /// The algorithm a run under this guarantee learns with when neither the user nor the
+    /// backend's experiment names one: active k-tails under a distinguisher bound alone (its
+    /// check runs nothing, and on every library class it executes the fewest runs of the
+    /// ways that give that guarantee: `tests/suites.rs`), L# with every heuristic otherwise.
+    pub fn default_algorithm(self) -> Algorithm {
+        match self {
+            EquivalenceChoice::DistinguisherBound(_) => Algorithm::KTails,
+            EquivalenceChoice::WMethod(_)
+            | EquivalenceChoice::StateBound(_)
+            | EquivalenceChoice::BoundOneThenWMethod(_)
+            | EquivalenceChoice::DistinguisherAndStateBound(..) => Algorithm::default(),
+        }
+    }
+
     /// What a learned model under this guarantee is worth, and what it does not promise.
     pub fn caveat(self) -> String {
         match self {
@@ -426,8 +440,9 @@ pub(crate) struct Setup<S> {
     pub suls: Vec<S>,
     /// The backend's own query filters (an experiment's); the user's are added.
     pub filters: Vec<QueryFilter>,
-    /// The algorithm unless the user chose one.
-    pub algorithm: Algorithm,
+    /// The experiment's algorithm, if it names one, unless the user chose one; with neither,
+    /// [`EquivalenceChoice::default_algorithm`].
+    pub algorithm: Option<Algorithm>,
     /// The guarantee unless the user chose one.
     pub equivalence: EquivalenceChoice,
     /// What runs cost, for the choice between extending a run and a reset, and for time.
@@ -544,7 +559,10 @@ pub(crate) async fn learn_setup<S: Sul>(
         confirmation: choices.confirmation,
     };
     let equivalence = choices.equivalence.unwrap_or(setup.equivalence);
-    let algorithm = choices.algorithm.unwrap_or(setup.algorithm);
+    let algorithm = choices
+        .algorithm
+        .or(setup.algorithm)
+        .unwrap_or_else(|| equivalence.default_algorithm());
     let alphabet = setup.alphabet;
     let run = learn_system(
         Arc::clone(&alphabet),

@@ -7,7 +7,7 @@ use typestates::Typestate;
 use crate::backend::model::{ModelConfig, SplitMix64};
 use crate::backend::{learn, BackendKind, LearnError, Request};
 use crate::closure::Output;
-use crate::learn::{Algorithm, NoProgress, Outcome};
+use crate::learn::{NoProgress, Outcome};
 use crate::oracle::journal::{JournalError, Totals};
 use crate::oracle::nondeterminism::Disagreement;
 use crate::oracle::pipeline::Confirmation;
@@ -125,8 +125,9 @@ pub async fn learn_simulated(
     })
 }
 
-/// Learns `typestate` with the default algorithm on one simulated instance whose callbacks
-/// are late or missing in a fraction `noise` of waits (seeded), every trace run until
+/// Learns `typestate` with the guarantee's default algorithm
+/// ([`EquivalenceChoice::default_algorithm`]) on one simulated instance whose callbacks are
+/// late or missing in a fraction `noise` of waits (seeded), every trace run until
 /// `confirmation`'s number of runs gave it: the noise benchmark's and tests' run.
 pub async fn learn_noisy(
     typestate: &Typestate,
@@ -137,7 +138,8 @@ pub async fn learn_noisy(
 ) -> SimulatedRun {
     let choices = Choices {
         confirmation,
-        ..Choices::of(Algorithm::default(), equivalence)
+        equivalence: Some(equivalence),
+        ..Choices::default()
     };
     learn_simulated(
         typestate,

@@ -7,6 +7,7 @@
 //! All give the same guarantee, so wherever the baseline learns the class exactly, the others
 //! must too; no run may go below its floor; k-tails's check runs nothing, and k-tails runs no
 //! more than the other ways.
+//! With no algorithm named, a distinguisher bound alone picks k-tails.
 
 use learner::backend::model::ModelConfig;
 use learner::equivalence::{DistinguisherBound, Suite};
@@ -103,4 +104,36 @@ async fn every_way_learns_every_library_class_and_their_runs_are_recorded() {
     }
     text.push('\n');
     expect_test::expect_file!["suites/library.txt"].assert_eq(&text);
+}
+
+/// When neither the user nor an experiment names an algorithm, the guarantee picks it: on the
+/// model backend with nothing chosen (distinguisher bound 2 alone) k-tails, the fewest runs
+/// above; under a state bound L#.
+#[tokio::test]
+async fn the_default_algorithm_follows_the_guarantee() {
+    let model = typestates::library::Library::bundled()
+        .find("AsyncTask")
+        .expect("a library class")
+        .typestate
+        .clone();
+    let state_bound = EquivalenceChoice::StateBound(learner::simulation::state_bound(&model));
+    for (equivalence, expected) in [
+        (None, Algorithm::KTails),
+        (Some(state_bound), Algorithm::default()),
+    ] {
+        let session = Session::new(Choices {
+            equivalence,
+            ..Choices::default()
+        });
+        let learned = learner::backend::model::learn(
+            &model,
+            ModelConfig::default(),
+            &session,
+            &mut learner::NoProgress,
+        )
+        .await
+        .expect("no journal");
+        assert!(matches!(learned.outcome.end, End::Learned));
+        assert_eq!(learned.algorithm, expected, "{equivalence:?}");
+    }
 }

@@ -7,8 +7,6 @@
 //! states that have errors free: a live node that answers anything but `err` is apart from a
 //! dead one.
 
-use std::collections::VecDeque;
-
 use crate::closure::{Alphabet, Output, OutputWord};
 use crate::oracle::tree::PrefixTree;
 
@@ -113,24 +111,41 @@ impl ObservationTree {
     }
 
     /// A shortest word (as columns) answered from both nodes whose outputs differ.
+    ///
+    /// A breadth-first search over pairs of nodes, each pair kept with the pair and column
+    /// it came from, so a word is built only for the witness.
+    /// A pair with a live node is reached by one word only (the tree's path to that node),
+    /// so only pairs of two dead nodes, which the closure's `err` loops revisit, are
+    /// remembered as seen.
     pub(crate) fn witness(&self, a: Node, b: Node) -> Option<Vec<usize>> {
-        let mut queue = VecDeque::from([(a, b, Vec::new())]);
-        let mut seen = std::collections::HashSet::from([(a, b)]);
-        while let Some((x, y, word)) = queue.pop_front() {
+        // (x, y, the index of the pair it came from and the column, if not the start)
+        let mut pairs = vec![(a, b, None::<(usize, usize)>)];
+        let mut seen_dead = std::collections::HashSet::new();
+        if self.dead[a] && self.dead[b] {
+            seen_dead.insert((a, b));
+        }
+        let mut next = 0;
+        while let Some(&(x, y, _)) = pairs.get(next) {
             for column in 0..self.width {
                 let (Some((cx, ox)), Some((cy, oy))) = (self.step(x, column), self.step(y, column))
                 else {
                     continue;
                 };
-                let mut next: Vec<usize> = word.clone();
-                next.push(column);
                 if ox != oy {
-                    return Some(next);
+                    let mut word = vec![column];
+                    let mut from = next;
+                    while let (_, _, Some((parent, column))) = pairs[from] {
+                        word.push(column);
+                        from = parent;
+                    }
+                    word.reverse();
+                    return Some(word);
                 }
-                if seen.insert((cx, cy)) {
-                    queue.push_back((cx, cy, next));
+                if !(self.dead[cx] && self.dead[cy]) || seen_dead.insert((cx, cy)) {
+                    pairs.push((cx, cy, Some((next, column))));
                 }
             }
+            next += 1;
         }
         None
     }

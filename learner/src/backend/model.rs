@@ -15,7 +15,7 @@ use typestates::Typestate;
 
 use crate::closure::{Alphabet, Input, Output};
 use crate::cost::CostModel;
-use crate::learn::{Algorithm, Progress};
+use crate::learn::Progress;
 use crate::oracle::journal::JournalError;
 use crate::oracle::sul::{Sul, SulError};
 use crate::session::{
@@ -39,7 +39,7 @@ pub async fn learn(
         alphabet: Arc::new(Alphabet::of(typestate.signature())),
         suls: ModelSul::pool(typestate, config, session.jobs.max(1), &clock),
         filters: Vec::new(),
-        algorithm: Algorithm::default(),
+        algorithm: None,
         equivalence: EquivalenceChoice::DistinguisherBound(DEFAULT_BOUND),
         cost: CostModel::default(),
         timing: Timing::Predicted,

@@ -7,6 +7,7 @@
 //! A run stops at its first `err`: the rest of the query is `err` by the closure and is
 //! never executed.
 
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use tokio::task::JoinSet;
@@ -49,8 +50,68 @@ impl<S: Sul> SulOracle<S> {
     }
 }
 
-/// The queries of a batch not yet taken by an instance.
-type Queue = Arc<Mutex<Vec<(usize, Word)>>>;
+/// The queries of a batch not yet taken by an instance, in batch order, with the queries
+/// each proper prefix begins: the first query that extends a run is a lookup, not a scan of
+/// the batch (a scan made a batch of n queries cost n² steps).
+struct Queue {
+    /// Each query of the batch, until an instance takes it.
+    queries: Vec<Option<Word>>,
+    /// No query before this index is left.
+    first: usize,
+    /// For every proper prefix of a query left, the queries it begins, in batch order (taken
+    /// ones are dropped when met).
+    extending: HashMap<Word, VecDeque<usize>>,
+}
+
+impl Queue {
+    fn new(queries: &[Word]) -> Queue {
+        let mut extending: HashMap<Word, VecDeque<usize>> = HashMap::new();
+        for (index, query) in queries.iter().enumerate() {
+            for end in 0..query.len() {
+                match extending.get_mut(&query[..end]) {
+                    Some(indices) => indices.push_back(index),
+                    None => {
+                        extending.insert(query[..end].to_vec(), VecDeque::from([index]));
+                    }
+                }
+            }
+        }
+        Queue {
+            queries: queries.iter().cloned().map(Some).collect(),
+            first: 0,
+            extending,
+        }
+    }
+
+    /// Takes the first query left that extends `run` ([`extends`]), else the first query left.
+    fn take(&mut self, run: Option<&[Input]>) -> Option<(usize, Word)> {
+        let queries = &self.queries;
+        let extending = run
+            .and_then(|run| self.extending.get_mut(run))
+            .and_then(|indices| {
+                while let Some(&index) = indices.front() {
+                    if queries[index].is_some() {
+                        return Some(index);
+                    }
+                    indices.pop_front();
+                }
+                None
+            });
+        let index = extending.or_else(|| {
+            while self.queries.get(self.first)?.is_none() {
+                self.first += 1;
+            }
+            Some(self.first)
+        })?;
+        self.queries[index].take().map(|query| (index, query))
+    }
+
+    /// Leaves nothing to take.
+    fn clear(&mut self) {
+        self.first = self.queries.len();
+        self.extending.clear();
+    }
+}
 
 /// What went wrong in one query of a batch.
 struct Failure {
@@ -67,18 +128,16 @@ fn extends(query: &[Input], run: &[Input]) -> bool {
 
 impl<S: Sul> Instance<S> {
     /// Takes the next query: one that extends this instance's run if there is one.
-    fn take(&self, queue: &Queue, extend_runs: bool) -> Option<(usize, Word)> {
-        let mut queue = queue.lock().expect("queue lock is never poisoned");
-        let extending = self
+    fn take(&self, queue: &Mutex<Queue>, extend_runs: bool) -> Option<(usize, Word)> {
+        let run = self
             .run
             .as_ref()
             .filter(|_| extend_runs)
-            .and_then(|(run, _)| queue.iter().position(|(_, query)| extends(query, run)));
-        match extending {
-            Some(position) => Some(queue.remove(position)),
-            None if queue.is_empty() => None,
-            None => Some(queue.remove(0)),
-        }
+            .map(|(run, _)| run.as_slice());
+        queue
+            .lock()
+            .expect("queue lock is never poisoned")
+            .take(run)
     }
 
     async fn run(&mut self, query: &[Input], extend_runs: bool) -> Result<OutputWord, Failure> {
@@ -126,7 +185,7 @@ impl<S: Sul> Instance<S> {
 
 impl<S: Sul> MembershipOracle for SulOracle<S> {
     async fn answer(&self, queries: &[Word]) -> Result<Vec<OutputWord>, QueryError> {
-        let queue: Queue = Arc::new(Mutex::new(queries.iter().cloned().enumerate().collect()));
+        let queue = Arc::new(Mutex::new(Queue::new(queries)));
         let mut tasks = JoinSet::new();
         for instance in self.instances.iter().take(queries.len()) {
             let instance = Arc::clone(instance);

@@ -161,13 +161,14 @@ impl std::str::FromStr for StatesArg {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum AlgorithmArg {
-    /// Error-aware L#, the default (fewest runs on the library benchmark).
+    /// Error-aware L#, the default under a state bound (fewest runs there on the library
+    /// benchmark).
     Lsharp,
     /// L* with Rivest–Schapire counterexample processing.
     Lstar,
     /// Active k-tails: L* whose columns are every word up to the distinguisher bound, so the
-    /// check runs nothing (fewest runs under a distinguisher bound; needs --bound with
-    /// --states).
+    /// check runs nothing; the default under a distinguisher bound alone (fewest runs there;
+    /// needs --bound with --states).
     Ktails,
 }
 
@@ -887,13 +888,16 @@ mod tests {
 
     #[test]
     fn k_tails_is_named_and_its_check_runs_nothing() {
-        let (result, report) = learn(&["--model", "CountDownTimer", "--algorithm", "ktails"]);
-        assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{report}");
-        assert!(
-            report.contains("algorithm ktails, distinguisher bound 2,"),
-            "{report}"
-        );
-        assert!(report.contains("checking: 0 runs, 0 symbols;"), "{report}");
+        // Named, or the default under a distinguisher bound alone.
+        for args in [&["--algorithm", "ktails"][..], &[]] {
+            let (result, report) = learn(&[&["--model", "CountDownTimer"], args].concat());
+            assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{report}");
+            assert!(
+                report.contains("algorithm ktails, distinguisher bound 2,"),
+                "{args:?}: {report}"
+            );
+            assert!(report.contains("checking: 0 runs, 0 symbols;"), "{report}");
+        }
     }
 
     #[test]

@@ -188,7 +188,7 @@ pub(crate) async fn learn_with<S: Sul>(
         filters: experiment.filters(&alphabet),
         alphabet,
         suls,
-        algorithm: experiment.algorithm(),
+        algorithm: Some(experiment.algorithm()),
         equivalence: EquivalenceChoice::DistinguisherBound(experiment.distinguisher_bound()),
         cost: agents.cost,
         timing: Timing::Since(agents.started),
