@@ -231,6 +231,54 @@ async fn the_robolectric_backend_drafts_from_the_shipped_experiment_or_says_what
     );
 }
 
+/// An Android class learned from the editor inside Robolectric, as a user would: the shipped
+/// experiment is drafted, then run; the library has the class, so the result goes beside it
+/// with `typestar diff`'s report, shown to the user, and the bundled protocol stays in use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_android_class_is_learned_in_robolectric_beside_the_bundled_protocol() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let (mut server, drafted) = learn_with("robolectric", TIMER).await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    let uri = server.uri("A.java");
+    let learned = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_eq!(learned["result"]["status"], "learned", "{learned}");
+    assert!(!exists(
+        &server.root,
+        ".typestar/android/os/CountDownTimer.typestate"
+    ));
+    let written = ".typestar/learned/android/os/CountDownTimer.typestate";
+    let text = std::fs::read_to_string(server.root.join(written)).unwrap();
+    assert!(text.contains("provenance learned"), "{text}");
+    assert!(
+        text.contains("platform \"backend robolectric: Robolectric"),
+        "{text}"
+    );
+    let diff = ".typestar/learned/android.os.CountDownTimer.diff.md";
+    let report = std::fs::read_to_string(server.root.join(diff)).unwrap();
+    assert!(
+        report.contains("bundled:android/os/CountDownTimer.typestate and")
+            && report.contains("have the same traces"),
+        "{report}"
+    );
+    let requests = server.server_requests().await;
+    assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
+        && r["params"]["uri"].as_str().unwrap().ends_with(".diff.md")));
+    server
+        .await_notification("$/progress", |p| {
+            p["token"] == "typestar/learn/android.os.CountDownTimer"
+                && p["value"]["kind"] == "report"
+        })
+        .await;
+    server.await_progress_end("typestar/learn/").await;
+    let hover = server.hover(&uri, 2, 6).await;
+    let markdown = hover["contents"]["value"].as_str().unwrap();
+    assert!(markdown.contains("bundled with typestar"), "{markdown}");
+}
+
 /// Drafting runs on the host JVM, which has no Android classes: learning on devices asks for
 /// a hand-written experiment.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
