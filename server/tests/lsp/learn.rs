@@ -534,38 +534,71 @@ async fn the_example_apps_own_class_is_learned_on_the_host_jvm_and_checks_its_cl
     let _ = std::fs::remove_dir_all(&classes);
 }
 
-/// Cancelling a learning run on the host JVM (`$/cancelRequest`, as VS Code sends when the
-/// notification's Cancel is pressed) ends the progress and every JVM of the run: none is left
-/// whose class path names the run's classes folder.
+/// How a client cancels a learning run.
+#[derive(Clone, Copy, Debug)]
+enum Cancel {
+    /// `$/cancelRequest` for the `learnClass` request, as VS Code sends when the notification's
+    /// Cancel is pressed: the request fails with -32800.
+    Request,
+    /// `window/workDoneProgress/cancel` for the run's progress token: the answer says cancelled.
+    Progress,
+}
+
+impl Cancel {
+    async fn send(self, server: &TestServer, id: i64) {
+        match self {
+            Cancel::Request => server.notify("$/cancelRequest", json!({ "id": id })).await,
+            Cancel::Progress => {
+                server
+                    .notify(
+                        "window/workDoneProgress/cancel",
+                        json!({ "token": "typestar/learn/com.example.typestar.UploadSession" }),
+                    )
+                    .await
+            }
+        }
+    }
+
+    fn check(self, reply: &Value) {
+        match self {
+            Cancel::Request => assert_eq!(reply["error"]["code"], -32800, "{reply}"),
+            Cancel::Progress => assert_eq!(reply["result"]["status"], "cancelled", "{reply}"),
+        }
+    }
+}
+
+/// Cancelling a learning run on the host JVM, either way, ends the progress and every JVM of
+/// the run: none is left whose class path names the run's classes folder.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn cancelling_a_run_on_the_host_jvm_stops_its_jvms() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
     }
     let classes = std::env::temp_dir().join(format!("typestar-cancel-{}", std::process::id()));
-    let UploadSession {
-        mut server, learn, ..
-    } = UploadSession::drafted(&classes).await;
-    let id = server.send_request("workspace/executeCommand", learn).await;
-    server
-        .await_notification("$/progress", |p| p["value"]["kind"] == "report")
-        .await;
     let marker = classes.display().to_string();
-    assert!(
-        eventually(|| !jvms_naming(&marker).is_empty()).await,
-        "no JVM of the run names {marker}"
-    );
-    server.notify("$/cancelRequest", json!({ "id": id })).await;
-    let reply = server.await_response(id).await;
-    assert_eq!(reply["error"]["code"], -32800, "{reply}");
-    let end = server.await_progress_end("typestar/learn/").await;
-    assert_eq!(end["value"]["message"], "cancelled");
-    // Killed as the run is dropped; the kernel takes a moment to end them.
-    assert!(
-        eventually(|| jvms_naming(&marker).is_empty()).await,
-        "JVMs still running: {:?}",
-        jvms_naming(&marker)
-    );
+    for cancel in [Cancel::Request, Cancel::Progress] {
+        let UploadSession {
+            mut server, learn, ..
+        } = UploadSession::drafted(&classes).await;
+        let id = server.send_request("workspace/executeCommand", learn).await;
+        server
+            .await_notification("$/progress", |p| p["value"]["kind"] == "report")
+            .await;
+        assert!(
+            eventually(|| !jvms_naming(&marker).is_empty()).await,
+            "{cancel:?}: no JVM of the run names {marker}"
+        );
+        cancel.send(&server, id).await;
+        cancel.check(&server.await_response(id).await);
+        let end = server.await_progress_end("typestar/learn/").await;
+        assert_eq!(end["value"]["message"], "cancelled", "{cancel:?}");
+        // Killed as the run is dropped; the kernel takes a moment to end them.
+        assert!(
+            eventually(|| jvms_naming(&marker).is_empty()).await,
+            "{cancel:?}: JVMs still running: {:?}",
+            jvms_naming(&marker)
+        );
+    }
     let _ = std::fs::remove_dir_all(&classes);
 }
 
