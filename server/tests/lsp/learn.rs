@@ -156,8 +156,24 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
     let reply = server
         .request("workspace/executeCommand", learn_args(&uri))
         .await;
+    assert_learned_beside_the_bundled_timer(
+        &mut server,
+        &reply,
+        "simulated device (model backend)\"",
+    )
+    .await;
+}
+
+/// Checks the answer `reply` to learning CountDownTimer, which the library has, on a platform
+/// whose name starts with `platform`: the protocol is written beside the library's, never over
+/// it, with `typestar diff`'s report (the same traces), which the client is asked to show, and
+/// the bundled protocol stays in use.
+async fn assert_learned_beside_the_bundled_timer(
+    server: &mut TestServer,
+    reply: &Value,
+    platform: &str,
+) {
     assert_eq!(reply["result"]["status"], "learned", "{reply}");
-    // Beside the library's protocol, never over it.
     assert!(!exists(
         &server.root,
         ".typestar/android/os/CountDownTimer.typestate"
@@ -165,10 +181,7 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
     let written = ".typestar/learned/android/os/CountDownTimer.typestate";
     let text = std::fs::read_to_string(server.root.join(written)).unwrap();
     assert!(text.contains("provenance learned"), "{text}");
-    assert!(
-        text.contains("platform \"simulated device (model backend)\""),
-        "{text}"
-    );
+    assert!(text.contains(&format!("platform \"{platform}")), "{text}");
     let diff = ".typestar/learned/android.os.CountDownTimer.diff.md";
     let report = std::fs::read_to_string(server.root.join(diff)).unwrap();
     assert!(
@@ -183,6 +196,7 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
     let requests = server.server_requests().await;
     assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
         && r["params"]["uri"].as_str().unwrap().ends_with(".diff.md")));
+    let uri = server.uri("A.java");
     let hover = server.hover(&uri, 2, 6).await;
     let markdown = hover["contents"]["value"].as_str().unwrap();
     assert!(markdown.contains("bundled with typestar"), "{markdown}");
@@ -246,28 +260,12 @@ async fn an_android_class_is_learned_in_robolectric_beside_the_bundled_protocol(
     let learned = server
         .request("workspace/executeCommand", learn_args(&uri))
         .await;
-    assert_eq!(learned["result"]["status"], "learned", "{learned}");
-    assert!(!exists(
-        &server.root,
-        ".typestar/android/os/CountDownTimer.typestate"
-    ));
-    let written = ".typestar/learned/android/os/CountDownTimer.typestate";
-    let text = std::fs::read_to_string(server.root.join(written)).unwrap();
-    assert!(text.contains("provenance learned"), "{text}");
-    assert!(
-        text.contains("platform \"backend robolectric: Robolectric"),
-        "{text}"
-    );
-    let diff = ".typestar/learned/android.os.CountDownTimer.diff.md";
-    let report = std::fs::read_to_string(server.root.join(diff)).unwrap();
-    assert!(
-        report.contains("bundled:android/os/CountDownTimer.typestate and")
-            && report.contains("have the same traces"),
-        "{report}"
-    );
-    let requests = server.server_requests().await;
-    assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
-        && r["params"]["uri"].as_str().unwrap().ends_with(".diff.md")));
+    assert_learned_beside_the_bundled_timer(
+        &mut server,
+        &learned,
+        "backend robolectric: Robolectric",
+    )
+    .await;
     server
         .await_notification("$/progress", |p| {
             p["token"] == "typestar/learn/android.os.CountDownTimer"
@@ -275,9 +273,6 @@ async fn an_android_class_is_learned_in_robolectric_beside_the_bundled_protocol(
         })
         .await;
     server.await_progress_end("typestar/learn/").await;
-    let hover = server.hover(&uri, 2, 6).await;
-    let markdown = hover["contents"]["value"].as_str().unwrap();
-    assert!(markdown.contains("bundled with typestar"), "{markdown}");
 }
 
 /// Drafting runs on the host JVM, which has no Android classes: learning on devices asks for
