@@ -5,7 +5,8 @@
 // the protocol view opened in a webview; and an answer of the server to
 // `typestar.learnClass` (from the stand-in: exactly the document and cursor). With the real server the class must be
 // drafted, then learned, and each `// once learned(KIND): TEXT` line must have a diagnostic containing TEXT and a hover
-// naming the states, which only the learned protocol can give; exit 1 otherwise.
+// naming the states, which only the learned protocol can give, and the screenshots `learning` and `learned` taken
+// (the harness asks for them); exit 1 otherwise.
 // run-code-server.sh then compares the learned protocol with examples/android-app/learned/ by `typestar diff`.
 // Usage: node check-result.cjs WORKSPACE [--hovers] [--explain]
 'use strict';
@@ -63,6 +64,9 @@ if (learn === null || learn === undefined) {
 } else if (process.argv.includes('--hovers')) {
   if (learn.drafted?.status !== 'drafted' || learn.answer.status !== 'learned' || typeof learn.typestate !== 'string') {
     missing.push(`typestar.learnClass did not draft, then learn, the class: ${JSON.stringify(learn)}`);
+  }
+  for (const name of ['learning', 'learned']) {
+    if (!(result.screenshots ?? []).some((s) => s.name === name && s.taken)) missing.push(`no screenshot ${name}.png of the learning`);
   }
 } else if (learn.answer.status === 'stand-in') {
   const [args] = learn.answer.arguments;

@@ -17,7 +17,9 @@
 # `typestar.classpath` there; the harness drafts, reviews and learns it from the editor; the test fails unless the
 # protocol is learned, reports NoteSender's `// once learned` line, and is equivalent (`typestar diff`) to
 # examples/android-app/learned/. Screenshots of the editor go to E2E_ARTIFACTS (default $E2E_WORK/run/artifacts):
-# pass.png shows the protocol view the harness opens last, fail.png the editor when the checks did not pass.
+# learning.png the learner's cancellable notification and the status bar while it runs, learned.png the finding the
+# learned protocol gives with its hover and the protocol beside it (both asked for by the harness, and the test fails
+# without them), pass.png the protocol view the harness opens last, fail.png the editor when the checks did not pass.
 # The harness waits on onDidChangeDiagnostics; this script polls that file until E2E_TIMEOUT seconds (default 240;
 # learning takes about 40 of them).
 #
@@ -151,9 +153,19 @@ HOME=$run/home XDG_CONFIG_HOME=$run/home/.config setsid chromium --headless=new 
   "http://127.0.0.1:$port/?folder=$run/ws" >"$run/chromium.log" 2>&1 &
 groups+=($!)
 
+# The harness names a screenshot it wants in the result file (screenshotWanted) and waits for .e2e-shot-NAME.
+take_wanted_screenshot() {
+  local name
+  name=$(node -p 'require(process.argv[1]).screenshotWanted ?? ""' "$run/ws/.e2e-result.json" 2>/dev/null) || return 0
+  [[ -n $name && ! -e $run/ws/.e2e-shot-$name ]] || return 0
+  node "$here/screenshot.cjs" "$cdp_port" "$artifacts/$name.png" || return 0
+  log "screenshot: $artifacts/$name.png"
+  touch "$run/ws/.e2e-shot-$name"
+}
+
 log "waiting up to ${timeout_s}s for the expected diagnostics"
 deadline=$((SECONDS + timeout_s))
-until node "$here/check-result.cjs" "$run/ws" "${checks[@]}"; do
+until take_wanted_screenshot; node "$here/check-result.cjs" "$run/ws" "${checks[@]}"; do
   if ((SECONDS >= deadline)); then
     log "FAIL: expected diagnostics did not appear"
     node "$here/screenshot.cjs" "$cdp_port" "$artifacts/fail.png" && log "screenshot: $artifacts/fail.png"

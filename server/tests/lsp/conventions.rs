@@ -333,6 +333,8 @@ async fn inlay_hints_show_the_possible_states_only_when_asked_for() {
         .build()
         .await;
     let uri = server.open("A.java", TWO_STARTS).await;
+    server.await_diagnostics(&uri, Some(1)).await;
+    let checked = server.checker.checks();
     let hints = inlay_hints(&mut server, &uri).await;
     let shown: Vec<(u64, u64, &str)> = hints
         .as_array()
@@ -348,4 +350,9 @@ async fn inlay_hints_show_the_possible_states_only_when_asked_for() {
         .collect();
     // Before each call (the scripted checker's calls start at the receiver).
     assert_eq!(shown, [(2, 8, "Created:"), (3, 8, "Running:")]);
+    assert_eq!(
+        server.checker.checks(),
+        checked,
+        "answered from the last check"
+    );
 }

@@ -20,8 +20,10 @@ use tower_lsp_server::ls_types::Uri;
 
 use crate::fake::{FakeChecker, FakeLearner};
 
-/// How long any single expected message may take.
-const TIMEOUT: Duration = Duration::from_secs(30);
+/// How long any single expected message may take: a bound on a hang, not a speed. The real
+/// learner's backends say nothing while their JVM starts (a Robolectric sandbox takes 10-30 s
+/// unloaded, more at a load of 20), so it is well above that.
+const TIMEOUT: Duration = Duration::from_secs(120);
 
 /// The bundled CountDownTimer protocol, used as the workspace's `.typestar/` protocol.
 pub const COUNTDOWN: &str =

@@ -1,5 +1,6 @@
 //! `typestar.learnClass`: draft, learn with progress, cancel.
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -155,8 +156,24 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
     let reply = server
         .request("workspace/executeCommand", learn_args(&uri))
         .await;
+    assert_learned_beside_the_bundled_timer(
+        &mut server,
+        &reply,
+        "simulated device (model backend)\"",
+    )
+    .await;
+}
+
+/// Checks the answer `reply` to learning CountDownTimer, which the library has, on a platform
+/// whose name starts with `platform`: the protocol is written beside the library's, never over
+/// it, with `typestar diff`'s report (the same traces), which the client is asked to show, and
+/// the bundled protocol stays in use.
+async fn assert_learned_beside_the_bundled_timer(
+    server: &mut TestServer,
+    reply: &Value,
+    platform: &str,
+) {
     assert_eq!(reply["result"]["status"], "learned", "{reply}");
-    // Beside the library's protocol, never over it.
     assert!(!exists(
         &server.root,
         ".typestar/android/os/CountDownTimer.typestate"
@@ -164,10 +181,7 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
     let written = ".typestar/learned/android/os/CountDownTimer.typestate";
     let text = std::fs::read_to_string(server.root.join(written)).unwrap();
     assert!(text.contains("provenance learned"), "{text}");
-    assert!(
-        text.contains("platform \"simulated device (model backend)\""),
-        "{text}"
-    );
+    assert!(text.contains(&format!("platform \"{platform}")), "{text}");
     let diff = ".typestar/learned/android.os.CountDownTimer.diff.md";
     let report = std::fs::read_to_string(server.root.join(diff)).unwrap();
     assert!(
@@ -182,6 +196,7 @@ async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
     let requests = server.server_requests().await;
     assert!(requests.iter().any(|r| r["method"] == "window/showDocument"
         && r["params"]["uri"].as_str().unwrap().ends_with(".diff.md")));
+    let uri = server.uri("A.java");
     let hover = server.hover(&uri, 2, 6).await;
     let markdown = hover["contents"]["value"].as_str().unwrap();
     assert!(markdown.contains("bundled with typestar"), "{markdown}");
@@ -229,6 +244,35 @@ async fn the_robolectric_backend_drafts_from_the_shipped_experiment_or_says_what
         reason.contains("com.example.Widget.toml") && reason.contains("EXPERIMENTS.md"),
         "{reason}"
     );
+}
+
+/// An Android class learned from the editor inside Robolectric, as a user would: the shipped
+/// experiment is drafted, then run; the library has the class, so the result goes beside it
+/// with `typestar diff`'s report, shown to the user, and the bundled protocol stays in use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_android_class_is_learned_in_robolectric_beside_the_bundled_protocol() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let (mut server, drafted) = learn_with("robolectric", TIMER).await;
+    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+    let uri = server.uri("A.java");
+    let learned = server
+        .request("workspace/executeCommand", learn_args(&uri))
+        .await;
+    assert_learned_beside_the_bundled_timer(
+        &mut server,
+        &learned,
+        "backend robolectric: Robolectric",
+    )
+    .await;
+    server
+        .await_notification("$/progress", |p| {
+            p["token"] == "typestar/learn/android.os.CountDownTimer"
+                && p["value"]["kind"] == "report"
+        })
+        .await;
+    server.await_progress_end("typestar/learn/").await;
 }
 
 /// Drafting runs on the host JVM, which has no Android classes: learning on devices asks for
@@ -337,6 +381,101 @@ async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
     server.await_progress_end("typestar/learn/").await;
 }
 
+/// The example app's `UploadSession` compiled into `classes`, a server whose `typestar.classpath`
+/// is that folder, `NoteSender.java` open there (its text and URI), and the `learnClass` command
+/// at its marker, run once: the experiment is drafted and reviewed as the app's README says.
+struct UploadSession {
+    server: TestServer,
+    text: String,
+    uri: String,
+    learn: Value,
+}
+
+impl UploadSession {
+    const SOURCES: &str = "app/src/main/java/com/example/typestar";
+
+    async fn drafted(classes: &std::path::Path) -> UploadSession {
+        test_tiers::require_tool("javac", "install a JDK (README.md, \"Prerequisites\")");
+        let app = example_app();
+        let sources = UploadSession::SOURCES;
+        let _ = std::fs::remove_dir_all(classes);
+        let javac = std::process::Command::new("javac")
+            .arg("-d")
+            .arg(classes)
+            .arg(app.join(sources).join("UploadSession.java"))
+            .output()
+            .expect("javac runs");
+        assert!(javac.status.success(), "{javac:?}");
+        let source = |name: &str| std::fs::read_to_string(app.join(sources).join(name)).unwrap();
+        let mut server = TestServer::builder()
+            .learner(Learners)
+            .static_checker()
+            .file(
+                &format!("{sources}/UploadSession.java"),
+                &source("UploadSession.java"),
+            )
+            .settings(
+                json!({ "backend": "jvm", "classpath": [classes], "diagnostics": { "debounceMs": 0 } }),
+            )
+            .build()
+            .await;
+        let text = source("NoteSender.java");
+        let (line, marked) = marked_line(&text, "// learnClass: UploadSession");
+        let character = marked.find("UploadSession").unwrap() as u32;
+        let uri = server
+            .open(&format!("{sources}/NoteSender.java"), &text)
+            .await;
+        let before = server.await_diagnostics(&uri, Some(1)).await;
+        assert_eq!(
+            before,
+            Vec::<Value>::new(),
+            "nothing is known of the class yet"
+        );
+        let learn = json!({
+            "command": "typestar.learnClass",
+            "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } }]
+        });
+        let drafted = server
+            .request("workspace/executeCommand", learn.clone())
+            .await;
+        assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+        assert_eq!(
+            drafted["result"]["class"], "com.example.typestar.UploadSession",
+            "a class of the file's package, used without an import"
+        );
+        // The review the README asks for: give `send` an argument.
+        let draft = server
+            .root
+            .join(".typestar/experiments/com.example.typestar.UploadSession.toml");
+        let drafted_text = std::fs::read_to_string(&draft).unwrap();
+        assert!(
+            drafted_text.contains("\"<fill: java.lang.String>\""),
+            "{drafted_text}"
+        );
+        std::fs::write(
+            &draft,
+            drafted_text.replace("\"<fill: java.lang.String>\"", "\"chunk\""),
+        )
+        .unwrap();
+        UploadSession {
+            server,
+            text,
+            uri,
+            learn,
+        }
+    }
+}
+
+fn example_app() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/android-app")
+}
+
+/// The number and text of the first line of `text` containing `marker`.
+fn marked_line<'a>(text: &'a str, marker: &str) -> (u32, &'a str) {
+    let line = text.lines().position(|l| l.contains(marker)).unwrap();
+    (line as u32, text.lines().nth(line).unwrap())
+}
+
 /// The example app's own `UploadSession`, from `NoteSender.java`, as its README's steps say:
 /// compiled with the JDK onto `typestar.classpath`, drafted, reviewed, learned on the host JVM;
 /// the learned protocol is the one `learned/` holds, and it reports `NoteSender`'s bug at once.
@@ -345,73 +484,13 @@ async fn the_example_apps_own_class_is_learned_on_the_host_jvm_and_checks_its_cl
     if !test_tiers::runs(Tier::Jvm) {
         return;
     }
-    test_tiers::require_tool("javac", "install a JDK (README.md, \"Prerequisites\")");
-    let app = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/android-app");
-    let sources = "app/src/main/java/com/example/typestar";
     let classes = std::env::temp_dir().join(format!("typestar-upload-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&classes);
-    let javac = std::process::Command::new("javac")
-        .arg("-d")
-        .arg(&classes)
-        .arg(app.join(sources).join("UploadSession.java"))
-        .output()
-        .expect("javac runs");
-    assert!(javac.status.success(), "{javac:?}");
-    let source = |name: &str| std::fs::read_to_string(app.join(sources).join(name)).unwrap();
-    let mut server = TestServer::builder()
-        .learner(Learners)
-        .static_checker()
-        .file(
-            &format!("{sources}/UploadSession.java"),
-            &source("UploadSession.java"),
-        )
-        .settings(
-            json!({ "backend": "jvm", "classpath": [classes], "diagnostics": { "debounceMs": 0 } }),
-        )
-        .build()
-        .await;
-    let text = source("NoteSender.java");
-    let at = |marker: &str| {
-        let line = text.lines().position(|l| l.contains(marker)).unwrap();
-        (line as u32, text.lines().nth(line).unwrap())
-    };
-    let (line, marked) = at("// learnClass: UploadSession");
-    let character = marked.find("UploadSession").unwrap() as u32;
-    let uri = server
-        .open(&format!("{sources}/NoteSender.java"), &text)
-        .await;
-    let before = server.await_diagnostics(&uri, Some(1)).await;
-    assert_eq!(
-        before,
-        Vec::<Value>::new(),
-        "nothing is known of the class yet"
-    );
-    let learn = json!({
-        "command": "typestar.learnClass",
-        "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } }]
-    });
-    let drafted = server
-        .request("workspace/executeCommand", learn.clone())
-        .await;
-    assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
-    assert_eq!(
-        drafted["result"]["class"], "com.example.typestar.UploadSession",
-        "a class of the file's package, used without an import"
-    );
-    // The review the README asks for: give `send` an argument.
-    let draft = server
-        .root
-        .join(".typestar/experiments/com.example.typestar.UploadSession.toml");
-    let drafted_text = std::fs::read_to_string(&draft).unwrap();
-    assert!(
-        drafted_text.contains("\"<fill: java.lang.String>\""),
-        "{drafted_text}"
-    );
-    std::fs::write(
-        &draft,
-        drafted_text.replace("\"<fill: java.lang.String>\"", "\"chunk\""),
-    )
-    .unwrap();
+    let UploadSession {
+        mut server,
+        text,
+        uri,
+        learn,
+    } = UploadSession::drafted(&classes).await;
     let learned = server.request("workspace/executeCommand", learn).await;
     assert_eq!(learned["result"]["status"], "learned", "{learned}");
     let written = std::fs::read_to_string(
@@ -424,7 +503,7 @@ async fn the_example_apps_own_class_is_learned_on_the_host_jvm_and_checks_its_cl
     let expected = "learned/com.example.typestar.UploadSession.typestate";
     let expected = typestates::format::parse(
         expected,
-        &std::fs::read_to_string(app.join(expected)).unwrap(),
+        &std::fs::read_to_string(example_app().join(expected)).unwrap(),
     )
     .unwrap();
     let diff = typestates::diff::diff(
@@ -433,7 +512,7 @@ async fn the_example_apps_own_class_is_learned_on_the_host_jvm_and_checks_its_cl
         10,
     );
     assert!(diff.is_equivalent(), "{diff:?}\n{written}");
-    let (bug, _) = at("// once learned(definite): send");
+    let (bug, _) = marked_line(&text, "// once learned(definite): send");
     let found = server
         .await_notification("textDocument/publishDiagnostics", |p| {
             p["uri"] == uri.as_str() && p["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
@@ -448,4 +527,104 @@ async fn the_example_apps_own_class_is_learned_on_the_host_jvm_and_checks_its_cl
         "{message}"
     );
     let _ = std::fs::remove_dir_all(&classes);
+}
+
+/// How a client cancels a learning run.
+#[derive(Clone, Copy, Debug)]
+enum Cancel {
+    /// `$/cancelRequest` for the `learnClass` request, as VS Code sends when the notification's
+    /// Cancel is pressed: the request fails with -32800.
+    Request,
+    /// `window/workDoneProgress/cancel` for the run's progress token: the answer says cancelled.
+    Progress,
+}
+
+impl Cancel {
+    async fn send(self, server: &TestServer, id: i64) {
+        match self {
+            Cancel::Request => server.notify("$/cancelRequest", json!({ "id": id })).await,
+            Cancel::Progress => {
+                server
+                    .notify(
+                        "window/workDoneProgress/cancel",
+                        json!({ "token": "typestar/learn/com.example.typestar.UploadSession" }),
+                    )
+                    .await
+            }
+        }
+    }
+
+    fn check(self, reply: &Value) {
+        match self {
+            Cancel::Request => assert_eq!(reply["error"]["code"], -32800, "{reply}"),
+            Cancel::Progress => assert_eq!(reply["result"]["status"], "cancelled", "{reply}"),
+        }
+    }
+}
+
+/// Cancelling a learning run on the host JVM, either way, ends the progress and every JVM of
+/// the run: none is left whose class path names the run's classes folder.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_run_on_the_host_jvm_stops_its_jvms() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
+    let classes = std::env::temp_dir().join(format!("typestar-cancel-{}", std::process::id()));
+    let marker = classes.display().to_string();
+    for cancel in [Cancel::Request, Cancel::Progress] {
+        let UploadSession {
+            mut server, learn, ..
+        } = UploadSession::drafted(&classes).await;
+        let id = server.send_request("workspace/executeCommand", learn).await;
+        server
+            .await_notification("$/progress", |p| p["value"]["kind"] == "report")
+            .await;
+        assert!(
+            eventually(|| !jvms_naming(&marker).is_empty()).await,
+            "{cancel:?}: no JVM of the run names {marker}"
+        );
+        cancel.send(&server, id).await;
+        cancel.check(&server.await_response(id).await);
+        let end = server.await_progress_end("typestar/learn/").await;
+        assert_eq!(end["value"]["message"], "cancelled", "{cancel:?}");
+        // Killed as the run is dropped; the kernel takes a moment to end them.
+        assert!(
+            eventually(|| jvms_naming(&marker).is_empty()).await,
+            "{cancel:?}: JVMs still running: {:?}",
+            jvms_naming(&marker)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&classes);
+}
+
+/// The command lines of the live processes (zombies excluded) naming `marker`.
+fn jvms_naming(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .expect("this test reads /proc to see the learner's JVMs")
+        .flatten()
+        .filter_map(|entry| {
+            let dir = entry.path();
+            let status = std::fs::read_to_string(dir.join("status")).ok()?;
+            if status
+                .lines()
+                .any(|l| l.starts_with("State:") && l.contains('Z'))
+            {
+                return None;
+            }
+            let command = std::fs::read(dir.join("cmdline")).ok()?;
+            let command = String::from_utf8_lossy(&command).replace('\0', " ");
+            command.contains(marker).then_some(command)
+        })
+        .collect()
+}
+
+/// Whether `done` holds within 10 s, asked every 20 ms.
+async fn eventually(done: impl Fn() -> bool) -> bool {
+    for _ in 0..500 {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    done()
 }

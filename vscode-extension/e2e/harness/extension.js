@@ -8,6 +8,9 @@
 // it reviews the draft as examples/android-app/README.md says (every `"<fill: java.lang.String>"` becomes a string),
 // saves it and runs the command again; once learned, it records the protocol written and waits for the diagnostic of
 // each `// once learned(KIND): NAME` line and hovers its call.
+// It asks run-code-server.sh for screenshots on the way (`learning` while the learner runs, `learned` with the new
+// finding's hover and the learned protocol beside it): it names the shot in the result file and waits for the script
+// to create `.e2e-shot-NAME` beside it once the PNG is saved; `screenshots` records which were taken.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -23,6 +26,8 @@ exports.activate = async (context) => {
   let protocolView = null;
   let appliedFix = null;
   let firstFix;
+  const screenshots = [];
+  let screenshotWanted = null;
   const write = (event) => {
     const typestar = vscode.extensions.getExtension('typestar.typestar');
     const diagnostics = vscode.languages.getDiagnostics().flatMap(([uri, list]) =>
@@ -36,9 +41,22 @@ exports.activate = async (context) => {
         message: d.message,
       })),
     );
-    const result = { vscode: vscode.version, event, typestarActive: typestar?.isActive ?? null, diagnostics, hovers, fixes, appliedFix, protocolView, learnClass };
+    const result = { vscode: vscode.version, event, typestarActive: typestar?.isActive ?? null, diagnostics, hovers, fixes, appliedFix, protocolView, learnClass, screenshotWanted, screenshots };
     fs.writeFileSync(`${out}.tmp`, JSON.stringify(result, null, 2));
     fs.renameSync(`${out}.tmp`, out); // whole files only: the script reads it while we write
+  };
+  /** Has the script save the editor as it is now as NAME.png; resolves once it did, or after 30 s. */
+  const screenshot = async (name) => {
+    screenshotWanted = name;
+    write(`screenshot ${name}`);
+    const done = path.join(folder.uri.fsPath, `.e2e-shot-${name}`);
+    let taken = false;
+    for (let tries = 0; tries < 150 && !taken; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      taken = fs.existsSync(done);
+    }
+    screenshotWanted = null;
+    screenshots.push({ name, taken });
   };
   context.subscriptions.push(vscode.languages.onDidChangeDiagnostics(() => write('diagnostics')));
   const documents = [];
@@ -90,13 +108,20 @@ exports.activate = async (context) => {
         await review(answer.draft);
         const again = await vscode.window.showTextDocument(document);
         again.selection = new vscode.Selection(at, at);
-        answer = await vscode.commands.executeCommand('typestar.learnClass', again.document.uri);
+        const learning = vscode.commands.executeCommand('typestar.learnClass', again.document.uri);
+        // The learner runs for tens of seconds: the shot shows its cancellable notification and the status bar.
+        await screenshot('learning');
+        answer = await learning;
       }
       learnClass = { file, line: at.line, character: at.character, drafted, answer };
       if (answer?.status === 'learned') {
         learnClass.typestate = fs.readFileSync(answer.typestate, 'utf8');
         write('learnClass');
         learnClass.found = await learnedFindings(document, file, hovers);
+        const hover = hovers.find((h) => h.file === file && h.line === learnClass.found[0]);
+        await showLearned(document, vscode.Uri.file(answer.typestate), hover);
+        await screenshot('learned');
+        await closeTabsOf(vscode.Uri.file(answer.typestate));
       }
     } catch (e) {
       learnClass = { error: e instanceof Error ? e.message : String(e) };
@@ -124,6 +149,25 @@ exports.activate = async (context) => {
     write('protocolView');
   }
 };
+
+/**
+ * Opens the learned protocol `typestate` beside `document` and shows the hover of the learned finding's call
+ * (`hover`, when the finding came), for the `learned` screenshot.
+ */
+async function showLearned(document, typestate, hover) {
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(typestate), { viewColumn: vscode.ViewColumn.Beside, preview: false });
+  const editor = await vscode.window.showTextDocument(document, vscode.ViewColumn.One);
+  if (hover === undefined) return;
+  const at = new vscode.Position(hover.line, hover.character);
+  editor.selection = new vscode.Selection(at, at);
+  await vscode.commands.executeCommand('editor.action.showHover');
+}
+
+/** Closes every tab showing `uri`. */
+async function closeTabsOf(uri) {
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+  await vscode.window.tabGroups.close(tabs.filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString()));
+}
 
 /** Gives the drafted experiment's `send(String)` an argument in the editor, as a user reviewing it would, and saves it. */
 async function review(draft) {
