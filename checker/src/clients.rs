@@ -53,8 +53,7 @@ use crate::events::Component;
 use crate::inline::inlined;
 use crate::inline::{Binds, Inlined};
 use crate::ir::{
-    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind,
-    SourceIr,
+    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr,
 };
 use crate::protocols::Protocols;
 use crate::resolve::{qualify, Binding, LocalId, Resolution};
@@ -583,8 +582,7 @@ impl<'a> Walker<'a> {
         let Some(index) = self.record(class, method, kind) else {
             return;
         };
-        if let (Some(field), Some(block)) = (self.held_field(receiver), self.pending.last_mut())
-        {
+        if let (Some(field), Some(block)) = (self.held_field(receiver), self.pending.last_mut()) {
             block.push((method.to_owned(), index, field));
         }
     }
