@@ -442,6 +442,17 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
     out
 }
 
+/// A call on an object a field holds, waiting for the caller to assign the field.
+#[derive(Debug, Clone)]
+struct Waiting {
+    /// The method called.
+    method: String,
+    /// The call's index among the sites of `method` ([`Sites::by_method`]).
+    index: usize,
+    /// The field (class, name).
+    field: (String, String),
+}
+
 /// What holds an object the enclosing method created in this run.
 #[derive(Debug, Clone, Default)]
 struct Fresh {
@@ -463,8 +474,8 @@ struct Walker<'r> {
     /// parameter on it.
     holders: HashMap<LocalId, (String, String)>,
     /// Per enclosing block, innermost last, the calls made in it on an object a field holds,
-    /// as (method, index in [`Sites::by_method`], field), until the block assigns the field.
-    pending: Vec<Vec<(String, usize, (String, String))>>,
+    /// until the block assigns the field.
+    pending: Vec<Vec<Waiting>>,
     /// The receiver types met, shared by their sites.
     types: HashSet<Arc<str>>,
     /// The file's functions whose lambdas run in place ([`crate::ir::Modifiers::runs_lambdas_in_place`]),
@@ -583,7 +594,11 @@ impl<'a> Walker<'a> {
             return;
         };
         if let (Some(field), Some(block)) = (self.held_field(receiver), self.pending.last_mut()) {
-            block.push((method.to_owned(), index, field));
+            block.push(Waiting {
+                method: method.to_owned(),
+                index,
+                field,
+            });
         }
     }
 
@@ -593,11 +608,14 @@ impl<'a> Walker<'a> {
             return;
         };
         let sites = &mut self.sites.by_method;
-        block.retain(|(method, index, held)| {
-            if held != field {
+        block.retain(|waiting| {
+            if waiting.field != *field {
                 return true;
             }
-            if let Some(site) = sites.get_mut(method).and_then(|s| s.get_mut(*index)) {
+            let site = sites
+                .get_mut(&waiting.method)
+                .and_then(|s| s.get_mut(waiting.index));
+            if let Some(site) = site {
                 site.let_go = true;
             }
             false
