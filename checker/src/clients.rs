@@ -630,11 +630,7 @@ impl<'a> Walker<'a> {
         let Some(field) = inline.subject.and_then(|subject| self.held_field(subject)) else {
             return;
         };
-        let param = inline
-            .params
-            .first()
-            .map_or(inline.body.span.start_byte, |p| p.span.start_byte);
-        if let Some(local) = self.res.declared_at(param) {
+        if let Some(local) = self.res.declared_at(inline.parameter_at()) {
             self.holders.insert(local, field);
         }
     }

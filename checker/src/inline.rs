@@ -189,6 +189,16 @@ pub(crate) struct Inlined<'a> {
     pub body: &'a Body,
 }
 
+impl Inlined<'_> {
+    /// Where the lambda's parameter is declared: the first declared one, or the body's start
+    /// for an implicit `it` (the resolver declares it there).
+    pub fn parameter_at(&self) -> usize {
+        self.params
+            .first()
+            .map_or(self.body.span.start_byte, |p| p.span.start_byte)
+    }
+}
+
 /// If `call`, written in `language`, is an inline function of [`INLINE_FUNCTIONS`] with a
 /// lambda literal as its last argument, the function and its parts.
 pub(crate) fn inlined(call: &Call, language: Language) -> Option<Inlined<'_>> {

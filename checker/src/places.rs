@@ -485,11 +485,7 @@ impl<'a> Walker<'a> {
                 self.scopes.pop();
             }
             Binds::Parameter => {
-                let param = inlined
-                    .params
-                    .first()
-                    .map_or(inlined.body.span.start_byte, |p| p.span.start_byte);
-                if let Some(local) = self.res.declared_at(param) {
+                if let Some(local) = self.res.declared_at(inlined.parameter_at()) {
                     self.aliases.insert(local, var);
                 }
                 self.visit_block(body);
