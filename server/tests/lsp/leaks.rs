@@ -177,7 +177,7 @@ async fn leaks_are_published_only_once_the_setting_turns_them_on() {
         [
             "leak-method-end",
             "leak-exception",
-            "leak-exception",
+            "leak-method-end",
             "leak-method-end",
             "leak-method-end"
         ],
