@@ -1387,11 +1387,9 @@ pub fn analyze_body<'a>(
         losses: RefCell::default(),
     };
     let solution = solve(&cfg, &analysis);
-    let mut losses = analysis.losses.take();
+    let mut losses = Losses::default();
     if pass == Pass::Record && shared.report_unreleased {
-        let mut found =
-            crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
-        losses.append(&mut found);
+        losses = crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
     }
     let mut exit = FlowState::bottom();
     exit.join(solution.state_at(cfg.exit));
@@ -1416,6 +1414,8 @@ pub fn analyze_body<'a>(
             }
         }
     }
+    // What the helpers the record pass followed lost.
+    losses.append(&mut analysis.losses.take());
     BodyResult {
         exit: exit.0,
         returned,
