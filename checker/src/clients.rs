@@ -339,15 +339,18 @@ impl Graph<'_, '_, '_> {
             .or_insert_with(|| protocols.ancestors(class).map(str::to_owned).collect())
     }
 
+    /// Whether a call on a `receiver` counts for `class`: one is a subtype of the other.
+    fn related(&mut self, class: &str, receiver: &str) -> bool {
+        self.ancestors(class).contains(receiver) || self.ancestors(receiver).contains(class)
+    }
+
     /// Whether `method` of `class` has calls, and every caller lets go of the object after
     /// its call ([`Site::let_go`]).
     fn let_go_by_every_caller(&mut self, class: &str, method: &str) -> bool {
         let sites = self.sites;
         let mut any = false;
         for site in sites.by_method.get(method).into_iter().flatten() {
-            let related = self.ancestors(class).contains(&*site.class)
-                || self.ancestors(&site.class).contains(class);
-            if related {
+            if self.related(class, &site.class) {
                 if !site.let_go {
                     return false;
                 }
@@ -372,9 +375,7 @@ impl Graph<'_, '_, '_> {
         let mut edges = Vec::new();
         let mut related = false;
         for site in sites.by_method.get(&method).into_iter().flatten() {
-            let is_related = self.ancestors(&class).contains(&*site.class)
-                || self.ancestors(&site.class).contains(&class);
-            if !is_related {
+            if !self.related(&class, &site.class) {
                 continue;
             }
             related = true;
