@@ -198,8 +198,22 @@ pub struct TypeRef {
     /// The dotted name as written (`MediaPlayer`, `android.media.MediaPlayer`,
     /// `MediaPlayer.OnPreparedListener`); arrays keep their `[]`.
     pub name: String,
+    /// The last type argument's name, without its own arguments (`Sample` of
+    /// `Map<String, Sample>`): the elements of a collection.
+    pub element: Option<String>,
     /// Where the type is written.
     pub span: Span,
+}
+
+impl TypeRef {
+    /// A type written without type arguments.
+    pub fn named(name: String, span: Span) -> TypeRef {
+        TypeRef {
+            name,
+            element: None,
+            span,
+        }
+    }
 }
 
 /// An annotation with the string literals among its arguments.

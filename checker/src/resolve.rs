@@ -26,7 +26,7 @@ use crate::ir::{
     BinaryOp, Body, Call, Class, ClassKind, Expr, ExprId, ExprKind, Language, Local, Method,
     MethodKind, Param, SourceIr, Stmt, StmtKind, TypeRef,
 };
-use crate::visit::Visitor;
+use crate::visit::{walk_stmt, Visitor};
 
 /// What a resolver may assume about classes outside the file.
 ///
@@ -79,6 +79,9 @@ pub struct ExprType {
     /// Whether the expression names the class itself (`MediaPlayer` in
     /// `MediaPlayer.create(…)`) rather than a value of that class.
     pub is_class_ref: bool,
+    /// For a collection of the standard library, the type of its elements (the values of a
+    /// map), when the declaration names it.
+    pub element: Option<String>,
 }
 
 /// A local variable or parameter, numbered in declaration order within the file.
@@ -386,6 +389,55 @@ pub(crate) fn returned_expr(body: &Body) -> Option<&Expr> {
     }
 }
 
+/// Whether `fqn` is a collection of the standard library (`java.util.HashMap`,
+/// `kotlin.collections.MutableList`).
+pub(crate) fn is_collection(fqn: &str) -> bool {
+    const KINDS: [&str; 8] = [
+        "Map",
+        "List",
+        "Set",
+        "Collection",
+        "Queue",
+        "Deque",
+        "Vector",
+        "Stack",
+    ];
+    let (package, name) = fqn.rsplit_once('.').unwrap_or(("", fqn));
+    matches!(
+        package,
+        "java.util" | "java.util.concurrent" | "kotlin.collections"
+    ) && KINDS.iter().any(|kind| name.ends_with(kind))
+}
+
+/// Whether a collection's method `name` of `arity` arguments returns one of its elements
+/// (`get(key)`, `first()`, Kotlin's `map[key]`).
+fn returns_element(name: &str, arity: usize) -> bool {
+    const ONE: [&str; 5] = ["get", "getValue", "remove", "removeAt", "getOrNull"];
+    const NONE: [&str; 16] = [
+        "first",
+        "last",
+        "firstOrNull",
+        "lastOrNull",
+        "poll",
+        "peek",
+        "pop",
+        "element",
+        "removeFirst",
+        "removeLast",
+        "getFirst",
+        "getLast",
+        "pollFirst",
+        "pollLast",
+        "peekFirst",
+        "peekLast",
+    ];
+    match arity {
+        0 => NONE.contains(&name),
+        1 => ONE.contains(&name),
+        _ => false,
+    }
+}
+
 /// Whether a static method named `name` is taken to be a factory returning its class.
 fn is_factory_name(name: &str) -> bool {
     name.starts_with("create") || matches!(name, "newInstance" | "getInstance" | "open" | "obtain")
@@ -496,9 +548,14 @@ impl Resolver<'_> {
     }
 
     fn type_ref(&self, ty: &TypeRef) -> Option<ExprType> {
-        self.type_name(&ty.name).map(|fqn| ExprType {
+        let fqn = self.type_name(&ty.name)?;
+        let element = (ty.element.as_deref())
+            .filter(|_| is_collection(&fqn))
+            .and_then(|element| self.type_name(element));
+        Some(ExprType {
             fqn,
             is_class_ref: false,
+            element,
         })
     }
 
@@ -734,10 +791,7 @@ impl Resolver<'_> {
                     .is_some_and(|_| !ctx.fqn.ends_with("<top-level>"))
             })?,
         };
-        Some(ExprType {
-            fqn: ctx.fqn.clone(),
-            is_class_ref: false,
-        })
+        Some(Self::instance(ctx.fqn.clone()))
     }
 
     /// The receiver of an unqualified call `name(…)`: a scope function's receiver, else the
@@ -754,10 +808,7 @@ impl Resolver<'_> {
             .iter()
             .rev()
             .find(|ctx| ctx.methods.contains_key(name))
-            .map(|ctx| ExprType {
-                fqn: ctx.fqn.clone(),
-                is_class_ref: false,
-            });
+            .map(|ctx| Self::instance(ctx.fqn.clone()));
         declaring.or_else(|| self.implicit_this())
     }
 
@@ -784,6 +835,7 @@ impl Resolver<'_> {
         ExprType {
             fqn,
             is_class_ref: true,
+            element: None,
         }
     }
 
@@ -791,6 +843,7 @@ impl Resolver<'_> {
         ExprType {
             fqn,
             is_class_ref: false,
+            element: None,
         }
     }
 
@@ -980,6 +1033,11 @@ impl Resolver<'_> {
         {
             return Some(Self::instance(fqn));
         }
+        if let Some(element) = &receiver.element {
+            if returns_element(&call.name, call.args.len()) {
+                return Some(Self::instance(element.clone()));
+            }
+        }
         match self
             .classes
             .iter()
@@ -1081,9 +1139,23 @@ impl<'v> Visitor<'v> for Resolver<'_> {
         self.declare(&local.name, declared.or(init), local.name_span.start_byte);
     }
 
-    fn visit_loop_var(&mut self, var: &'v Local) {
-        let ty = var.ty.as_ref().and_then(|ty| self.type_ref(ty));
+    fn visit_stmt(&mut self, stmt: &'v Stmt) {
+        let StmtKind::ForEach {
+            var,
+            iterable,
+            body,
+        } = &stmt.kind
+        else {
+            return walk_stmt(self, stmt);
+        };
+        // The loop variable takes the collection's element type unless it declares one.
+        let element = self.expr(iterable).and_then(|ty| ty.element);
+        self.enter_scope();
+        let declared = var.ty.as_ref().and_then(|ty| self.type_ref(ty));
+        let ty = declared.or(element.map(Self::instance));
         self.declare(&var.name, ty, var.name_span.start_byte);
+        self.visit_block(body);
+        self.exit_scope();
     }
 
     fn visit_catch_param(&mut self, param: &'v Param) {

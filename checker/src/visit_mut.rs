@@ -96,7 +96,7 @@ pub fn walk_annotation<V: VisitMut + ?Sized>(visitor: &mut V, annotation: &mut A
 
 /// Visits a type reference's span.
 pub fn walk_type_ref<V: VisitMut + ?Sized>(visitor: &mut V, ty: &mut TypeRef) {
-    let TypeRef { name: _, span } = ty;
+    let TypeRef { span, .. } = ty;
     visitor.visit_span(span);
 }
 

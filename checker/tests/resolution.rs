@@ -19,6 +19,8 @@ const KNOWN: &[&str] = &[
     "android.media.MediaRecorder",
     "android.os.AsyncTask",
     "android.app.Activity",
+    "kotlin.collections.MutableMap",
+    "kotlin.collections.List",
 ];
 
 #[track_caller]

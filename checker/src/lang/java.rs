@@ -165,10 +165,7 @@ fn lower_enum_constant(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) 
         .child_by_field_name("name")
         .map(|name| cx.text(name).to_owned())
         .unwrap_or_default();
-    let ty = TypeRef {
-        name: class.name.clone(),
-        span,
-    };
+    let ty = TypeRef::named(class.name.clone(), span);
     let args = node
         .child_by_field_name("arguments")
         .map(|args| lower_args(cx, args))
@@ -179,10 +176,7 @@ fn lower_enum_constant(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) 
     let init = cx.expr(ExprKind::New { ty, args, body }, span);
     class.fields.push(Field {
         name,
-        ty: Some(TypeRef {
-            name: class.name.clone(),
-            span,
-        }),
+        ty: Some(TypeRef::named(class.name.clone(), span)),
         init: Some(init),
         delegate: None,
         getter: None,
@@ -371,8 +365,20 @@ fn is_type_node(node: Node<'_>) -> bool {
 fn lower_type(cx: &LowerCx<'_>, node: Node<'_>) -> TypeRef {
     TypeRef {
         name: type_name(cx, node),
+        element: element_name(cx, node),
         span: cx.span(node),
     }
+}
+
+/// The name of `node`'s last type argument (`Sample` of `Map<String, Sample>`).
+fn element_name(cx: &LowerCx<'_>, node: Node<'_>) -> Option<String> {
+    let generic = match node.kind() {
+        "generic_type" => node,
+        "annotated_type" => children(node).find(|kid| kid.kind() == "generic_type")?,
+        _ => return None,
+    };
+    let last = children(child_of_kind(generic, "type_arguments")?).last()?;
+    Some(type_name(cx, last))
 }
 
 /// The dotted name of a type node, without type arguments or annotations.
@@ -614,10 +620,7 @@ fn lower_declarator(cx: &mut LowerCx<'_>, declarator: Node<'_>, ty: Option<TypeR
         name: name.map(|n| cx.text(n).to_owned()).unwrap_or_default(),
         ty: ty.map(|ty| {
             if has_dimensions {
-                TypeRef {
-                    name: format!("{}[]", ty.name),
-                    span: ty.span,
-                }
+                TypeRef::named(format!("{}[]", ty.name), ty.span)
             } else {
                 ty
             }
@@ -802,10 +805,7 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
         "object_creation_expression" => {
             let ty = field("type")
                 .map(|ty| lower_type(cx, ty))
-                .unwrap_or(TypeRef {
-                    name: String::new(),
-                    span: cx.span(node),
-                });
+                .unwrap_or(TypeRef::named(String::new(), cx.span(node)));
             let args = field("arguments")
                 .map(|args| lower_args(cx, args))
                 .unwrap_or_default();
@@ -921,10 +921,7 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
         "cast_expression" => ExprKind::Cast {
             ty: field("type")
                 .map(|ty| lower_type(cx, ty))
-                .unwrap_or(TypeRef {
-                    name: String::new(),
-                    span: cx.span(node),
-                }),
+                .unwrap_or(TypeRef::named(String::new(), cx.span(node))),
             expr: boxed(cx, "value"),
         },
         "instanceof_expression" => {

@@ -248,10 +248,7 @@ fn lower_primary_constructor(cx: &mut LowerCx<'_>, ctor: Node<'_>, class: &mut C
 
 fn lower_enum_entry(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) {
     let span = cx.span(node);
-    let ty = TypeRef {
-        name: class.name.clone(),
-        span,
-    };
+    let ty = TypeRef::named(class.name.clone(), span);
     let args = child_of_kind(node, "value_arguments")
         .map(|args| lower_value_args(cx, args))
         .unwrap_or_default();
@@ -565,8 +562,29 @@ fn is_expression_node(node: Node<'_>) -> bool {
 fn lower_type(cx: &LowerCx<'_>, node: Node<'_>) -> TypeRef {
     TypeRef {
         name: type_name(cx, node),
+        element: element_name(cx, node),
         span: cx.span(node),
     }
+}
+
+/// The name of `node`'s last type argument (`Sample` of `MutableMap<String, Sample>?`).
+fn element_name(cx: &LowerCx<'_>, node: Node<'_>) -> Option<String> {
+    let mut node = node;
+    while node.kind() != "user_type" {
+        if !matches!(
+            node.kind(),
+            "nullable_type" | "non_nullable_type" | "parenthesized_type" | "type_reference"
+        ) {
+            return None;
+        }
+        node = children(node).find(|kid| is_type_node(*kid))?;
+    }
+    let arguments = children(node)
+        .filter(|kid| kid.kind() == "type_arguments")
+        .last()?;
+    let projection = children(arguments).last()?;
+    let ty = children(projection).find(|kid| is_type_node(*kid))?;
+    Some(type_name(cx, ty))
 }
 
 /// The dotted name of a type node, without type arguments, nullability or modifiers, through
@@ -1080,6 +1098,7 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
         },
         "navigation_expression" => lower_navigation(cx, node),
         "call_expression" => lower_call(cx, node),
+        "indexing_expression" => lower_indexing(cx, node),
         // `i++`, `--i`: a new value the analysis does not follow.
         "postfix_expression" | "prefix_expression"
             if has_token(node, "++") || has_token(node, "--") =>
@@ -1270,6 +1289,24 @@ fn lower_call(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
     })
 }
 
+/// `samples[id]` read is the operator call `samples.get(id)`.
+fn lower_indexing(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
+    let (Some(receiver), Some(suffix)) = (
+        children(node).next(),
+        child_of_kind(node, "indexing_suffix"),
+    ) else {
+        return lower_other(cx, node);
+    };
+    let args = children(suffix).map(|arg| lower_expr(cx, arg)).collect();
+    ExprKind::Call(Call {
+        receiver: Some(Box::new(lower_expr(cx, receiver))),
+        name: "get".to_owned(),
+        name_span: cx.span(suffix),
+        args,
+        is_safe: false,
+    })
+}
+
 fn lower_value_args(cx: &mut LowerCx<'_>, args: Node<'_>) -> Vec<Expr> {
     children(args)
         .filter_map(|arg| children(arg).last())
@@ -1306,10 +1343,7 @@ fn new_of_anonymous(class: Class) -> ExprKind {
         .superclass
         .clone()
         .or_else(|| class.interfaces.first().cloned())
-        .unwrap_or(TypeRef {
-            name: "Any".to_owned(),
-            span: class.span,
-        });
+        .unwrap_or(TypeRef::named("Any".to_owned(), class.span));
     ExprKind::New {
         ty,
         args: Vec::new(),
