@@ -35,12 +35,18 @@
 //! (`recorder = new Recorder(); recorder.start();` drives `start()`).
 //!
 //! A free method is *last* when every call of it is on an object a field of the caller
-//! holds (the field, a local copied from it, or the parameter of a Kotlin `let` on it), and
-//! the caller then assigns that field in the block of the call or one enclosing it, before the
-//! method ends (`writer.finish(); writer = null`): the clients call nothing on the object after
-//! it, so no other method runs after it ([`Order::Last`]).
-//! Which paths reach the assignment is not asked: a `return` between the call and the
+//! holds, and the caller then lets go of it in the block of the call or one enclosing it,
+//! before the method ends: the clients call nothing on the object after it, so no other
+//! method runs after it ([`Order::Last`]).
+//! The field may hold the object itself (through a local copied from it, or the parameter of
+//! a Kotlin `let` on it): the caller lets go by assigning the field
+//! (`writer.finish(); writer = null`).
+//! Or the field may hold a standard collection the object came from (`voices.get(id)`,
+//! `voices[id]`): the caller lets go by taking it out, by the same key held in a local
+//! (`voices.remove(id)`), or all at once (`voices.clear()`, `removeAll`, assigning the field).
+//! Which paths reach the letting go is not asked: a `return` between the call and the
 //! assignment may leave the object in the field, a possible miss.
+//! Nor is whether another field or collection also holds the object, another possible miss.
 //!
 //! To extend it (a new kind of fresh receiver, say): [`receiver_kind`] decides what a caller
 //! owns for the length of its run; [`Clients::new`] solves the rule over the methods the
@@ -56,7 +62,7 @@ use crate::ir::{
     BinaryOp, Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr,
 };
 use crate::protocols::Protocols;
-use crate::resolve::{qualify, Binding, LocalId, Resolution};
+use crate::resolve::{is_collection, qualify, Binding, LocalId, Resolution};
 use crate::visit::{walk_stmt, Visitor};
 
 /// The class [`Walker::in_place`] files Kotlin's top-level functions under.
@@ -133,7 +139,7 @@ struct Site {
     class: Arc<str>,
     receiver: Receiver,
     caller: Caller,
-    /// Whether the caller assigns the field holding the receiver after the call, in the call's
+    /// Whether the caller lets go of the receiver after the call ([`Holder`]), in the call's
     /// block or one enclosing it.
     let_go: bool,
 }
@@ -443,15 +449,39 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
     out
 }
 
-/// A call on an object a field holds, waiting for the caller to assign the field.
+/// What holds an object a caller did not make, so that the caller may let go of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Holder {
+    /// A field (class, name).
+    Field((String, String)),
+    /// An element of the collection a field holds, got by a key a local holds
+    /// (`voices.get(id)`), or by a key the walk does not follow (`voices.get(i + 1)`).
+    Element {
+        container: (String, String),
+        key: Option<LocalId>,
+    },
+}
+
+impl Holder {
+    /// The field that holds the object, or the collection it is in.
+    fn field(&self) -> &(String, String) {
+        match self {
+            Holder::Field(field)
+            | Holder::Element {
+                container: field, ..
+            } => field,
+        }
+    }
+}
+
+/// A call on an object a field holds, waiting for the caller to let go of it.
 #[derive(Debug, Clone)]
 struct Waiting {
     /// The method called.
     method: String,
     /// The call's index among the sites of `method` ([`Sites::by_method`]).
     index: usize,
-    /// The field (class, name).
-    field: (String, String),
+    holder: Holder,
 }
 
 /// What holds an object the enclosing method created in this run.
@@ -471,11 +501,11 @@ struct Walker<'r> {
     callers: Vec<Caller>,
     /// Locals and fields holding an object the enclosing method created.
     fresh: Fresh,
-    /// Locals holding what a field (class, name) holds: copied from it, or a `let`'s
-    /// parameter on it.
-    holders: HashMap<LocalId, (String, String)>,
+    /// Locals holding what a field holds, or an element of its collection: copied from it,
+    /// or a `let`'s parameter on it.
+    holders: HashMap<LocalId, Holder>,
     /// Per enclosing block, innermost last, the calls made in it on an object a field holds,
-    /// until the block assigns the field.
+    /// until the block lets go of it.
     pending: Vec<Vec<Waiting>>,
     /// The receiver types met, shared by their sites.
     types: HashSet<Arc<str>>,
@@ -571,20 +601,49 @@ impl<'a> Walker<'a> {
         self.callers.pop();
     }
 
-    /// The field (class, name) whose object `expr` is, if it names one.
-    fn held_field(&self, expr: &Expr) -> Option<(String, String)> {
+    /// What holds the object `expr` is, if a field does.
+    fn holder(&self, expr: &Expr) -> Option<Holder> {
         match &expr.kind {
             ExprKind::Name(_) | ExprKind::Field { .. } => match self.res.binding_of(expr.id)? {
-                Binding::Field { class, name } => Some((class.clone(), name.clone())),
+                Binding::Field { class, name } => {
+                    Some(Holder::Field((class.clone(), name.clone())))
+                }
                 Binding::Local(id) => self.holders.get(id).cloned(),
             },
-            ExprKind::Cast { expr, .. } => self.held_field(expr),
+            ExprKind::Cast { expr, .. } => self.holder(expr),
             // `field ?: throw …`
             ExprKind::Binary {
                 op: BinaryOp::Elvis,
                 lhs,
                 ..
-            } => self.held_field(lhs),
+            } => self.holder(lhs),
+            ExprKind::Call(call) if call.name == "get" && call.args.len() == 1 => {
+                Some(Holder::Element {
+                    container: self.collection(call)?,
+                    key: self.local(&call.args[0]),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The field (class, name) `call`'s receiver names, when it holds a collection.
+    fn collection(&self, call: &Call) -> Option<(String, String)> {
+        let receiver = call.receiver.as_deref()?;
+        let ty = self.res.type_of(receiver.id)?;
+        if !is_collection(&ty.fqn) {
+            return None;
+        }
+        match self.res.binding_of(receiver.id)? {
+            Binding::Field { class, name } => Some((class.clone(), name.clone())),
+            Binding::Local(_) => None,
+        }
+    }
+
+    /// The local `expr` names.
+    fn local(&self, expr: &Expr) -> Option<LocalId> {
+        match (&expr.kind, self.res.binding_of(expr.id)?) {
+            (ExprKind::Name(_), Binding::Local(id)) => Some(*id),
             _ => None,
         }
     }
@@ -594,23 +653,24 @@ impl<'a> Walker<'a> {
         let Some(index) = self.record(class, method, kind) else {
             return;
         };
-        if let (Some(field), Some(block)) = (self.held_field(receiver), self.pending.last_mut()) {
+        if let (Some(holder), Some(block)) = (self.holder(receiver), self.pending.last_mut()) {
             block.push(Waiting {
                 method: method.to_owned(),
                 index,
-                field,
+                holder,
             });
         }
     }
 
-    /// The caller assigned `field`: the calls waiting in the innermost block let go of it.
-    fn assigned(&mut self, field: &(String, String)) {
+    /// The caller let go of what `released` holders hold: the calls waiting on such objects
+    /// in the innermost block let go of them.
+    fn let_go(&mut self, released: impl Fn(&Holder) -> bool) {
         let Some(block) = self.pending.last_mut() else {
             return;
         };
         let sites = &mut self.sites.by_method;
         block.retain(|waiting| {
-            if waiting.field != *field {
+            if !released(&waiting.holder) {
                 return true;
             }
             let site = sites
@@ -623,16 +683,48 @@ impl<'a> Walker<'a> {
         });
     }
 
+    /// The caller assigned `field`: it lets go of the object the field held, and of the
+    /// elements of the collection it held.
+    fn assigned(&mut self, field: &(String, String)) {
+        self.let_go(|holder| holder.field() == field);
+    }
+
+    /// `call` takes elements out of a collection a field holds: `voices.remove(id)` lets go
+    /// of what `voices.get(id)` gave, `voices.clear()` of every element.
+    fn removed(&mut self, call: &Call) {
+        let Some(container) = self.collection(call) else {
+            return;
+        };
+        match (call.name.as_str(), call.args.as_slice()) {
+            ("remove", [key]) => {
+                let Some(key) = self.local(key) else {
+                    return;
+                };
+                self.let_go(|holder| {
+                    *holder
+                        == Holder::Element {
+                            container: container.clone(),
+                            key: Some(key),
+                        }
+                });
+            }
+            ("clear", []) | ("removeAll", [_]) => self.let_go(
+                |holder| matches!(holder, Holder::Element { container: c, .. } if *c == container),
+            ),
+            _ => {}
+        }
+    }
+
     /// The parameter of `fileWriter?.let { writer -> … }` holds what the field holds.
     fn hold_parameter(&mut self, inline: &Inlined<'_>) {
         if inline.function.binds != Binds::Parameter {
             return;
         }
-        let Some(field) = inline.subject.and_then(|subject| self.held_field(subject)) else {
+        let Some(holder) = inline.subject.and_then(|subject| self.holder(subject)) else {
             return;
         };
         if let Some(local) = self.res.declared_at(inline.parameter_at()) {
-            self.holders.insert(local, field);
+            self.holders.insert(local, holder);
         }
     }
 
@@ -672,6 +764,7 @@ impl<'a> Walker<'a> {
                         let kind = receiver_kind(self.res, &self.fresh, receiver);
                         self.record_call(&ty.fqn.clone(), &call.name, receiver, kind);
                     }
+                    self.removed(call);
                     self.expr(receiver);
                 } else if is_constructor_call(self.res, expr, &call.name) {
                     if let Some(ty) = self.res.type_of(expr.id) {
@@ -717,7 +810,10 @@ impl<'a> Walker<'a> {
                 let created = receiver_kind(self.res, &self.fresh, value) == Receiver::Fresh;
                 match self.res.binding_of(target.id) {
                     Some(Binding::Local(id)) => {
-                        self.holders.remove(id);
+                        match self.holder(value) {
+                            Some(holder) => self.holders.insert(*id, holder),
+                            None => self.holders.remove(id),
+                        };
                         if created {
                             self.fresh.locals.insert(*id);
                         } else if !matches!(value.kind, ExprKind::Null) {
@@ -781,9 +877,9 @@ impl<'a> Visitor<'a> for Walker<'a> {
     fn visit_local(&mut self, local: &'a Local) {
         if let Some(init) = &local.init {
             self.expr(init);
-            if let Some(field) = self.held_field(init) {
+            if let Some(holder) = self.holder(init) {
                 if let Some(id) = self.res.declared_at(local.name_span.start_byte) {
-                    self.holders.insert(id, field);
+                    self.holders.insert(id, holder);
                 }
             }
             if receiver_kind(self.res, &self.fresh, init) == Receiver::Fresh {
