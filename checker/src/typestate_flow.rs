@@ -1287,6 +1287,11 @@ impl<'a, 'l> Shared<'a, 'l> {
         }
     }
 
+    /// Whether `call`, which has no receiver type, is a Kotlin constructor call (`Player()`).
+    fn is_constructor_call(&self, call: &Call) -> bool {
+        self.language == Language::Kotlin && call.name.starts_with(char::is_uppercase)
+    }
+
     /// Whether the analysis follows the constants `var` holds: helper results, and the locals
     /// and private fields some condition tests ([`Places::tested`]); the others could only
     /// crowd out the flags that matter.
@@ -1504,6 +1509,7 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                         set_fact(&mut env, &var, fact);
                         if let Some(init) = &local.init {
                             self.keep_answer(&var, init, &mut env);
+                            copy_result_facts(&mut env, init, &var);
                         }
                     }
                     let value = match &local.init {
@@ -1524,6 +1530,7 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                         let fact = self.fact_of(value, &env);
                         set_fact(&mut env, &var, fact);
                         self.keep_answer(&var, value, &mut env);
+                        copy_result_facts(&mut env, value, &var);
                     }
                     let evaluated = self.eval(value, &env, protocol);
                     let value = self.copy(value, evaluated, &mut env);
@@ -1573,10 +1580,22 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
                 }
                 true
             }
+            NodeKind::Catch(catch) => {
+                // A caught exception is never `null`: `catch (E ex) { return ex; }`.
+                let local = self.shared.res.declared_at(catch.param.span.start_byte);
+                if let Some(local) = local {
+                    let var = Var::Local(local);
+                    if self.shared.follows_flag(&var)
+                        || self.shared.places.returned.contains(&local)
+                    {
+                        set_fact(&mut env, &var, Some(BTreeSet::from([Fact::NonNull])));
+                    }
+                }
+                true
+            }
             NodeKind::Entry
             | NodeKind::Exit
             | NodeKind::ExceptionalExit
-            | NodeKind::Catch(_)
             | NodeKind::Throw(_)
             | NodeKind::Join => true,
         };
@@ -1655,6 +1674,24 @@ pub(crate) fn set_fact(env: &mut Env, var: &Var, fact: Option<BTreeSet<Fact>>) {
             env.facts.insert(var.clone(), fact);
         }
     }
+}
+
+/// `error = prepare()`: what the objects know, per state, of what the call `value` returned
+/// (a helper's answer), they now know of `var`.
+fn copy_result_facts(env: &mut Env, value: &Expr, var: &Var) {
+    if !matches!(value.kind, ExprKind::Call(_)) {
+        return;
+    }
+    let result = Var::Temp(value.id);
+    env.update_some(env.knowing(|known| *known == result), |_, object| {
+        for facts in object.facts.values_mut() {
+            if let Some(known) = facts.get(&result).cloned() {
+                if facts.len() < MAX_FACTS || facts.contains_key(var) {
+                    facts.insert(var.clone(), known);
+                }
+            }
+        }
+    });
 }
 
 /// Forgets the flags `forgotten` selects, on the path and in every object's states.
@@ -1942,6 +1979,14 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
         match &expr.kind {
             ExprKind::Int(value) => Some(BTreeSet::from([Fact::Sign(Sign::of(*value))])),
+            // `return new RuntimeException(…)`: a new object is never `null`.
+            ExprKind::New { .. } => Some(BTreeSet::from([Fact::NonNull])),
+            ExprKind::Call(call)
+                if self.shared.res.receiver_of(expr.id).is_none()
+                    && self.shared.is_constructor_call(call) =>
+            {
+                Some(BTreeSet::from([Fact::NonNull]))
+            }
             ExprKind::Not(inner) => {
                 let inner = self.fact_of(inner, env)?;
                 inner
@@ -2172,10 +2217,7 @@ impl Shared<'_, '_> {
                 let arity = call.args.len();
                 let receiver = shared.res.receiver_of(expr.id);
                 let shape = match receiver {
-                    // A Kotlin constructor call has a type and no receiver type.
-                    None if shared.language == Language::Kotlin
-                        && call.name.starts_with(char::is_uppercase) =>
-                    {
+                    None if shared.is_constructor_call(call) => {
                         let class = shared.res.type_of(expr.id)?;
                         CreatorCall::New {
                             class: &class.fqn,
