@@ -2532,7 +2532,15 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                             None => None,
                         };
                         carry(&mut next, guessed, facts, *target);
-                        next.states.entry(*target).or_default().insert(cause);
+                        let causes = next.states.entry(*target).or_default();
+                        match value.states.get(&state) {
+                            // A call that leaves a known state as it was (`isPlaying()`) did
+                            // not move the object there: the earlier causes still say why.
+                            Some(before) if *target == state => causes.extend(before),
+                            _ => {
+                                causes.insert(cause);
+                            }
+                        }
                         next.approximate |= origin.unverified;
                     }
                     // The experiment never ran this call here: the object may be in any state.
