@@ -80,8 +80,8 @@ pub struct ExprType {
     /// `MediaPlayer.create(…)`) rather than a value of that class.
     pub is_class_ref: bool,
     /// For a collection of the standard library, the type of its elements (the values of a
-    /// map), when the declaration names it.
-    pub element: Option<String>,
+    /// map), when the declaration names it; boxed, as [`crate::ir::TypeRef::element`].
+    pub element: Option<Box<String>>,
 }
 
 /// A local variable or parameter, numbered in declaration order within the file.
@@ -551,7 +551,8 @@ impl Resolver<'_> {
         let fqn = self.type_name(&ty.name)?;
         let element = (ty.element.as_deref())
             .filter(|_| is_collection(&fqn))
-            .and_then(|element| self.type_name(element));
+            .and_then(|element| self.type_name(element))
+            .map(Box::new);
         Some(ExprType {
             fqn,
             is_class_ref: false,
@@ -1035,7 +1036,7 @@ impl Resolver<'_> {
         }
         if let Some(element) = &receiver.element {
             if returns_element(&call.name, call.args.len()) {
-                return Some(Self::instance(element.clone()));
+                return Some(Self::instance(String::clone(element)));
             }
         }
         match self
@@ -1152,7 +1153,7 @@ impl<'v> Visitor<'v> for Resolver<'_> {
         let element = self.expr(iterable).and_then(|ty| ty.element);
         self.enter_scope();
         let declared = var.ty.as_ref().and_then(|ty| self.type_ref(ty));
-        let ty = declared.or(element.map(Self::instance));
+        let ty = declared.or(element.map(|element| Self::instance(*element)));
         self.declare(&var.name, ty, var.name_span.start_byte);
         self.visit_block(body);
         self.exit_scope();

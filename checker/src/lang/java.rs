@@ -173,6 +173,7 @@ fn lower_enum_constant(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) 
     let body = node
         .child_by_field_name("body")
         .map(|body| Box::new(lower_anonymous_class(cx, body, ty.clone())));
+    let ty = Box::new(ty);
     let init = cx.expr(ExprKind::New { ty, args, body }, span);
     class.fields.push(Field {
         name,
@@ -365,7 +366,7 @@ fn is_type_node(node: Node<'_>) -> bool {
 fn lower_type(cx: &LowerCx<'_>, node: Node<'_>) -> TypeRef {
     TypeRef {
         name: type_name(cx, node),
-        element: element_name(cx, node),
+        element: element_name(cx, node).map(Box::new),
         span: cx.span(node),
     }
 }
@@ -811,6 +812,7 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
                 .unwrap_or_default();
             let body = child_of_kind(node, "class_body")
                 .map(|body| Box::new(lower_anonymous_class(cx, body, ty.clone())));
+            let ty = Box::new(ty);
             ExprKind::New { ty, args, body }
         }
         "lambda_expression" => {
@@ -919,9 +921,11 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
             None => ExprKind::Other(Vec::new()),
         },
         "cast_expression" => ExprKind::Cast {
-            ty: field("type")
-                .map(|ty| lower_type(cx, ty))
-                .unwrap_or(TypeRef::named(String::new(), cx.span(node))),
+            ty: Box::new(
+                field("type")
+                    .map(|ty| lower_type(cx, ty))
+                    .unwrap_or(TypeRef::named(String::new(), cx.span(node))),
+            ),
             expr: boxed(cx, "value"),
         },
         "instanceof_expression" => {
@@ -932,7 +936,7 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
             match ty {
                 Some(ty) => ExprKind::TypeTest {
                     expr,
-                    ty,
+                    ty: Box::new(ty),
                     negated: false,
                 },
                 None => ExprKind::Other(vec![*expr]),

@@ -260,7 +260,7 @@ fn lower_enum_entry(cx: &mut LowerCx<'_>, node: Node<'_>, class: &mut Class) {
     });
     let init = cx.expr(
         ExprKind::New {
-            ty: ty.clone(),
+            ty: Box::new(ty.clone()),
             args,
             body,
         },
@@ -562,7 +562,7 @@ fn is_expression_node(node: Node<'_>) -> bool {
 fn lower_type(cx: &LowerCx<'_>, node: Node<'_>) -> TypeRef {
     TypeRef {
         name: type_name(cx, node),
-        element: element_name(cx, node),
+        element: element_name(cx, node).map(Box::new),
         span: cx.span(node),
     }
 }
@@ -1163,11 +1163,11 @@ fn lower_expr_kind(cx: &mut LowerCx<'_>, node: Node<'_>) -> ExprKind {
             match (expr, ty) {
                 (Some(expr), Some(ty)) if node.kind() == "as_expression" => ExprKind::Cast {
                     expr: Box::new(expr),
-                    ty,
+                    ty: Box::new(ty),
                 },
                 (Some(expr), Some(ty)) => ExprKind::TypeTest {
                     expr: Box::new(expr),
-                    ty,
+                    ty: Box::new(ty),
                     negated: has_token(node, "!") || has_token(node, "!is"),
                 },
                 (expr, _) => ExprKind::Other(expr.into_iter().collect()),
@@ -1345,7 +1345,7 @@ fn new_of_anonymous(class: Class) -> ExprKind {
         .or_else(|| class.interfaces.first().cloned())
         .unwrap_or(TypeRef::named("Any".to_owned(), class.span));
     ExprKind::New {
-        ty,
+        ty: Box::new(ty),
         args: Vec::new(),
         body: Some(Box::new(class)),
     }
