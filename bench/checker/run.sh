@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The checker benchmark end to end: fetch the corpus, install the pinned ast-grep, build the
-# bench in release, measure, and write bench/results/checker.md.
+# bench in release, measure, and write bench/results/checker.md; then the same on the files
+# the name prefilter passes (bench/results/checker-prefiltered.md).
 #
 #   bench/checker/run.sh [checker-bench options, e.g. --reps 3 --threads 1]
 #
@@ -33,4 +34,13 @@ BENCH_COMMAND="bench/checker/run.sh${*:+ $*}" "$bench" \
     --ast-grep "$ast_grep" \
     --sg-config bench/checker/sgconfig.yml \
     --out bench/results/checker.md \
+    "$@"
+
+# The same jobs on the files the name prefilter passes, the ones the check analyses.
+"$bench" prefiltered --corpus bench/work/corpus --into "$work/corpus-prefiltered"
+BENCH_COMMAND="bench/checker/run.sh${*:+ $*} (second part: the files the prefilter passes)" "$bench" \
+    --corpus "$work/corpus-prefiltered" \
+    --ast-grep "$ast_grep" \
+    --sg-config bench/checker/sgconfig.yml \
+    --out bench/results/checker-prefiltered.md \
     "$@"

@@ -8,6 +8,7 @@
 //!               [--ast-grep BIN] [--sg-config FILE] [--time /usr/bin/time] [--out FILE]
 //! checker-bench phase NAME --threads N --corpus DIR     (internal: one child process)
 //! checker-bench verify [--corpus DIR]
+//! checker-bench prefiltered [--corpus DIR] --into DIR
 //! checker-bench precision [--corpus DIR] [--verdicts FILE] [--findings REPORT.json]
 //!                         [--out FILE] [--json-out FILE] [--threads N] [--check]
 //! ```
@@ -83,6 +84,8 @@ fn main() -> ExitCode {
         run_phase(&args[1..])
     } else if args.first().map(String::as_str) == Some("verify") {
         verify(&args[1..])
+    } else if args.first().map(String::as_str) == Some("prefiltered") {
+        prefiltered(&args[1..])
     } else if args.first().map(String::as_str) == Some("precision") {
         match parse_precision(&args[1..])
             .and_then(|options| precision::run(&options, &command_line(args.as_slice())))
@@ -267,6 +270,73 @@ fn verify(args: &[String]) -> Result<(), String> {
     if differences > 0 {
         return Err(format!("{differences} files differ"));
     }
+    Ok(())
+}
+
+/// `prefiltered`: links the files of `--corpus` that the name prefilter passes (the files
+/// `checker::Project` analyses) into `--into`, emptied first, at the same relative paths and
+/// with each source's `.source` line, so that the phases can be timed on them alone.
+fn prefiltered(args: &[String]) -> Result<(), String> {
+    let (mut corpus, mut into) = (PathBuf::from("bench/work/corpus"), None);
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--corpus" => corpus = PathBuf::from(value(&mut it, flag)?),
+            "--into" => into = Some(PathBuf::from(value(&mut it, flag)?)),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    let into = into.ok_or("prefiltered needs --into")?;
+    let paths = corpus::files(&corpus);
+    let mut sources = Vec::new();
+    let mut accepted = Vec::new();
+    for path in &paths {
+        let Ok(bytes) = std::fs::read(path) else {
+            continue;
+        };
+        if let Ok(file) = checker::SourceFile::from_bytes(path, bytes) {
+            sources.push(file);
+            accepted.push(path);
+        }
+    }
+    let library = typestates::library::Library::bundled();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let project =
+        checker::Project::new(&library, &sources, checker::CheckConfig::default(), threads);
+    if into.exists() {
+        std::fs::remove_dir_all(&into).map_err(|e| format!("{}: {e}", into.display()))?;
+    }
+    let mut linked = 0;
+    for (i, path) in accepted.into_iter().enumerate() {
+        if !project.is_analysed(i) {
+            continue;
+        }
+        let rel = path.strip_prefix(&corpus).map_err(|e| e.to_string())?;
+        let target = into.join(rel);
+        let source = rel.components().next().map(|first| first.as_os_str());
+        if let (Some(source), Some(_)) =
+            (source, rel.parent().filter(|p| !p.as_os_str().is_empty()))
+        {
+            let note = corpus.join(source).join(".source");
+            let kept = into.join(source).join(".source");
+            if note.is_file() && !kept.exists() {
+                std::fs::create_dir_all(into.join(source)).map_err(|e| e.to_string())?;
+                std::fs::copy(&note, &kept).map_err(|e| format!("{}: {e}", kept.display()))?;
+            }
+        }
+        if let Some(dir) = target.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::hard_link(path, &target)
+            .or_else(|_| std::fs::copy(path, &target).map(drop))
+            .map_err(|e| format!("{}: {e}", target.display()))?;
+        linked += 1;
+    }
+    println!(
+        "{linked} of {} files pass the name prefilter; linked under {}",
+        paths.len(),
+        into.display()
+    );
     Ok(())
 }
 
