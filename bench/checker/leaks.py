@@ -3,7 +3,7 @@
 json` over the corpus with their verdicts (bench/checker/leaks.toml), and prints precision per
 class and code, the number of true leaks, and the cost against the check without leaks.
 
-    leaks.py --findings F.json --verdicts leaks.toml --corpus DIR --time-with T1 --time-without T2 \
+    leaks.py --findings F.json --verdicts leaks.toml --corpus DIR [--corpus DIR2] --time-with T1 --time-without T2 \
         --out R.md --command "how the check ran"
 
 T1 and T2 are GNU time -v outputs. Exit status 1 when a finding has no verdict.
@@ -43,7 +43,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--findings", required=True)
     parser.add_argument("--verdicts", required=True)
-    parser.add_argument("--corpus", required=True, help="prefix stripped from finding paths")
+    parser.add_argument(
+        "--corpus", required=True, action="append", help="a prefix stripped from finding paths"
+    )
     parser.add_argument("--time-with", required=True)
     parser.add_argument("--time-without", required=True)
     parser.add_argument("--out", required=True)
@@ -51,11 +53,14 @@ def main():
     args = parser.parse_args()
 
     report = json.load(open(args.findings, encoding="utf-8"))
-    prefix = args.corpus.rstrip("/") + "/"
+    prefixes = [corpus.rstrip("/") + "/" for corpus in args.corpus]
     findings = []
     for u in report.get("unreleased", []):
         path = u["path"]
-        path = path[len(prefix):] if path.startswith(prefix) else path
+        for prefix in prefixes:
+            if path.startswith(prefix):
+                path = path[len(prefix):]
+                break
         findings.append({**u, "path": path})
     with open(args.verdicts, "rb") as f:
         verdicts = tomllib.load(f).get("leak", [])
