@@ -4,6 +4,9 @@
 #
 #   bench/checker/fetch-corpus.sh            fetch what is missing, verify, print the counts
 #   bench/checker/fetch-corpus.sh --record   also append missing checksums to corpus.sha256
+#   bench/checker/fetch-corpus.sh [--record] LIST
+#                                            fetch the sources of bench/checker/LIST.list
+#                                            into bench/work/LIST/ instead (leak-corpus)
 #
 # Archives are kept in bench/work/dl/ and checked against corpus.sha256 (sha256sum format);
 # an archive without a recorded checksum is an error unless --record is given.
@@ -14,12 +17,14 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 work="${BENCH_WORK:-$root/bench/work}"
 dl="$work/dl"
-corpus="$work/corpus"
-list="$here/corpus.list"
-sums="$here/corpus.sha256"
 maven="${MAVEN_CENTRAL:-https://repo1.maven.org/maven2}"
 record=0
-[[ "${1:-}" == "--record" ]] && record=1
+[[ "${1:-}" == "--record" ]] && { record=1; shift; }
+name="${1:-corpus}"
+corpus="$work/$name"
+list="$here/$name.list"
+sums="$here/corpus.sha256"
+[[ -f "$list" ]] || { echo "error: no source list $list" >&2; exit 2; }
 
 mkdir -p "$dl" "$corpus"
 touch "$sums"

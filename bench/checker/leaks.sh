@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The leak benchmark: fetch the corpus, build typestar in release, check the corpus with and
+# The leak benchmark: fetch the corpus (corpus.list, and leak-corpus.list: more code that makes
+# and releases streams, retrievers and cursors), build typestar in release, check both with and
 # without leak reports (`--unreleased`) under GNU time, match every leak finding to its verdict
 # in bench/checker/leaks.toml, and write bench/results/leaks.md (precision per class and code,
 # the true leaks, and the time and memory against the check without leaks).
@@ -15,6 +16,7 @@ root="$(cd "$here/../.." && pwd)"
 cd "$root"
 
 "$here/fetch-corpus.sh" >/dev/null
+"$here/fetch-corpus.sh" leak-corpus >/dev/null
 
 cargo build --release --quiet -p server
 typestar="${CARGO_TARGET_DIR:-$root/target}/release/typestar"
@@ -26,7 +28,8 @@ run() {
     local out="$1" timing="$2"
     shift 2
     local status=0
-    /usr/bin/time -v -o "$timing" "$typestar" check --format json "$@" bench/work/corpus >"$out" || status=$?
+    /usr/bin/time -v -o "$timing" "$typestar" check --format json "$@" \
+        bench/work/corpus bench/work/leak-corpus >"$out" || status=$?
     if (( status > 1 )); then
         echo "error: typestar check $* exited with $status" >&2
         exit "$status"
@@ -42,6 +45,7 @@ python3 "$here/leaks.py" \
     --findings "$work/with.json" \
     --verdicts "$here/leaks.toml" \
     --corpus bench/work/corpus \
+    --corpus bench/work/leak-corpus \
     --time-with "$work/with.time" \
     --time-without "$work/without.time" \
     --out bench/results/leaks.md \

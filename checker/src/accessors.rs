@@ -4,7 +4,7 @@
 //! So `helper.writableDatabase` is `helper.getWritableDatabase()`, and `player.isPlaying` is `player.isPlaying()`.
 //! [`desugar`] rewrites such a read into the getter's [`ExprKind::Call`], and such an assignment into the setter's.
 //! A read is an [`ExprKind::Field`], or a bare [`ExprKind::Name`] on the implicit `this`.
-//! It does so wherever the receiver follows a protocol that binds the accessor as a callin.
+//! It does so wherever the receiver follows a protocol that binds the accessor as a callin, or declares the getter harmless (`input.channel` is `input.getChannel()`).
 //! Every later pass (places, control flow, typestate flow, diagnostics, hovers, summaries of helpers) then sees the call it compiles to.
 //! The call's name span is the property name's.
 //!
@@ -17,6 +17,8 @@
 //! The rewritten call keeps the id of the assigned property.
 
 use std::borrow::Cow;
+
+use typestates::binding::MethodKind;
 
 use crate::ir::{Call, Expr, ExprKind, Language, SourceIr};
 use crate::protocols::Protocols;
@@ -84,7 +86,8 @@ struct Rewriter<'r, 'l> {
 
 impl Rewriter<'_, '_> {
     /// The accessor `method` with `arity` arguments that the property expression `property`
-    /// stands for, if its receiver's protocol binds it as a callin.
+    /// stands for, if its receiver's protocol binds it as a callin or declares it a harmless
+    /// getter (`input.channel`).
     fn accessor(
         &self,
         property: &Expr,
@@ -98,7 +101,14 @@ impl Rewriter<'_, '_> {
         let receiver = self.res.property_receiver(property.id)?;
         let protocol = self.protocols.protocol_of(&receiver.fqn)?;
         let method = method(name);
-        (!self.protocols.callins(protocol, &method, arity).is_empty()).then_some(method)
+        let harmless_getter = || {
+            arity == 0
+                && self.protocols.typestate(protocol).harmless.iter().any(|m| {
+                    m.kind == MethodKind::Instance && m.name == method && m.accepts_arity(0)
+                })
+        };
+        (!self.protocols.callins(protocol, &method, arity).is_empty() || harmless_getter())
+            .then_some(method)
     }
 
     /// `expr` rewritten into the accessor call it stands for, if it is a property read or

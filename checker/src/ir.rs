@@ -723,10 +723,14 @@ impl Expr {
 impl Stmt {
     /// The expressions a control expression ([`ExprKind::Control`]) of this statement takes
     /// its value from: the last expression statement of each branch of an `if` with an
-    /// `else`, or of a `when`/`switch` with an `else`/`default` arm; a branch that leaves by
-    /// a jump (`return`, `throw`) gives none. `None` when some branch gives no value.
+    /// `else`, of a `when`/`switch` with an `else`/`default` arm, or of a Kotlin `try` and
+    /// each of its `catch` blocks; a branch that leaves by a jump (`return`, `throw`) gives
+    /// none. `None` when some branch gives no value.
     pub fn branch_values(&self) -> Option<Vec<&Expr>> {
         let branches: Vec<&Block> = match &self.kind {
+            StmtKind::Try { body, catches, .. } => std::iter::once(body)
+                .chain(catches.iter().map(|c| &c.body))
+                .collect(),
             StmtKind::If {
                 then_branch,
                 else_branch: Some(otherwise),

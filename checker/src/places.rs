@@ -540,6 +540,21 @@ impl<'a> Walker<'a> {
     }
 }
 
+impl Walker<'_> {
+    /// Marks the local `value` names as returned, or those a control expression's branches
+    /// give as its value (`return try { …; bitmap } catch …`, `return ok ? player : null`).
+    fn returned(&mut self, value: &Expr) {
+        if let Some(Var::Local(local)) = self.places.vars.get(&value.id) {
+            self.places.returned.insert(*local);
+        }
+        if let ExprKind::Control(stmt) = &value.kind {
+            for branch in stmt.branch_values().into_iter().flatten() {
+                self.returned(branch);
+            }
+        }
+    }
+}
+
 /// Places sees every expression; a declared local's initializer and a returned value are
 /// values that may outlive their name.
 impl<'a> Visitor<'a> for Walker<'a> {
@@ -580,9 +595,7 @@ impl<'a> Visitor<'a> for Walker<'a> {
 
     fn visit_return(&mut self, value: &'a Expr) {
         self.expr(value);
-        if let Some(Var::Local(local)) = self.places.vars.get(&value.id) {
-            self.places.returned.insert(*local);
-        }
+        self.returned(value);
     }
 
     fn visit_local_class(&mut self, class: &'a Class) {

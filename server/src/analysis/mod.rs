@@ -234,7 +234,7 @@ impl FindingCode {
                 "The file nests deeper than the checker follows, or its check hit the time limit: findings past that place may be missing."
             }
             FindingCode::LeakMethodEnd => {
-                "A local still holds an object its protocol obliges to release (close, release, recycle, cancel) when the method that created it ends. Reported with `--unreleased` or the `typestar.unreleased` setting; a quick fix wraps a closeable local in try-with-resources or `use {}`."
+                "A local still holds an object its protocol obliges to release (close, release, recycle, cancel) when the method that created it ends. Reported by default for the classes the leak benchmark vouches for (`bench/results/leaks.md`), and for every class with `--unreleased` or the `typestar.unreleased` setting; a quick fix wraps a closeable local in try-with-resources or `use {}`."
             }
             FindingCode::LeakException => {
                 "An I/O exception leaves the method while a local holds an object that must be released: the release at the end is skipped. A quick fix wraps the local in try-with-resources or `use {}`."
