@@ -5,6 +5,8 @@
 //! about 4 is linear, 16 quadratic (the file grows 4 times, the old dense model 16).
 //! Slow tier `robustness` (`test-tiers`).
 
+mod sparse;
+
 use test_tiers::Tier;
 use typestates::format::{from_droidstar_dot, from_json, parse};
 use typestates::Typestate;
@@ -30,53 +32,18 @@ const FAMILIES: &[Family] = &[
     Family {
         name: "typestate",
         read: |text| parse("sparse.typestate", text).expect("parses"),
-        text: |n| {
-            let mut text = String::from("typestate com.example.Sparse\n");
-            for i in 0..n {
-                text.push_str(&format!("callin c{i}: m{i}()\n"));
-            }
-            for i in 0..n {
-                let initial = if i == 0 { " initial" } else { "" };
-                text.push_str(&format!(
-                    "state S{i}{initial}\n  c{i} -> S{}\n",
-                    (i + 1) % n
-                ));
-            }
-            text
-        },
+        text: sparse::text,
     },
     // The shape of `dot-sparse-2500-dense-model.gv`.
     Family {
         name: "dot",
         read: |text| from_droidstar_dot("sparse.gv", text, "a.B").expect("imports"),
-        text: |n| {
-            let edges: String = (0..n)
-                .map(|i| format!("  {i} -> {}[label=\"c{i}\"];\n", (i + 1) % n))
-                .collect();
-            format!("digraph {{\n{edges}}}\n")
-        },
+        text: sparse::dot,
     },
     Family {
         name: "json",
         read: |text| from_json("sparse.json", text).expect("loads"),
-        text: |n| {
-            let states: Vec<String> = (0..n)
-                .map(|i| {
-                    format!(
-                        "{{\"name\": \"S{i}\", \"callins\": {{\"c{i}\": {{\"kind\": \"enabled\", \"target\": \"S{}\"}}}}}}",
-                        (i + 1) % n
-                    )
-                })
-                .collect();
-            let callins: Vec<String> = (0..n)
-                .map(|i| format!("{{\"name\": \"c{i}\", \"methods\": [{{\"kind\": \"instance\", \"name\": \"m{i}\", \"params\": []}}]}}"))
-                .collect();
-            format!(
-                "{{\"format\": \"typestar/1\", \"class\": \"a.B\", \"callins\": [{}],\n\"states\": [\n{}],\n\"initial\": \"S0\"}}",
-                callins.join(","),
-                states.join(",\n")
-            )
-        },
+        text: sparse::json,
     },
 ];
 
