@@ -1,7 +1,8 @@
 //! Why a file was not checked, or not fully, or only with a caveat: one closed type per outcome.
 //! Each kind has a stable code (shown as `error[code]`, and as `code` in JSON and SARIF).
 //! Each says what was expected and what the user can do next.
-//! The command line reports through this module in every format.
+//! The command line reports through this module in every format; the LSP server logs the
+//! workspace files it could not read through it.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,14 @@ pub enum FileError {
         path: PathBuf,
         /// What the system said.
         reason: String,
+    },
+    /// A file that is not UTF-8 (the command line reads it as Latin-1 instead, with a
+    /// warning; the LSP server cannot, since the editor's text must match).
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// The byte offset of the first invalid byte.
+        offset: usize,
     },
     /// A file named on the command line that is not Java or Kotlin.
     NotSource {
@@ -115,9 +124,9 @@ impl FileError {
     pub fn of_source(error: &SourceError) -> FileError {
         match error {
             SourceError::UnknownLanguage { path } => FileError::NotSource { path: path.clone() },
-            SourceError::NotUtf8 { path, offset } => FileError::Unreadable {
+            SourceError::NotUtf8 { path, offset } => FileError::NotUtf8 {
                 path: path.clone(),
-                reason: format!("not valid UTF-8 (first invalid byte at offset {offset})"),
+                offset: *offset,
             },
             SourceError::TooLarge { path, len, limit } => FileError::TooLarge {
                 path: path.clone(),
@@ -148,6 +157,7 @@ impl FileError {
             FileError::NotRegular { .. } => "not-a-regular-file",
             FileError::TooLarge { .. } => "file-too-large",
             FileError::Unreadable { .. } => "unreadable-file",
+            FileError::NotUtf8 { .. } => "not-utf8",
             FileError::NotSource { .. } => "not-a-source-file",
             FileError::TooDeep { .. } => "nested-too-deep",
             FileError::TimeLimit { .. } => "time-limit",
@@ -164,6 +174,7 @@ impl FileError {
             | FileError::NotRegular { path }
             | FileError::TooLarge { path, .. }
             | FileError::Unreadable { path, .. }
+            | FileError::NotUtf8 { path, .. }
             | FileError::NotSource { path }
             | FileError::TooDeep { path, .. }
             | FileError::TimeLimit { path, .. }
@@ -189,6 +200,9 @@ impl FileError {
                 }
             ),
             FileError::Unreadable { reason, .. } => format!("cannot read: {reason}"),
+            FileError::NotUtf8 { offset, .. } => {
+                format!("not valid UTF-8 (first invalid byte at offset {offset}); not checked")
+            }
             FileError::NotSource { .. } => {
                 "not a Java or Kotlin file (expected .java, .kt or .kts)".to_owned()
             }
@@ -219,6 +233,7 @@ impl FileError {
             FileError::TooLarge { .. } => {
                 "the limit is fixed: leave the file out (it is usually generated code)"
             }
+            FileError::NotUtf8 { .. } => "save the file as UTF-8",
             FileError::NotSource { .. } => "name .java, .kt or .kts files, or their folders",
             FileError::TooDeep { .. } => {
                 "the limit is fixed: the code outside the deep part was checked; flatten the nesting to check it all"
