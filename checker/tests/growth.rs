@@ -1,14 +1,11 @@
 //! The flow analysis' memory grows linearly with the number of tracked objects and
 //! registrations (fuzz finding F9: it held every object at every program point, so 3 000 locals
 //! reached a 6 GB cap and 2 000 listener registrations took 2.5 GB).
-//! Each family is checked at `n` and at `4 n` objects, each in a process of its own (this test
-//! binary run again), which reports the peak of its resident memory above what it held before the
-//! check (`VmHWM` and `VmRSS` of `/proc/self/status`); the peak must grow by less than
-//! [`MAX_GROWTH`]: about 4 is linear, 16 quadratic. No clock is read.
+//! Each family is checked at `n` and at `4 n` objects, each in a process of its own
+//! (`test_tiers::memory`); the peak must grow by less than [`MAX_GROWTH`]: about 4 is linear, 16 quadratic.
 //! Slow tier `robustness` (`test-tiers`).
 
 use std::path::Path;
-use std::process::Command;
 
 use checker::source::SourceFile;
 use test_tiers::Tier;
@@ -19,50 +16,25 @@ const CHILD: &str = "TYPESTAR_GROWTH_CHILD";
 /// The most the peak may grow when the input grows 4 times.
 const MAX_GROWTH: f64 = 8.0;
 
-/// A field of `/proc/self/status`, in KiB.
-fn status_kib(field: &str) -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
-        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or_else(|| panic!("no {field} in /proc/self/status"))
-}
-
 /// In the child: checks the family's input of size `n` and prints the peak in KiB.
 fn measure(family: &Family, n: usize) {
     let library = typestates::library::Library::bundled();
     let text = (family.text)(n);
     let file = SourceFile::from_bytes(Path::new(family.path), text.into_bytes()).expect("UTF-8");
-    let before = status_kib("VmRSS");
     // A limit no run here reaches: the peak, not the clock, decides.
     let config = checker::CheckConfig {
         time_limit: std::time::Duration::from_secs(600),
         ..checker::CheckConfig::default()
     };
-    let result = checker::check(&library, &file, &config);
-    assert!(!result.timed_out, "{} {n} timed out", family.path);
-    println!("peak {}", status_kib("VmHWM").saturating_sub(before));
+    test_tiers::memory::report_peak(|| {
+        let result = checker::check(&library, &file, &config);
+        assert!(!result.timed_out, "{} {n} timed out", family.path);
+    });
 }
 
 /// In the parent: runs a child on the family's input of size `n`; returns its peak in KiB.
 fn peak_kib(family: &Family, n: usize) -> u64 {
-    let output = Command::new(std::env::current_exe().expect("the test binary"))
-        .args([TEST, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, format!("{}:{n}", family.path))
-        .output()
-        .expect("the test binary runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{} {n}: {}\n{stdout}",
-        family.path,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    stdout
-        .lines()
-        .find_map(|line| line.rsplit_once("peak ")?.1.parse().ok())
-        .unwrap_or_else(|| panic!("{} {n}: no peak in {stdout}", family.path))
+    test_tiers::memory::peak_kib(TEST, CHILD, &format!("{}:{n}", family.path))
 }
 
 /// A family of inputs: a file name and the text with `n` objects (the shapes of

@@ -232,7 +232,7 @@ fn without_state(typestate: &Typestate, removed: StateId) -> Typestate {
     let mut result = typestate.clone();
     result.states.remove(removed.index());
     for state in &mut result.states {
-        for step in &mut state.on_callin {
+        for step in state.on_callin.set_mut() {
             if let Step::Enabled { target, .. } = step {
                 *target = renumber(*target);
             }

@@ -13,3 +13,4 @@ pub mod learning;
 pub mod lsp;
 pub mod project;
 pub mod sdk;
+pub mod unchecked;

@@ -19,7 +19,6 @@ use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Duration;
 
 use checker::source::{Encoding, MAX_SOURCE_BYTES};
 use checker::{CheckConfig, CheckResult, Project, SourceFile, Unreleased, Violation};
@@ -28,6 +27,7 @@ use typestates::library::Library;
 use typestates::{ApiLevels, LevelSet};
 
 use crate::sdk::{level_bands, library_on, merge_finding, AppLevels, SdkReader, SdkSetting};
+pub use crate::unchecked::{FileError, FileWarning};
 
 /// Folders never descended into: dependencies and tool state (hidden folders are skipped too).
 const SKIPPED_DIRS: &[&str] = &["node_modules", ".git", ".gradle"];
@@ -38,15 +38,6 @@ const BUILD_OUTPUT: &[(&str, &[&str])] = &[
     ("build", &["build.gradle", "build.gradle.kts"]),
     ("target", &["pom.xml"]),
 ];
-
-/// A file that could not be checked, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FileError {
-    /// The file.
-    pub path: PathBuf,
-    /// What went wrong, naming the file.
-    pub message: String,
-}
 
 /// One checked file: its findings, and the API levels each happens on.
 #[derive(Debug)]
@@ -71,7 +62,7 @@ pub struct ProjectResult {
     /// Files that could not be checked.
     pub errors: Vec<FileError>,
     /// Files checked with a caveat (read as Latin-1), and why.
-    pub warnings: Vec<FileError>,
+    pub warnings: Vec<FileWarning>,
 }
 
 impl ProjectResult {
@@ -104,22 +95,13 @@ pub fn collect(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<FileError>) {
             let before = files.len();
             walk(path, &mut files, &mut errors, &mut visited);
             if files.len() == before {
-                errors.push(FileError {
-                    path: path.clone(),
-                    message: format!(
-                        "{}: no Java or Kotlin files in this folder (outside build output): nothing was checked",
-                        path.display()
-                    ),
-                });
+                errors.push(FileError::NoSources { path: path.clone() });
             }
         } else if path.exists() {
             // Read, or refused by name when it is not a regular file.
             files.push(path.clone());
         } else {
-            errors.push(FileError {
-                path: path.clone(),
-                message: format!("{}: no such file or folder", path.display()),
-            });
+            errors.push(FileError::NoSuchPath { path: path.clone() });
         }
     }
     files.sort();
@@ -134,9 +116,9 @@ fn walk(dir: &Path, files: &mut Vec<PathBuf>, errors: &mut Vec<FileError>, visit
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(err) => {
-            errors.push(FileError {
+            errors.push(FileError::UnreadableFolder {
                 path: dir.to_owned(),
-                message: format!("{}: cannot read folder: {err}", dir.display()),
+                reason: err.to_string(),
             });
             return;
         }
@@ -209,22 +191,18 @@ pub fn check_paths(
     let mut sources = Vec::new();
     for path in found {
         let read = read_source(&path)
-            .map_err(|err| format!("{}: cannot read: {err}", path.display()))
-            .and_then(|bytes| SourceFile::decode(&path, bytes).map_err(|e| e.to_string()));
+            .map_err(|err| FileError::of_read(&path, &err))
+            .and_then(|bytes| {
+                SourceFile::decode(&path, bytes).map_err(|err| FileError::of_source(&err))
+            });
         match read {
             Ok((source, encoding)) => {
                 if encoding == Encoding::Latin1 {
-                    warnings.push(FileError {
-                        message: format!(
-                            "{}: not valid UTF-8; read as Latin-1 (ISO 8859-1)",
-                            path.display()
-                        ),
-                        path,
-                    });
+                    warnings.push(FileWarning::Latin1 { path });
                 }
                 sources.push(source);
             }
-            Err(message) => errors.push(FileError { path, message }),
+            Err(error) => errors.push(error),
         }
     }
     let mut reader = SdkReader::new(sdk);
@@ -233,7 +211,7 @@ pub fn check_paths(
         reader
             .warnings
             .into_iter()
-            .map(|(path, message)| FileError { path, message }),
+            .map(|(path, message)| FileWarning::LevelSetting { path, message }),
     );
     let jobs = jobs.max(1);
     let limit = config.time_limit;
@@ -242,12 +220,7 @@ pub fn check_paths(
     for ((source, app), result) in sources.into_iter().zip(apps).zip(results) {
         match result {
             Ok(checked) => {
-                if let Some(message) = incomplete(&source.path, &checked.result, limit) {
-                    errors.push(FileError {
-                        path: source.path.clone(),
-                        message,
-                    });
-                }
+                errors.extend(FileError::incomplete(&source.path, &checked.result, limit));
                 files.push(CheckedFile {
                     source,
                     result: checked.result,
@@ -256,9 +229,8 @@ pub fn check_paths(
                     unreleased_levels: checked.unreleased_levels,
                 });
             }
-            Err(message) => errors.push(FileError {
+            Err(Internal) => errors.push(FileError::Internal {
                 path: source.path.clone(),
-                message,
             }),
         }
     }
@@ -268,6 +240,10 @@ pub fn check_paths(
         warnings,
     }
 }
+
+/// The checker failed on a file (it panicked).
+#[derive(Debug, Clone, Copy)]
+struct Internal;
 
 /// A file's result with the levels of its findings.
 struct OnLevels {
@@ -285,9 +261,9 @@ fn check_on_levels(
     apps: &[AppLevels],
     config: CheckConfig,
     jobs: usize,
-) -> Vec<Result<OnLevels, String>> {
+) -> Vec<Result<OnLevels, Internal>> {
     let bands = level_bands(library, sources.iter().map(|s| &*s.text));
-    let mut merged: Vec<Option<Result<OnLevels, String>>> =
+    let mut merged: Vec<Option<Result<OnLevels, Internal>>> =
         (0..sources.len()).map(|_| None).collect();
     for band in bands {
         if !apps.iter().any(|app| app.range().overlaps(band)) {
@@ -303,7 +279,7 @@ fn check_on_levels(
             }
             match (slot.as_mut(), result) {
                 (Some(Err(_)), _) => {}
-                (_, Err(message)) => *slot = Some(Err(message)),
+                (_, Err(Internal)) => *slot = Some(Err(Internal)),
                 (None, Ok(result)) => {
                     let mut on = OnLevels {
                         result: CheckResult {
@@ -369,21 +345,6 @@ fn sort_by_place<T, K: Ord>(found: &mut Vec<T>, on: &mut Vec<LevelSet>, key: imp
     }
 }
 
-/// Why the check of the file at `path` is incomplete, naming the file, the place and the
-/// limit it hit; `None` when it is complete.
-fn incomplete(path: &Path, result: &CheckResult, limit: Duration) -> Option<String> {
-    if let Some(too_deep) = result.too_deep {
-        return Some(format!("{}:{too_deep}", path.display()));
-    }
-    result.timed_out.then(|| {
-        format!(
-            "{}: checking took longer than the limit of {} s per file; the file was not checked fully",
-            path.display(),
-            limit.as_secs_f64()
-        )
-    })
-}
-
 /// Checks each source on a small pool of scoped threads; results keep the sources' order.
 /// A panic inside the checker is caught and becomes that file's error, so one bad file never
 /// takes the others down.
@@ -391,29 +352,23 @@ fn check_all(
     project: &Project<'_>,
     sources: &[SourceFile],
     jobs: usize,
-) -> Vec<Result<CheckResult, String>> {
+) -> Vec<Result<CheckResult, Internal>> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<CheckResult, String>>>> =
+    let results: Mutex<Vec<Option<Result<CheckResult, Internal>>>> =
         Mutex::new(vec![None; sources.len()]);
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(sources.len()) {
             scope.spawn(|| loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(source) = sources.get(index) else {
+                if index >= sources.len() {
                     break;
-                };
+                }
                 let result = if project.failed(index) {
-                    Err(())
+                    Err(Internal)
                 } else {
                     std::panic::catch_unwind(AssertUnwindSafe(|| project.check(index)))
-                        .map_err(|_| ())
+                        .map_err(|_| Internal)
                 };
-                let result = result.map_err(|()| {
-                    format!(
-                        "{}: internal error in the checker (please report it); the file was skipped",
-                        source.path.display()
-                    )
-                });
                 results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(result);
             });
         }

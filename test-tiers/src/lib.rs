@@ -7,6 +7,9 @@
 //! `TYPESTAR_SLOW=0` runs none, even in CI.
 //! Without `TYPESTAR_SLOW`, a set `CI` variable runs every tier, as `.ci/run` and `.ci/test.sh` do.
 //! A test whose tier runs needs its tools: [`require_tool`] fails it when one is missing.
+//! [`memory`] measures the peak memory of a piece of work in a child process, for growth tests.
+
+pub mod memory;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -10,22 +10,38 @@ use std::collections::HashSet;
 use std::io::{Error, ErrorKind, Read};
 use std::path::{Path, PathBuf};
 
+/// Why [`read_regular`] refused a file without reading it, carried inside the
+/// [`std::io::Error`] it returns (see [`Refused::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// A folder, FIFO, socket or device.
+    #[error("not a regular file (a folder, FIFO, socket or device); not read")]
+    NotRegular,
+    /// More bytes than the limit.
+    #[error("{len} bytes is larger than the limit of {limit} bytes")]
+    TooLarge {
+        /// The file's size, or the limit plus one when it grew while being read.
+        len: u64,
+        /// The limit.
+        limit: u64,
+    },
+}
+
+impl Refused {
+    /// The refusal inside `error`, if [`read_regular`] refused the file.
+    pub fn of(error: &Error) -> Option<Refused> {
+        error.get_ref()?.downcast_ref::<Refused>().copied()
+    }
+}
+
 /// Reads the regular file at `path`, refusing other kinds of files and files larger than
-/// `limit` bytes with an error that says so.
+/// `limit` bytes with an error that says so ([`Refused`]).
 pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     let metadata = std::fs::metadata(path)?;
     if !metadata.is_file() {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            "not a regular file (a folder, FIFO, socket or device); not read",
-        ));
+        return Err(Error::new(ErrorKind::InvalidInput, Refused::NotRegular));
     }
-    let too_large = |len: u64| {
-        Error::new(
-            ErrorKind::InvalidData,
-            format!("{len} bytes is larger than the limit of {limit} bytes"),
-        )
-    };
+    let too_large = |len: u64| Error::new(ErrorKind::InvalidData, Refused::TooLarge { len, limit });
     if metadata.len() > limit {
         return Err(too_large(metadata.len()));
     }

@@ -44,7 +44,7 @@ pub use binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef,
 pub use levels::{ApiLevels, LevelSet};
 pub use model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId,
-    Step, Typestate, WaitOutcome,
+    Step, Steps, Typestate, WaitOutcome,
 };
 pub use obligation::{Basis, Deadline, Obligation};
 pub use provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};

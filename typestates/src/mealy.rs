@@ -17,7 +17,8 @@
 use std::collections::VecDeque;
 
 use crate::model::{
-    Callback, CallbackId, Callin, CallinId, Origin, State, StateId, Step, Typestate, WaitOutcome,
+    Callback, CallbackId, Callin, CallinId, Origin, State, StateId, Step, Steps, Typestate,
+    WaitOutcome,
 };
 use crate::provenance::Provenance;
 
@@ -386,7 +387,7 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
         .iter()
         .enumerate()
         .map(|(index, &old)| {
-            let mut on_callin = vec![Step::unknown_error(); signature.callins.len()];
+            let mut on_callin = Steps::new(signature.callins.len());
             let mut on_wait = WaitOutcome::quiet_loop(StateId(index as u32));
             for (column, input) in minimal.inputs.iter().enumerate() {
                 let (target, output) = minimal.transition(old, column);

@@ -129,12 +129,141 @@ pub struct State {
     pub description: Option<String>,
     /// What each callin does here, indexed by [`CallinId`]; creators are always an error with
     /// nothing recorded ([`Step::unknown_error`]).
-    pub on_callin: Vec<Step>,
+    pub on_callin: Steps,
     /// What happens here when time passes.
     pub on_wait: WaitOutcome,
     /// Steps that replace [`State::on_callin`] on some API levels only, by callin, then in
     /// file order; the ranges of one callin are disjoint. Empty for a protocol that is the same on every level.
     pub by_level: Vec<LevelStep>,
+}
+
+/// What each callin does in one state, stored sparsely: the steps that are not
+/// [`Step::unknown_error`] (what a state says of a callin it does not mention).
+/// A model then takes memory in proportion to the steps its file names, not to its states
+/// times its callins.
+/// Indexing by a callin's index gives its step; [`Steps::iter`] gives every callin's step in
+/// order.
+#[derive(Clone, Default)]
+pub struct Steps {
+    /// How many callins there are.
+    len: usize,
+    /// The steps set, by callin index; the others are [`Step::unknown_error`].
+    set: std::collections::BTreeMap<usize, Step>,
+}
+
+/// The step of a callin no step was set for.
+static UNKNOWN_ERROR: Step = Step::Error {
+    exception: None,
+    origin: Origin {
+        source: None,
+        unverified: false,
+    },
+};
+
+impl Steps {
+    /// `len` callins, each an unknown error.
+    pub fn new(len: usize) -> Steps {
+        Steps {
+            len,
+            set: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// How many callins there are.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are no callins.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Makes room for `len` callins: new ones are unknown errors, ones past `len` are dropped.
+    pub fn resize(&mut self, len: usize) {
+        self.set.retain(|&index, _| index < len);
+        self.len = len;
+    }
+
+    /// Every callin's step, in callin order.
+    pub fn iter(&self) -> impl Iterator<Item = &Step> + '_ {
+        (0..self.len).map(|index| &self[index])
+    }
+
+    /// The steps set, in callin order: every step that may be enabled or restricted, and some
+    /// errors; for questions an unknown error answers no to (a target, a restriction).
+    pub fn set(&self) -> impl Iterator<Item = &Step> + '_ {
+        self.set.values()
+    }
+
+    /// The steps set, mutable, for changes that leave an unknown error as it is (renumbering
+    /// targets).
+    pub fn set_mut(&mut self) -> impl Iterator<Item = &mut Step> + '_ {
+        self.set.values_mut()
+    }
+
+    /// Every callin's step, mutable, in callin order; this stores every step.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Step> + '_ {
+        for index in 0..self.len {
+            self.set.entry(index).or_insert_with(Step::unknown_error);
+        }
+        self.set.values_mut()
+    }
+}
+
+impl std::ops::Index<usize> for Steps {
+    type Output = Step;
+
+    fn index(&self, index: usize) -> &Step {
+        assert!(index < self.len, "callin {index} of {}", self.len);
+        self.set.get(&index).unwrap_or(&UNKNOWN_ERROR)
+    }
+}
+
+impl std::ops::IndexMut<usize> for Steps {
+    fn index_mut(&mut self, index: usize) -> &mut Step {
+        assert!(index < self.len, "callin {index} of {}", self.len);
+        self.set.entry(index).or_insert_with(Step::unknown_error)
+    }
+}
+
+/// Lists every callin's step, as the dense list it stands for.
+impl std::fmt::Debug for Steps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for Steps {
+    fn eq(&self, other: &Steps) -> bool {
+        self.len == other.len
+            && (self.set.keys().chain(other.set.keys())).all(|&index| self[index] == other[index])
+    }
+}
+
+impl Eq for Steps {}
+
+impl FromIterator<Step> for Steps {
+    fn from_iter<I: IntoIterator<Item = Step>>(steps: I) -> Steps {
+        let mut len = 0;
+        let mut set = std::collections::BTreeMap::new();
+        for (index, step) in steps.into_iter().enumerate() {
+            if step != UNKNOWN_ERROR {
+                set.insert(index, step);
+            }
+            len = index + 1;
+        }
+        Steps { len, set }
+    }
+}
+
+impl<'a> IntoIterator for &'a Steps {
+    type Item = &'a Step;
+    type IntoIter = Box<dyn Iterator<Item = &'a Step> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
 }
 
 /// What a callin does in a state on some API levels, instead of its step on the others.
@@ -332,7 +461,7 @@ impl Typestate {
     /// `save()` of a Canvas), where any call may be allowed.
     pub fn is_partial(&self) -> bool {
         self.states.iter().any(|state| {
-            state.on_wait.is_restricted() || state.on_callin.iter().any(Step::is_restricted)
+            state.on_wait.is_restricted() || state.on_callin.set().any(Step::is_restricted)
         })
     }
 
@@ -477,7 +606,7 @@ impl Typestate {
                 continue;
             }
             let s = self.state(state);
-            stack.extend(s.on_callin.iter().filter_map(Step::target));
+            stack.extend(s.on_callin.set().filter_map(Step::target));
             stack.extend(s.on_wait.target());
         }
         seen

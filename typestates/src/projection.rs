@@ -91,7 +91,7 @@ impl Typestate {
             .filter_map(|(state, &seen)| seen.then_some(state))
             .collect();
         for state in &mut self.states {
-            for step in &mut state.on_callin {
+            for step in state.on_callin.set_mut() {
                 if let Step::Enabled { target, .. } = step {
                     *target = new_state(*target);
                 }

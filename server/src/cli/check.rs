@@ -1,10 +1,12 @@
 //! `typestar check [PATHS]`: checks Java and Kotlin files against the protocol library.
-//! Exit codes: 0 clean, 1 findings, 2 error (a file that could not be checked, bad options).
+//! Exit codes: 0 clean, 1 findings, 2 error (a file that could not be checked fully, bad options).
+//! Each file error has a code and a next step ([`server::unchecked`]).
 //! Handled violations alone exit 0 unless `--fail-on-handled` is given.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Context;
 use checker::CheckConfig;
@@ -46,6 +48,19 @@ pub struct CheckArgs {
     /// The app's targetSdk, for modules whose Gradle file and manifest do not say.
     #[arg(long, value_name = "LEVEL")]
     target_sdk: Option<u32>,
+    /// How long parsing and checking one file may take before it is reported as not checked
+    /// fully (default: 10).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+}
+
+/// A time limit in seconds: a number, not negative.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    Duration::try_from_secs_f64(seconds)
+        .map_err(|_| format!("`{text}`: expected a number of seconds, 0 or more"))
 }
 
 /// Output formats of `typestar check`.
@@ -70,9 +85,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let jobs = args.jobs.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });
+    let defaults = CheckConfig::default();
     let config = CheckConfig {
         report_unreleased: args.unreleased,
-        ..CheckConfig::default()
+        time_limit: args.time_limit.unwrap_or(defaults.time_limit),
+        ..defaults
     };
     let sdk = SdkSetting {
         min_sdk: args.min_sdk,

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, PoisonError};
 
-use tower_lsp_server::ls_types::{Diagnostic, NumberOrString, Uri};
+use tower_lsp_server::ls_types::{Diagnostic, MessageType, NumberOrString, Uri};
 use tower_lsp_server::{Bounded, NotCancellable, OngoingProgress};
 
 use super::session::Session;
@@ -17,6 +17,7 @@ use super::{diagnostics, tasks, to_proto};
 use typestates::library::LibraryError;
 
 use crate::analysis::{DocumentCache, Language, Library, SourceFile, WORKSPACE_DIR};
+use crate::unchecked::FileError;
 
 /// The most source files one workspace check reads.
 const MAX_FILES: usize = 20_000;
@@ -44,10 +45,18 @@ pub async fn refresh(session: &Arc<Session>) {
     }
 
     let progress = Progress::begin(session, generation, files.len()).await;
-    let Some(sources) = index(session, files).await else {
+    let Some((sources, unread)) = index(session, files).await else {
         progress.end("indexing failed; see the log").await;
         return;
     };
+    for error in unread {
+        let message = format!(
+            "typestar: [{}] {error}; {}",
+            error.code(),
+            error.next_step()
+        );
+        session.log(MessageType::WARNING, message).await;
+    }
     diagnostics::schedule_all(session);
     for (done, file) in sources.into_iter().enumerate() {
         if !session.is_current_workspace_check(generation) {
@@ -78,26 +87,40 @@ pub fn load_library(roots: &[PathBuf]) -> (Library, Vec<LibraryError>) {
     (library, errors)
 }
 
-/// Reads the source files and lets the checker index them (class hierarchies across files).
-async fn index(session: &Session, files: Vec<(PathBuf, Language)>) -> Option<Vec<SourceFile>> {
+/// Reads the source files and lets the checker index them (class hierarchies across files);
+/// also returns why each file that could not be read was left out.
+async fn index(
+    session: &Session,
+    files: Vec<(PathBuf, Language)>,
+) -> Option<(Vec<SourceFile>, Vec<FileError>)> {
     let checker = session.engines.checker.clone();
     let library = session.library();
     tasks::blocking(session, "indexing the workspace", move || {
-        let sources: Vec<SourceFile> = files
-            .into_iter()
-            .filter_map(|(path, language)| {
-                let text = String::from_utf8(crate::project::read_source(&path).ok()?).ok()?;
-                Some(SourceFile {
+        let mut sources = Vec::new();
+        let mut unread = Vec::new();
+        for (path, language) in files {
+            match read_text(&path) {
+                Ok(text) => sources.push(SourceFile {
                     path: Some(path),
                     language,
                     text: text.into(),
-                })
-            })
-            .collect();
+                }),
+                Err(error) => unread.push(error),
+            }
+        }
         checker.index(&library, &sources);
-        sources
+        (sources, unread)
     })
     .await
+}
+
+/// The UTF-8 text of the source file at `path`.
+fn read_text(path: &Path) -> Result<String, FileError> {
+    let bytes = crate::project::read_source(path).map_err(|err| FileError::of_read(path, &err))?;
+    String::from_utf8(bytes).map_err(|err| FileError::NotUtf8 {
+        path: path.to_owned(),
+        offset: err.utf8_error().valid_up_to(),
+    })
 }
 
 async fn check_file(session: &Session, uri: &Uri, file: SourceFile) -> Vec<Diagnostic> {

@@ -34,14 +34,21 @@ impl Style {
 pub fn render(project: &ProjectResult, style: Style) -> String {
     let mut out = String::new();
     for error in &project.errors {
-        let _ = writeln!(out, "{}: {}\n", style.paint("1;31", "error"), error.message);
+        let _ = writeln!(
+            out,
+            "{}{}: {error}\n  = help: {}\n",
+            style.paint("1;31", "error"),
+            style.paint("1", &format!("[{}]", error.code())),
+            error.next_step()
+        );
     }
     for warning in &project.warnings {
         let _ = writeln!(
             out,
-            "{}: {}\n",
+            "{}{}: {warning}\n  = help: {}\n",
             style.paint("1;33", "warning"),
-            warning.message
+            style.paint("1", &format!("[{}]", warning.code())),
+            warning.next_step()
         );
     }
     for checked in &project.files {
@@ -71,8 +78,9 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
         for span in &result.syntax_errors {
             let _ = writeln!(
                 out,
-                "{}: {}:{}: syntax error; the rest of the file was checked around it\n",
+                "{}{}: {}:{}: syntax error; the rest of the file was checked around it\n  = help: if the code compiles, please report the parser gap\n",
                 style.paint("1;33", "warning"),
+                style.paint("1", "[syntax-error]"),
                 file.path.display(),
                 span.start
             );

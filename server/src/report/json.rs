@@ -57,12 +57,26 @@ pub fn render(project: &ProjectResult) -> String {
     let errors: Vec<Value> = project
         .errors
         .iter()
-        .map(|e| json!({ "path": e.path.display().to_string(), "message": e.message }))
+        .map(|e| {
+            json!({
+                "code": e.code(),
+                "path": e.path().display().to_string(),
+                "message": e.to_string(),
+                "help": e.next_step(),
+            })
+        })
         .collect();
     let warnings: Vec<Value> = project
         .warnings
         .iter()
-        .map(|w| json!({ "path": w.path.display().to_string(), "message": w.message }))
+        .map(|w| {
+            json!({
+                "code": w.code(),
+                "path": w.path().display().to_string(),
+                "message": w.to_string(),
+                "help": w.next_step(),
+            })
+        })
         .collect();
     let syntax_errors: Vec<Value> = project
         .files

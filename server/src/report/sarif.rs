@@ -3,13 +3,14 @@
 //! It writes one run of the `typestar` driver, with one rule per diagnostic code.
 //! Each finding is one result, with its related locations.
 //! A file that could not be checked is an error notification; one read with a caveat is a warning notification.
+//! A notification's descriptor id is the error's code, and its text ends with the next step.
 //! A result's property `apiLevels` says on which API levels it happens, when not on every level.
 
 use checker::{SourceFile, Violation, ViolationKind};
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,
-    PhysicalLocation, PropertyBag, Region, ReportingDescriptor, Result as SarifResult, ResultLevel,
-    Run, Sarif, Tool, ToolComponent,
+    PhysicalLocation, PropertyBag, Region, ReportingDescriptor, ReportingDescriptorReference,
+    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
 };
 
 use std::collections::BTreeMap;
@@ -83,16 +84,30 @@ pub fn render(project: &ProjectResult) -> String {
             violations.chain(unreleased)
         })
         .collect();
-    let levels = (project.errors.iter().map(|e| (e, "error")))
-        .chain(project.warnings.iter().map(|w| (w, "warning")));
-    let notifications: Vec<Notification> = levels
-        .map(|(e, level)| {
-            Notification::builder()
-                .message(Message::builder().text(e.message.clone()).build())
-                .level(level)
-                .build()
-        })
-        .collect();
+    let notification = |code: &str, message: String, help: &str, level: &str| {
+        Notification::builder()
+            .message(
+                Message::builder()
+                    .text(format!("{message}; {help}"))
+                    .build(),
+            )
+            .descriptor(
+                ReportingDescriptorReference::builder()
+                    .id(code.to_owned())
+                    .build(),
+            )
+            .level(level)
+            .build()
+    };
+    let errors = project
+        .errors
+        .iter()
+        .map(|e| notification(e.code(), e.to_string(), e.next_step(), "error"));
+    let warnings = project
+        .warnings
+        .iter()
+        .map(|w| notification(w.code(), w.to_string(), w.next_step(), "warning"));
+    let notifications: Vec<Notification> = errors.chain(warnings).collect();
     let invocation = Invocation::builder()
         .execution_successful(project.errors.is_empty())
         .tool_execution_notifications(notifications)

@@ -31,7 +31,7 @@ pub const COUNTDOWN: &str =
 
 /// Builds a [`TestServer`].
 pub struct Builder {
-    files: Vec<(PathBuf, String)>,
+    files: Vec<(PathBuf, Vec<u8>)>,
     settings: Value,
     checker: Arc<FakeChecker>,
     static_checker: bool,
@@ -77,8 +77,13 @@ impl TestServer {
 
 impl Builder {
     /// Adds a workspace file.
-    pub fn file(mut self, path: &str, text: &str) -> Builder {
-        self.files.push((path.into(), text.to_string()));
+    pub fn file(self, path: &str, text: &str) -> Builder {
+        self.bytes(path, text.as_bytes())
+    }
+
+    /// Adds a file of any bytes (not UTF-8, say) under the workspace root.
+    pub fn bytes(mut self, path: &str, bytes: &[u8]) -> Builder {
+        self.files.push((path.into(), bytes.to_vec()));
         self
     }
 

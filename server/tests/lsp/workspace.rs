@@ -51,6 +51,37 @@ async fn startup_checks_the_workspace_with_progress() {
     );
 }
 
+/// A workspace file the server cannot read is named in the log with its code and next step;
+/// the other files are still checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unreadable_workspace_files_are_logged_by_name() {
+    let mut server = TestServer::builder()
+        .countdown_protocol()
+        .file("src/A.java", TWO_STARTS)
+        .bytes("src/Latin1.java", b"class L { String s = \"\xe9\"; }\n")
+        .build()
+        .await;
+    let log = server
+        .await_notification("window/logMessage", |p| {
+            p["type"] == 2
+                && p["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("Latin1.java"))
+        })
+        .await;
+    let message = log["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("typestar: [not-utf8] ")
+            && message.ends_with(
+                "Latin1.java: not valid UTF-8 (first invalid byte at offset 22); not checked; save the file as UTF-8"
+            ),
+        "{message}"
+    );
+    let uri = server.uri("src/A.java");
+    let diagnostics = server.await_diagnostics(&uri, None).await;
+    assert_eq!(diagnostics[0]["code"], "typestate-violation");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn invalid_typestate_files_get_diagnostics() {
     let widget = COUNTDOWN.replace("android.os.CountDownTimer", "com.example.Widget");

@@ -19,7 +19,7 @@ use super::lexer::is_word;
 use super::{Diagnostic, RESERVED};
 use crate::binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::model::{
-    Callback, CallbackId, Callin, Origin, State, StateId, Step, Typestate, WaitOutcome,
+    Callback, CallbackId, Callin, Origin, State, StateId, Step, Steps, Typestate, WaitOutcome,
 };
 use crate::provenance::{Provenance, ProvenanceKind};
 
@@ -95,7 +95,7 @@ impl Builder<'_> {
             .map(|node| State {
                 name: format!("s{}", node.id),
                 description: None,
-                on_callin: Vec::new(),
+                on_callin: Steps::default(),
                 on_wait: WaitOutcome::Error {
                     origin: Origin::default(),
                 },
@@ -153,7 +153,7 @@ impl Builder<'_> {
                         break;
                     }
                     let on_callin = &mut states[from.index()].on_callin;
-                    on_callin.resize(callins.len(), Step::unknown_error());
+                    on_callin.resize(callins.len());
                     on_callin[callin] = Step::Enabled {
                         target,
                         ignored: false,
@@ -184,7 +184,7 @@ impl Builder<'_> {
             states[from.index()].on_wait = on_wait;
         }
         for state in &mut states {
-            state.on_callin.resize(callins.len(), Step::unknown_error());
+            state.on_callin.resize(callins.len());
         }
         let initial = match state_of.get("0") {
             Some(initial) => *initial,

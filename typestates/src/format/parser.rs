@@ -12,8 +12,8 @@ use super::{Diagnostic, RESERVED};
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::levels::ApiLevels;
 use crate::model::{
-    Callback, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId, Step, Typestate,
-    WaitOutcome,
+    Callback, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId, Step, Steps,
+    Typestate, WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
@@ -959,7 +959,7 @@ impl Resolver<'_> {
         let mut states = Vec::with_capacity(file.states.len());
         for (index, raw) in file.states.iter().enumerate() {
             let id = StateId(index as u32);
-            let mut on_callin = vec![Step::unknown_error(); callins.len()];
+            let mut on_callin = Steps::new(callins.len());
             let mut callin_seen: Vec<Option<&Name>> = vec![None; callins.len()];
             let mut by_level: Vec<LevelStep> = Vec::new();
             let mut level_lines: Vec<&Name> = Vec::new();

@@ -15,7 +15,7 @@ use crate::format::{Diagnostic, MAX_ERRORS, RESERVED};
 use crate::levels::ApiLevels;
 use crate::model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId,
-    Step, Typestate, WaitOutcome,
+    Step, Steps, Typestate, WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
@@ -394,7 +394,7 @@ impl Importer<'_> {
 
     fn state_of(&mut self, at: &JsonPath, dto: StateDto, n_callins: usize) -> State {
         let id = self.states.get(&dto.name).copied().unwrap_or(StateId(0));
-        let mut on_callin = vec![Step::unknown_error(); n_callins];
+        let mut on_callin = Steps::new(n_callins);
         for (name, step) in dto.callins {
             let at = at.key("callins").key(&name);
             let Some(callin) = self.callin(&at, &name) else {
