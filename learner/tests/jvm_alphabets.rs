@@ -195,7 +195,12 @@ async fn android_libraries_from_maven_have_every_public_method_classified() {
             "uil",
             "Universal Image Loader 1.9.5",
         ),
-        ("com.android.volley.", "fetch-volley.sh", "volley", "Volley 1.0.19"),
+        (
+            "com.android.volley.",
+            "fetch-volley.sh",
+            "volley",
+            "Volley 1.0.19",
+        ),
     ] {
         let classes = classes_under(&library, &[prefix]);
         let mut config = robolectric_support::config();
