@@ -11,8 +11,8 @@
 //! (`tests/fetch-okhttp.sh`, `tests/fetch-retrofit.sh`),
 //! and Android's inside Robolectric from the android-all jar of SDK 34.
 //! Slow tiers `jvm` and `robolectric` (`test-tiers`): they start the agent on every class.
-//! Volley's `RequestQueue` and Universal Image Loader's `ImageLoader` are not listed: their
-//! jars are not fetched (Volley is not on Maven Central).
+//! Volley's `RequestQueue` and Universal Image Loader's `ImageLoader`, Android libraries, are
+//! described inside Robolectric with their jars (`tests/fetch-volley.sh`, `tests/fetch-uil.sh`).
 
 mod jvm_support;
 mod robolectric_support;
@@ -180,4 +180,34 @@ async fn android_library_classes_have_every_public_method_classified() {
         .await
         .unwrap_or_else(|error| panic!("describe inside Robolectric: {error}"));
     assert_listings(&library, &classes, &methods);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn android_libraries_from_maven_have_every_public_method_classified() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let library = Library::bundled();
+    for (prefix, script, dir, what) in [
+        (
+            "com.nostra13.",
+            "fetch-uil.sh",
+            "uil",
+            "Universal Image Loader 1.9.5",
+        ),
+        (
+            "com.android.volley.",
+            "fetch-volley.sh",
+            "volley",
+            "Volley 1.0.19",
+        ),
+    ] {
+        let classes = classes_under(&library, &[prefix]);
+        let mut config = robolectric_support::config();
+        config.jvm.classpath = jvm_support::maven_classpath(script, dir, what);
+        let methods = robolectric::public_methods(&classes, &config)
+            .await
+            .unwrap_or_else(|error| panic!("describe {what} inside Robolectric: {error}"));
+        assert_listings(&library, &classes, &methods);
+    }
 }

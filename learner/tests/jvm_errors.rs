@@ -144,6 +144,13 @@ fn syntax_and_schema_errors_name_their_line() {
         message.contains("`jvm`, `robolectric`, `android`"),
         "{message}"
     );
+
+    let text = TIMER.replace("quiescence_ms = 20", "quiescence_ms = 20\nclock = \"wall\"");
+    let message = load_refused("unknown-clock.toml", &text, Some("clock"));
+    assert!(
+        message.contains("unknown variant `wall`, expected `simulated` or `real`"),
+        "{message}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,11 +5,10 @@
 mod jvm_support;
 
 use jvm_support::{
-    assert_learned, assert_missing_fixture_named, assert_read_the_fixture, config, expected,
-    experiment, learn, library, url_stream, Fixture,
+    assert_fixtures_served_on_the_host, assert_learned, config, expected, experiment, learn,
+    library,
 };
-use learner::backend::{self, BackendKind, Request};
-use learner::NoProgress;
+use learner::backend::BackendKind;
 use test_tiers::Tier;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -249,14 +248,5 @@ async fn fixtures_are_served_on_the_host() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
     }
-    let request = |fixture| {
-        let mut request = Request::new(BackendKind::Jvm);
-        request.experiment = Some(url_stream(fixture).1);
-        request
-    };
-    let run = backend::learn(request(Fixture::Served), &mut NoProgress)
-        .await
-        .unwrap_or_else(|error| panic!("{error}"));
-    assert_read_the_fixture(&run);
-    assert_missing_fixture_named(backend::learn(request(Fixture::Missing), &mut NoProgress).await);
+    assert_fixtures_served_on_the_host(BackendKind::Jvm).await;
 }

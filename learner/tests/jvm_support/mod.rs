@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use learner::backend::jvm::java::Jdk;
 use learner::backend::jvm::{learn_class, Experiment, JvmConfig};
+use learner::backend::{BackendKind, Request};
 use learner::Learned;
 use learner::{End, NoProgress};
 use typestates::diff::{diff, Diff};
@@ -235,4 +236,22 @@ pub fn assert_missing_fixture_named<E: std::fmt::Display>(result: Result<Learned
         Err(error) => error.to_string(),
     };
     assert!(unserved.contains("/missing.txt"), "{unserved}");
+}
+
+/// Learns [`url_stream`] through `backend` (`learner::backend::learn`, which serves the
+/// fixtures on the host at the port the experiment names) with its fixture, which it reads, and
+/// with a missing one, which the error names.
+pub async fn assert_fixtures_served_on_the_host(backend: BackendKind) {
+    let request = |fixture| {
+        let mut request = Request::new(backend);
+        request.experiment = Some(url_stream(fixture).1);
+        request
+    };
+    let run = learner::backend::learn(request(Fixture::Served), &mut NoProgress)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_read_the_fixture(&run);
+    assert_missing_fixture_named(
+        learner::backend::learn(request(Fixture::Missing), &mut NoProgress).await,
+    );
 }

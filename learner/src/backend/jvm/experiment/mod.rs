@@ -143,6 +143,27 @@ struct Timeouts {
     step_ms: Option<u64>,
     drain_ms: Option<u64>,
     settle_ms: Option<u64>,
+    clock: Option<Clock>,
+}
+
+/// How the agent's waits let time pass under Robolectric (`timeouts.clock`, PROTOCOL.md §5); on a
+/// host JVM and on a device they are real time either way.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Clock {
+    /// The paused main looper's simulated clock (the default): a quiet wait costs no real time.
+    Simulated,
+    /// Real time: for classes whose work runs on threads of their own.
+    Real,
+}
+
+impl Clock {
+    fn agent_name(self) -> &'static str {
+        match self {
+            Clock::Simulated => "simulated",
+            Clock::Real => "real",
+        }
+    }
 }
 
 /// A learning purpose of the `[learn]` table.
@@ -767,6 +788,9 @@ fn agent_json(spec: &ExperimentFile) -> Value {
         if let Some(value) = value {
             timeouts.insert(key.into(), json!(value));
         }
+    }
+    if let Some(clock) = t.clock {
+        timeouts.insert("clock".into(), json!(clock.agent_name()));
     }
     out.insert("timeouts".into(), Value::Object(timeouts));
     Value::Object(out)

@@ -46,16 +46,30 @@ interface CallinExecutor {
     boolean isWedged();
 
     /**
-     * Takes the oldest callback of {@code bus}, waiting up to {@code timeoutMs} for one: real time
-     * on a host JVM and on a device; the simulated clock of the paused main looper under
-     * Robolectric, where a quiet wait costs no real time.
+     * How a wait lets time pass under Robolectric (PROTOCOL.md §5, {@code timeouts.clock}). On a
+     * host JVM and on a device every wait is real time, whichever is chosen.
      */
-    default String awaitCallback(CallbackBus bus, long timeoutMs) throws InterruptedException {
+    enum Clock {
+        /** The simulated clock of the paused main looper: a quiet wait costs no real time. */
+        SIMULATED,
+        /**
+         * Real time, the main looper's clock following it: for classes whose work runs on threads
+         * of their own (an image loader's, a request queue's), which the simulated clock does not
+         * wait for.
+         */
+        REAL
+    }
+
+    /**
+     * Takes the oldest callback of {@code bus}, waiting up to {@code timeoutMs} for one, on
+     * {@code clock} under Robolectric, in real time elsewhere.
+     */
+    default String awaitCallback(CallbackBus bus, long timeoutMs, Clock clock) throws InterruptedException {
         return bus.poll(timeoutMs);
     }
 
-    /** Lets {@code ms} pass (settle and drain times): real time here, simulated under Robolectric. */
-    default void pause(long ms) throws InterruptedException {
+    /** Lets {@code ms} pass (settle and drain times), on {@code clock} under Robolectric, in real time elsewhere. */
+    default void pause(long ms, Clock clock) throws InterruptedException {
         Thread.sleep(ms);
     }
 }

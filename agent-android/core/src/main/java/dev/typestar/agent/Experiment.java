@@ -160,6 +160,7 @@ final class Experiment {
     final long stepMs;
     final long drainMs;
     final long settleMs;
+    final CallinExecutor.Clock clock;
 
     private Experiment(Builder b) {
         this.name = b.name;
@@ -177,6 +178,7 @@ final class Experiment {
         this.stepMs = b.stepMs;
         this.drainMs = b.drainMs;
         this.settleMs = b.settleMs;
+        this.clock = b.clock;
     }
 
     /** Whether a throwable of a callin counts as {@code err} under this experiment's error rules. */
@@ -247,6 +249,7 @@ final class Experiment {
         long stepMs;
         long drainMs;
         long settleMs;
+        CallinExecutor.Clock clock;
     }
 
     /**
@@ -603,12 +606,24 @@ final class Experiment {
 
     private static void parseTimeouts(Fields f, Builder b) throws RequestException {
         Fields t = f.has("timeouts") ? f.object("timeouts") : Fields.of(new LinkedHashMap<>(), f.child("timeouts"));
-        t.rejectUnknown(Fields.keys("quiescenceMs", "callinMs", "stepMs", "drainMs", "settleMs"));
+        t.rejectUnknown(Fields.keys("quiescenceMs", "callinMs", "stepMs", "drainMs", "settleMs", "clock"));
         long hour = 3_600_000L;
         b.quiescenceMs = t.optInteger("quiescenceMs", 500, 0, hour);
         b.callinMs = t.optInteger("callinMs", 5_000, 1, hour);
         b.stepMs = t.optInteger("stepMs", 10_000, 1, hour);
         b.drainMs = t.optInteger("drainMs", 0, 0, hour);
         b.settleMs = t.optInteger("settleMs", 0, 0, hour);
+        String clock = t.optString("clock", "simulated");
+        switch (clock) {
+            case "simulated":
+                b.clock = CallinExecutor.Clock.SIMULATED;
+                break;
+            case "real":
+                b.clock = CallinExecutor.Clock.REAL;
+                break;
+            default:
+                throw new RequestException("bad-request", t.child("clock"),
+                        t.child("clock") + " must be \"simulated\" or \"real\", not \"" + clock + "\"");
+        }
     }
 }

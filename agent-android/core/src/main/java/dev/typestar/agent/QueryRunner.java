@@ -203,7 +203,7 @@ final class QueryRunner {
         runSteps(r, inputs, outputs, stepTimes);
         long t = System.nanoTime();
         if (!r.failed() && e.drainMs > 0) {
-            executor.pause(e.drainMs);
+            executor.pause(e.drainMs, e.clock);
         }
         r.timings.put("drainMs", ms(t));
         r.timings.put("stepsMs", stepTimes);
@@ -348,7 +348,7 @@ final class QueryRunner {
         double took;
         if (in.call == null) {
             long w = System.nanoTime();
-            String callback = executor.awaitCallback(bus, e.quiescenceMs);
+            String callback = executor.awaitCallback(bus, e.quiescenceMs, e.clock);
             took = ms(w);
             output = callback != null ? callback : Experiment.QUIET;
         } else {
@@ -362,7 +362,7 @@ final class QueryRunner {
                 return new Stepped(null, took);
             }
             if (e.settleMs > 0) {
-                executor.pause(e.settleMs);
+                executor.pause(e.settleMs, e.clock);
                 took = round(o.millis + e.settleMs);
             }
             if (o.thrown == null) {

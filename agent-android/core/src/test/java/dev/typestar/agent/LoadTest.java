@@ -82,6 +82,8 @@ public class LoadTest {
                     "unknown-name", "experiment.callins.f.on");
             Check.error(load(agent, "{" + NOTIFIER_BUILD + ", \"timeouts\": {\"quiescenceMs\": -1}}"),
                     "bad-request", "experiment.timeouts.quiescenceMs");
+            Check.error(load(agent, "{" + NOTIFIER_BUILD + ", \"timeouts\": {\"clock\": \"wall\"}}"),
+                    "bad-request", "experiment.timeouts.clock");
         }
     }
 

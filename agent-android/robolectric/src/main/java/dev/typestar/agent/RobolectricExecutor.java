@@ -5,6 +5,7 @@ import static org.robolectric.Shadows.shadowOf;
 import android.os.Looper;
 import android.os.SystemClock;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.robolectric.shadows.ShadowLooper;
 import org.robolectric.shadows.ShadowPausedAsyncTask;
 
@@ -13,7 +14,8 @@ import org.robolectric.shadows.ShadowPausedAsyncTask;
  * thread of the paused main looper, so every call into the code under study runs inline there,
  * as an app's calls on its main thread do, and callbacks posted to the main looper run on it
  * during waits. A wait advances the looper's simulated clock task by task (after letting real
- * background threads, AsyncTask's executor, finish), so a quiet wait costs no real time.
+ * background threads, AsyncTask's executor, finish), so a quiet wait costs no real time; under
+ * the experiment's real clock it lasts its real time instead, for work on threads of a class's own.
  *
  * <p>The main thread cannot be preempted, so the watchdog cannot end one call and keep serving:
  * when a call (or the looper work of a wait) overruns, it reports the call on stderr and ends the
@@ -26,6 +28,8 @@ final class RobolectricExecutor implements CallinExecutor {
     static final int EXIT_HUNG = 4;
     /** Real time the looper work of one wait may take before the watchdog fires. */
     private static final long LOOPER_WORK_MS = BACKGROUND_MS + 20_000;
+    /** How often a wait in real time runs the main looper. */
+    private static final long REAL_TIME_POLL_MS = 5;
 
     private final BackgroundTracker background = new BackgroundTracker();
     private final ShadowLooper main = shadowOf(Looper.getMainLooper());
@@ -57,7 +61,10 @@ final class RobolectricExecutor implements CallinExecutor {
     }
 
     @Override
-    public String awaitCallback(CallbackBus bus, long timeoutMs) throws InterruptedException {
+    public String awaitCallback(CallbackBus bus, long timeoutMs, Clock clock) throws InterruptedException {
+        if (clock == Clock.REAL) {
+            return awaitInRealTime(bus, timeoutMs);
+        }
         long deadline = SystemClock.uptimeMillis() + timeoutMs;
         while (true) {
             runDue();
@@ -72,11 +79,48 @@ final class RobolectricExecutor implements CallinExecutor {
     }
 
     @Override
-    public void pause(long ms) throws InterruptedException {
+    public void pause(long ms, Clock clock) throws InterruptedException {
+        if (clock == Clock.REAL) {
+            awaitInRealTime(null, ms);
+            return;
+        }
         long deadline = SystemClock.uptimeMillis() + ms;
         do {
             runDue();
         } while (advanceTowards(deadline));
+    }
+
+    /**
+     * Waits {@code ms} of real time for a callback of {@code bus} (none taken when null), running
+     * the main looper every {@link #REAL_TIME_POLL_MS} and moving its clock on by the real time
+     * that passed, so that what other threads post to it runs as on a device.
+     */
+    private String awaitInRealTime(CallbackBus bus, long ms) throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + TimeUnit.MILLISECONDS.toNanos(ms);
+        long followed = start;
+        while (true) {
+            runDue();
+            String callback = bus == null ? null : bus.pollNow();
+            if (callback != null) {
+                return callback;
+            }
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                return null;
+            }
+            Thread.sleep(Math.min(REAL_TIME_POLL_MS, Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - now))));
+            long passed = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - followed);
+            if (passed > 0) {
+                followed += TimeUnit.MILLISECONDS.toNanos(passed);
+                watchdog.arm("looper work of a wait", LOOPER_WORK_MS);
+                try {
+                    main.idleFor(Duration.ofMillis(passed));
+                } finally {
+                    watchdog.disarm();
+                }
+            }
+        }
     }
 
     /** Lets background work finish (real time), then runs what is due on the main looper. */

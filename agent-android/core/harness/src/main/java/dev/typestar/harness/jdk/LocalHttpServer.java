@@ -7,19 +7,26 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * Harness for HTTP client experiments (OkHttp's {@code Call}, Volley): an HTTP server on
- * {@code 127.0.0.1} (a free port), started by the constructor in an experiment's setup step.
- * {@code GET /index.html} answers 200 with a short page; any other path answers 404. Every
+ * Harness for HTTP client experiments (OkHttp's {@code Call}, Volley, Universal Image Loader): an
+ * HTTP server on {@code 127.0.0.1} (a free port), started by the constructor in an experiment's
+ * setup step. {@code GET /index.html} answers 200 with a short page, {@code GET /image.png} 200
+ * with a 1×1 PNG image; any other path answers 404. Every
  * answer is delayed by {@code delayMs}, so a request is reliably still in flight for that long
  * (a {@code cancel} right after an {@code enqueue} happens before the response).
  */
 public class LocalHttpServer implements AutoCloseable {
     /** The path that answers 200. */
     public static final String FOUND = "/index.html";
+    /** The path that answers 200 with an image. */
+    public static final String IMAGE = "/image.png";
+    /** A 1×1 transparent PNG. */
+    private static final byte[] PNG = Base64.getDecoder().decode(
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==");
 
     private final HttpServer server;
     private final ExecutorService threads;
@@ -55,10 +62,16 @@ public class LocalHttpServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        boolean found = FOUND.equals(exchange.getRequestURI().getPath());
-        byte[] body = (found ? "<html><body>typestar</body></html>\n" : "not found\n")
-                .getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+        String path = exchange.getRequestURI().getPath();
+        boolean found = FOUND.equals(path) || IMAGE.equals(path);
+        byte[] body;
+        if (IMAGE.equals(path)) {
+            body = PNG;
+            exchange.getResponseHeaders().set("Content-Type", "image/png");
+        } else {
+            body = (found ? "<html><body>typestar</body></html>\n" : "not found\n").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
+        }
         try {
             exchange.sendResponseHeaders(found ? 200 : 404, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
