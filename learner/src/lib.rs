@@ -59,6 +59,7 @@ pub mod oracle;
 pub mod purposes;
 pub mod report;
 pub mod session;
+pub mod shipped;
 pub mod simulation;
 
 pub use backend::{learn as learn_request, BackendKind, LearnError, Request};

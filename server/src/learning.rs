@@ -16,7 +16,7 @@
 //! Learners run on a blocking thread; the async learner futures are driven there and dropped
 //! (killing the agents) when the user cancels. The protocol tests plug in a scripted learner.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use std::future::Future;
@@ -386,15 +386,12 @@ const ROBOLECTRIC_SETUP: &str = "run `learner/robolectric/fetch.sh --sdk N` for 
 /// The experiment the repository ships for the class, as the draft to review: drafting asks
 /// an agent on the host JVM to describe the class, which cannot load Android classes.
 fn shipped_experiment(request: &LearnRequest) -> Result<Draft, LearnError> {
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../learner/experiments")
-        .join(format!("{}.toml", request.class));
-    match std::fs::read_to_string(&shipped) {
-        Ok(experiment) => Ok(Draft {
-            experiment,
+    match learner::shipped::experiment_text(&request.class) {
+        Some(experiment) => Ok(Draft {
+            experiment: experiment.to_owned(),
             harnesses: Vec::new(),
         }),
-        Err(_) => Err(LearnError::NoExperiment {
+        None => Err(LearnError::NoExperiment {
             class: request.class.clone(),
             experiment: request.experiment.clone(),
         }),
