@@ -22,6 +22,7 @@ use std::time::Duration;
 use std::future::Future;
 use std::sync::Arc;
 
+use learner::backend::android::AndroidConfig;
 pub use learner::backend::jvm::Draft;
 use learner::backend::jvm::{self, Experiment, JvmError};
 use learner::{End, Progress, ProgressUpdate, Request};
@@ -301,8 +302,12 @@ pub trait Learner: Send + Sync + 'static {
 }
 
 /// The production learner: the `learner` crate's backends.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Learners;
+#[derive(Clone, Debug, Default)]
+pub struct Learners {
+    /// The Android backend's adb servers, adb program and pushed jars (by default: the local
+    /// adb server, `adb`, the dexed agent); `typestar.deviceSerial` picks among the devices.
+    pub android: AndroidConfig,
+}
 
 impl Learner for Learners {
     fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError> {
@@ -353,7 +358,10 @@ impl Learner for Learners {
                 learn.experiment = Some(Arc::new(experiment));
                 learn.classpath = settings.classpath.clone();
                 learn.sdk = Some(settings.sdk);
-                learn.android.serials = settings.device_serial.iter().cloned().collect();
+                learn.android = AndroidConfig {
+                    serials: settings.device_serial.iter().cloned().collect(),
+                    ..self.android.clone()
+                };
             }
         }
         let mut progress = Reports(report);
