@@ -37,8 +37,10 @@ pub fn typestate(spec: &str) -> anyhow::Result<Typestate> {
 }
 
 /// The experiment file `spec`, else the shipped experiment of that name (`java.util.Timer`).
+/// A path (a folder or a `.toml` name) is always a file, whose loading names what is wrong.
 pub fn experiment_file(spec: &Path) -> anyhow::Result<PathBuf> {
-    if spec.exists() {
+    let a_path = spec.components().count() > 1 || spec.extension().is_some_and(|it| it == "toml");
+    if a_path || spec.exists() {
         return Ok(spec.to_owned());
     }
     let name = spec.to_string_lossy();

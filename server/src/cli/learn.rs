@@ -77,11 +77,11 @@ pub struct LearnArgs {
     /// missing-state-search, identification-under-bound (learner/src/lsharp/heuristics.rs).
     #[arg(long, value_name = "LIST")]
     heuristics: Option<Heuristics>,
-    /// Guarantee: no counterexample up to distinguisher bound K, paper 002's Algorithm 2
+    /// Guarantee: no counterexample up to distinguisher bound K, the Starling paper's Algorithm 2
     /// (default: the experiment's, else 2, as DroidStar).
     #[arg(long, value_name = "K")]
     bound: Option<usize>,
-    /// How a distinguisher bound's test words run: `per-transition` (paper 002's Algorithm 2,
+    /// How a distinguisher bound's test words run: `per-transition` (the Starling paper's Algorithm 2,
     /// the default) or `maximal-words` (the same words, less those another test word of the
     /// round extends; the same guarantee).
     #[arg(long, value_name = "SUITE")]
