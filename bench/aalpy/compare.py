@@ -29,7 +29,7 @@ from eq_oracles import CountingEqOracle, DistinguisherBoundEqOracle
 
 HERE = Path(__file__).resolve().parent
 
-# Table 1 of DroidStar (paper 001: Radhakrishna et al., ICSE 2018): states (without the
+# Table 1 of the DroidStar paper (Radhakrishna et al., ICSE 2018): states (without the
 # error state), MQ asked, MQ executed on the device, EQ rounds.
 TABLE1 = {
     "AsyncTask": (5, 372, 94, 1),

@@ -9,7 +9,7 @@ from aalpy.base import Oracle
 
 
 class DistinguisherBoundEqOracle(Oracle):
-    """Algorithm 2 of "Learning Asynchronous Typestates" (paper 002, §4.3), with both optimisations.
+    """Algorithm 2 of "Learning Asynchronous Typestates" (the Starling paper, §4.3), with both optimisations.
 
     For every hypothesis transition q -i-> q' it checks the output of R(q)·i, then that R(q)·i
     and R(q') agree on every suffix of length <= bound (R = shortest access words). If the

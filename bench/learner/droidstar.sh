@@ -95,10 +95,10 @@ text = f"""# Our runs beside DroidStar's and AALpy's (distinguisher bound 2, no 
 
 Written by `bench/learner/droidstar.sh`: DroidStar's device runs come from the reference re-implementation of its learner (`dssim.py`: Starling's L*, Algorithm 2 and DroidStar's membership oracle, which reproduces Table 1's counts for 9 of 16 classes), run on the models `bench/learner/run.sh` exported; ours are the distinguisher-bound-2 columns of {source}.
 Both learn the same projected models under the same guarantee, with no learning-purpose filter, so every query of either is a run on the device.
-*per-transition* is L# checked by paper 002's Algorithm 2 as written; *maximal-words* runs the same test words less those another test word of the round extends (`--suite maximal-words`); *ktails* is active k-tails (`--algorithm ktails`: L* whose columns are every word up to the bound, so its check runs nothing).
+*per-transition* is L# checked by the Starling paper's Algorithm 2 as written; *maximal-words* runs the same test words less those another test word of the round extends (`--suite maximal-words`); *ktails* is active k-tails (`--algorithm ktails`: L* whose columns are every word up to the bound, so its check runs nothing).
 *floor*: the fewest runs any learner executes whose result Algorithm 2 accepts, for the k-tails result and its access words (`DistinguisherBound::runs_floor`).
 *best AALpy*: the fewest runs of AALpy's algorithms with the benchmark's Algorithm 2 oracle for AALpy at bound 2, checking quiet self-loops as ours does (`bench/aalpy/compare.sh --oracles dist --distinguisher-bound 2 --check-quiet-loops`), behind the same filters.
-Without `--check-quiet-loops` that oracle skips them (paper 002's optimisation (a)), which assumes waiting quietly never changes the state: a weaker guarantee (false for MediaRecorder), not compared here.
+Without `--check-quiet-loops` that oracle skips them (the Starling paper's optimisation (a)), which assumes waiting quietly never changes the state: a weaker guarantee (false for MediaRecorder), not compared here.
 Issue 17's target is at most 0.6 on every class; k-tails reaches at worst {worst:.2f}.
 The floor is at least {lowest_floor:.2f} of DroidStar's runs on every class: no learner whose result Algorithm 2 accepts with these access words reaches 0.6 (with other access words the floor changes only by the words they share: a claim, not measured).
 

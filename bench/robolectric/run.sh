@@ -31,7 +31,7 @@ cargo build -q -p server
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# DroidStar's 2016 device runs (droidstar-lessons.md 4.1, all.txt): time in s, executed MQ.
+# DroidStar's 2016 device runs (example-results/all.txt in the history of github.com/cuplv/droidstar): time in s, executed MQ.
 droidstar() {
     case $1 in
         CountDownTimer) echo "133.7 | 61";;
@@ -77,7 +77,7 @@ out=bench/results/robolectric.md
     echo "**MQ asked (executed)**: queries the learner asked, and runs executed on the agents (each a fresh object)."
     echo "**code**: what the agent read from Robolectric's shadow registry (\`real\`: AOSP code; \`calls-through\`: shadow methods intercept the class and run its AOSP code; \`simulated\`: the shadow's own protocol)."
     echo "**JVMs**: agents in parallel (\`--jobs\`); each pays its own sandbox start, so a second one only pays off when the queries themselves take long."
-    echo "DroidStar's columns are its 2016 runs on a device with the same alphabets (AsyncTask-NoGet; droidstar-lessons.md §4.1)."
+    echo "DroidStar's columns are its 2016 runs on a device with the same alphabets (AsyncTask-NoGet; example-results/all.txt in the history of github.com/cuplv/droidstar)."
     echo
     echo "| class | SDK | JVMs | code | states | time (s) | MQ asked (executed) | EQ | DroidStar time (s) | DroidStar executed MQ |"
     echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"

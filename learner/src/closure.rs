@@ -1,4 +1,4 @@
-//! Words of the synchronous closure (paper 002, §4.1) and the alphabet that names them.
+//! Words of the synchronous closure (the Starling paper, §4.1) and the alphabet that names them.
 //!
 //! A query is a word of inputs (callins and `wait`); its answer is a word of outputs of the
 //! same length (`eps`, `err`, `quiet` or a callback). The closure sends every error to one

@@ -1,5 +1,5 @@
 //! A learner's hypothesis: a Mealy machine plus an access word for each state, which the
-//! equivalence oracles reuse as state representatives (paper 002, Remark 1).
+//! equivalence oracles reuse as state representatives (the Starling paper, Remark 1).
 
 use typestates::mealy::Mealy;
 

@@ -23,7 +23,7 @@ pub enum Algorithm {
     /// paper's rules (the default under a state bound, with every heuristic: on the whole
     /// library it executes the fewest runs and steps there; `bench/results/learner.md`).
     LSharp(Heuristics),
-    /// L* with Rivest–Schapire counterexample processing (paper 002, Algorithm 1), kept for
+    /// L* with Rivest–Schapire counterexample processing (the Starling paper, Algorithm 1), kept for
     /// comparison.
     LStar,
     /// L* whose columns start as every word up to the run's distinguisher bound: active

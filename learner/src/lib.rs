@@ -1,10 +1,10 @@
-//! Active learning of callback typestates (paper 002, §3 and §4).
+//! Active learning of callback typestates (the Starling paper, §3 and §4).
 //!
 //! The learner runs a class through the synchronous closure ([`closure`]) and learns its
 //! Mealy machine with error-aware L# ([`lsharp`], the default), L* or active k-tails
 //! ([`lstar`]: L* whose columns are every word up to the distinguisher bound), checking
 //! hypotheses with an equivalence oracle ([`equivalence`]): the distinguisher-bound oracle of
-//! paper 002, Algorithm 2, or a state bound (proved from the observations where they
+//! the Starling paper, Algorithm 2, or a state bound (proved from the observations where they
 //! suffice, the W-method otherwise). Every query goes through a query engine
 //! ([`oracle`]) that caches, closes errors, detects non-determinism, journals and runs
 //! queries in parallel; [`backend`] holds the systems it runs on. [`report`] and [`creators`]
@@ -59,6 +59,7 @@ pub mod oracle;
 pub mod purposes;
 pub mod report;
 pub mod session;
+pub mod shipped;
 pub mod simulation;
 
 pub use backend::{learn as learn_request, BackendKind, LearnError, Request};

@@ -1,5 +1,5 @@
 //! What a learning run produced, in DroidStar's columns, and the learned typestate with its
-//! provenance (paper 002, §4.4).
+//! provenance (the Starling paper, §4.4).
 //!
 //! Inputs the experiment forbade (query filters) answer `err` to the learner, like errors of the
 //! API; the report makes them restrictions ([`Step::Restricted`], [`WaitOutcome::Restricted`])

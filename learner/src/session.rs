@@ -37,7 +37,7 @@ use crate::report::{learned_typestate, Statistics};
 /// check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EquivalenceChoice {
-    /// Paper 002's Algorithm 2 with this distinguisher bound.
+    /// The Starling paper's Algorithm 2 with this distinguisher bound.
     DistinguisherBound(usize),
     /// The W-method for at most this many states (error sink included).
     WMethod(usize),

@@ -25,7 +25,7 @@ const EXPERIMENT: &str = "android.media.MediaPlayer.toml";
 /// Milliseconds each answer of a fake device waits (`TYPESTAR_BENCH_LATENCY_MS`): the round trip
 /// over adb and USB, and the calls into the device's media server.
 const LATENCY_MS: u64 = 20;
-/// DroidStar's wall time for MediaPlayer on one device (Table 1 of paper 001), in seconds.
+/// DroidStar's wall time for MediaPlayer on one device (Table 1 of the DroidStar paper), in seconds.
 const DROIDSTAR_S: u64 = 4262;
 
 /// The number in environment variable `name`, or `default`.
@@ -139,7 +139,7 @@ fn devices_speed_up() {
          Simulated device latencies: each answer of a device's agent waits {latency} ms, plus {quiet} ms per `quiet` output in it (the experiment's quiescence timeout, DroidStar's beta: a device waits it out in real time; inside Robolectric a wait only moves the simulated clock).\n\
          The pushing, starting, forwarding, fixture reverses and the learning pipeline are the real backend's.\n\
          **time** is the whole run's wall time, the Robolectric agents' starts included (a sandbox each, tens of seconds on this machine, where an agent starts in about a second on a device); **device time** is the simulated time of the busiest device (the delays its answers waited), which a real device would spend; the rest of the wall time is the host's: the learner, the adb traffic and the Robolectric agents, all on this machine's cores; **speed-up** is the one-device time over this time, and **per device** the speed-up over the devices used; **quiet waits** are the `quiet` answers of all devices; **runs per device** the resets each device served; **load** is the machine's one-minute load average when the row ended (`/proc/loadavg`), since other work shares these cores.\n\
-         DroidStar needed {DROIDSTAR_S} s (71 minutes) on one device for MediaPlayer, 2372 runs executed (Table 1 of paper 001).\n\n\
+         DroidStar needed {DROIDSTAR_S} s (71 minutes) on one device for MediaPlayer, 2372 runs executed (Table 1 of the DroidStar paper).\n\n\
          | devices | time (s) | device time (s) | speed-up | per device | states | MQ asked (executed) | quiet waits | runs per device | load |\n\
          | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n{rows}",
         cores = std::thread::available_parallelism().map_or(0, usize::from),

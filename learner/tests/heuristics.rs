@@ -36,7 +36,7 @@ use typestates::Typestate;
 /// The guarantee a run is checked under.
 #[derive(Clone, Copy)]
 enum Guarantee {
-    /// Paper 002's Algorithm 2 with bound 2.
+    /// The Starling paper's Algorithm 2 with bound 2.
     DistinguisherBound2,
     /// The model's own state bound.
     ModelStateBound,

@@ -1,7 +1,8 @@
 //! Learns `android.os.CountDownTimer`, `android.os.AsyncTask` and
 //! `android.database.sqlite.SQLiteOpenHelper` inside Robolectric with DroidStar's alphabets
 //! (`learner/experiments/`) and compares each with the automaton DroidStar learned on a device
-//! in 2016 (`tests/robolectric/*.gv`, transcribed from droidstar-lessons.md §4.2), by
+//! in 2016 (`tests/robolectric/*.gv`, transcribed from
+//! example-results/ in the history of github.com/cuplv/droidstar (commits 3a2ec41 to 10ae7e3^)), by
 //! `typestates::diff`; learns `android.media.MediaPlayer` with DroidStar's alphabet on its shadow. Learns the library's protocols learned
 //! on Robolectric and checks each is equivalent to its library file. Learns Universal Image
 //! Loader's `ImageLoader` and Volley's `RequestQueue` (their jars fetched from Maven Central) with

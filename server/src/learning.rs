@@ -16,12 +16,13 @@
 //! Learners run on a blocking thread; the async learner futures are driven there and dropped
 //! (killing the agents) when the user cancels. The protocol tests plug in a scripted learner.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use std::future::Future;
 use std::sync::Arc;
 
+use learner::backend::android::AndroidConfig;
 pub use learner::backend::jvm::Draft;
 use learner::backend::jvm::{self, Experiment, JvmError};
 use learner::{End, Progress, ProgressUpdate, Request};
@@ -301,8 +302,12 @@ pub trait Learner: Send + Sync + 'static {
 }
 
 /// The production learner: the `learner` crate's backends.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Learners;
+#[derive(Clone, Debug, Default)]
+pub struct Learners {
+    /// The Android backend's adb servers, adb program and pushed jars (by default: the local
+    /// adb server, `adb`, the dexed agent); `typestar.deviceSerial` picks among the devices.
+    pub android: AndroidConfig,
+}
 
 impl Learner for Learners {
     fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError> {
@@ -353,7 +358,10 @@ impl Learner for Learners {
                 learn.experiment = Some(Arc::new(experiment));
                 learn.classpath = settings.classpath.clone();
                 learn.sdk = Some(settings.sdk);
-                learn.android.serials = settings.device_serial.iter().cloned().collect();
+                learn.android = AndroidConfig {
+                    serials: settings.device_serial.iter().cloned().collect(),
+                    ..self.android.clone()
+                };
             }
         }
         let mut progress = Reports(report);
@@ -386,15 +394,12 @@ const ROBOLECTRIC_SETUP: &str = "run `learner/robolectric/fetch.sh --sdk N` for 
 /// The experiment the repository ships for the class, as the draft to review: drafting asks
 /// an agent on the host JVM to describe the class, which cannot load Android classes.
 fn shipped_experiment(request: &LearnRequest) -> Result<Draft, LearnError> {
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../learner/experiments")
-        .join(format!("{}.toml", request.class));
-    match std::fs::read_to_string(&shipped) {
-        Ok(experiment) => Ok(Draft {
-            experiment,
+    match learner::shipped::experiment_text(&request.class) {
+        Some(experiment) => Ok(Draft {
+            experiment: experiment.to_owned(),
             harnesses: Vec::new(),
         }),
-        Err(_) => Err(LearnError::NoExperiment {
+        None => Err(LearnError::NoExperiment {
             class: request.class.clone(),
             experiment: request.experiment.clone(),
         }),

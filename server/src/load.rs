@@ -1,8 +1,8 @@
 //! Finds the typestate a command line names: a file (the text format, typestar JSON, or a
 //! DroidStar DOT result), or a class of the bundled library (by fully qualified name, or by
-//! simple name when that is unambiguous).
+//! simple name when that is unambiguous); and the experiment file it names, or a shipped one.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use typestates::format::Diagnostic;
@@ -34,6 +34,23 @@ pub fn typestate(spec: &str) -> anyhow::Result<Typestate> {
         _ => typestates::format::parse(spec, &text),
     };
     parsed.map_err(|errors| report(spec, &errors))
+}
+
+/// The experiment file `spec`, else the shipped experiment of that name (`java.util.Timer`).
+/// A path (a folder or a `.toml` name) is always a file, whose loading names what is wrong.
+pub fn experiment_file(spec: &Path) -> anyhow::Result<PathBuf> {
+    let a_path = spec.components().count() > 1 || spec.extension().is_some_and(|it| it == "toml");
+    if a_path || spec.exists() {
+        return Ok(spec.to_owned());
+    }
+    let name = spec.to_string_lossy();
+    let shipped = learner::shipped::experiment(&name)?;
+    shipped.with_context(|| {
+        format!(
+            "`{name}` is neither an experiment file nor a shipped experiment; shipped: {}",
+            learner::shipped::experiment_names().join(", ")
+        )
+    })
 }
 
 /// One error listing every diagnostic of a file, each as file:line:col.

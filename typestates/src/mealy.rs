@@ -1,4 +1,4 @@
-//! The Mealy machine of the synchronous closure (paper 002, §4.1 and §4.4).
+//! The Mealy machine of the synchronous closure (the Starling paper, §4.1 and §4.4).
 //!
 //! Inputs are the callins plus `wait`; outputs are the callbacks plus `quiet`, `eps` and `err`.
 //! A callin answers `eps` when it is enabled and `err` when it is not; `wait` answers the
@@ -371,7 +371,7 @@ pub fn to_mealy(typestate: &Typestate) -> Mealy {
     mealy
 }
 
-/// The typestate of a Mealy machine over `signature`'s symbols (paper 002, §4.4): transitions
+/// The typestate of a Mealy machine over `signature`'s symbols (the Starling paper, §4.4): transitions
 /// with output `err` become errors, `wait` transitions become callbacks or quiescence, and
 /// states only reachable through `err` (the sink) disappear. States are named `s0`, `s1`, …
 /// in the machine's order after minimisation.

@@ -17,7 +17,7 @@
 //! The synchronous closure cannot tell it from an error (the learner saw `err` either way), so [`crate::mealy`] converts it to `err`.
 //! The model keeps the difference, so that a checker treats the call as unknown rather than forbidden.
 //!
-//! Exactly one wait outcome per state keeps the automaton deterministic: Assumption 3 of paper 002.
+//! Exactly one wait outcome per state keeps the automaton deterministic: Assumption 3 of the Starling paper.
 //! It makes the conversion to the Mealy machine of the synchronous closure ([`crate::mealy`]) a bijection up to the error sink.
 //! (Restrictions become errors there.)
 

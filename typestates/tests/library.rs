@@ -6,7 +6,7 @@
 //! from, and every restriction the rule of the experiment behind it; its `accept:` lines are
 //! accepted and its `reject:` lines rejected at an error, never at a restriction (which says
 //! nothing of the API); and printing then parsing gives the same typestate. `table_1_classes_and_state_counts` holds the expected state
-//! counts as data, one comment per deviation from Table 1 of paper 001.
+//! counts as data, one comment per deviation from Table 1 of the DroidStar paper.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -236,7 +236,7 @@ fn every_bundled_typestate_is_sound() {
     );
 }
 
-/// The classes of Table 1 (paper 001), their state count there, and the number of states of
+/// The classes of Table 1 (the DroidStar paper), their state count there, and the number of states of
 /// our typestate (the error sink excluded, as DroidStar counts: the six learned runs of the
 /// note's `all.txt` agree with Table 1 on that convention).
 const TABLE_1: &[(&str, usize, usize)] = &[

@@ -349,7 +349,7 @@ forbids nothing is the row above. The library models mark what the rules forbid 
 (or as the experiment's errors), so exactness is checked against the same model.
 
 - **MQ executed (runs)**: runs on the system, as above; Table 1's executed MQ are the queries
-  \"actually executed by the membership oracle\" (paper 001, §5).
+  \"actually executed by the membership oracle\" (the DroidStar paper, §5).
 - **answered by the filter**: distinct queries the filter answered without a run. DroidStar's own
   counter (`numRealQueries` in Starling's `MembershipOracle.query`) also counted such queries,
   since it is incremented after `runQuery` whichever way the LP's `validQuery` decides: the

@@ -1,4 +1,4 @@
-//! DroidStar's Table 1 (paper 001; Radhakrishna et al., ICSE 2018): the numbers the learner is
+//! DroidStar's Table 1 (the DroidStar paper: Radhakrishna et al., ICSE 2018): the numbers the learner is
 //! measured against, the library class each row names, and DroidStar's input alphabet for it
 //! (its learning purpose's inputs, the DroidStar repository (github.com/cuplv/droidstar)), as the library
 //! file's callin names. Library files may add callins read from the class's source; the
@@ -29,7 +29,7 @@ pub struct Row {
     pub purpose: Purpose,
 }
 
-/// DroidStar's query filter for one experiment (`droidstar-lessons.md` §3.1, read in
+/// DroidStar's query filter for one experiment (read in github.com/cuplv/droidstar's
 /// `LearningPurpose.validQuery` and the LPs that override it): the queries it answered `err`
 /// without running them. Names are the library file's callin names.
 #[derive(Clone, Copy)]

@@ -194,7 +194,7 @@ fn entry_classes(
     core: &[PathBuf],
     libraries: &[PathBuf],
 ) -> Result<Vec<PathBuf>, JvmError> {
-    let sources = agent_sources().join("robolectric");
+    let sources = agent_sources()?.join("robolectric");
     let entry = java_files(&sources.join("src/main/java"))?;
     let harness = java_files(&sources.join("harness/src/main/java"))?;
     let mut classpath = core.to_vec();

@@ -1,4 +1,4 @@
-//! The equivalence oracle of paper 002, Algorithm 2: for every transition `q -i-> q'`, the
+//! The equivalence oracle of the Starling paper, Algorithm 2: for every transition `q -i-> q'`, the
 //! words `R(q)·i` and `R(q')` must agree on every suffix of length at most the distinguisher
 //! bound. Representatives are the learner's access words (Remark 1). The optimisations of
 //! §4.3: `err` transitions are never checked (every extension of `err` is `err`), and

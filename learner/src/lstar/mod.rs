@@ -1,4 +1,4 @@
-//! L* for Mealy machines (paper 002, Algorithm 1) with Rivest–Schapire counterexample
+//! L* for Mealy machines (the Starling paper, Algorithm 1) with Rivest–Schapire counterexample
 //! processing: a binary search over the counterexample finds one distinguishing suffix, which
 //! becomes a new column. Rows of short prefixes therefore stay pairwise distinct, and no
 //! consistency check is needed.

@@ -52,8 +52,9 @@ pub struct LearnArgs {
     /// `android` (all need --experiment).
     #[arg(long, default_value = "model", value_parser = backend_values())]
     backend: BackendKind,
-    /// The experiment file of the JVM backend.
-    #[arg(long, value_name = "FILE.toml")]
+    /// The experiment of the agent backends: a file, or the name of a shipped one
+    /// (`java.util.Timer`; learner/experiments lists them).
+    #[arg(long, value_name = "FILE.toml|NAME")]
     experiment: Option<PathBuf>,
     /// JVM and Robolectric backends: jars and class folders of the code under study (repeatable).
     #[arg(long, value_name = "PATH")]
@@ -76,11 +77,11 @@ pub struct LearnArgs {
     /// missing-state-search, identification-under-bound (learner/src/lsharp/heuristics.rs).
     #[arg(long, value_name = "LIST")]
     heuristics: Option<Heuristics>,
-    /// Guarantee: no counterexample up to distinguisher bound K, paper 002's Algorithm 2
+    /// Guarantee: no counterexample up to distinguisher bound K, the Starling paper's Algorithm 2
     /// (default: the experiment's, else 2, as DroidStar).
     #[arg(long, value_name = "K")]
     bound: Option<usize>,
-    /// How a distinguisher bound's test words run: `per-transition` (paper 002's Algorithm 2,
+    /// How a distinguisher bound's test words run: `per-transition` (the Starling paper's Algorithm 2,
     /// the default) or `maximal-words` (the same words, less those another test word of the
     /// round extends; the same guarantee).
     #[arg(long, value_name = "SUITE")]
@@ -228,9 +229,13 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         }
         BackendKind::Jvm | BackendKind::Robolectric | BackendKind::Android => {
             let experiment = args.experiment.as_ref().with_context(|| {
-                format!("--backend {} needs --experiment FILE.toml", args.backend)
+                format!(
+                    "--backend {} needs --experiment FILE.toml|NAME",
+                    args.backend
+                )
             })?;
-            let loaded = Experiment::load(experiment)
+            let experiment = crate::load::experiment_file(experiment)?;
+            let loaded = Experiment::load(&experiment)
                 .context(Failure::LoadExperiment(experiment.clone()))?;
             let alphabet = loaded.alphabet();
             request.experiment = Some(Arc::new(loaded));
@@ -767,18 +772,14 @@ mod tests {
 
     #[test]
     fn the_jvm_backend_learns_a_real_class() {
-        // The bundled experiment: its timing has margin for a loaded machine (tests run in
+        // The shipped experiment, by name: its timing has margin for a loaded machine (tests run in
         // parallel), and the agent runs each query's callins back to back.
-        let experiment = std::path::Path::new(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../learner/experiments/java.util.Timer.toml"
-        ));
         // Options override the experiment's `[learn]` table, as on every backend.
         let (result, output) = learn(&[
             "--backend",
             "jvm",
             "--experiment",
-            experiment.to_str().expect("UTF-8 path"),
+            "java.util.Timer",
             "--algorithm",
             "lstar",
             "--bound",

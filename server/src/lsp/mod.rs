@@ -35,7 +35,7 @@ use crate::learning::Learners;
 pub fn production_engines() -> Engines {
     Engines {
         checker: Arc::new(StaticChecker::default()),
-        learner: Arc::new(Learners),
+        learner: Arc::new(Learners::default()),
     }
 }
 

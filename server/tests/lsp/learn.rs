@@ -14,7 +14,7 @@ use crate::harness::{exists, TestServer};
 
 const WIDGET: &str = "import com.example.Widget;\nclass A {\n    Widget widget;\n}\n";
 
-fn learn_args(uri: &str) -> Value {
+pub(crate) fn learn_args(uri: &str) -> Value {
     json!({
         "command": "typestar.learnClass",
         "arguments": [{ "textDocument": { "uri": uri }, "position": { "line": 2, "character": 6 } }]
@@ -128,7 +128,7 @@ const TIMER: &str = "import android.os.CountDownTimer;\nclass A {\n    CountDown
 /// of `text` (at line 2, column 6).
 async fn learn_with(backend: &str, text: &str) -> (TestServer, Value) {
     let mut server = TestServer::builder()
-        .learner(Learners)
+        .learner(Learners::default())
         .settings(json!({ "backend": backend, "diagnostics": { "debounceMs": 0 } }))
         .build()
         .await;
@@ -148,7 +148,7 @@ fn unavailable_reason(reply: &Value) -> &str {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_model_backend_relearns_a_library_class_with_the_real_learner() {
     let mut server = TestServer::builder()
-        .learner(Learners)
+        .learner(Learners::default())
         .settings(json!({ "backend": "model", "diagnostics": { "debounceMs": 0 } }))
         .build()
         .await;
@@ -298,7 +298,7 @@ async fn android_learning_asks_for_a_written_experiment() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_class_the_agent_cannot_find_says_what_to_set() {
     let mut server = TestServer::builder()
-        .learner(Learners)
+        .learner(Learners::default())
         .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
         .build()
         .await;
@@ -328,7 +328,7 @@ async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
     }
     test_tiers::require_tool("javac", "install a JDK (README.md, \"Prerequisites\")");
     let mut server = TestServer::builder()
-        .learner(Learners)
+        .learner(Learners::default())
         .settings(json!({ "backend": "jvm", "diagnostics": { "debounceMs": 0 } }))
         .build()
         .await;
@@ -408,7 +408,7 @@ impl UploadSession {
         assert!(javac.status.success(), "{javac:?}");
         let source = |name: &str| std::fs::read_to_string(app.join(sources).join(name)).unwrap();
         let mut server = TestServer::builder()
-            .learner(Learners)
+            .learner(Learners::default())
             .static_checker()
             .file(
                 &format!("{sources}/UploadSession.java"),
@@ -531,7 +531,7 @@ async fn the_example_apps_own_class_is_learned_on_the_host_jvm_and_checks_its_cl
 
 /// How a client cancels a learning run.
 #[derive(Clone, Copy, Debug)]
-enum Cancel {
+pub(crate) enum Cancel {
     /// `$/cancelRequest` for the `learnClass` request, as VS Code sends when the notification's
     /// Cancel is pressed: the request fails with -32800.
     Request,
@@ -540,21 +540,26 @@ enum Cancel {
 }
 
 impl Cancel {
-    async fn send(self, server: &TestServer, id: i64) {
+    /// Every way, in the order the tests try them.
+    pub(crate) const ALL: [Cancel; 2] = [Cancel::Request, Cancel::Progress];
+
+    /// Cancels the `learnClass` request `id`, which learns `class`.
+    pub(crate) async fn send(self, server: &TestServer, id: i64, class: &str) {
         match self {
             Cancel::Request => server.notify("$/cancelRequest", json!({ "id": id })).await,
             Cancel::Progress => {
                 server
                     .notify(
                         "window/workDoneProgress/cancel",
-                        json!({ "token": "typestar/learn/com.example.typestar.UploadSession" }),
+                        json!({ "token": format!("typestar/learn/{class}") }),
                     )
                     .await
             }
         }
     }
 
-    fn check(self, reply: &Value) {
+    /// Checks the answer to the cancelled request.
+    pub(crate) fn check(self, reply: &Value) {
         match self {
             Cancel::Request => assert_eq!(reply["error"]["code"], -32800, "{reply}"),
             Cancel::Progress => assert_eq!(reply["result"]["status"], "cancelled", "{reply}"),
@@ -571,7 +576,7 @@ async fn cancelling_a_run_on_the_host_jvm_stops_its_jvms() {
     }
     let classes = std::env::temp_dir().join(format!("typestar-cancel-{}", std::process::id()));
     let marker = classes.display().to_string();
-    for cancel in [Cancel::Request, Cancel::Progress] {
+    for cancel in Cancel::ALL {
         let UploadSession {
             mut server, learn, ..
         } = UploadSession::drafted(&classes).await;
@@ -583,7 +588,9 @@ async fn cancelling_a_run_on_the_host_jvm_stops_its_jvms() {
             eventually(|| !jvms_naming(&marker).is_empty()).await,
             "{cancel:?}: no JVM of the run names {marker}"
         );
-        cancel.send(&server, id).await;
+        cancel
+            .send(&server, id, "com.example.typestar.UploadSession")
+            .await;
         cancel.check(&server.await_response(id).await);
         let end = server.await_progress_end("typestar/learn/").await;
         assert_eq!(end["value"]["message"], "cancelled", "{cancel:?}");
@@ -619,7 +626,7 @@ fn jvms_naming(marker: &str) -> Vec<String> {
 }
 
 /// Whether `done` holds within 10 s, asked every 20 ms.
-async fn eventually(done: impl Fn() -> bool) -> bool {
+pub(crate) async fn eventually(done: impl Fn() -> bool) -> bool {
     for _ in 0..500 {
         if done() {
             return true;

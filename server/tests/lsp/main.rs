@@ -13,10 +13,13 @@
 //! `checker.rs` runs the production checker (a `checker::Incremental` per document) through the
 //! same protocol.
 
+#[path = "../../../learner/tests/adb_support/mod.rs"]
+mod adb_support;
 mod bad_traffic;
 mod checker;
 mod code_actions;
 mod conventions;
+mod devices;
 mod documents;
 mod fake;
 mod harness;

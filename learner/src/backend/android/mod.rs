@@ -158,7 +158,9 @@ impl Default for AndroidConfig {
 /// The dexed agent, built (or found in its cache) by `agent-android/android/build-dex.sh`
 /// with javac, Maven and D8 from Maven Central.
 pub fn dex_jar() -> Result<PathBuf, AndroidError> {
-    let script = crate::backend::jvm::java::agent_sources().join("android/build-dex.sh");
+    let script = crate::backend::jvm::java::agent_sources()
+        .map_err(|error| AndroidError::Agent(Box::new(error)))?
+        .join("android/build-dex.sh");
     let failed = |message: String| AndroidError::Dex {
         script: script.clone(),
         message,

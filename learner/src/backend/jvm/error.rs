@@ -103,6 +103,9 @@ pub enum JvmError {
     /// The journal could not be opened or replayed.
     #[error(transparent)]
     Journal(#[from] crate::oracle::JournalError),
+    /// The shipped agent sources could not be unpacked.
+    #[error(transparent)]
+    Shipped(#[from] crate::shipped::ShippedError),
     /// Reading or writing a file or pipe failed.
     #[error("{what}: {source}")]
     Io {

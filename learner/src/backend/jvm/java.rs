@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::error::JvmError;
 
-/// The agent's sources in this repository.
-pub fn agent_sources() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../agent-android")
+/// The agent's sources, as the binary ships them ([`crate::shipped`]).
+pub fn agent_sources() -> Result<PathBuf, JvmError> {
+    Ok(crate::shipped::agent_sources()?)
 }
 
 /// The JDK programs the backend runs.
@@ -72,7 +72,7 @@ impl Jdk {
     /// The agent's class path (agent classes, then JDK harness classes), compiled under
     /// `cache` if it is not there yet.
     pub fn agent_classpath(&self, cache: &Path) -> Result<Vec<PathBuf>, JvmError> {
-        let sources = agent_sources();
+        let sources = agent_sources()?;
         let main = java_files(&sources.join("core/src/main/java"))?;
         let harness = java_files(&sources.join("core/harness/src/main/java"))?;
         let key = hash_files(main.iter().chain(&harness), &[])?;

@@ -1,0 +1,124 @@
+//! The binary as `cargo install` leaves it: copied to a folder outside the repository and run
+//! from there, with a fresh cache, it finds the shipped experiments and the agent's sources
+//! inside itself (`learner/src/shipped.rs`), not in the source tree it was built from.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use test_tiers::Tier;
+
+/// A copy of `typestar` in a new folder under the system's temporary directory (outside the
+/// repository), with an empty cache folder beside it.
+struct Installed {
+    dir: PathBuf,
+}
+
+impl Installed {
+    fn new(name: &str) -> Installed {
+        let dir =
+            std::env::temp_dir().join(format!("typestar-installed-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("bin")).expect("a temporary folder");
+        std::fs::create_dir_all(dir.join("cache")).expect("a temporary folder");
+        let repository = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .expect("the workspace");
+        assert!(
+            !dir.starts_with(repository),
+            "{} is inside the repository",
+            dir.display()
+        );
+        std::fs::copy(env!("CARGO_BIN_EXE_typestar"), dir.join("bin/typestar"))
+            .expect("copying the binary");
+        Installed { dir }
+    }
+
+    /// Runs the copy in its own folder, with the cache (and home) in the temporary folder.
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(self.dir.join("bin/typestar"))
+            .args(args)
+            .current_dir(&self.dir)
+            .env("XDG_CACHE_HOME", self.dir.join("cache"))
+            .env("HOME", &self.dir)
+            .output()
+            .expect("the installed binary starts")
+    }
+
+    /// The folders of the cache whose names start with `prefix`.
+    fn cached(&self, prefix: &str) -> Vec<PathBuf> {
+        std::fs::read_dir(self.dir.join("cache/typestar"))
+            .map(|entries| {
+                entries
+                    .filter_map(|entry| entry.ok().map(|it| it.path()))
+                    .filter(|path| {
+                        path.file_name()
+                            .and_then(|it| it.to_str())
+                            .is_some_and(|it| it.starts_with(prefix))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Installed {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn text(output: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+#[test]
+fn an_unknown_experiment_is_refused_naming_the_shipped_ones() {
+    let installed = Installed::new("unknown");
+    let output = installed.run(&["learn", "--backend", "jvm", "--experiment", "no.such.Class"]);
+    let text = text(&output);
+    assert!(!output.status.success(), "{text}");
+    assert!(
+        text.contains("`no.such.Class` is neither an experiment file nor a shipped experiment"),
+        "{text}"
+    );
+    assert!(text.contains("java.util.Timer,"), "{text}");
+}
+
+#[test]
+fn the_installed_binary_learns_a_shipped_experiment_on_the_jvm() {
+    if !test_tiers::runs(Tier::Jvm) {
+        return;
+    }
+    let installed = Installed::new("jvm");
+    let output = installed.run(&[
+        "learn",
+        "--backend",
+        "jvm",
+        "--experiment",
+        "java.util.Timer",
+        "--algorithm",
+        "lstar",
+        "--bound",
+        "1",
+        "--states",
+        "4",
+        "--once",
+        "cancel",
+    ]);
+    let text = text(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("learned; backend jvm"), "{text}");
+    // The experiment and the agent came from the binary: unpacked into the fresh cache, and
+    // the agent compiled there from that copy.
+    let shipped = installed.cached("shipped-");
+    assert_eq!(shipped.len(), 1, "{shipped:?}");
+    assert!(shipped[0]
+        .join("learner/experiments/java.util.Timer.toml")
+        .is_file());
+    assert!(shipped[0].join("agent-android/core/src/main/java").is_dir());
+    assert_eq!(installed.cached("agent-").len(), 1, "{text}");
+}
