@@ -400,8 +400,6 @@ const ADDED_TO_THE_LEARNED_RUN: &[(&str, usize)] = &[
 fn droidstar_transcriptions_carry_their_statistics() {
     let library = Library::bundled();
     for class in [
-        "android.os.AsyncTask",
-        "android.os.CountDownTimer",
         "android.os.FileObserver",
         "android.database.sqlite.SQLiteOpenHelper",
         "android.speech.SpeechRecognizer",
