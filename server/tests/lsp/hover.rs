@@ -21,7 +21,7 @@ async fn a_class_name_shows_a_short_protocol_summary_and_provenance() {
         "A countdown that calls onFinish() when the time is up; cancel() stops it.\n\n**States:**\n\n",
         "- `Created` (initial): DroidStar state 0. Not started.\n",
         "- `Running`: DroidStar state 1. Counting down; onFinish() is pending.\n",
-        "**Provenance:** droidstar on Android 23 (LG Nexus 5), from `",
+        "**Provenance:** learned on backend robolectric: Robolectric 4.16.1, Android SDK 34 (Android 14), Java 17.0.15, from `",
         ".typestar/CountDownTimer.typestate`, overriding bundled with typestar (`android/os/CountDownTimer.typestate`)",
     ] {
         assert!(markdown.contains(expected), "{expected:?} not in\n{markdown}");

@@ -125,7 +125,7 @@ async fn a_changed_typestate_file_rechecks_open_and_workspace_files() {
     assert_eq!(server.await_diagnostics(&on_disk, None).await.len(), 1);
     let uri = server.open("A.java", TWO_STARTS).await;
     assert_eq!(server.await_diagnostics(&uri, Some(1)).await.len(), 1);
-    let in_running = "  start error from \"CountDownTimer.start() in frameworks/base: a second MSG beside the pending one, so a second countdown and onFinish() twice (no exception); DroidStar's singleInputs cut the same step (DroidStar's learning purposes (github.com/cuplv/droidstar, driver-app))\"";
+    let in_running = "  start error from \"CountDownTimer.start() in frameworks/base: a second MSG beside the pending one, so a second countdown and onFinish() twice (no exception); restricted in the learned run and in DroidStar's (singleInputs)\"";
     assert!(COUNTDOWN.contains(in_running));
     let restartable = COUNTDOWN.replacen(in_running, "  start -> Running", 1);
     server.write(".typestar/CountDownTimer.typestate", &restartable);
