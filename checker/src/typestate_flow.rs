@@ -2541,6 +2541,9 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                                 causes.insert(cause);
                             }
                         }
+                        while causes.len() > MAX_CAUSES {
+                            causes.pop_last();
+                        }
                         next.approximate |= origin.unverified;
                     }
                     // The experiment never ran this call here: the object may be in any state.
