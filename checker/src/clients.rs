@@ -766,7 +766,7 @@ impl<'a> Walker<'a> {
                     }
                     self.removed(call);
                     self.expr(receiver);
-                } else if is_constructor_call(self.res, expr, &call.name) {
+                } else if self.res.is_constructor_call(expr.id) {
                     if let Some(ty) = self.res.type_of(expr.id) {
                         self.record(&ty.fqn.clone(), CONSTRUCTOR, Receiver::Fresh);
                     }
@@ -928,20 +928,13 @@ pub(crate) fn package_root(fqn: &str) -> &str {
     &package[..end]
 }
 
-/// Whether the unqualified call `expr` of `name` is a Kotlin constructor call (`Player()`).
-fn is_constructor_call(res: &Resolution, expr: &Expr, name: &str) -> bool {
-    res.receiver_of(expr.id).is_none()
-        && name.starts_with(char::is_uppercase)
-        && res.type_of(expr.id).is_some_and(|ty| !ty.is_class_ref)
-}
-
 /// What the caller holds `receiver` as: an object it created in this run, or one that may
 /// outlive it.
 fn receiver_kind(res: &Resolution, fresh: &Fresh, receiver: &Expr) -> Receiver {
     let created = match &receiver.kind {
         ExprKind::New { .. } => true,
         ExprKind::Call(call) => match &call.receiver {
-            None => is_constructor_call(res, receiver, &call.name),
+            None => res.is_constructor_call(receiver.id),
             // A fluent call on a fresh object (`Builder().add(x)`) returns the object.
             Some(inner) => {
                 let same_type = res

@@ -120,6 +120,7 @@ pub struct ClassInfo {
 pub struct Resolution {
     expr_types: HashMap<ExprId, ExprType>,
     receivers: HashMap<ExprId, ExprType>,
+    constructor_calls: HashSet<ExprId>,
     properties: HashMap<ExprId, ExprType>,
     bindings: HashMap<ExprId, Binding>,
     declarations: HashMap<usize, LocalId>,
@@ -141,6 +142,12 @@ impl Resolution {
         self.receivers
             .get(&call)
             .or_else(|| self.properties.get(&call))
+    }
+
+    /// Whether the call expression `id` is a Kotlin constructor call (`X(…)`, `a.b.X(…)`,
+    /// `Outer.Inner(…)`): it makes a new object, never `null`, and has no receiver.
+    pub fn is_constructor_call(&self, id: ExprId) -> bool {
+        self.constructor_calls.contains(&id)
     }
 
     /// The Kotlin property reads (and assignment targets) that resolve to no local and no field
@@ -1017,8 +1024,8 @@ impl Resolver<'_> {
                 }
             }
         }
-        let is_constructor = self.constructor_type(call, receiver.as_ref());
-        if let Some(ty) = is_constructor {
+        if let Some(ty) = self.constructor_type(call, receiver.as_ref()) {
+            self.res.constructor_calls.insert(id);
             return Some(ty);
         }
         if let Some(receiver) = &receiver {

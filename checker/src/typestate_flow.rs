@@ -1287,11 +1287,6 @@ impl<'a, 'l> Shared<'a, 'l> {
         }
     }
 
-    /// Whether `call`, which has no receiver type, is a Kotlin constructor call (`Player()`).
-    fn is_constructor_call(&self, call: &Call) -> bool {
-        self.language == Language::Kotlin && call.name.starts_with(char::is_uppercase)
-    }
-
     /// Whether the analysis follows the constants `var` holds: helper results, and the locals
     /// and private fields some condition tests ([`Places::tested`]); the others could only
     /// crowd out the flags that matter.
@@ -1981,10 +1976,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             ExprKind::Int(value) => Some(BTreeSet::from([Fact::Sign(Sign::of(*value))])),
             // `return new RuntimeException(…)`: a new object is never `null`.
             ExprKind::New { .. } => Some(BTreeSet::from([Fact::NonNull])),
-            ExprKind::Call(call)
-                if self.shared.res.receiver_of(expr.id).is_none()
-                    && self.shared.is_constructor_call(call) =>
-            {
+            ExprKind::Call(_) if self.shared.res.is_constructor_call(expr.id) => {
                 Some(BTreeSet::from([Fact::NonNull]))
             }
             ExprKind::Not(inner) => {
@@ -2217,7 +2209,7 @@ impl Shared<'_, '_> {
                 let arity = call.args.len();
                 let receiver = shared.res.receiver_of(expr.id);
                 let shape = match receiver {
-                    None if shared.is_constructor_call(call) => {
+                    None if shared.res.is_constructor_call(expr.id) => {
                         let class = shared.res.type_of(expr.id)?;
                         CreatorCall::New {
                             class: &class.fqn,
