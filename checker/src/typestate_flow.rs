@@ -36,7 +36,7 @@
 //! - A new output: a field of [`BodyResult`], filled in [`analyze_body`] from its inputs alone.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
@@ -1208,6 +1208,9 @@ pub struct Shared<'a, 'l> {
     /// Helpers (see `check::collect_helpers`) by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
     summaries: RefCell<HashMap<(usize, Env), BodyResult>>,
+    /// The helper entries the record pass has analysed: their observations and losses are
+    /// already recorded, so another call from the same entry takes the summary instead.
+    recorded: RefCell<HashSet<(usize, Env)>>,
     /// The helpers being analysed, innermost last: a helper that calls itself, directly or
     /// through others, is not followed again (its effect there is unknown).
     active_helpers: RefCell<Vec<usize>>,
@@ -1248,6 +1251,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             language,
             helpers,
             summaries: RefCell::new(HashMap::new()),
+            recorded: RefCell::new(HashSet::new()),
             active_helpers: RefCell::default(),
             cfgs: RefCell::default(),
             captured: HashMap::new(),
@@ -2707,7 +2711,10 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             }
         }
         let key = (helper.index, entry.clone());
-        let cached = (pass == Pass::Fixpoint)
+        // The record pass analyses each entry once: a second visit (the caller's fixpoint
+        // reaching the call again, or another call from the same state) would observe the
+        // same calls again, which merging per call site would only join with themselves.
+        let cached = (pass == Pass::Fixpoint || self.shared.recorded.borrow().contains(&key))
             .then(|| self.shared.summaries.borrow().get(&key).cloned())
             .flatten();
         let result = match cached {
@@ -2721,6 +2728,9 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     .borrow_mut()
                     .append(&mut result.observations);
                 self.losses.borrow_mut().append(&mut result.losses);
+                if pass == Pass::Record {
+                    self.shared.recorded.borrow_mut().insert(key.clone());
+                }
                 self.shared
                     .summaries
                     .borrow_mut()
