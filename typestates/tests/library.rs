@@ -281,7 +281,7 @@ const TABLE_1: &[(&str, usize, usize)] = &[
 
 /// The daily-use protocols beyond Table 1.
 const DAILY: &[(&str, usize)] = &[
-    ("java.util.Iterator", 6),
+    ("java.util.Iterator", 4),
     ("java.io.InputStream", 3),
     ("java.io.OutputStream", 2),
     ("java.io.FileOutputStream", 2),
