@@ -6,7 +6,8 @@
 #   bench/checker/fetch-corpus.sh --record   also append missing checksums to corpus.sha256
 #   bench/checker/fetch-corpus.sh [--record] LIST
 #                                            fetch the sources of bench/checker/LIST.list
-#                                            into bench/work/LIST/ instead (leak-corpus)
+#                                            into bench/work/LIST/ instead (leak-corpus,
+#                                            heldout-corpus)
 #
 # Archives are kept in bench/work/dl/ and checked against corpus.sha256 (sha256sum format);
 # an archive without a recorded checksum is an error unless --record is given.
