@@ -392,6 +392,15 @@ async fn learned_library_protocols() {
             "calls-through: ",
             &[],
         ),
+        // AOSP code; the label says simulated for two shadowed methods the experiment never
+        // calls. The file's Unopened and Open come from the source and are not reachable from
+        // the run's initial state; its opens inside a callback are restrictions of the run.
+        (
+            "android.database.sqlite.SQLiteOpenHelper.toml",
+            "android.database.sqlite.SQLiteOpenHelper",
+            "simulated",
+            &[],
+        ),
         (
             "android.database.sqlite.SQLiteDatabase.toml",
             "android.database.sqlite.SQLiteDatabase",
@@ -674,15 +683,11 @@ fn witness_lines(diff: &Diff) -> Vec<String> {
 /// whose onLoadingStarted() (called inside loadImage()) is still to be taken by a wait, a good
 /// and a bad load running, and the end. DroidStar's automaton is not in its repository, so
 /// which of them its device run merged is not known.
-/// Against the library's file (written from UIL's source, `provenance documented`) projected
-/// onto the same inputs, three traces differ, and the learned answer is the evidence:
-/// - `loadBad cancel wait`: onLoadingStarted() already ran, so a wait after stop() takes it;
-///   the file's `Cancelling` skips it;
-/// - `loadBad wait wait`: onLoadingFailed() is an error of DroidStar's experiment
-///   (`[errors] callbacks`), an ordinary callback of the file (by design, its note says so);
-/// - `loadBad wait cancel wait`: stop() during a load gives no onLoadingCancelled(): stop()
-///   interrupts the engine's threads (`shutdownNow()`), and UIL's task fires no cancel or
-///   failure event once interrupted; the file's `unverified` step says onLoadingCancelled().
+/// The library's file is this run (`provenance learned`), plus init() and destroy() from UIL's
+/// source, which the projection onto the experiment's inputs leaves out; so the learned machine
+/// and the projected file differ on one trace only, on purpose: `loadBad wait wait`, where
+/// onLoadingFailed() is an error of DroidStar's experiment (`[errors] callbacks`) and an
+/// ordinary callback of the file (its notes say why). Any other difference is a drift.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn image_loader_against_table1_and_the_library() {
     let Some((learned, diff)) = table1_library_against_its_file(
@@ -701,14 +706,7 @@ async fn image_loader_against_table1_and_the_library() {
             && diff.callbacks_only_right.is_empty(),
         "{diff:#?}"
     );
-    assert_eq!(
-        witness_lines(&diff),
-        [
-            "loadBad cancel wait: onLoadStart vs onLoadCancelled",
-            "loadBad wait wait: err vs onError",
-            "loadBad wait cancel wait: quiet vs onLoadCancelled",
-        ]
-    );
+    assert_eq!(witness_lines(&diff), ["loadBad wait wait: err vs onError"]);
 }
 
 /// Volley's RequestQueue (AOSP's Volley of 2015) with DroidStar's alphabet: its own code on its

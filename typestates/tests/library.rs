@@ -248,10 +248,9 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     // startWatching(), which tells the state after DELETE_SELF (m_descriptor still set) from the
     // state after stopWatching(); see the file's notes and ADDED_TO_THE_LEARNED_RUN.
     ("android.os.FileObserver", 6, 8),
-    // +2: written from UIL's code, not learned. A failed load is an ordinary callback here
-    // (DroidStar counted onError as an error of the query), so it has its own two states
-    // (RequestedBad, LoadingBad) beside the good load's; see the file's notes. +2 more from
-    // init() and destroy(), added from UIL's source (Destroyed, DestroyedCancelling).
+    // +2: learned on Robolectric (7 states: onLoadingStarted(), which runs inside loadImage(),
+    // pending after a good load, a bad load, or a load and a stop(); see the file's notes),
+    // +2 from init() and destroy(), added from UIL's source (Destroyed, DestroyedStarting).
     ("com.nostra13.universalimageloader.core.ImageLoader", 5, 9),
     ("android.media.MediaCodec", 8, 8),
     ("android.media.MediaPlayer", 10, 10),
@@ -272,9 +271,9 @@ const TABLE_1: &[(&str, usize, usize)] = &[
     // -2: the automaton in the DroidStar repository (all.txt: 4 states, 2 EQ) has 4 states;
     // Table 1 reports 6 states and 4 EQ for the same time and query counts.
     ("android.view.textservice.SpellCheckerSession", 6, 4),
-    // +2: transcribed from DroidStar's run, plus the two states a client's helper is in
-    // (Unopened, Open), where getWritableDatabase() runs its callbacks before it returns;
-    // DroidStar's transducer queued them. See the file's notes and ADDED_TO_THE_LEARNED_RUN.
+    // +2: learned on Robolectric, plus the two states a client's helper is in (Unopened, Open),
+    // where getWritableDatabase() runs its callbacks before it returns; the experiment's harness
+    // reports them later. See the file's notes and ADDED_TO_THE_LEARNED_RUN.
     ("android.database.sqlite.SQLiteOpenHelper", 8, 10),
     ("android.view.VelocityTracker", 2, 2),
 ];
@@ -356,9 +355,9 @@ fn learned_protocols_name_their_run() {
             failures.push(format!("{class}: a Robolectric run names no SDK level"));
         }
         match &provenance.stats {
-            Some(stats) if stats.states as usize == entry.typestate.states.len() => {}
+            Some(stats) if stats.states as usize + added_states(class) == entry.typestate.states.len() => {}
             _ => failures.push(format!(
-                "{class}: statistics missing or not its state count"
+                "{class}: statistics missing or not its state count (plus the states added from the source)"
             )),
         }
     }
@@ -387,21 +386,29 @@ fn table_1_classes_and_state_counts() {
     assert_eq!(library.len(), TABLE_1.len() + DAILY.len());
 }
 
-/// The DroidStar transcriptions extended from the class's source with states the learned run
-/// could not see (its alphabet lacked the input that tells them apart, or its transducer
-/// queued callbacks that run inside a call), and how many: their statistics stay those of the
-/// learned run.
+/// The learned protocols and DroidStar transcriptions extended from the class's source with
+/// states the learned run could not see (its alphabet lacked the input that tells them apart, or
+/// its transducer queued callbacks that run inside a call), and how many: their statistics stay
+/// those of the learned run.
 const ADDED_TO_THE_LEARNED_RUN: &[(&str, usize)] = &[
     ("android.os.FileObserver", 2),
     ("android.database.sqlite.SQLiteOpenHelper", 2),
+    ("com.nostra13.universalimageloader.core.ImageLoader", 2),
 ];
+
+/// The states `class`'s file adds to its learned run ([`ADDED_TO_THE_LEARNED_RUN`]).
+fn added_states(class: &str) -> usize {
+    ADDED_TO_THE_LEARNED_RUN
+        .iter()
+        .find(|(c, _)| *c == class)
+        .map_or(0, |(_, n)| *n)
+}
 
 #[test]
 fn droidstar_transcriptions_carry_their_statistics() {
     let library = Library::bundled();
     for class in [
         "android.os.FileObserver",
-        "android.database.sqlite.SQLiteOpenHelper",
         "android.speech.SpeechRecognizer",
         "android.view.textservice.SpellCheckerSession",
         "android.bluetooth.BluetoothAdapter",
@@ -413,12 +420,8 @@ fn droidstar_transcriptions_carry_their_statistics() {
             "{class}"
         );
         let stats = typestate.provenance.stats.as_ref().expect(class);
-        let added = ADDED_TO_THE_LEARNED_RUN
-            .iter()
-            .find(|(c, _)| *c == class)
-            .map_or(0, |(_, n)| *n);
         assert_eq!(
-            stats.states as usize + added,
+            stats.states as usize + added_states(class),
             typestate.states.len(),
             "{class}"
         );
