@@ -399,7 +399,11 @@ fn cell(text: &str) -> String {
 fn render(tally: &Tally<'_>, options: &Options, command: &str) -> String {
     let mut out = String::new();
     let t = &tally.total;
-    let _ = writeln!(out, "# Checker precision on the benchmark corpus\n");
+    let _ = writeln!(
+        out,
+        "# Checker precision on `{}`\n",
+        options.corpus.display()
+    );
     let _ = writeln!(out, "Command: `{command}`  ");
     let _ = writeln!(
         out,
