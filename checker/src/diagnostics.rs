@@ -220,6 +220,8 @@ pub fn violations(
 }
 
 /// One observation per call site, with the union of the values seen there.
+/// A helper's call site is observed once per calling context, and the callers' `catch`es
+/// differ between them: what every context catches is caught.
 pub fn merge(observations: Vec<Observation>) -> Vec<Observation> {
     let mut by_site: BTreeMap<(usize, usize), Observation> = BTreeMap::new();
     for observation in observations {
@@ -228,6 +230,9 @@ pub fn merge(observations: Vec<Observation>) -> Vec<Observation> {
             Some(existing) if existing.value.protocol == observation.value.protocol => {
                 existing.value.join(&observation.value);
                 existing.guarded |= observation.guarded;
+                existing
+                    .caught
+                    .retain(|caught| observation.caught.contains(caught));
             }
             Some(_) => {}
             None => {
@@ -536,7 +541,7 @@ fn message(
         }
         ViolationKind::Ignored => format!("{call} in state {states} is ignored"),
         ViolationKind::Handled => format!(
-            "{call} may be in state {states}, where it {effect}; a `catch` here handles it{hint}"
+            "{call} may be in state {states}, where it {effect}; a `catch` handles it{hint}"
         ),
     }
 }

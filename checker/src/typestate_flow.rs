@@ -1210,7 +1210,7 @@ pub struct Shared<'a, 'l> {
     summaries: RefCell<HashMap<(usize, Env), BodyResult>>,
     /// The helper entries the record pass has analysed: their observations and losses are
     /// already recorded, so another call from the same entry takes the summary instead.
-    recorded: RefCell<HashSet<(usize, Env)>>,
+    recorded: RefCell<HashSet<(usize, Env, Vec<String>)>>,
     /// The helpers being analysed, innermost last: a helper that calls itself, directly or
     /// through others, is not followed again (its effect there is unknown).
     active_helpers: RefCell<Vec<usize>>,
@@ -1371,6 +1371,19 @@ pub fn analyze_body<'a>(
     pass: Pass,
     depth: u32,
 ) -> BodyResult {
+    analyze_within(shared, class, body, entry, pass, depth, Vec::new())
+}
+
+/// [`analyze_body`] of a helper called where the caller's `catch`es catch `outer_caught`.
+fn analyze_within<'a>(
+    shared: &Shared<'a, '_>,
+    class: &str,
+    body: &'a Body,
+    entry: Env,
+    pass: Pass,
+    depth: u32,
+    outer_caught: Vec<String>,
+) -> BodyResult {
     if shared.out_of_time() {
         return BodyResult {
             exit: None,
@@ -1389,6 +1402,7 @@ pub fn analyze_body<'a>(
         started_groups: RefCell::default(),
         observations: RefCell::default(),
         losses: RefCell::default(),
+        outer_caught,
     };
     let solution = solve(&cfg, &analysis);
     let mut losses = Losses::default();
@@ -1440,6 +1454,9 @@ struct BodyAnalysis<'s, 'a, 'l> {
     observations: RefCell<Vec<Observation>>,
     /// What the leak scans of the helpers called found ([`BodyResult::losses`]).
     losses: RefCell<Losses>,
+    /// The exceptions the callers' `catch`es around the call of this helper catch (simple
+    /// names): a violation here that throws one of them is handled there.
+    outer_caught: Vec<String>,
 }
 
 impl BodyAnalysis<'_, '_, '_> {
@@ -2351,7 +2368,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// place; any other method may do anything to the tracked objects passed to it.
     fn other_call(&self, expr: &Expr, call: &Call, env: &mut Env) -> bool {
         if self.helper(call).is_some() {
-            return self.helper_call(expr, call, env, Pass::Fixpoint);
+            return self.helper_call(expr, call, env, Pass::Fixpoint, &[]);
         }
         env.remove(&Var::Temp(expr.id));
         self.havoc_arguments(&call.args, env);
@@ -2656,7 +2673,14 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
 
     /// Applies a call `expr` of a helper of the class; returns whether the path goes
     /// on. What the helper returns becomes the value of `expr` (see [`Returned`]).
-    fn helper_call(&self, expr: &Expr, call: &Call, env: &mut Env, pass: Pass) -> bool {
+    fn helper_call(
+        &self,
+        expr: &Expr,
+        call: &Call,
+        env: &mut Env,
+        pass: Pass,
+        caught: &[String],
+    ) -> bool {
         env.remove(&Var::Temp(expr.id));
         let Some(helper) = self.helper(call) else {
             return true;
@@ -2714,22 +2738,30 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         // The record pass analyses each entry once: a second visit (the caller's fixpoint
         // reaching the call again, or another call from the same state) would observe the
         // same calls again, which merging per call site would only join with themselves.
-        let cached = (pass == Pass::Fixpoint || self.shared.recorded.borrow().contains(&key))
+        let recorded = (key.0, key.1.clone(), caught.to_vec());
+        let cached = (pass == Pass::Fixpoint || self.shared.recorded.borrow().contains(&recorded))
             .then(|| self.shared.summaries.borrow().get(&key).cloned())
             .flatten();
         let result = match cached {
             Some(result) => result,
             None => {
                 self.shared.active_helpers.borrow_mut().push(helper.index);
-                let mut result =
-                    analyze_body(self.shared, self.class, body, entry, pass, self.depth + 1);
+                let mut result = analyze_within(
+                    self.shared,
+                    self.class,
+                    body,
+                    entry,
+                    pass,
+                    self.depth + 1,
+                    caught.to_vec(),
+                );
                 self.shared.active_helpers.borrow_mut().pop();
                 self.observations
                     .borrow_mut()
                     .append(&mut result.observations);
                 self.losses.borrow_mut().append(&mut result.losses);
                 if pass == Pass::Record {
-                    self.shared.recorded.borrow_mut().insert(key.clone());
+                    self.shared.recorded.borrow_mut().insert(recorded);
                 }
                 self.shared
                     .summaries
@@ -2888,7 +2920,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     }
 
     /// Records what the call or close at `node` sees, given the state entering it.
-    fn record(&self, node: &Node<'_>, env: &Env, caught: Vec<String>, guards: &[&Node<'_>]) {
+    fn record(&self, node: &Node<'_>, env: &Env, mut caught: Vec<String>, guards: &[&Node<'_>]) {
+        caught.extend(self.outer_caught.iter().cloned());
         let places = self.shared.places;
         // A guard is resolved for the object when the analysis refined it there: a null
         // check of its name, or a test of one of its observers.
@@ -2911,7 +2944,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 };
                 let Some(receiver) = self.receiver(expr, call, env) else {
                     let mut env = env.clone();
-                    self.helper_call(expr, call, &mut env, Pass::Record);
+                    self.helper_call(expr, call, &mut env, Pass::Record, &caught);
                     return;
                 };
                 let callins = self.shared.protocols.callins(
@@ -2921,7 +2954,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 );
                 if callins.is_empty() {
                     let mut env = env.clone();
-                    self.helper_call(expr, call, &mut env, Pass::Record);
+                    self.helper_call(expr, call, &mut env, Pass::Record, &caught);
                 }
                 Observation {
                     span: call.name_span,
@@ -3112,6 +3145,7 @@ pub fn eval_initializer(
         started_groups: RefCell::default(),
         observations: RefCell::default(),
         losses: RefCell::default(),
+        outer_caught: Vec::new(),
     };
     analysis.eval(expr, &Env::new(), expected)
 }
