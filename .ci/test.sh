@@ -9,7 +9,7 @@ echo "== cargo fmt"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
-echo "== Robolectric artifacts (learner/robolectric/fetch.sh, cached in target/robolectric)"
+echo "== Robolectric artifacts (learner/robolectric/fetch.sh, cached in ~/.cache/typestar/robolectric)"
 learner/robolectric/fetch.sh --sdk 34 >/dev/null
 echo "== cargo test"
 # TYPESTAR_SLOW=1 runs every slow tier (test-tiers/src/lib.rs: jvm, robolectric, device-fake,
@@ -19,6 +19,8 @@ echo "== fuzzing, 20 s per target (fuzz/README.md)"
 fuzz/run.sh 20
 echo "== AALpy comparison harness"
 bench/aalpy/test.sh
+echo "== DroidStar's learner as the benchmark re-implements it"
+bench/learner/test-droidstar.sh
 echo "== Java agent"
 agent-android/test.sh
 echo "== Android agent: compiled against android-all, dexed by D8, checked by dexdump (~90 s cold)"

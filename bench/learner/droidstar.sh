@@ -1,26 +1,25 @@
 #!/usr/bin/env bash
 # Our runs beside DroidStar's device runs and AALpy's on the same models under the same
 # guarantee (distinguisher bound 2, no query filter), per Table 1 class.
-# DroidStar's come from the reference re-implementation of its learner, dssim.py (Starling's
-# L*, Algorithm 2 and DroidStar's membership oracle), run on the models bench/learner/run.sh
-# exported into bench/work/learner-models; ours, and each result's floor, are read from the
+# DroidStar's come from the benchmark's re-implementation of its learner, droidstar_learner.py
+# beside this script (Starling's L*, Algorithm 2 and DroidStar's membership oracle), run on the
+# models bench/learner/run.sh exported into bench/work/learner-models; ours, and each result's
+# floor, are read from the
 # learner benchmark's report (bench/results/learner.md, or the report of a run limited to the
 # Table 1 classes, as printed by TYPESTAR_BENCH_ONLY=... bench/learner/run.sh); AALpy's from
 # bench/aalpy/compare.sh with --distinguisher-bound 2 --check-quiet-loops.
-# Usage: bench/learner/droidstar.sh [PATH/TO/dssim.py [REPORT.md]]
-# (defaults ../shared/notes/droidstar-reference/dssim.py and bench/results/learner.md).
+# Usage: bench/learner/droidstar.sh [REPORT.md] (default bench/results/learner.md).
 # Writes bench/results/learner-droidstar.md.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-dssim="${1:-$root/../shared/notes/droidstar-reference/dssim.py}"
-[ -f "$dssim" ] || { echo "droidstar.sh: no dssim.py at $dssim (give its path)" >&2; exit 2; }
-report="${2:-$root/bench/results/learner.md}"
+[ $# -le 1 ] || { echo "usage: bench/learner/droidstar.sh [REPORT.md]" >&2; exit 2; }
+report="${1:-$root/bench/results/learner.md}"
 [ -f "$report" ] || { echo "droidstar.sh: no learner report at $report" >&2; exit 2; }
 models="$root/bench/work/learner-models"
 [ -d "$models" ] || { echo "droidstar.sh: no $models: run bench/learner/run.sh first" >&2; exit 2; }
-exec python3 - "$dssim" "$models" "$report" "$root/bench/results/learner-droidstar.md" "$root/bench/aalpy/compare.sh" <<'PY'
+exec python3 - "$root/bench/learner/droidstar_learner.py" "$models" "$report" "$root/bench/results/learner-droidstar.md" "$root/bench/aalpy/compare.sh" <<'PY'
 import json, os, subprocess, sys, tempfile
-dssim, models, ours_md, out, compare = sys.argv[1:]
+droidstar, models, ours_md, out, compare = sys.argv[1:]
 CLASSES = ["AsyncTask", "BluetoothAdapter", "Call", "CountDownTimer", "DownloadManager",
            "FileObserver", "ImageLoader", "MediaCodec", "MediaPlayer", "MediaRecorder",
            "MediaScannerConnection", "RequestQueue", "SQLiteOpenHelper", "SpeechRecognizer",
@@ -32,7 +31,7 @@ if os.path.basename(ours_md) == "learner.md":
     source = "`bench/results/learner.md`"
 else:
     source = ("the learner benchmark limited to these classes (`TYPESTAR_BENCH_ONLY=" + ",".join(CLASSES)
-              + " TYPESTAR_BENCH_NO_AALPY=1 bench/learner/run.sh > REPORT.md`, then `bench/learner/droidstar.sh DSSIM REPORT.md`)")
+              + " TYPESTAR_BENCH_NO_AALPY=1 bench/learner/run.sh > REPORT.md`, then `bench/learner/droidstar.sh REPORT.md`)")
 
 def section(title):
     """The header cells and the rows (by class) of the table under `## title`."""
@@ -73,10 +72,10 @@ for line in result.stdout.splitlines():
 rows = []
 worst, lowest_floor = 0.0, float("inf")
 for name in CLASSES:
-    result = subprocess.run(["python3", dssim, f"{models}/{name}.dot", "{}", "2"],
+    result = subprocess.run(["python3", droidstar, f"{models}/{name}.dot", "2"],
                             capture_output=True, text=True, check=True)
     theirs = json.loads(result.stdout)
-    device = theirs["device"]
+    device = theirs["runs"]
     cells = [name, str(device), "yes" if theirs["exact"] else "no"]
     for column in columns:
         text = configurations[name][column]
@@ -93,7 +92,7 @@ for name in CLASSES:
     rows.append("| " + " | ".join(cells) + " |")
 text = f"""# Our runs beside DroidStar's and AALpy's (distinguisher bound 2, no query filter)
 
-Written by `bench/learner/droidstar.sh`: DroidStar's device runs come from the reference re-implementation of its learner (`dssim.py`: Starling's L*, Algorithm 2 and DroidStar's membership oracle, which reproduces Table 1's counts for 9 of 16 classes), run on the models `bench/learner/run.sh` exported; ours are the distinguisher-bound-2 columns of {source}.
+Written by `bench/learner/droidstar.sh`: DroidStar's device runs come from the benchmark's re-implementation of its learner (`bench/learner/droidstar_learner.py`: Starling's L*, Algorithm 2 and DroidStar's membership oracle, with no learning-purpose filter), run on the models `bench/learner/run.sh` exported; ours are the distinguisher-bound-2 columns of {source}.
 Both learn the same projected models under the same guarantee, with no learning-purpose filter, so every query of either is a run on the device.
 *per-transition* is L# checked by the Starling paper's Algorithm 2 as written; *maximal-words* runs the same test words less those another test word of the round extends (`--suite maximal-words`); *ktails* is active k-tails (`--algorithm ktails`: L* whose columns are every word up to the bound, so its check runs nothing).
 *floor*: the fewest runs any learner executes whose result Algorithm 2 accepts, for the k-tails result and its access words (`DistinguisherBound::runs_floor`).

@@ -10,14 +10,14 @@
 #                              Robolectric looks them up with robolectric.dependency.dir
 #   DEST/robolectric.properties  what was fetched (read by the learner: versions, SDK levels)
 # usage: learner/robolectric/fetch.sh [--dest DIR] [--sdk N]...
-#   DIR defaults to $TYPESTAR_ROBOLECTRIC_DIR, else <repo>/target/robolectric; SDK defaults to 34.
+#   DIR defaults to $TYPESTAR_ROBOLECTRIC_DIR, else $XDG_CACHE_HOME/typestar/robolectric (the
+#   learner's default too: ~/.cache/typestar/robolectric without XDG_CACHE_HOME); SDK defaults to 34.
 # Prints DEST. Fetching again is a no-op for what is already there. Needs JDK 17 (Robolectric
 # 4.16.1 runs SDK 23 to 35 on it; 4.17 needs JDK 21 for some classes).
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
 robolectric=4.16.1
 junit=4.13.2
-dest="${TYPESTAR_ROBOLECTRIC_DIR:-$here/../../target/robolectric}"
+dest=""
 sdks=()
 while [ $# -gt 0 ]; do
     case $1 in
@@ -27,6 +27,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ ${#sdks[@]} -gt 0 ] || sdks=(34)
+[ -n "$dest" ] || dest="${TYPESTAR_ROBOLECTRIC_DIR:-${XDG_CACHE_HOME:-${HOME:?fetch.sh: set HOME, XDG_CACHE_HOME or give --dest}/.cache}/typestar/robolectric}"
 command -v mvn >/dev/null || { echo "fetch.sh: mvn (Apache Maven) is not on PATH; install it" >&2; exit 1; }
 
 # The android-all versions Robolectric 4.16.1 runs per SDK level (its DefaultSdkProvider), with

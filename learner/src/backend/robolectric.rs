@@ -19,7 +19,7 @@ use serde_json::Value;
 use typestates::{Backend, Code, LearningRun};
 
 use crate::backend::jvm::java::{
-    agent_sources, build_once, hash_files, java_files, join_classpath, Jdk,
+    agent_sources, build_once, cache_dir_in, hash_files, java_files, join_classpath, Jdk,
 };
 use crate::backend::jvm::process::AgentCommand;
 use crate::backend::jvm::sul::Launcher;
@@ -60,19 +60,19 @@ impl Default for RobolectricConfig {
     }
 }
 
-/// `$TYPESTAR_ROBOLECTRIC_DIR`, else `target/robolectric` of this repository (where
-/// `fetch.sh` puts the artifacts by default).
+/// `$TYPESTAR_ROBOLECTRIC_DIR`, else `robolectric` in the user's cache directory
+/// (`$XDG_CACHE_HOME/typestar/robolectric`, where `fetch.sh` puts the artifacts by default), so
+/// that an installed binary finds them without a source tree.
 pub fn default_artifacts_dir() -> PathBuf {
-    std::env::var_os("TYPESTAR_ROBOLECTRIC_DIR")
+    artifacts_dir_in(|name| std::env::var_os(name))
+}
+
+/// [`default_artifacts_dir`] with the environment read through `var`.
+fn artifacts_dir_in(var: impl Fn(&str) -> Option<std::ffi::OsString>) -> PathBuf {
+    var("TYPESTAR_ROBOLECTRIC_DIR")
         .filter(|it| !it.is_empty())
         .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let learner = Path::new(env!("CARGO_MANIFEST_DIR"));
-            learner
-                .parent()
-                .unwrap_or(learner)
-                .join("target/robolectric")
-        })
+        .unwrap_or_else(|| cache_dir_in(var).join("robolectric"))
 }
 
 /// The script that fetches the artifacts: `fetch.sh [--dest DIR] [--sdk N]...`.
@@ -340,4 +340,49 @@ fn provenance(
             date: None,
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::OsString;
+    use std::path::PathBuf;
+
+    use super::artifacts_dir_in;
+
+    /// The artifacts folder for an environment given as `NAME=VALUE` pairs.
+    fn artifacts_dir(environment: &[(&str, &str)]) -> PathBuf {
+        artifacts_dir_in(|name| {
+            environment
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| OsString::from(value))
+        })
+    }
+
+    #[test]
+    fn the_artifacts_default_to_the_user_cache_and_the_variable_overrides_them() {
+        let cases: &[(&[(&str, &str)], &str)] = &[
+            (
+                &[("XDG_CACHE_HOME", "/c"), ("HOME", "/h")],
+                "/c/typestar/robolectric",
+            ),
+            (&[("HOME", "/h")], "/h/.cache/typestar/robolectric"),
+            (
+                &[("XDG_CACHE_HOME", ""), ("HOME", "/h")],
+                "/h/.cache/typestar/robolectric",
+            ),
+            (&[("TYPESTAR_ROBOLECTRIC_DIR", "/r"), ("HOME", "/h")], "/r"),
+            (
+                &[("TYPESTAR_ROBOLECTRIC_DIR", ""), ("HOME", "/h")],
+                "/h/.cache/typestar/robolectric",
+            ),
+        ];
+        for (environment, expected) in cases {
+            assert_eq!(
+                artifacts_dir(environment),
+                PathBuf::from(expected),
+                "{environment:?}"
+            );
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! experiment's harness sources) into a cache directory keyed by a hash of those sources, so
 //! no jar is ever committed and a changed source is rebuilt on first use.
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -228,10 +229,15 @@ pub(crate) fn hash_files<'a>(
 /// The default cache directory: `$XDG_CACHE_HOME/typestar`, else `~/.cache/typestar`, else
 /// the system's temporary directory.
 pub fn default_cache_dir() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
+    cache_dir_in(|name| std::env::var_os(name))
+}
+
+/// [`default_cache_dir`] with the environment read through `var`.
+pub(crate) fn cache_dir_in(var: impl Fn(&str) -> Option<OsString>) -> PathBuf {
+    let base = var("XDG_CACHE_HOME")
         .filter(|it| !it.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .or_else(|| var("HOME").map(|home| PathBuf::from(home).join(".cache")))
         .unwrap_or_else(std::env::temp_dir);
     base.join("typestar")
 }
