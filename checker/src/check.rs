@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
+use crate::cfg::{Cfg, NodeKind};
 use crate::clients::{Clients, Order, Sites};
 use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode, Fresh, Runner};
@@ -361,6 +362,7 @@ fn analyze<R>(
         .filter_map(|(class, fqn)| Some((class, &res.class(fqn)?.fqn)))
         .flat_map(|(class, fqn)| class.methods.iter().map(|m| (fqn.clone(), m.name.clone())))
         .collect();
+    shared.overrides_use = overrides_use(&classes, &res, &places, &protocols, ir.language);
     shared.report_unreleased = config.report_unreleased || crate::leaks::any_on_by_default();
     runner.start(ir, &res);
     let runner: &dyn Runner = runner;
@@ -528,6 +530,63 @@ fn private_fields(
         };
         for field in class.fields.iter().filter(|f| f.modifiers.is_private) {
             fields.insert(Var::Field(info.fqn.clone(), field.name.clone()));
+        }
+    }
+    fields
+}
+
+/// The fields, as [`Var::Field`]s, that the overrides of a class assign or call a method on,
+/// for classes that extend a class the file does not declare, which is neither a component
+/// with a lifecycle of its own ([`events::Component`]) nor a protocol class.
+/// That superclass's code, which the check does not see, calls the overrides (a template
+/// method: a gesture handler's `reset()` calls its `onReset()`), so a call of an inherited
+/// method may release or replace what these fields hold.
+fn overrides_use(
+    classes: &[(&Class, String)],
+    res: &Resolution,
+    places: &Places<'_>,
+    protocols: &Protocols<'_>,
+    language: Language,
+) -> std::collections::HashSet<Var> {
+    let mut fields = std::collections::HashSet::new();
+    for (class, fqn) in classes {
+        let Some(info) = res.class(fqn) else {
+            continue;
+        };
+        let Some(superclass) = &class.superclass else {
+            continue;
+        };
+        let declared_here = classes
+            .iter()
+            .any(|(other, _)| other.name == superclass.name);
+        let modelled = events::Component::of(protocols, &info.fqn) != events::Component::Plain
+            || info
+                .supertypes
+                .iter()
+                .any(|t| protocols.protocol_of(t).is_some());
+        if declared_here || modelled {
+            continue;
+        }
+        let own = |expr: &Expr| match places.var(expr) {
+            Some(var @ Var::Field(owner, _)) if *owner == info.fqn => Some(var.clone()),
+            _ => None,
+        };
+        let overrides = class
+            .methods
+            .iter()
+            .filter(|m| m.modifiers.is_override && !m.modifiers.is_static);
+        for body in overrides.filter_map(|m| m.body.as_ref()) {
+            for node in &Cfg::build(body, language).nodes {
+                let used = match node.kind {
+                    NodeKind::Assign { target, .. } => own(target),
+                    NodeKind::Call(Expr {
+                        kind: ExprKind::Call(call),
+                        ..
+                    }) => call.receiver.as_deref().and_then(own),
+                    _ => None,
+                };
+                fields.extend(used);
+            }
         }
     }
     fields

@@ -13,16 +13,17 @@
 //! - A local declared in the body and given only objects of known origin holds nothing where it was not given one yet (a `catch` entered before its initializer ran).
 //! - A name whose object another name still holds (a must-alias group) does not drop it.
 //! - Returned, stored in a field, captured, passed on (wrapper constructors, containers), try-with-resources and `use {}` move the obligation away.
+//! - A wrapper of an object the body does not own owns nothing either: its resource is the wrapped one's ([`foreign_wrappers`]).
 //! - States reached only by guesses never count.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use typestates::model::StateId;
 use typestates::obligation::{Basis, Deadline};
 
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, NodeId, NodeKind};
 use crate::diagnostics::{Related, Unreleased};
-use crate::ir::{Expr, ExprKind, Span};
+use crate::ir::{Expr, ExprId, ExprKind, Span};
 use crate::places::Var;
 use crate::protocols::{ProtocolId, Protocols};
 use crate::typestate_flow::{receiver_text, Env, Shared, Value};
@@ -400,11 +401,13 @@ fn owned_in<'e>(
     cfg: &Cfg<'_>,
     env_at: impl Fn(NodeId) -> Option<&'e Env>,
 ) -> Vec<Owned> {
+    let foreign = foreign_wrappers(shared, cfg, &env_at);
     let creates = |var: &Var, value: &Expr| {
         shared
             .creation(value, shared.protocol_of_var(var))
             .is_some()
             && !holds_nothing(shared, value)
+            && !foreign.contains(&value.id)
     };
     let mut owned = Vec::new();
     for (index, node) in cfg.nodes.iter().enumerate() {
@@ -596,6 +599,50 @@ const HOLDING_NOTHING: &[&str] = &[
     "java.io.CharArrayReader",
     "java.io.CharArrayWriter",
 ];
+
+/// The creations of `cfg` that wrap an object the body does not own
+/// (`new BufferedReader(new InputStreamReader(in))` with `in` a parameter): a wrapper's
+/// resource is the one it wraps (closing it closes that one), so the obligation stays with
+/// whoever owns the wrapped object, as for the wrapped object itself.
+/// An argument is foreign when it follows a protocol that obliges a release and is of unknown
+/// origin where the creation runs (before the creation passes it on and forgets it), or is
+/// itself a creation that wraps a foreign object.
+fn foreign_wrappers<'e>(
+    shared: &Shared<'_, '_>,
+    cfg: &Cfg<'_>,
+    env_at: &impl Fn(NodeId) -> Option<&'e Env>,
+) -> HashSet<ExprId> {
+    let obliges = |protocol| obligated(shared.protocols, protocol, LeakKind::MethodEnd).is_some();
+    let mut foreign = HashSet::new();
+    for (index, node) in cfg.nodes.iter().enumerate() {
+        let (NodeKind::New(created) | NodeKind::Call(created)) = node.kind else {
+            continue;
+        };
+        let Some(env) = env_at(NodeId(u32::try_from(index).unwrap_or(u32::MAX))) else {
+            continue;
+        };
+        let args = match &created.kind {
+            ExprKind::New { args, .. } => args,
+            ExprKind::Call(call) => &call.args,
+            _ => continue,
+        };
+        let wraps = args.iter().any(|arg| {
+            if shared.creation(arg, None).is_some() {
+                return foreign.contains(&arg.id);
+            }
+            match shared.places.var(arg).and_then(|var| env.get(var)) {
+                Some(value) => obliges(value.protocol) && value.unknown,
+                None => shared
+                    .protocol_of_type(shared.res.type_of(arg.id))
+                    .is_some_and(obliges),
+            }
+        });
+        if wraps && shared.creation(created, None).is_some() {
+            foreign.insert(created.id);
+        }
+    }
+    foreign
+}
 
 /// Whether `created`, an expression creating a protocol object, creates one that holds no
 /// resource, so that nothing obliges its release.

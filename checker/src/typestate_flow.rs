@@ -1226,6 +1226,10 @@ pub struct Shared<'a, 'l> {
     pub private_fields: std::collections::HashSet<Var>,
     /// The methods the file's classes declare, by class and name.
     pub own_methods: std::collections::HashSet<(String, String)>,
+    /// Fields that overrides use in classes whose superclass's code the check does not see
+    /// (`crate::check`): that code calls the overrides, so a call of an inherited method may
+    /// run them and release or replace what these fields hold.
+    pub overrides_use: std::collections::HashSet<Var>,
     /// Who calls the methods of the project's plain classes.
     pub clients: std::sync::Arc<crate::clients::Clients>,
     /// Whether the [`Pass::Record`] pass scans each body for leaks ([`BodyResult::losses`]).
@@ -1257,6 +1261,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             captured: HashMap::new(),
             private_fields: std::collections::HashSet::new(),
             own_methods: std::collections::HashSet::new(),
+            overrides_use: std::collections::HashSet::new(),
             clients: std::sync::Arc::default(),
             report_unreleased: false,
             deadline,
@@ -2384,6 +2389,19 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             // A method of the class that is not analysed here may set any of its private
             // fields; no other code can.
             forget_facts(env, |var| matches!(var, Var::Field(..)));
+        }
+        if on_this && !declared_here {
+            // An inherited method may call the class's overrides, which use these fields.
+            let used: Vec<(Var, Value)> = env
+                .iter()
+                .filter(|(var, value)| {
+                    self.shared.overrides_use.contains(var) && !value.has_no_state()
+                })
+                .map(|(var, value)| (var.clone(), value.clone()))
+                .collect();
+            for (var, value) in used {
+                havoc(env, &var, &value);
+            }
         }
         true
     }
