@@ -3,8 +3,10 @@
 //! each run ends: the model the same configuration learns without noise, a stop with a report
 //! (non-zero exit), or another model that claims success (exit 0, the outcome that must not
 //! happen).
-//! It also prints what the repetitions cost: runs repeated to vote on disagreements, and
-//! runs beside a noise-free run of the same configuration.
+//! It measures the default (a noisy model confirms every trace until three runs gave it,
+//! [`Confirmation::NOISY`]) beside `--confirm 1`, and prints what the repetitions cost: runs
+//! repeated to vote on disagreements, and runs beside the noise-free run (each trace once,
+//! the default without noise).
 //!
 //! Run: `bench/learner/noise.sh` (or `cargo bench -p learner --bench noise`); it writes
 //! `bench/results/learner-noise.md`. `TYPESTAR_NOISE_SEEDS=N` sets the seeds per class
@@ -85,11 +87,12 @@ struct Row {
     restarts: u64,
 }
 
-/// One class under one guarantee, confirmation and noise level, over `seeds` seeds.
+/// One class under one guarantee, confirmation (`None`: the default) and noise level, over
+/// `seeds` seeds, beside the default run without noise.
 fn measure(
     model: &Typestate,
     guarantee: Guarantee,
-    confirmation: Confirmation,
+    confirmation: Option<Confirmation>,
     noise: f64,
     seeds: u64,
 ) -> Row {
@@ -98,7 +101,7 @@ fn measure(
         .expect("a runtime starts");
     runtime.block_on(async {
         let equivalence = guarantee.choice(model);
-        let clean = learn_noisy(model, equivalence, confirmation, 0.0, 0).await;
+        let clean = learn_noisy(model, equivalence, None, 0.0, 0).await;
         assert!(
             matches!(clean.outcome.end, End::Learned),
             "{}: the noise-free run learns",
@@ -133,7 +136,7 @@ fn measure(
 fn measure_all(
     models: &[Typestate],
     guarantee: Guarantee,
-    confirmation: Confirmation,
+    confirmation: Option<Confirmation>,
     noise: f64,
     seeds: u64,
 ) -> Vec<Row> {
@@ -258,21 +261,22 @@ fn main() {
          Under the state bound, a result is also checked against every system of one state more (`End::StateBoundRefuted`).\n\
          Under a distinguisher bound alone only the growth limit ({limit} states with the error sink, `LearnConfig::growth_limit`) stops a hypothesis that glitches grow: such a run is *stopped*.\n\
          A disagreement between runs is voted on until 3 runs agree (`--majority 3`).\n\
-         *exact*: learned, and the model the same configuration learns without noise (the last column says whether that is the library's model: under distinguisher bound 2 it is not for classes whose states need longer words to be told apart); *stopped*: a report and a non-zero exit; *wrong*: exit 0 with another model (must be 0).\n\
-         *runs*: mean runs (resets) per seed; *noise-free*: the same configuration's runs without noise; *extra*: what noise and its repetitions cost beyond that, per seed (negative where stopped runs end early); *repeated*: mean runs repeated for votes, part of *extra*; *restarts*: learning started again from a corrected trace (total).\n",
+         *default*: no `--confirm`, so the noisy model's default, every trace run until three runs gave it (`Confirmation::NOISY`, as on the JVM, Robolectric and Android backends); *`--confirm 1`*: each trace run once, for comparison.\n\
+         *exact*: learned, and the model the same guarantee learns without noise (the last column says whether that is the library's model: under distinguisher bound 2 it is not for classes whose states need longer words to be told apart); *stopped*: a report and a non-zero exit; *wrong*: exit 0 with another model (must be 0).\n\
+         *runs*: mean runs (resets) per seed; *noise-free*: the runs without noise, where the default runs each trace once; *extra*: what noise and the repetitions cost beyond that, per seed (confirming runs included; negative where stopped runs end early); *repeated*: mean runs repeated for votes on disagreements, part of *extra*; *restarts*: learning started again from a corrected trace (total).\n",
         limit = learner::learn::DEFAULT_GROWTH_LIMIT,
     );
-    let once = (Confirmation(1), "each trace run once (`--confirm 1`)");
-    let thrice = (
-        Confirmation(3),
-        "every trace run three times before the result is accepted (`--confirm 3`)",
+    let once = (Some(Confirmation(1)), "each trace run once (`--confirm 1`)");
+    let default = (
+        None,
+        "the default: every trace run until three runs gave it (no `--confirm`)",
     );
     // The configurations that must give no wrong model first, the default guarantee first;
     // the file is written after every section, so a long run leaves what it finished (and
     // `TYPESTAR_NOISE_RESUME=1` goes on from there).
     let sections = [
-        (Guarantee::DistinguisherBound2, thrice),
-        (Guarantee::ModelStates, thrice),
+        (Guarantee::DistinguisherBound2, default),
+        (Guarantee::ModelStates, default),
         (Guarantee::DistinguisherBound2, once),
         (Guarantee::ModelStates, once),
     ];

@@ -7,7 +7,12 @@
 //! the Starling paper, Algorithm 2, or a state bound (proved from the observations where they
 //! suffice, the W-method otherwise). Every query goes through a query engine
 //! ([`oracle`]) that caches, closes errors, detects non-determinism, journals and runs
-//! queries in parallel; [`backend`] holds the systems it runs on. [`report`] and [`creators`]
+//! queries in parallel; [`backend`] holds the systems it runs on.
+//! Where answers can differ between runs (the JVM, Robolectric and Android backends, a model
+//! with noise), every trace a result rests on runs until three runs gave it by default
+//! ([`oracle::pipeline::Confirmation::NOISY`]), and a disagreement is voted on until three runs
+//! agree: the run learns the majority's behaviour and lists the disagreements, or stops with
+//! the traces. [`report`] and [`creators`]
 //! turn the last hypothesis into the typestate the library stores.
 //!
 //! Backends: the simulated model, real classes on the host JVM ([`backend::jvm`]), Android

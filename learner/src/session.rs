@@ -145,8 +145,10 @@ pub struct Choices {
     pub filters: Vec<QueryFilter>,
     /// How many runs of a disagreeing query must agree to settle it.
     pub majority: Majority,
-    /// How many runs of every trace a result rests on must agree.
-    pub confirmation: Confirmation,
+    /// How many runs of every trace a result rests on must agree; `None` for the backend's
+    /// default ([`Confirmation::NOISY`] for real code and a noisy model, else
+    /// [`Confirmation::ONCE`]).
+    pub confirmation: Option<Confirmation>,
     /// How a distinguisher bound's test words run.
     pub suite: Suite,
 }
@@ -445,6 +447,9 @@ pub(crate) struct Setup<S> {
     pub algorithm: Option<Algorithm>,
     /// The guarantee unless the user chose one.
     pub equivalence: EquivalenceChoice,
+    /// How many runs of each trace a result rests on, unless the user chose: by whether the
+    /// system can answer the same inputs differently.
+    pub confirmation: Confirmation,
     /// What runs cost, for the choice between extending a run and a reset, and for time.
     pub cost: CostModel,
     /// Where the statistics' time comes from.
@@ -505,6 +510,8 @@ pub struct Learned {
     pub equivalence: EquivalenceChoice,
     /// How a distinguisher bound's test words ran.
     pub suite: Suite,
+    /// How many runs of each trace the result rests on gave it.
+    pub confirmation: Confirmation,
     /// The query filters learning ran behind (the backend's and the user's).
     pub filters: Vec<QueryFilter>,
     /// Queries the filters forbade.
@@ -556,7 +563,7 @@ pub(crate) async fn learn_setup<S: Sul>(
         filters: filters.clone(),
         journal: session.journal.clone(),
         majority: choices.majority,
-        confirmation: choices.confirmation,
+        confirmation: choices.confirmation.unwrap_or(setup.confirmation),
     };
     let equivalence = choices.equivalence.unwrap_or(setup.equivalence);
     let algorithm = choices
@@ -607,6 +614,7 @@ pub(crate) async fn learn_setup<S: Sul>(
         algorithm,
         equivalence,
         suite: choices.suite,
+        confirmation: pipeline_config.confirmation,
         filters,
         restrictions: run.restrictions,
         disagreements: run.disagreements,

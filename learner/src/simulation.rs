@@ -128,11 +128,12 @@ pub async fn learn_simulated(
 /// Learns `typestate` with the guarantee's default algorithm
 /// ([`EquivalenceChoice::default_algorithm`]) on one simulated instance whose callbacks are
 /// late or missing in a fraction `noise` of waits (seeded), every trace run until
-/// `confirmation`'s number of runs gave it: the noise benchmark's and tests' run.
+/// `confirmation`'s number of runs gave it (`None`: the backend's default, which
+/// [`ModelConfig::confirmation`] picks by the noise): the noise benchmark's and tests' run.
 pub async fn learn_noisy(
     typestate: &Typestate,
     equivalence: EquivalenceChoice,
-    confirmation: Confirmation,
+    confirmation: Option<Confirmation>,
     noise: f64,
     seed: u64,
 ) -> SimulatedRun {

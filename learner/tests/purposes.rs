@@ -113,7 +113,7 @@ async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
     let run = learn_simulated(
         &model,
         &Session::new(Choices {
-            confirmation: Confirmation(2),
+            confirmation: Some(Confirmation(2)),
             ..Choices::of(
                 Algorithm::default(),
                 EquivalenceChoice::StateBound(state_bound(&model)),

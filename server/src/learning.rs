@@ -177,8 +177,9 @@ impl LearnError {
                 .to_owned(),
             LearnError::Stopped(end) if matches!(**end, End::NonDeterministic(_)) => {
                 "the class answered the same \
-                 inputs differently: make its experiment deterministic, or learn with \
-                 `typestar learn --confirm 3` to outvote one-off answers"
+                 inputs differently even after a vote of three runs: make its experiment \
+                 deterministic, or learn with `typestar learn --majority 5 --confirm 5` to \
+                 outvote more frequent one-off answers"
                     .to_owned()
             }
             LearnError::Stopped(end) if matches!(**end, End::Failed(_)) => {

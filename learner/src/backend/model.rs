@@ -17,6 +17,7 @@ use crate::closure::{Alphabet, Input, Output};
 use crate::cost::CostModel;
 use crate::learn::Progress;
 use crate::oracle::journal::JournalError;
+use crate::oracle::pipeline::Confirmation;
 use crate::oracle::sul::{Sul, SulError};
 use crate::session::{
     learn_setup, Details, EquivalenceChoice, Learned, Origin, Session, Setup, Timing,
@@ -27,7 +28,8 @@ pub const DEFAULT_BOUND: usize = 2;
 
 /// Learns `typestate` as a black box on `session.jobs` simulated instances timed as `config`
 /// says, through the pipeline every backend shares: distinguisher bound [`DEFAULT_BOUND`]
-/// unless the user chose a guarantee (the model's own state count only if asked).
+/// unless the user chose a guarantee (the model's own state count only if asked), and each
+/// trace confirmed as [`ModelConfig::confirmation`] says unless the user chose.
 pub async fn learn(
     typestate: &Typestate,
     config: ModelConfig,
@@ -41,6 +43,7 @@ pub async fn learn(
         filters: Vec::new(),
         algorithm: None,
         equivalence: EquivalenceChoice::DistinguisherBound(DEFAULT_BOUND),
+        confirmation: config.confirmation(),
         cost: CostModel::default(),
         timing: Timing::Predicted,
         origin: Origin {
@@ -93,6 +96,18 @@ pub struct ModelConfig {
     pub noise: f64,
     /// Seed of the random choices.
     pub seed: u64,
+}
+
+impl ModelConfig {
+    /// How many runs of each trace learning confirms by default: once on a device without
+    /// noise, which always answers alike; [`Confirmation::NOISY`] with noise.
+    pub fn confirmation(&self) -> Confirmation {
+        if self.noise > 0.0 {
+            Confirmation::NOISY
+        } else {
+            Confirmation::ONCE
+        }
+    }
 }
 
 impl Default for ModelConfig {

@@ -40,15 +40,29 @@ pub struct PipelineConfig {
 }
 
 /// How many runs of every trace learning used must agree before its result is accepted.
-/// 1, the default, runs each trace once: right for a deterministic system.
+/// [`Confirmation::ONCE`] runs each trace once: right for a deterministic system.
 /// More runs each trace again, up to its first `err` and bypassing the cache, so a one-off
 /// that learning used disagrees and is outvoted ([`Majority`]), at the cost of those runs.
+/// A backend chooses its default by what it runs ([`Confirmation::NOISY`] for real code and
+/// a noisy model); the user's `--confirm N` overrides it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Confirmation(pub u32);
 
+impl Confirmation {
+    /// Each trace run once: the default for a system that cannot answer the same inputs
+    /// differently (the model backend without noise), and the pipeline's own default.
+    pub const ONCE: Confirmation = Confirmation(1);
+    /// Each trace run until three runs gave it, a disagreement voted on until three runs
+    /// agree: the default for systems whose answers can differ between runs (the JVM,
+    /// Robolectric and Android backends, the model backend with `--noise`).
+    /// One run is not enough there: a one-off that no other run contradicts becomes the
+    /// model (`bench/results/learner-noise.md`, its `--confirm 1` sections).
+    pub const NOISY: Confirmation = Confirmation(3);
+}
+
 impl Default for Confirmation {
     fn default() -> Confirmation {
-        Confirmation(1)
+        Confirmation::ONCE
     }
 }
 

@@ -108,9 +108,10 @@ pub struct LearnArgs {
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..))]
     majority: u32,
     /// Run every trace learning used until N runs gave it before accepting the result, so a
-    /// one-off it used is outvoted (for noisy systems; N times the runs).
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    confirm: u32,
+    /// one-off it used is outvoted (default: 3 on the jvm, robolectric and android backends
+    /// and with --noise, whose answers can differ between runs; 1 on a model without noise).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    confirm: Option<u32>,
     /// Model backend: probability that a callback is late or missing in one wait (default 0).
     #[arg(long)]
     noise: Option<f64>,
@@ -248,7 +249,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             equivalence: equivalence(&args, request.model.as_ref()),
             filters: filters(&args, &alphabet)?,
             majority: Majority(args.majority),
-            confirmation: Confirmation(args.confirm),
+            confirmation: args.confirm.map(Confirmation),
             suite: args.suite.unwrap_or_default(),
         },
         jobs: usize::from(args.jobs),
@@ -353,7 +354,7 @@ fn end_description(end: &End, alphabet: &Alphabet) -> String {
         End::Failed(error) => format!("failed: {error}"),
         End::RoundLimit => "stopped: round limit".to_owned(),
         End::GrowthLimitExceeded { states, limit } => format!(
-            "stopped: a hypothesis has {states} states, more than {limit} (error sink included), with no state bound to stop it; the system is probably noisy (try --confirm 3) or larger than expected (give --states)"
+            "stopped: a hypothesis has {states} states, more than {limit} (error sink included), with no state bound to stop it; the system is probably noisy (try a larger --confirm) or larger than expected (give --states)"
         ),
         End::StateBoundRefuted {
             bound,
@@ -525,6 +526,7 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
          Guarantee: {caveat}.\n\
          Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits), over {sessions} session(s).\n\
          Learning: {learning_runs} runs, {learning_steps} symbols; checking: {checking_runs} runs, {checking_steps} symbols; this session: {session_runs} runs, {session_steps} symbols.\n\
+         {confirmation}\
          {disagreements}\
          {time}\
          Journal: {journal}.\n\
@@ -552,6 +554,7 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
         callins = executed.callins,
         callback_waits = executed.callback_waits,
         quiet_waits = executed.quiet_waits,
+        confirmation = confirmation(run.confirmation, args.confirm.is_some()),
         disagreements = disagreements(
             &run.disagreements,
             run.outcome.restarts,
@@ -573,6 +576,19 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
             ),
         },
     )
+}
+
+/// How often each trace the result rests on ran, and who chose it.
+fn confirmation(confirmation: Confirmation, given: bool) -> String {
+    let source = if given {
+        "--confirm"
+    } else {
+        "the backend's default: 3 where answers can differ between runs, else 1; --confirm N sets it"
+    };
+    match confirmation.0 {
+        1 => format!("Confirmation: each trace the result rests on ran once ({source}).\n"),
+        runs => format!("Confirmation: each trace the result rests on ran {runs} times, a one-off outvoted ({source}).\n"),
+    }
 }
 
 /// The disagreements between runs and their votes, one line each after a summary line.
@@ -940,6 +956,31 @@ mod tests {
         let cli = Cli::try_parse_from(["learn", "--model", "X", "--heuristics", "fastest"]);
         let error = cli.err().expect("refused").to_string();
         assert!(error.contains("unknown L# heuristic `fastest`"), "{error}");
+    }
+
+    #[test]
+    fn a_noisy_model_confirms_every_trace_three_times_unless_told() {
+        let cases: [(&[&str], &str); 3] = [
+            (&["--model", "AsyncTask"], "ran once (the backend's default"),
+            (
+                &["--model", "AsyncTask", "--noise", "0.05"],
+                "ran 3 times, a one-off outvoted (the backend's default",
+            ),
+            (
+                &["--model", "AsyncTask", "--noise", "0.05", "--confirm", "1"],
+                "ran once (--confirm)",
+            ),
+        ];
+        for (args, confirmation) in cases {
+            let (result, report) = learn(args);
+            assert_eq!(result.unwrap(), ExitCode::SUCCESS, "{args:?}: {report}");
+            assert!(
+                report.contains(&format!(
+                    "Confirmation: each trace the result rests on {confirmation}"
+                )),
+                "{args:?}: {report}"
+            );
+        }
     }
 
     #[test]

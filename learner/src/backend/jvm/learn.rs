@@ -18,6 +18,7 @@ use crate::closure::Alphabet;
 use crate::cost::CostModel;
 use crate::creators::creators_from_initial;
 use crate::learn::Progress;
+use crate::oracle::pipeline::Confirmation;
 use crate::oracle::sul::Sul;
 use crate::session::{
     learn_setup, Choices, EquivalenceChoice, Learned, Origin, Session, Setup, Timing,
@@ -190,6 +191,9 @@ pub(crate) async fn learn_with<S: Sul>(
         suls,
         algorithm: Some(experiment.algorithm()),
         equivalence: EquivalenceChoice::DistinguisherBound(experiment.distinguisher_bound()),
+        // Real code on a JVM or a device: threads, timers and callbacks can answer the same
+        // inputs differently from one run to the next.
+        confirmation: Confirmation::NOISY,
         cost: agents.cost,
         timing: Timing::Since(agents.started),
         origin,
