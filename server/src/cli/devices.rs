@@ -1,5 +1,5 @@
 //! `typestar devices`: the Android devices the adb servers see, with their model, API level
-//! and whether a typestar agent runs there; and the adb options `typestar learn --backend
+//! and whether a typestar agent runs there. And the adb options `typestar learn --backend
 //! android` shares with it.
 
 use std::process::ExitCode;
