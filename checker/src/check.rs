@@ -141,7 +141,7 @@ impl CheckResult {
 /// Whether `text` names something a protocol object can come from: a name of the library's
 /// [`crate::prefilter::NameFilter`], or a class of `supertypes` that extends a protocol class.
 pub(crate) fn related(library: &Library, text: &str, supertypes: &Supertypes) -> bool {
-    let filter = crate::prefilter::NameFilter::new(library);
+    let filter = crate::prefilter::NameFilter::of_library(library);
     if filter.matches(text) {
         return true;
     }
