@@ -8,6 +8,7 @@
 //! 4. the implicit imports (`java.lang`, `kotlin`);
 //! 5. the wildcard imports;
 //! 6. the file's own package.
+//!
 //! Classes outside the file are only known by name, through [`KnownTypes`] (the typestate
 //! library will implement it). Subtyping is known for the classes the file declares.
 //!

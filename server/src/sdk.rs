@@ -6,6 +6,7 @@
 //! 1. the module's Gradle file (`minSdk 21`, `minSdk = 21`, `minSdkVersion 21`, `minSdkVersion(21)`, and the same for `targetSdk`);
 //! 2. its manifest's `<uses-sdk android:minSdkVersion="21" android:targetSdkVersion="34">` (`src/main/AndroidManifest.xml`, or `AndroidManifest.xml` in the module folder);
 //! 3. the setting (`typestar check --min-sdk/--target-sdk`, the LSP settings).
+//!
 //! A value Gradle computes (`minSdk = libs.versions.min.get().toInt()`) is not a number this reader can know.
 //! It is passed over with a warning naming the place, and the next source answers.
 //!

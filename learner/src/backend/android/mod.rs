@@ -7,10 +7,10 @@
 //!   stdin, reached through a forward of its abstract socket and loaded with the experiment.
 //! - `pool`: the run's devices, leased by workers a run of queries at a time; lost devices are
 //!   set aside and taken back when their server lists them again.
-//! -
-//! `worker`: the [`crate::oracle::Sul`] of one worker.
-//! It survives a device that goes away mid-query by replaying the run on the next device it leases.
-//! It records every run by device so that devices that disagree are reported.
+//! - `worker`: the [`crate::oracle::Sul`] of one worker.
+//!   It survives a device that goes away mid-query by replaying the run on the next device it
+//!   leases.
+//!   It records every run by device so that devices that disagree are reported.
 //!
 //! Everything else (experiments, the learning pipeline with its shared query cache and
 //! journal, the report) is the JVM backend's. `learner/ANDROID.md` is the user's guide.
