@@ -1,12 +1,11 @@
 //! The entry points: [`check`] a file against the library (with what is known at each call,
 //! for hovers), and [`states_at`], which analyses the file again for one call.
 //!
-//! Per file: lower, resolve (with the library as [`crate::resolve::KnownTypes`]), find the
-//! tracked places, then per class compute the state after construction, solve the event
-//! model ([`crate::events`]) and analyse every body once more from its entry state, recording
-//! what each call on a tracked object sees.
-//! The observations of one call site from every analysis that reached it are merged, so a
-//! violation is *definite* only if the call fails in every state any path brings there.
+//! Per file: lower, resolve (with the library as [`crate::resolve::KnownTypes`]) and find the tracked places.
+//! Then, per class, compute the state after construction and solve the event model ([`crate::events`]).
+//! Last, analyse every body once more from its entry state, recording what each call on a tracked object sees.
+//! The observations of one call site from every analysis that reached it are merged.
+//! So a violation is *definite* only if the call fails in every state any path brings there.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -143,7 +142,7 @@ impl CheckResult {
 /// Whether `text` names something a protocol object can come from: a name of the library's
 /// [`crate::prefilter::NameFilter`], or a class of `supertypes` that extends a protocol class.
 pub(crate) fn related(library: &Library, text: &str, supertypes: &Supertypes) -> bool {
-    let filter = crate::prefilter::NameFilter::new(library);
+    let filter = crate::prefilter::NameFilter::of_library(library);
     if filter.matches(text) {
         return true;
     }

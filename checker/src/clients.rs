@@ -5,15 +5,16 @@
 //! Any other class is plain: its methods run when something calls them.
 //! A method is *free* when it may run at any time, in any order with the class's others:
 //! - nothing in the project calls it (the framework, a JavaScript bridge or an app does);
-//! - or some code calls it on an object that outlives that code's run (a field, a map's
-//!   element, a parameter), and that code is free itself: deferred code (a lambda, a listener),
-//!   a method of a component, or a free method.
+//! - or some free code calls it on an object that outlives that code's run (a field, a map's
+//!   element, a parameter);
+//! - free code is deferred code (a lambda, a listener), a method of a component, or a free
+//!   method.
 //!
-//! Otherwise it is *driven*: each call is on an object its caller created in the same run, or
-//! is made by driven code, so the clients decide the order.
-//! The checker runs a driven method of a plain class from an unknown state of its fields: it
-//! reports what goes wrong within one call, whatever the clients did before.
-//! A wrapper kept in a map by a plugin that JavaScript calls in any order stays free; a sink an
+//! Otherwise it is *driven*: each call is on an object its caller created in the same run, or is made by driven code.
+//! So the clients decide the order.
+//! The checker runs a driven method of a plain class from an unknown state of its fields.
+//! It reports what goes wrong within one call, whatever the clients did before.
+//! A wrapper kept in a map by a plugin that JavaScript calls in any order stays free. A sink an
 //! engine drives step by step is driven.
 //!
 //! A call through a supertype (`sink.stop()` on an interface the class implements) or on a
@@ -24,33 +25,32 @@
 //! (`segments.next().advance()` with `next()` declared in another file), and Kotlin type
 //! aliases type what they stand for.
 //! A lambda given to a Kotlin `inline` function of the file with no `crossinline` or
-//! `noinline` parameter runs in place, as its caller's code; any other lambda is deferred.
+//! `noinline` parameter runs in place, as its caller's code. Any other lambda is deferred.
 //! So does a call from another top-level package ([`package_root`]): the project's classes are
 //! taken to share one, and calls of the libraries they use are not kept.
 //! A call on the object itself (`stop()`, `this.stop()`) runs whenever its caller does: a
 //! helper of a free method is free.
 //! A local holds a fresh object when every value assigned to it is one (or `null`).
-//! A field holds one after its method assigned it one, until the block that assigned it ends,
-//! the field is assigned something else, or the method calls one of its class's own methods
-//! (`recorder = new Recorder(); recorder.start();` drives `start()`).
+//! A field holds one after its method assigned it one (`recorder = new Recorder(); recorder.start();` drives `start()`).
+//! It holds it until the block that assigned it ends, the field is assigned something else, or the method calls one of its class's own methods.
 //!
-//! A free method is *last* when every call of it is on an object a field of the caller
-//! holds, and the caller then lets go of it in the block of the call or one enclosing it,
-//! before the method ends: the clients call nothing on the object after it, so no other
-//! method runs after it ([`Order::Last`]).
-//! The field may hold the object itself (through a local copied from it, or the parameter of
-//! a Kotlin `let` on it): the caller lets go by assigning the field
-//! (`writer.finish(); writer = null`).
-//! Or the field may hold a standard collection the object came from (`voices.get(id)`,
-//! `voices[id]`): the caller lets go by taking it out, by the same key held in a local
-//! (`voices.remove(id)`), or all at once (`voices.clear()`, `removeAll`, assigning the field).
+//! A free method is *last* when every call of it is on an object a field of the caller holds, and the caller then lets go of it.
+//! It lets go in the block of the call or one enclosing it, before the method ends.
+//! The clients call nothing on the object after it, so no other method runs after it
+//! ([`Order::Last`]).
+//! The field may hold the object itself (through a local copied from it, or the parameter of a Kotlin `let` on it).
+//! Then the caller lets go by assigning the field (`writer.finish(); writer = null`).
+//! Or the field may hold a standard collection the object came from (`voices.get(id)`, `voices[id]`).
+//! Then the caller lets go by taking it out, by the same key held in a local (`voices.remove(id)`).
+//! Or it lets go of every element at once (`voices.clear()`, `removeAll`, assigning the field).
 //! Which paths reach the letting go is not asked: a `return` between the call and the
 //! assignment may leave the object in the field, a possible miss.
 //! Nor is whether another field or collection also holds the object, another possible miss.
 //!
-//! To extend it (a new kind of fresh receiver, say): [`receiver_kind`] decides what a caller
-//! owns for the length of its run; [`Clients::new`] solves the rule over the methods the
-//! wrappers' callers reach back to, and [`Clients::order`] answers it.
+//! To extend it (a new kind of fresh receiver, say), start from three places.
+//! [`receiver_kind`] decides what a caller owns for the length of its run.
+//! [`Clients::new`] solves the rule over the methods the wrappers' callers reach back to.
+//! [`Clients::order`] answers it.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

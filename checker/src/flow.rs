@@ -1,13 +1,13 @@
 //! A generic forward dataflow solver over a [`Cfg`], run to a fixpoint with a worklist.
 //!
-//! An [`Analysis`] supplies a [`Lattice`] of states, the state at entry, and a transfer
-//! function per edge: the edge kind lets an analysis refine on `True`/`False` branches (null
-//! checks) and leave the state unchanged on `Exception` edges (a call that threw had no
-//! effect).
-//! The worklist takes nodes in reverse postorder, so that a node where paths meet is visited
-//! once all the paths into it have been (except along loops), not once per path: on a chain
-//! of `if`s, visiting in arrival order instead costs a visit of the rest of the chain per
-//! branch.
+//! An [`Analysis`] supplies a [`Lattice`] of states, the state at entry, and a transfer function per edge.
+//! The edge kind lets an analysis refine on `True`/`False` branches (null checks).
+//! It also lets it leave the state unchanged on `Exception` edges (a call that threw had no effect).
+//! The worklist takes nodes in reverse postorder.
+//! So a node where paths meet is visited once all the paths into it have been (except along
+//! loops), not once per path.
+//! On a chain of `if`s, visiting in arrival order instead costs a visit of the rest of the
+//! chain per branch.
 //! The solver caps the number of node visits, so a lattice of unexpected height cannot make
 //! it hang; [`Solution::converged`] tells whether the fixpoint was reached.
 

@@ -28,7 +28,8 @@
 //! 2. Write `lang/<language>.rs`, lowering its node kinds into the [`ir`] through `lang::LowerCx`, as `lang/java.rs` does.
 //!    The `match`es over the language in `lang/mod.rs` name what it must give: the grammar, `lower_file`, `lower_member_method`, `is_class_node`.
 //! 3. The compiler lists the other `match`es: default imports in `resolve.rs`, and the text of fixes in `fixes.rs` and `leak_fixes.rs`.
-//! 4. Decide the rules written as `== Language::Kotlin` or `== Language::Java` for it (`grep -rn "Language::" checker/src`): Kotlin's constructor calls, inline lambdas and property accessors, Java's `break` out of a `switch`.
+//! 4. Decide the rules written as `== Language::Kotlin` or `== Language::Java` for it (`grep -rn "Language::" checker/src`).
+//!    They are Kotlin's constructor calls, inline lambdas and property accessors, and Java's `break` out of a `switch`.
 //! 5. Add its fixtures beside `tests/fixtures/java/` (`checks/`, `protocols/`, `unreleased/`), and name it in the tests that list languages (`tests/check.rs`, `tests/unreleased.rs`, `tests/fixes.rs`).
 //! 6. In `server`, its extensions in `analysis::Language` and the project walk (`server/src/project.rs`).
 //!

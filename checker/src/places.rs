@@ -1,6 +1,7 @@
 //! Which tracked object each expression denotes, and which code runs later.
 //!
-//! One pass over a file, before any dataflow, maps expressions to a [`Var`]: a local, a field, the object itself, or the temporary receiver of a Kotlin scope function.
+//! One pass over a file, before any dataflow, maps expressions to a [`Var`].
+//! A var is a local, a field, the object itself, or the temporary receiver of a Kotlin scope function.
 //! It maps names, field accesses, `this` and the implicit receivers of unqualified calls.
 //! Inside the lambdas the control-flow graph inlines ([`crate::inline`]), scope functions act on their subject:
 //! - the lambda's parameter (or `it`) of `also`, `let` and `use` is an alias of the subject;

@@ -13,7 +13,9 @@
 //! The names of project classes that extend protocol classes are not known before the files declaring them are lowered.
 //! [`crate::Project`] adds them with [`NameFilter::add`], and looks again at the files it skipped until no new name turns up.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use typestates::binding::MethodKind;
 use typestates::library::Library;
@@ -80,6 +82,27 @@ impl NameFilter {
         self.prefixes[bit / 64] |= 1 << (bit % 64);
         self.max_len = self.max_len.max(name.len());
         self.names.insert(name.to_owned())
+    }
+
+    /// [`NameFilter::new`], kept per thread for the last library asked about.
+    /// A file check (an editor's keystroke, a fuzzer's input) needs the filter of the library
+    /// it checks against, and building it costs more than comparing the library with the last
+    /// one; a different library builds a new filter.
+    pub(crate) fn of_library(library: &Library) -> Arc<NameFilter> {
+        thread_local! {
+            static LAST: RefCell<Option<(Library, Arc<NameFilter>)>> = const { RefCell::new(None) };
+        }
+        LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            if let Some((kept, filter)) = last.as_ref() {
+                if kept == library {
+                    return Arc::clone(filter);
+                }
+            }
+            let filter = Arc::new(NameFilter::new(library));
+            *last = Some((library.clone(), Arc::clone(&filter)));
+            filter
+        })
     }
 
     /// Whether `name` is one of the names.
@@ -155,6 +178,18 @@ mod tests {
         }
         assert!(!filter.contains("create"));
         assert!(!filter.contains("Activity"));
+    }
+
+    #[test]
+    fn the_kept_filter_is_the_one_of_the_library_asked_about() {
+        let bundled = Library::bundled();
+        assert!(NameFilter::of_library(&bundled).contains("MediaPlayer"));
+        assert!(NameFilter::of_library(&Library::default()).is_empty());
+        let mut one = Library::default();
+        one.insert(bundled.get("android.media.MediaPlayer").unwrap().clone());
+        let filter = NameFilter::of_library(&one);
+        assert!(filter.contains("MediaPlayer") && !filter.contains("AsyncTask"));
+        assert!(NameFilter::of_library(&bundled).contains("AsyncTask"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! The typestate library as the checker sees it: which protocol a class follows (itself or
-//! through a supertype), which callins a call may be, what a creator call creates, and how
-//! callbacks reach client code.
+//! The typestate library as the checker sees it.
+//! It says which protocol a class follows (itself or through a supertype) and which callins a call may be.
+//! It also says what a creator call creates, and how callbacks reach client code.
 //!
 //! [`Protocols`] also implements [`KnownTypes`], so the resolver types factory calls by the
 //! library's creators and listener parameters by its callback bindings.

@@ -2,11 +2,12 @@
 //!
 //! They are kept by registering method (`setOnPreparedListener`): a `set…` call replaces the
 //! method's listeners at once.
-//! Each method keeps one [`Registered`] for whichever listener it registered (so a callback runs
-//! a listener only where one is registered on every path), and the states each registering call's
-//! listener may be registered in ([`Sites`]).
-//! The calls are grouped by those states: a move of the object maps each group once, and a join
-//! walks the calls of the smaller side only, so a body with many registrations costs what changed.
+//! Each method keeps one [`Registered`] for whichever listener it registered.
+//! So a callback runs a listener only where one is registered on every path.
+//! It also keeps the states each registering call's listener may be registered in ([`Sites`]).
+//! The calls are grouped by those states.
+//! A move of the object maps each group once, and a join walks the calls of the smaller side only.
+//! So a body with many registrations costs what changed.
 
 use std::collections::BTreeSet;
 

@@ -1,23 +1,27 @@
 //! Name and type resolution without a build: which fully qualified type each expression has,
 //! and which local or field each name denotes.
 //!
-//! A type name is resolved, in order, against the classes declared in the file, the known
-//! member types the enclosing classes inherit (`Chain` in an `okhttp3.Interceptor`), the single
-//! imports and Kotlin aliases, the implicit imports (`java.lang`, `kotlin`), the wildcard
-//! imports, and finally the file's own package.
+//! A type name is resolved against these, in order:
+//! 1. the classes declared in the file;
+//! 2. the known member types the enclosing classes inherit (`Chain` in an `okhttp3.Interceptor`);
+//! 3. the single imports and Kotlin aliases;
+//! 4. the implicit imports (`java.lang`, `kotlin`);
+//! 5. the wildcard imports;
+//! 6. the file's own package.
+//!
 //! Classes outside the file are only known by name, through [`KnownTypes`] (the typestate
-//! library will implement it); subtyping is known for the classes the file declares.
+//! library will implement it). Subtyping is known for the classes the file declares.
 //!
 //! Expression types come from declared types, constructor calls (`new X()`, Kotlin `X()`),
 //! casts, static factories (`MediaPlayer.create(…)`) and the declared return types of the
 //! file's own methods.
 //! Inside Kotlin scope functions, `apply`/`run`/`with` rebind `this` and `also`/`let`/`use`
-//! bind `it` to the receiver; the untyped first parameter of a listener lambda
+//! bind `it` to the receiver. The untyped first parameter of a listener lambda
 //! (`mp.setOnPreparedListener { it.start() }`) gets the type of the object it is registered
 //! on, which is how Android listeners are shaped.
-//! A Kotlin property read that resolves to no local and no field of an enclosing class
-//! (`player.duration`, or `duration` on the implicit `this`) gets its receiver's type recorded
-//! ([`Resolution::properties`]): it may be a Java getter, which [`crate::accessors`] decides.
+//! A Kotlin property read may resolve to no local and no field of an enclosing class (`player.duration`, or `duration` on the implicit `this`).
+//! Then its receiver's type is recorded ([`Resolution::properties`]).
+//! It may be a Java getter, which [`crate::accessors`] decides.
 
 use std::collections::{HashMap, HashSet};
 

@@ -1,6 +1,7 @@
-//! Suppression of findings: `@SuppressWarnings("typestate")` on a method or class (Java),
-//! `@Suppress("typestate")` on a function, class or file (Kotlin), and a comment containing
-//! `typestar:ignore` on the reported line or the line above.
+//! Suppression of findings by one of three marks:
+//! - `@SuppressWarnings("typestate")` on a method or class (Java);
+//! - `@Suppress("typestate")` on a function, class or file (Kotlin);
+//! - a comment containing `typestar:ignore` on the reported line or the line above.
 
 use crate::ir::{Class, SourceIr, Span};
 

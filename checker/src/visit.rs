@@ -1,14 +1,12 @@
 //! One walk over the statements of the IR, shared by the passes that visit every statement in
 //! source order (name resolution, places).
 //!
-//! A pass implements [`Visitor`]: it says what to do with an expression and overrides the
-//! hooks it treats specially (a local declaration, a returned value, a new lexical scope);
-//! [`walk_stmt`] visits the parts of each kind of statement, so no pass keeps its own copy of
-//! the traversal.
-//! The expressions are the pass's business: [`Visitor::visit_expr`] gets each expression a
-//! statement holds directly (a condition, an initializer), and a pass that finds statements
-//! inside an expression (a lambda body, Kotlin's `if` as a value) walks them with
-//! [`Visitor::visit_block`] or [`Visitor::visit_stmt`].
+//! A pass implements [`Visitor`].
+//! It says what to do with an expression and overrides the hooks it treats specially (a local declaration, a returned value, a new lexical scope).
+//! [`walk_stmt`] visits the parts of each kind of statement, so no pass keeps its own copy of the traversal.
+//! The expressions are the pass's business.
+//! [`Visitor::visit_expr`] gets each expression a statement holds directly (a condition, an initializer).
+//! A pass that finds statements inside an expression (a lambda body, Kotlin's `if` as a value) walks them with [`Visitor::visit_block`] or [`Visitor::visit_stmt`].
 
 use crate::ir::{Class, Expr, Local, Method, Param, Stmt, StmtKind};
 

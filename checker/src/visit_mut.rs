@@ -1,11 +1,12 @@
-//! One walk over the whole IR that may change it in place, shared by the passes that rewrite
-//! a lowered file: relocation of spans and expression ids across an edit
-//! ([`crate::incremental`]) and Kotlin's synthetic accessor properties ([`crate::accessors`]).
+//! One walk over the whole IR that may change it in place.
+//! The passes that rewrite a lowered file share it.
+//! They are the relocation of spans and expression ids across an edit ([`crate::incremental`]) and Kotlin's synthetic accessor properties ([`crate::accessors`]).
 //!
-//! A pass implements [`VisitMut`] and overrides the hooks it cares about; each hook defaults
-//! to its `walk_*` function, which visits every part of the node. The walks destructure every
-//! node without `..`, so a field added to the IR fails to compile here until the walk covers
-//! it: no pass can silently miss a span or an expression. Every [`Span`] of the IR reaches
+//! A pass implements [`VisitMut`] and overrides the hooks it cares about. Each hook defaults
+//! to its `walk_*` function, which visits every part of the node.
+//! The walks destructure every node without `..`.
+//! So a field added to the IR fails to compile here until the walk covers it, and no pass can silently miss a span or an expression.
+//! Every [`Span`] of the IR reaches
 //! [`VisitMut::visit_span`], after the node's children.
 
 use crate::ir::{

@@ -3,10 +3,11 @@
 //! each run ends: the model the same configuration learns without noise, a stop with a report
 //! (non-zero exit), or another model that claims success (exit 0, the outcome that must not
 //! happen).
-//! It measures the default (a noisy model confirms every trace until three runs gave it,
-//! [`Confirmation::NOISY`]) beside `--confirm 1`, and prints what the repetitions cost: runs
-//! repeated to vote on disagreements, and runs beside the noise-free run (each trace once,
-//! the default without noise).
+//! It measures the default beside `--confirm 1`.
+//! By default a noisy model confirms every trace until three runs gave it ([`Confirmation::NOISY`]).
+//! It prints what the repetitions cost.
+//! That is the runs repeated to vote on disagreements, and the runs beyond the noise-free run.
+//! The noise-free run is the default without noise: each trace once.
 //!
 //! Run: `bench/learner/noise.sh` (or `cargo bench -p learner --bench noise`); it writes
 //! `bench/results/learner-noise.md`. `TYPESTAR_NOISE_SEEDS=N` sets the seeds per class

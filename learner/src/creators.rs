@@ -2,10 +2,10 @@
 //! "no object yet" state into the library's creators (`creates STATE`).
 //!
 //! DroidStar learns a class whose object is made by a callin (OkHttp's `build_valid` and
-//! `build_unavailable`, both `OkHttpClient.newCall()`) with those callins in the alphabet: the
-//! learned machine starts in a state where only they are enabled, and a filter (at most one of
-//! them per query) disables them everywhere else. The library's format says the same thing
-//! with creators: callins that are not inputs of the automaton but say in which state a new
+//! `build_unavailable`, both `OkHttpClient.newCall()`) with those callins in the alphabet.
+//! The learned machine starts in a state where only they are enabled.
+//! A filter (at most one of them per query) disables them everywhere else.
+//! The library's format says the same thing with creators: callins that are not inputs of the automaton but say in which state a new
 //! object starts. [`creators_from_initial`] rewrites the first form into the second, and
 //! refuses, saying why, whenever the learned machine is not of that shape, so that nothing it
 //! learned is lost.

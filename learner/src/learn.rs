@@ -2,9 +2,9 @@
 //! found, a non-determinism is reported, a hypothesis outgrows the state bound or the system
 //! fails.
 //!
-//! [`learn`] never panics on the system's behaviour and never loses work: every way it ends
-//! is an [`Outcome`] with the last hypothesis and the number of equivalence rounds, and every
-//! executed query is already in the journal.
+//! [`learn`] never panics on the system's behaviour and never loses work.
+//! Every way it ends is an [`Outcome`] with the last hypothesis and the number of equivalence rounds.
+//! Every executed query is already in the journal.
 
 use std::sync::Arc;
 

@@ -2,11 +2,13 @@
 //!
 //! - **Input variants.** One input symbol may have several concrete forms (two URLs that both
 //!   serve an image, `prepare()` and `prepareAsync()` when they are meant to agree). Running
-//!   every combination of forms per query, as DroidStar did, is exponential. [`RoundRobin`]
-//!   instead gives each *run* the next form of every variant input (run `r` uses form
-//!   `r mod forms`): it costs no extra run, and since every run re-executes its prefix on the
-//!   system, each prefix shared by runs is executed with different forms. A form that
-//!   answers differently is caught by the non-determinism check (the rerun confirms it) and
+//!   every combination of forms per query, as DroidStar did, is exponential.
+//!   [`RoundRobin`] instead gives each *run* the next form of every variant input (run `r`
+//!   uses form `r mod forms`).
+//!   It costs no extra run.
+//!   Every run re-executes its prefix on the system, so each prefix shared by runs is executed
+//!   with different forms.
+//!   A form that answers differently is caught by the non-determinism check (the rerun confirms it) and
 //!   reported with both traces, naming the prefix.
 //! - **Output merge.** Several callbacks the experiment treats as one (`onLoadingComplete` and
 //!   `onLoadingFailed` as "done"): [`OutputMap::merge`] sends each to a representative.

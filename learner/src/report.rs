@@ -2,9 +2,10 @@
 //! provenance (the Starling paper, §4.4).
 //!
 //! Inputs the experiment forbade (query filters) answer `err` to the learner, like errors of the
-//! API; the report makes them restrictions ([`Step::Restricted`], [`WaitOutcome::Restricted`])
-//! whose origin names the rule, "restricted by the experiment: …", so nobody mistakes them for
-//! errors of the API and the checker never reports them.
+//! API.
+//! The report makes them restrictions ([`Step::Restricted`], [`WaitOutcome::Restricted`]).
+//! Their origin names the rule, "restricted by the experiment: …".
+//! So nobody mistakes them for errors of the API, and the checker never reports them.
 
 use typestates::mealy::to_typestate;
 use typestates::{LearningStats, Origin, Provenance, ProvenanceKind, Step, Typestate, WaitOutcome};

@@ -3,13 +3,13 @@
 //! produced collected. The model backend ([`crate::simulation`]), `typestar learn` and the JVM
 //! backend all learn through [`learn_system`]; a backend only supplies [`Sul`] instances.
 //!
-//! Under a state bound `N`, a result the bound's proof accepts is tested once more against
-//! every system of `N + 1` states before it is accepted: a counterexample there proves the
-//! bound too small and stops the run ([`End::StateBoundRefuted`]).
+//! Under a state bound `N`, a result the bound's proof accepts is tested once more before it is accepted.
+//! The test is against every system of `N + 1` states.
+//! A counterexample there proves the bound too small and stops the run ([`End::StateBoundRefuted`]).
 //!
-//! What the system executes is split into learning (building hypotheses) and checking
-//! (equivalence queries, confirmation, the journal's sample) at every phase change, and with
-//! a journal summed with the sessions before ([`Totals`]).
+//! What the system executes is split at every phase change into learning (building hypotheses) and checking.
+//! Checking is equivalence queries, confirmation and the journal's sample.
+//! With a journal, the counts are summed with the sessions before ([`Totals`]).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

@@ -1,9 +1,8 @@
-//! What the learner ships inside the binary, so an installed `typestar` (no source tree beside
-//! it) finds it: the agent's Java sources and device build script, and the shipped experiments
-//! with their harnesses and fixtures.
-//! `build.rs` embeds them; the first use unpacks them under the cache directory
-//! (`$XDG_CACHE_HOME/typestar/shipped-HASH`, laid out as in the repository), where javac,
-//! the scripts and an experiment's relative harness paths find them as ordinary files.
+//! What the learner ships inside the binary, so an installed `typestar` (no source tree beside it) finds it.
+//! That is the agent's Java sources and device build script, and the shipped experiments with their harnesses and fixtures.
+//! `build.rs` embeds them.
+//! The first use unpacks them under the cache directory (`$XDG_CACHE_HOME/typestar/shipped-HASH`, laid out as in the repository).
+//! There javac, the scripts and an experiment's relative harness paths find them as ordinary files.
 //! A changed file gives another hash, so a stale copy is never used.
 
 use std::path::{Path, PathBuf};

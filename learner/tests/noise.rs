@@ -1,7 +1,8 @@
-//! No wrong model in silence under noise (issue 17, point 3): with callbacks late or missing
-//! in 1% and 5% of waits, and a noisy model's default confirmation (every trace run until three
-//! runs gave it, no `--confirm`), a run either learns what the same guarantee learns without
-//! noise or stops with a report, under the model's state bound and under distinguisher bound 2.
+//! No wrong model in silence under noise (issue 17, point 3).
+//! Callbacks come late or go missing in 1% and 5% of waits.
+//! The model runs with its default confirmation: every trace until three runs gave it, no `--confirm`.
+//! A run then either learns what the same guarantee learns without noise, or stops with a report.
+//! Both hold under the model's state bound and under distinguisher bound 2.
 //!
 //! A few classes here, the ones noise troubles most in `bench/results/learner-noise.md`;
 //! the benchmark (`bench/learner/noise.sh`) runs every library class with 50 seeds.

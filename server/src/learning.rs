@@ -3,17 +3,18 @@
 //! - `jvm`: `learner::backend::jvm`: the experiment is drafted by an agent on the host JVM
 //!   (`draft_experiment`) for review, then learned in agent processes;
 //! - `robolectric`: `learner::backend::robolectric`: the agent inside Robolectric at the
-//!   configured SDK level, from an experiment the repository ships (`learner/experiments/`) or
-//!   one the user wrote (drafting needs the host JVM, which has no Android classes);
+//!   configured SDK level;
+//!   - its experiment is one the repository ships (`learner/experiments/`) or one the user
+//!     wrote (drafting needs the host JVM, which has no Android classes);
 //! - `model`: a class of the library re-learned on a simulated device;
 //! - `android`: the agent on Android devices over adb (experiments are written by hand).
 //!
 //! Every backend learns through the learner's one entry point, `learner::backend::learn`.
 //!
-//! When a run cannot start for want of configuration (a class not on the classpath, an Android
-//! class on the host JVM, Robolectric's artifacts missing, no JDK), the error says what to set.
+//! A run may not start for want of configuration: a class not on the classpath, an Android class on the host JVM, Robolectric's artifacts missing, no JDK.
+//! The error then says what to set.
 //!
-//! Learners run on a blocking thread; the async learner futures are driven there and dropped
+//! Learners run on a blocking thread. The async learner futures are driven there and dropped
 //! (killing the agents) when the user cancels. The protocol tests plug in a scripted learner.
 
 use std::path::PathBuf;

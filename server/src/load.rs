@@ -1,6 +1,7 @@
-//! Finds the typestate a command line names: a file (the text format, typestar JSON, or a
-//! DroidStar DOT result), or a class of the bundled library (by fully qualified name, or by
-//! simple name when that is unambiguous); and the experiment file it names, or a shipped one.
+//! Finds the typestate a command line names.
+//! That is a file (the text format, typestar JSON, or a DroidStar DOT result), or a class of the bundled library.
+//! A class is named by fully qualified name, or by simple name when that is unambiguous.
+//! And the experiment file it names, or a shipped one.
 
 use std::path::{Path, PathBuf};
 

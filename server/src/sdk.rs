@@ -2,18 +2,17 @@
 //!
 //! A source file belongs to the module of the nearest folder above it that holds a Gradle
 //! build file (`build.gradle`, `build.gradle.kts`), or, with none, an `AndroidManifest.xml`.
-//! Each of `minSdk` and `targetSdk` is read from the module's Gradle file (`minSdk 21`,
-//! `minSdk = 21`, `minSdkVersion 21`, `minSdkVersion(21)`, and the same for `targetSdk`), else
-//! from its manifest's `<uses-sdk android:minSdkVersion="21" android:targetSdkVersion="34">`
-//! (`src/main/AndroidManifest.xml`, or `AndroidManifest.xml` in the module folder), else from
-//! the setting (`typestar check --min-sdk/--target-sdk`, the LSP settings).
-//! A value Gradle computes (`minSdk = libs.versions.min.get().toInt()`) is not a number this
-//! reader can know: it is passed over with a warning naming the place, and the next source
-//! answers.
+//! Each of `minSdk` and `targetSdk` is read from the first place that says:
+//! 1. the module's Gradle file (`minSdk 21`, `minSdk = 21`, `minSdkVersion 21`, `minSdkVersion(21)`, and the same for `targetSdk`);
+//! 2. its manifest's `<uses-sdk android:minSdkVersion="21" android:targetSdkVersion="34">` (`src/main/AndroidManifest.xml`, or `AndroidManifest.xml` in the module folder);
+//! 3. the setting (`typestar check --min-sdk/--target-sdk`, the LSP settings).
 //!
-//! The app's levels are `minSdk..targetSdk`: an app declares it was built for `targetSdk`, and
-//! Android keeps an app's behaviour at its `targetSdk` where it gates a change on the target
-//! level. An unknown end leaves that side open.
+//! A value Gradle computes (`minSdk = libs.versions.min.get().toInt()`) is not a number this reader can know.
+//! It is passed over with a warning naming the place, and the next source answers.
+//!
+//! The app's levels are `minSdk..targetSdk`.
+//! An app declares it was built for `targetSdk`, and Android keeps an app's behaviour at its `targetSdk` where it gates a change on the target level.
+//! An unknown end leaves that side open.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -1,15 +1,15 @@
-//! Behavioural comparison of two typestates of one class: equivalence with a shortest
-//! distinguishing trace, and a diff that lists witness traces where they differ (the same class
-//! on two Android versions, a learned typestate against the library's).
+//! Behavioural comparison of two typestates of one class.
+//! It gives equivalence with a shortest distinguishing trace, and a diff that lists witness traces where they differ.
+//! Uses: the same class on two Android versions, a learned typestate against the library's.
 //!
 //! Symbols are matched by name. Callins or callbacks only one side has are reported as
 //! alphabet differences; behaviour is compared over the callins both sides have.
 //!
 //! Behaviour is the synchronous closure, where a restriction of the experiment is `err`, as the
-//! learner saw it. One side saying the API forbids a call and the other that its experiment
-//! never tried it is still a difference worth a witness (a DroidStar import, which cannot tell,
-//! against the library's file; a learned typestate against one written from the Javadoc), so
-//! those are listed apart, in [`Diff::restrictions`], answering `restricted`.
+//! learner saw it.
+//! One side may say the API forbids a call and the other that its experiment never tried it.
+//! That is still a difference worth a witness: a DroidStar import, which cannot tell, against the library's file, or a learned typestate against one written from the Javadoc.
+//! So those are listed apart, in [`Diff::restrictions`], answering `restricted`.
 
 use crate::mealy::{to_mealy, Input, Mealy, Output, Signature};
 use crate::model::{CallinId, Typestate};

@@ -1,10 +1,9 @@
 //! Reading files and walking folders given by path, safe on whatever a user's tree holds.
 //!
-//! A file is read only if it is a regular file (after following links) within a size limit,
-//! checked before reading: a FIFO would block, a device like `/dev/zero` never ends, and a
-//! huge file would be read whole before being refused.
-//! A folder walk remembers the folders it entered (by their canonical path), so a symbolic
-//! link back up the tree is entered once, not until the system's link limit.
+//! A file is read only if it is a regular file (after following links) within a size limit, checked before reading.
+//! A FIFO would block, a device like `/dev/zero` never ends, and a huge file would be read whole before being refused.
+//! A folder walk remembers the folders it entered (by their canonical path).
+//! So a symbolic link back up the tree is entered once, not until the system's link limit.
 
 use std::collections::HashSet;
 use std::io::{Error, ErrorKind, Read};

@@ -1,11 +1,11 @@
 //! A learned typestate's inputs grouped as a reference typestate groups its methods.
 //!
 //! An experiment runs each method it binds as its own input, so that every binding is evidence.
-//! A library file may then bind several of those methods to one callin (`read: getX(..) |
-//! getRawX()`) where the run shows they answer alike.
-//! [`Typestate::grouped_like`] folds each learned input whose methods a callin of the reference
-//! binds into the learned input of that callin's name, after checking that the two take the same
-//! step in every learned state; then [`crate::diff::diff`] compares the two by name as usual.
+//! A library file may then bind several of those methods to one callin where the run shows
+//! they answer alike (`read: getX(..) | getRawX()`).
+//! [`Typestate::grouped_like`] folds each learned input whose methods a callin of the reference binds into the learned input of that callin's name.
+//! It first checks that the two take the same step in every learned state.
+//! Then [`crate::diff::diff`] compares the two by name as usual.
 
 use crate::binding::{MethodRef, Params};
 use crate::model::{CallinId, Step, Typestate};

@@ -2,7 +2,7 @@
 //! levels a violation happens on.
 //!
 //! A range is written `23..28` (both ends included), `..22` (up to 22) or `29..` (29 and
-//! later); a set of ranges is written with commas: `21..22, 29..30`.
+//! later). A set of ranges is written with commas: `21..22, 29..30`.
 
 use std::fmt;
 

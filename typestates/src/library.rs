@@ -3,7 +3,7 @@
 //!
 //! The bundled files live under `typestates/library/<package path>/<Class>.typestate` and are
 //! embedded with `include_str!` (the list below; a test checks it names every file on disk).
-//! A user folder (a project's `.typestar/`) is read recursively; a file there whose class is
+//! A user folder (a project's `.typestar/`) is read recursively. A file there whose class is
 //! already in the library replaces it, and the entry remembers what it replaced.
 //!
 //! ```text

@@ -5,13 +5,13 @@
 //! callback that arrives, or `quiet`. After `err` every output is `err`: the closure sends all
 //! errors to one sink state.
 //!
-//! A restriction of the experiment ([`Step::Restricted`], [`WaitOutcome::Restricted`]) is `err`
-//! here, as the learner saw it: learning equivalence ignores the difference, and [`to_typestate`]
-//! gives plain errors, which the learner's report marks as restrictions again from its filters.
+//! A restriction of the experiment ([`Step::Restricted`], [`WaitOutcome::Restricted`]) is `err` here, as the learner saw it.
+//! Learning equivalence ignores the difference.
+//! [`to_typestate`] gives plain errors, which the learner's report marks as restrictions again from its filters.
 //!
-//! [`to_mealy`] and [`to_typestate`] convert both ways. A typestate carries more than its
-//! Mealy machine (bindings, exceptions, the ignored mark, provenance), so the way back takes a
-//! [`Signature`] with the class's symbols and keeps what the learner cannot see empty.
+//! [`to_mealy`] and [`to_typestate`] convert both ways.
+//! A typestate carries more than its Mealy machine (bindings, exceptions, the ignored mark, provenance).
+//! So the way back takes a [`Signature`] with the class's symbols and keeps what the learner cannot see empty.
 //! A creator starts where its word from the initial state leads ([`CreatorStart`]), never at a state number of another machine.
 
 use std::collections::VecDeque;

@@ -25,6 +25,7 @@ test('settings: exactly the keys the server and the client read, with the server
     'typestar.sdk': ['integer', 34],
     'typestar.server.path': ['string', ''],
     'typestar.targetSdk': [['integer', 'null'], null],
+    'typestar.timeLimitSeconds': ['number', 10],
     'typestar.timeouts.learnMs': ['integer', 1800000],
     'typestar.timeouts.queryMs': ['integer', 30000],
     'typestar.timeouts.quiescenceMs': ['integer', 1000],

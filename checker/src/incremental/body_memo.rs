@@ -1,5 +1,5 @@
-//! The incremental checker's layer under the event model: from one check of an edited file
-//! to the next, it reuses the analyses of the method bodies the edit did not touch.
+//! The incremental checker's layer under the event model.
+//! From one check of an edited file to the next, it reuses the analyses of the method bodies the edit did not touch.
 //! [`BodyMemo`] is a [`Runner`]: the check runs every body of an event through it, and no
 //! analysis knows it is there.
 //! It notes each analysis of a method body run as an event: entry state, pass and result.

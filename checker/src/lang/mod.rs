@@ -1,8 +1,8 @@
 //! Parsing with tree-sitter and lowering into the IR, one module per grammar.
 //!
-//! Each grammar module walks its own node kinds and builds [`crate::ir`] values through the
-//! shared [`LowerCx`], which hands out expression ids, computes spans, and caps the nesting
-//! depth so that no input can exhaust the stack.
+//! Each grammar module walks its own node kinds and builds [`crate::ir`] values through the shared [`LowerCx`].
+//! [`LowerCx`] hands out expression ids and computes spans.
+//! It caps the nesting depth so that no input can exhaust the stack.
 //! Syntax errors never stop lowering: `ERROR` and `MISSING` nodes are recorded and skipped.
 
 mod java;

@@ -1,9 +1,10 @@
 //! The observation tree: every word observed, as a tree of nodes with one child per input,
 //! and apartness between its nodes.
 //!
-//! Below an `err` output everything is `err` (the closure), so a node reached through `err`
-//! is dead: [`ObservationTree::is_dead`] says so, and apartness treats every input of a dead
-//! node as answered `err` even where the tree stores nothing. That makes apartness with
+//! Below an `err` output everything is `err` (the closure), so a node reached through `err` is dead.
+//! [`ObservationTree::is_dead`] says so.
+//! Apartness treats every input of a dead node as answered `err` even where the tree stores nothing.
+//! That makes apartness with
 //! states that have errors free: a live node that answers anything but `err` is apart from a
 //! dead one.
 

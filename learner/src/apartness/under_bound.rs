@@ -1,19 +1,21 @@
 //! Identification under a state bound: which basis state each node of the observation tree
 //! may be, once the basis holds every state the bound allows.
 //!
-//! The basis nodes are pairwise apart, so they reach as many distinct states; when that is
-//! as many as the bound allows (less the error sink once seen), every live state of the
-//! system is a basis state, and every live node of the tree *is* one of them. A node is then
-//! told from a basis state not only by a word both answer differently (apartness) but also
-//! by a transition: when the node and the state answer an input alike yet the nodes they
-//! reach can be no common state, they are different states. Refining the candidates of every
-//! node until nothing changes identifies nodes that apartness leaves open: in a run through
-//! several transitions, a deeper node once identified identifies the nodes above it, so the
-//! learner need not ask each of them its own distinguishing word, nor the equivalence oracle
-//! test it.
+//! The basis nodes are pairwise apart, so they reach as many distinct states.
+//! That may be as many as the bound allows (less the error sink once seen).
+//! Then every live state of the system is a basis state, and every live node of the tree *is* one of them.
+//! A node is then told from a basis state not only by a word both answer differently (apartness) but also by a transition.
+//! When the node and the state answer an input alike yet the nodes they reach can be no common state, they are different states.
+//! Refining the candidates of every
+//! node until nothing changes identifies nodes that apartness leaves open.
+//! In a run through several transitions, a deeper node once identified identifies the nodes
+//! above it.
+//! So the learner need not ask each of them its own distinguishing word, nor the equivalence
+//! oracle test it.
 //!
-//! A live node is never the error sink: in the closure `wait` answers `quiet` or a callback
-//! in every live state, so the sink, which answers only `err`, is entered by `err` alone.
+//! A live node is never the error sink.
+//! In the closure `wait` answers `quiet` or a callback in every live state.
+//! So the sink, which answers only `err`, is entered by `err` alone.
 
 use crate::apartness::tree::{Node, ObservationTree};
 

@@ -1,10 +1,11 @@
-//! The fixture files of an experiment (media, HTTP responses), served from the host over
-//! HTTP so that the class under study fetches them from `http://127.0.0.1:PORT/NAME`
-//! wherever it runs: the agents on the host reach the server directly, devices through
-//! `adb reverse tcp:PORT tcp:HOST_PORT`, so no experiment needs an external URL.
+//! The fixture files of an experiment (media, HTTP responses), served from the host over HTTP.
+//! The class under study fetches them from `http://127.0.0.1:PORT/NAME` wherever it runs.
+//! The agents on the host reach the server directly, devices through
+//! `adb reverse tcp:PORT tcp:HOST_PORT`.
+//! So no experiment needs an external URL.
 //!
 //! The server answers `GET` and `HEAD` of a file of the folder (no `..`, no folders), 404
-//! otherwise, one thread per connection; it stops when dropped.
+//! otherwise, one thread per connection. It stops when dropped.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};

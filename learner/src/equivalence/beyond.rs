@@ -1,23 +1,26 @@
 //! The check beyond a state bound: is the learned model right for every system of a few states
 //! more than the bound?
 //!
-//! It asks what the H-method of Dorofeeva, El-Fakih and Yevtushenko requires for systems of
-//! at most `m` states, `k = m − n` states more than the hypothesis's `n`, and only what the
-//! observations do not already show.
+//! It asks what the H-method of Dorofeeva, El-Fakih and Yevtushenko requires for systems of at most `m` states.
+//! That is `k = m − n` states more than the hypothesis's `n`.
+//! It asks only what the observations do not already show.
 //! With the access words `A` of the hypothesis's states, every word `t` of `A·I^{≤k+1}` is
-//! asked, and must be apart in the prefix tree (different outputs after both on a common
-//! suffix) from every access word of a state other than the one the hypothesis reaches with
-//! it; so must any two prefixes `a·u` and `a·v` of one such word (`a ∈ A`, `u` a prefix of
-//! `v`) that the hypothesis takes to different states.
+//! asked.
+//! It must be apart in the prefix tree from every access word of a state other than the one
+//! the hypothesis reaches with it.
+//! So must any two prefixes `a·u` and `a·v` of one such word (`a ∈ A`, `u` a prefix of `v`)
+//! that the hypothesis takes to different states.
+//! Apart means different outputs after both on a common suffix.
 //! For pairs not yet apart it asks, after both words, the hypothesis's shortest
-//! distinguishing word of the two states, chosen greedily so that one word after `t` tells
-//! it from as many of the others as it can: the system then either shows them apart or
-//! contradicts the model.
+//! distinguishing word of the two states.
+//! It is chosen greedily so that one word after `t` tells it from as many of the others as it
+//! can.
+//! The system then either shows them apart or contradicts the model.
 //! Words through an `err` cost nothing (the closure answers them), and the hypothesis's error
 //! sink needs no identification.
 //!
 //! When no test contradicts the model, every system of at most `m` states that differs from
-//! it would have (the H-method's completeness); a larger one may not.
+//! it would have (the H-method's completeness). A larger one may not.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,8 +1,10 @@
 //! The W-method with a state bound, for experiments that give no distinguisher bound.
 //!
-//! Test words are `P · Σ^{≤k} · W`: `P` the access words and their one-input extensions,
-//! `k` the number of states the system may have beyond the hypothesis's, and `W` a
-//! characterising set of the hypothesis. Correct when the system has at most `state_bound`
+//! Test words are `P · Σ^{≤k} · W`.
+//! `P` is the access words and their one-input extensions.
+//! `k` is the number of states the system may have beyond the hypothesis's.
+//! `W` is a characterising set of the hypothesis.
+//! Correct when the system has at most `state_bound`
 //! states (error sink included). Extensions of `err` prefixes cost nothing: the query engine
 //! answers them.
 

@@ -1,11 +1,13 @@
-//! The heuristics typestar adds on top of plain L# (Vaandrager, Garhewal, Rot and Wißmann,
-//! TACAS 2022), each a named option that can be switched off, as LearnLib's `Rule2`/`Rule3`
-//! and AALpy's `extension_rule`/`separation_rule` are.
+//! The heuristics typestar adds on top of plain L# (Vaandrager, Garhewal, Rot and Wißmann, TACAS 2022).
+//! Each is a named option that can be switched off, as LearnLib's `Rule2`/`Rule3` and AALpy's `extension_rule`/`separation_rule` are.
 //!
-//! With none of them ([`Heuristics::PLAIN`]) the learner is the paper's L#: R2 asks a basis
-//! node's missing transition alone, R3 asks a frontier node a witness of two of its candidate
-//! states, R1 promotes a node apart from the whole basis, and counterexamples are processed
-//! by binary search on the tree. The default ([`Heuristics::ALL`]) switches every heuristic on.
+//! With none of them ([`Heuristics::PLAIN`]) the learner is the paper's L#:
+//! - R2 asks a basis node's missing transition alone;
+//! - R3 asks a frontier node a witness of two of its candidate states;
+//! - R1 promotes a node apart from the whole basis;
+//! - counterexamples are processed by binary search on the tree.
+//!
+//! The default ([`Heuristics::ALL`]) switches every heuristic on.
 
 use std::fmt;
 use std::str::FromStr;

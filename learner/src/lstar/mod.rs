@@ -1,6 +1,6 @@
-//! L* for Mealy machines (the Starling paper, Algorithm 1) with Rivest–Schapire counterexample
-//! processing: a binary search over the counterexample finds one distinguishing suffix, which
-//! becomes a new column. Rows of short prefixes therefore stay pairwise distinct, and no
+//! L* for Mealy machines (the Starling paper, Algorithm 1) with Rivest–Schapire counterexample processing.
+//! A binary search over the counterexample finds one distinguishing suffix, which becomes a new column.
+//! Rows of short prefixes therefore stay pairwise distinct, and no
 //! consistency check is needed.
 //!
 //! The table is filled in batches (one per closing step), so the query engine can run a
@@ -8,12 +8,12 @@
 //!
 //! [`LStar::k_tails`] starts with every word up to a distinguisher bound `k` as columns: the
 //! k-tails of Biermann and Feldman (1972), asked actively.
-//! A row is then a node's whole future up to `k` inputs, so under the bound's assumption (any
-//! two states are told apart within `k` inputs) two rows are equal exactly when their nodes
-//! reach the same state, and the first closed table is the system.
-//! Its queries are then Algorithm 2's test words for that hypothesis: the rows `S·Σ` and `S`
-//! over the columns of `k` inputs are the words `R(q)·i·s` and `R(q')·s` that
-//! `DistinguisherBound` asks, so the check finds them all in the cache and runs nothing.
+//! A row is then a node's whole future up to `k` inputs.
+//! The bound assumes that any two states are told apart within `k` inputs.
+//! Under that assumption two rows are equal exactly when their nodes reach the same state, and the first closed table is the system.
+//! Its queries are then Algorithm 2's test words for that hypothesis.
+//! The rows `S·Σ` and `S` over the columns of `k` inputs are the words `R(q)·i·s` and `R(q')·s` that `DistinguisherBound` asks.
+//! So the check finds them all in the cache and runs nothing.
 //! Learning and checking together execute the check's maximal words, no more: what
 //! [`crate::equivalence::DistinguisherBound::runs_floor`] counts, below which no learner whose
 //! result Algorithm 2 accepts can go.

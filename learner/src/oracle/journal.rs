@@ -2,7 +2,7 @@
 //! which a killed run resumes without executing any finished query again.
 //!
 //! The first line is a [`Header`] naming the journal format, the experiment's fingerprint,
-//! the class and the alphabet; every further line is one executed query with its outputs, by
+//! the class and the alphabet. Every further line is one executed query with its outputs, by
 //! name. Opening a journal:
 //! - creates it with a header when it is missing or empty;
 //! - refuses it, with a message saying which experiment it belongs to, when the fingerprint
@@ -13,9 +13,11 @@
 //! each chunk, so a kill loses at most the queries in flight.
 //!
 //! Between entries, `{"totals": ...}` lines keep what every session executed, split into
-//! learning and checking ([`Totals`]): a session appends one at every phase change and at its
-//! end, summed with the sessions before, so a resumed run reports the work of all of them
-//! (a kill loses at most the counts since the last phase change). The last one counts.
+//! learning and checking ([`Totals`]).
+//! A session appends one at every phase change and at its end, summed with the sessions before.
+//! So a resumed run reports the work of all of them.
+//! A kill loses at most the counts since the last phase change.
+//! The last one counts.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};

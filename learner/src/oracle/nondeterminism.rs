@@ -1,17 +1,17 @@
 //! The non-determinism check: a trace that contradicts an earlier one is settled by a vote.
 //!
-//! The disagreeing prefix is run again until one trace has the [`Majority`] of runs (3 by
-//! default), counting the earlier and the later observation, and at most `2 × majority − 1`
-//! runs in all. Every vote is listed ([`Disagreement`]).
-//! When the earlier trace wins, the later answer was a one-off (a callback late past the
-//! quiescence timeout on a loaded machine): the query is run again and learning goes on.
+//! The disagreeing prefix is run again until one trace has the [`Majority`] of runs (3 by default).
+//! The count includes the earlier and the later observation, and there are at most `2 × majority − 1` runs in all.
+//! Every vote is listed ([`Disagreement`]).
+//! When the earlier trace wins, the later answer was a one-off (a callback late past the quiescence timeout on a loaded machine).
+//! The query is then run again and learning goes on.
 //! When another trace wins, learning has built on a one-off: the prefix tree takes the
 //! majority's trace and learning starts again from the tree ([`QueryError::Relearn`]).
 //! When no trace wins, the system is not deterministic: learning stops with a report of every
 //! trace and its votes.
 //!
-//! The report is an error of the query, so learning stops cleanly with it (and with the
-//! hypothesis so far) instead of crashing and losing results, which is what DroidStar did.
+//! The report is an error of the query, so learning stops cleanly with it (and with the hypothesis so far).
+//! DroidStar crashed there instead and lost its results.
 
 use std::fmt;
 use std::sync::{Arc, Mutex};

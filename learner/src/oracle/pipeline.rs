@@ -1,10 +1,10 @@
 //! The standard query engine: every layer of [`crate::oracle`] stacked in order, with
 //! handles on the shared prefix tree, the two counters and the recorded restrictions.
 //!
-//! Building a pipeline with a journal replays the journal into the prefix tree, so a resumed
-//! run asks the system nothing it already answered; [`Pipeline::check_journal`] first runs a
-//! sample of the journaled queries on the system again, so that a journal of another system
-//! is reported as such instead of as the system's non-determinism.
+//! Building a pipeline with a journal replays the journal into the prefix tree.
+//! So a resumed run asks the system nothing it already answered.
+//! [`Pipeline::check_journal`] first runs a sample of the journaled queries on the system again.
+//! So a journal of another system is reported as such, not as the system's non-determinism.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};

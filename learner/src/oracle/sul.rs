@@ -1,8 +1,9 @@
 //! The system under learning, one input at a time, and a decorator that counts what it costs.
 //!
-//! A [`Sul`] is one instance of the class in its experiment: `reset` builds a fresh object,
-//! `step` gives one input of the synchronous closure and returns its output, `steps` several
-//! back to back. Process, JVM and
+//! A [`Sul`] is one instance of the class in its experiment.
+//! `reset` builds a fresh object.
+//! `step` gives one input of the synchronous closure and returns its output, `steps` several back to back.
+//! Process, JVM and
 //! device backends implement it in `crate::backend`; [`CountingSul`] wraps any of them.
 
 use std::future::Future;

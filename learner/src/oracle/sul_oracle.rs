@@ -1,7 +1,8 @@
-//! The adaptor from systems to a membership oracle: runs a batch of queries on N instances in
-//! parallel, and on each instance extends the current run instead of resetting whenever the
-//! run so far is a prefix of the next query (SwiftHand's lesson, Choi et al., OOPSLA 2013:
-//! restarts are what costs).
+//! The adaptor from systems to a membership oracle.
+//! It runs a batch of queries on N instances in parallel.
+//! On each instance it extends the current run instead of resetting whenever the run so far is
+//! a prefix of the next query.
+//! That is SwiftHand's lesson (Choi et al., OOPSLA 2013): restarts are what costs.
 //!
 //! The part of a query an instance has not run yet goes to it in one [`Sul::steps`] call, so
 //! a backend can run it without a round trip between inputs.

@@ -14,6 +14,9 @@ pub mod text;
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use serde::Deserialize;
 
 pub use static_checker::StaticChecker;
 pub use text::{Pos, Span};
@@ -174,6 +177,40 @@ pub enum Leaks {
     All,
 }
 
+/// What a check reports and how long it may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// Which leak reports the check makes.
+    pub leaks: Leaks,
+    /// How long parsing and checking one file may take (`typestar.timeLimitSeconds`, the CLI's
+    /// `--time-limit`).
+    pub time_limit: Duration,
+}
+
+impl Default for CheckOptions {
+    fn default() -> CheckOptions {
+        CheckOptions {
+            leaks: Leaks::default(),
+            time_limit: checker::CheckConfig::default().time_limit,
+        }
+    }
+}
+
+/// A length of time given as a number of seconds, 0 or more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "f64")]
+pub struct Seconds(pub Duration);
+
+impl TryFrom<f64> for Seconds {
+    type Error = String;
+
+    fn try_from(seconds: f64) -> Result<Seconds, String> {
+        Duration::try_from_secs_f64(seconds)
+            .map(Seconds)
+            .map_err(|_| format!("`{seconds}`: expected a number of seconds, 0 or more"))
+    }
+}
+
 impl FindingCode {
     /// The kebab-case id shown to users.
     pub fn id(self) -> &'static str {
@@ -314,7 +351,7 @@ pub trait Checker: Send + Sync + 'static {
         library: &Library,
         file: &SourceFile,
         cache: &DocumentCache,
-        leaks: Leaks,
+        options: CheckOptions,
     ) -> FileAnalysis;
 
     /// The start of the method (or function) declaration enclosing `pos`.

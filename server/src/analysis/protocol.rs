@@ -1,5 +1,5 @@
-//! The protocol view: a class's protocol as a Graphviz diagram with what each state and
-//! transition means and where it comes from, and the states an object may be in at the cursor.
+//! The protocol view: a class's protocol as a Graphviz diagram, and the states an object may be in at the cursor.
+//! The diagram says what each state and transition means and where it comes from.
 
 use serde::Serialize;
 use typestates::library::Entry;

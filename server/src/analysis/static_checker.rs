@@ -13,8 +13,8 @@ use checker::{CheckConfig, ViolationKind};
 
 use super::text::LineIndex;
 use super::{
-    CallFact, Certainty, Checker, DocumentCache, Edit, FileAnalysis, Finding, FindingCode, Fix,
-    Language, Leaks, Library, Pos, Related, SourceFile, Span,
+    CallFact, Certainty, CheckOptions, Checker, DocumentCache, Edit, FileAnalysis, Finding,
+    FindingCode, Fix, Language, Leaks, Library, Pos, Related, SourceFile, Span,
 };
 
 /// The static checker of the `checker` crate.
@@ -31,10 +31,11 @@ impl Checker for StaticChecker {
         library: &Library,
         file: &SourceFile,
         cache: &DocumentCache,
-        leaks: Leaks,
+        options: CheckOptions,
     ) -> FileAnalysis {
         let config = CheckConfig {
-            report_unreleased: leaks == Leaks::All,
+            report_unreleased: options.leaks == Leaks::All,
+            time_limit: options.time_limit,
             ..self.config()
         };
         let result = cache

@@ -1,5 +1,5 @@
-//! Positions in source text as the analysis sees them: zero-based lines and UTF-8 byte columns,
-//! plus the few lexical lookups the server needs without a parser (the word under the cursor).
+//! Positions in source text as the analysis sees them: zero-based lines and UTF-8 byte columns.
+//! Also the few lexical lookups the server needs without a parser (the word under the cursor).
 
 /// A position: zero-based line, zero-based byte column within the line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -15,6 +15,7 @@ use typestates::library::Library;
 
 use super::failure::Failure;
 use crate::report::{self, human::Style};
+use server::analysis::Seconds;
 use server::project;
 use server::sdk::SdkSetting;
 
@@ -59,8 +60,7 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     let seconds: f64 = text
         .parse()
         .map_err(|_| format!("`{text}` is not a number of seconds"))?;
-    Duration::try_from_secs_f64(seconds)
-        .map_err(|_| format!("`{text}`: expected a number of seconds, 0 or more"))
+    Seconds::try_from(seconds).map(|Seconds(limit)| limit)
 }
 
 /// Output formats of `typestar check`.

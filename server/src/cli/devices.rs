@@ -1,6 +1,6 @@
 //! `typestar devices`: the Android devices the adb servers see, with their model, API level
-//! and whether a typestar agent runs there; and the adb options `typestar learn --backend
-//! android` shares with it.
+//! and whether a typestar agent runs there.
+//! It also holds the adb options `typestar learn --backend android` shares with it.
 
 use std::process::ExitCode;
 

@@ -1,6 +1,6 @@
-//! `typestar draft CLASS --classpath CP [-o FILE]`: writes a first experiment file (TOML) for a
-//! class from the agent's description of its public API (`learner/EXPERIMENTS.md`), and the
-//! harness sources it names next to it.
+//! `typestar draft CLASS --classpath CP [-o FILE]`: writes a first experiment file (TOML) for a class.
+//! It drafts it from the agent's description of its public API (`learner/EXPERIMENTS.md`).
+//! It writes the harness sources the file names next to it.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -1,13 +1,13 @@
 //! Diagnostics of open documents: scheduling a check after an edit, debouncing bursts,
 //! discarding superseded work, and publishing only results for the document's current version.
 //!
-//! Edits closer together than one check of the document are a burst and are checked once:
-//! an edit waits until that long has passed since the previous edit ([`burst_delay`]), and is
-//! dropped if another edit came meanwhile. The window is the document's last check time, kept
-//! between [`BURST_FLOOR`] (edits an editor sends together) and
-//! `typestar.diagnostics.debounceMs`: coalescing saves at most one check, so a longer window only
-//! adds latency, and an edit that comes after the previous one's check is checked at once.
-//! Every check runs on a [`Snapshot`]; its result is published only while the snapshot is still
+//! Edits closer together than one check of the document are a burst and are checked once.
+//! An edit waits until that long has passed since the previous edit ([`burst_delay`]).
+//! It is dropped if another edit came meanwhile.
+//! The window is the document's last check time, kept between [`BURST_FLOOR`] (edits an editor sends together) and `typestar.diagnostics.debounceMs`.
+//! Coalescing saves at most one check, so a longer window only adds latency.
+//! An edit that comes after the previous one's check is checked at once.
+//! Every check runs on a [`Snapshot`]. Its result is published only while the snapshot is still
 //! the document's latest state, decided under the publish lock.
 //! Edit times, check costs and waits read tokio's clock (`tokio::time::Instant`, `sleep`), so a
 //! test pauses and advances it (`tokio::time::pause`) instead of depending on the wall clock.
@@ -167,10 +167,10 @@ fn check_bands(
     file: &SourceFile,
     cache: &DocumentCache,
 ) -> FileAnalysis {
-    let (sdk, leaks) = (settings.sdk, settings.leaks);
+    let (sdk, options) = (settings.sdk, settings.check);
     let bands = level_bands(library, [&*file.text]);
     if bands == [ApiLevels::ALL] {
-        return checker.check(library, file, cache, leaks);
+        return checker.check(library, file, cache, options);
     }
     let app = match &file.path {
         Some(path) => SdkReader::new(sdk).levels_of(path).range(),
@@ -187,7 +187,7 @@ fn check_bands(
         if on.is_empty() {
             continue;
         }
-        let analysis = checker.check(&library_on(library, band), file, cache, leaks);
+        let analysis = checker.check(&library_on(library, band), file, cache, options);
         for finding in analysis.findings {
             merge_finding(&mut findings, &mut levels, finding, on);
         }

@@ -2,12 +2,13 @@
 //!
 //! Bytes go in with [`Decoder::push`]; [`Decoder::next`] gives whole JSON bodies and one error
 //! per stretch of input it had to skip.
-//! After a frame it cannot use (no or an unreadable `Content-Length`, a body that is not JSON,
-//! bytes that are no header) it skips to the next `Content-Length: N` line, so one bad message
-//! costs one error and never the framing of the messages after it.
-//! A JSON body cannot hold a `Content-Length: N` line (a raw line break is not allowed inside a
-//! JSON string, and the words are not JSON outside one), so finding one inside a body proves
-//! that its declared length was too long: the body ends there and the next message is kept.
+//! After a frame it cannot use, it skips to the next `Content-Length: N` line.
+//! Such a frame has no or an unreadable `Content-Length`, a body that is not JSON, or bytes that are no header.
+//! So one bad message costs one error and never the framing of the messages after it.
+//! A JSON body cannot hold a `Content-Length: N` line.
+//! A raw line break is not allowed inside a JSON string, and the words are not JSON outside one.
+//! So finding one inside a body proves that its declared length was too long.
+//! The body ends there and the next message is kept.
 //! A declared length that is too short leaves a truncated body (an error) and the rest of the
 //! message before the next header, which is skipped without a second error.
 

@@ -2,7 +2,7 @@
 //! the client can do. Shared as `Arc<Session>` by handlers and background tasks.
 //!
 //! Everything here is updated synchronously (std locks held for a copy, never across an
-//! `.await`); readers clone the `Arc`s they need and work on those.
+//! `.await`). Readers clone the `Arc`s they need and work on those.
 
 use std::collections::HashSet;
 use std::path::PathBuf;

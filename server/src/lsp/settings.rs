@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::Deserialize;
 
-use crate::analysis::Leaks;
+use crate::analysis::{CheckOptions, Leaks, Seconds};
 use crate::sdk::SdkSetting;
 
 pub use crate::learning::{Backend, LearnSettings};
@@ -42,6 +42,9 @@ pub struct Options {
     pub target_sdk: Option<u32>,
     /// `typestar.unreleased`: report every leak, as `typestar check --unreleased` does.
     pub unreleased: Option<bool>,
+    /// `typestar.timeLimitSeconds`: how long parsing and checking one file may take, as
+    /// `typestar check --time-limit` says.
+    pub time_limit_seconds: Option<Seconds>,
 }
 
 /// `typestar.inlayHints.*`.
@@ -95,8 +98,8 @@ pub struct Settings {
     pub state_hints: StateHints,
     /// The app's API levels for modules that do not say.
     pub sdk: SdkSetting,
-    /// Which leak reports are published.
-    pub leaks: Leaks,
+    /// Which leak reports are published, and how long one file's check may take.
+    pub check: CheckOptions,
 }
 
 impl Default for Settings {
@@ -138,9 +141,14 @@ impl Settings {
                 min_sdk: options.min_sdk,
                 target_sdk: options.target_sdk,
             },
-            leaks: match options.unreleased {
-                Some(true) => Leaks::All,
-                Some(false) | None => Leaks::Vouched,
+            check: CheckOptions {
+                leaks: match options.unreleased {
+                    Some(true) => Leaks::All,
+                    Some(false) | None => Leaks::Vouched,
+                },
+                time_limit: options
+                    .time_limit_seconds
+                    .map_or(CheckOptions::default().time_limit, |Seconds(limit)| limit),
             },
         }
     }
@@ -175,7 +183,8 @@ mod tests {
             "timeouts": { "queryMs": 5000 },
             "jobs": 4,
             "diagnostics": { "debounceMs": 0 },
-            "unreleased": true
+            "unreleased": true,
+            "timeLimitSeconds": 2.5
         }));
         assert_eq!(error, None);
         assert_eq!(settings.learning.backend, Backend::Android);
@@ -187,13 +196,23 @@ mod tests {
         assert_eq!(settings.learning.quiescence, Duration::from_secs(1));
         assert_eq!(settings.learning.jobs, 4);
         assert_eq!(settings.debounce, Duration::ZERO);
-        assert_eq!(settings.leaks, Leaks::All);
+        assert_eq!(settings.check.leaks, Leaks::All);
+        assert_eq!(settings.check.time_limit, Duration::from_millis(2500));
     }
 
     #[test]
     fn malformed_settings_fall_back_to_defaults() {
-        let (settings, error) = Settings::from_json(json!({ "backend": "toaster" }));
-        assert_eq!(settings, Settings::default());
-        assert!(error.unwrap().contains("toaster"));
+        let cases = [
+            (json!({ "backend": "toaster" }), "toaster"),
+            (
+                json!({ "timeLimitSeconds": -1 }),
+                "expected a number of seconds, 0 or more",
+            ),
+        ];
+        for (value, reason) in cases {
+            let (settings, error) = Settings::from_json(value);
+            assert_eq!(settings, Settings::default());
+            assert!(error.unwrap().contains(reason), "{reason}");
+        }
     }
 }

@@ -1,6 +1,6 @@
-//! Running analysis off the async runtime: every CPU-bound piece of work goes through
-//! [`blocking`], which runs it on tokio's blocking pool and turns a panic into a logged error, so
-//! one bad request or file never takes the server down.
+//! Running analysis off the async runtime.
+//! Every CPU-bound piece of work goes through [`blocking`], which runs it on tokio's blocking pool.
+//! It turns a panic into a logged error, so one bad request or file never takes the server down.
 
 use std::any::Any;
 

@@ -1,7 +1,7 @@
-//! A guard in front of tower-lsp-server's reader: it re-frames the client's byte stream with the
-//! resynchronising [`Decoder`] and replaces every message the framework could not decode by a
-//! well-formed request that the server answers with the JSON-RPC error (`-32700` parse error,
-//! `-32600` invalid request).
+//! A guard in front of tower-lsp-server's reader.
+//! It re-frames the client's byte stream with the resynchronising [`Decoder`].
+//! It replaces every message the framework could not decode by a well-formed request.
+//! The server answers that request with the JSON-RPC error (`-32700` parse error, `-32600` invalid request).
 //!
 //! Why: tower-lsp-server 0.23 reads with tokio-util's `FramedRead`, which ends the stream after
 //! the first decode error (tokio-rs/tokio#3976), so one malformed message would stop the server.

@@ -1,6 +1,5 @@
-//! Workspace-wide work: loading the `.typestar/` folders into the library, indexing the class
-//! hierarchy of the workspace, and checking every Java and Kotlin file with `$/progress`, at
-//! startup and whenever a typestate file changes.
+//! Workspace-wide work: loading the `.typestar/` folders into the library and indexing the class hierarchy of the workspace.
+//! It also checks every Java and Kotlin file with `$/progress`, at startup and whenever a typestate file changes.
 //!
 //! Open documents are left to `diagnostics`: their results carry versions. A newer refresh
 //! supersedes a running one, which stops at its next file.

@@ -59,6 +59,52 @@ async fn a_possible_violation_is_a_warning_with_the_call_that_caused_it() {
     assert_eq!(related["message"], "`release()` here moves it to End");
 }
 
+/// `typestar.timeLimitSeconds` bounds each file's check as `typestar check --time-limit` does:
+/// at 0 no file is checked fully; raising it checks the open file again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_limit_setting_bounds_each_check() {
+    // The client pushes its settings: it does not answer `workspace/configuration`.
+    let mut server = TestServer::builder()
+        .static_checker()
+        .capabilities(json!({ "window": { "workDoneProgress": true } }))
+        .settings(json!({ "diagnostics": { "debounceMs": 0 }, "timeLimitSeconds": 0 }))
+        .build()
+        .await;
+    let uri = server.open("PlayerActivity.java", PLAYER).await;
+    let diagnostics = server.await_diagnostics(&uri, Some(1)).await;
+    let codes = |diagnostics: &[Value]| -> Vec<String> {
+        diagnostics
+            .iter()
+            .filter_map(|d| d["code"].as_str().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(
+        codes(&diagnostics),
+        ["not-checked-fully"],
+        "{diagnostics:#?}"
+    );
+    assert!(
+        diagnostics[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("longer than the limit of 0 s"),
+        "{diagnostics:#?}"
+    );
+
+    server
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({ "settings": { "typestar": { "diagnostics": { "debounceMs": 0 }, "timeLimitSeconds": 60 } } }),
+        )
+        .await;
+    let diagnostics = server.await_diagnostics(&uri, Some(1)).await;
+    assert_eq!(
+        codes(&diagnostics),
+        ["typestate-violation"],
+        "{diagnostics:#?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_hover_shows_the_states_the_checker_computed() {
     let mut server = TestServer::builder().static_checker().build().await;

@@ -9,8 +9,8 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use server::analysis::{
-    CallFact, Certainty, Checker, DocumentCache, Edit, FileAnalysis, Finding, FindingCode, Fix,
-    Leaks, Library, Pos, Related, SourceFile, Span,
+    CallFact, Certainty, CheckOptions, Checker, DocumentCache, Edit, FileAnalysis, Finding,
+    FindingCode, Fix, Library, Pos, Related, SourceFile, Span,
 };
 use server::learning::{Draft, LearnError, LearnProgress, LearnRequest, Learner};
 use tokio::sync::Notify;
@@ -49,7 +49,7 @@ impl Checker for FakeChecker {
         library: &Library,
         file: &SourceFile,
         _cache: &DocumentCache,
-        _leaks: Leaks,
+        _options: CheckOptions,
     ) -> FileAnalysis {
         self.checks.fetch_add(1, Ordering::SeqCst);
         assert!(!file.text.contains("PANIC"), "scripted panic");

@@ -1,10 +1,11 @@
 //! The JSON format of typestates (`"format": "typestar/1"`), for tools rather than people.
 //!
-//! The wire types here are a deliberate, versioned format, separate from the model: states,
-//! callins and callbacks are referenced by name, never by index, so a file stays readable and
-//! diffable. [`to_json`] writes every field of the model; [`from_json`] reads it back and
-//! reports syntax errors at the line:col serde_json gives, and name errors at the JSON path
-//! (`states[2].callins.start.target`) and the line:col of that value. [`json_schema`] is the
+//! The wire types here are a deliberate, versioned format, separate from the model.
+//! States, callins and callbacks are referenced by name, never by index, so a file stays readable and diffable.
+//! [`to_json`] writes every field of the model.
+//! [`from_json`] reads it back and reports syntax errors at the line:col serde_json gives.
+//! It reports name errors at the JSON path (`states[2].callins.start.target`) and the line:col of that value.
+//! [`json_schema`] is the
 //! JSON Schema derived from the same types, committed as `typestates/schema/typestate.schema.json`.
 
 mod export;

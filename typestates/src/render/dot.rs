@@ -2,8 +2,8 @@
 //!
 //! Every label and id is quoted, so symbols with `-`, spaces or `$` survive (DroidStar's
 //! unquoted labels did not). States are boxes labelled with their names, with the description
-//! as tooltip; callins are plain edges, ignored callins dotted and grey, callbacks blue, quiet
-//! moves dashed; the optional error sink is a red octagon whose edges name the exceptions, and
+//! as tooltip. Callins are plain edges, ignored callins dotted and grey, callbacks blue, quiet
+//! moves dashed. The optional error sink is a red octagon whose edges name the exceptions, and
 //! the restrictions of the experiment lead, dashed and grey, to a grey octagon `restricted`.
 
 use std::fmt::Write;

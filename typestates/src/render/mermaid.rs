@@ -1,8 +1,9 @@
 //! Mermaid `stateDiagram-v2`, which Markdown viewers (GitHub, VS Code) draw inline.
 //!
-//! Mermaid cannot style single transitions, so the kind of move is in the label: callbacks read
-//! `on finished`, quiet moves `quiet`, ignored callins `execute (ignored)`, and edges into the
-//! optional error sink name the exception after a `/`; the restrictions of the experiment lead
+//! Mermaid cannot style single transitions, so the kind of move is in the label.
+//! Callbacks read `on finished`, quiet moves `quiet`, ignored callins `execute (ignored)`.
+//! Edges into the optional error sink name the exception after a `/`.
+//! The restrictions of the experiment lead
 //! to a grey state of their own, `restricted by the experiment`.
 
 use std::fmt::Write;

@@ -1,11 +1,12 @@
 //! Renderings of a typestate for people: Graphviz DOT ([`dot`]), Mermaid state diagrams
 //! ([`mermaid`]) and the protocol table ([`table`]) shown by `typestar show` and in hovers.
 //!
-//! DOT and Mermaid draw the same edges, computed once here ([`edges`]): one edge per pair of
-//! states and kind of move, labelled with every symbol that makes it. Quiet self-loops are left
-//! out (a state that says nothing about time passing stays put, as in the text format); the
-//! error sink is drawn only when [`Options::error_sink`] asks for it, and with it a separate,
-//! grey node for the restrictions of the experiment, which are not errors of the API.
+//! DOT and Mermaid draw the same edges, computed once here ([`edges`]).
+//! There is one edge per pair of states and kind of move, labelled with every symbol that makes it.
+//! Quiet self-loops are left
+//! out (a state that says nothing about time passing stays put, as in the text format).
+//! The error sink is drawn only when [`Options::error_sink`] asks for it.
+//! With it comes a separate, grey node for the restrictions of the experiment, which are not errors of the API.
 
 pub mod dot;
 pub mod mermaid;

@@ -9,9 +9,10 @@
 //! ```
 //!
 //! It is Markdown whose columns are padded, so the same text reads well in a terminal
-//! (`typestar show`) and renders in hovers. A cell says `→ Target` for an enabled callin (with
-//! `(ignored)` when it has no effect), `✗` for a disabled one (with the exception when known),
-//! and for time passing `quiet`, `quiet → Target`, `on callback → Target` or `✗ fails`.
+//! (`typestar show`) and renders in hovers.
+//! A cell says `→ Target` for an enabled callin (with `(ignored)` when it has no effect).
+//! It says `✗` for a disabled one (with the exception when known).
+//! For time passing it says `quiet`, `quiet → Target`, `on callback → Target` or `✗ fails`.
 //! An input the experiment forbade says `restricted`, never `✗`: nothing is known of it.
 //! Facts marked unverified end in `?`.
 

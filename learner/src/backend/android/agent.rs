@@ -1,6 +1,6 @@
-//! The agent on one device: the dex jar pushed to `/data/local/tmp/typestar/`, started by
-//! `app_process` with the session token on its stdin, reached through a forward of its
-//! abstract socket, greeted and loaded with the experiment.
+//! The agent on one device.
+//! The dex jar is pushed to `/data/local/tmp/typestar/` and started by `app_process` with the session token on its stdin.
+//! It is reached through a forward of its abstract socket, greeted and loaded with the experiment.
 
 use std::collections::VecDeque;
 use std::path::PathBuf;

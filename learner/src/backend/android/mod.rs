@@ -1,15 +1,16 @@
-//! The Android backend: classes learned on Android devices over adb, as DroidStar learned
-//! them, with any number of devices across any number of adb servers (`host:port`: the
-//! local server, or a device farm's such as DeviceFarmer/STF).
+//! The Android backend: classes learned on Android devices over adb, as DroidStar learned them.
+//! It uses any number of devices across any number of adb servers.
+//! A server is `host:port`: the local server, or a device farm's such as DeviceFarmer/STF.
 //!
 //! - [`adb`]: the adb servers and devices, through `adb_client`, its pitfalls worked around.
 //! - `agent`: the dexed agent pushed, started by `app_process` with its session token on
 //!   stdin, reached through a forward of its abstract socket and loaded with the experiment.
 //! - `pool`: the run's devices, leased by workers a run of queries at a time; lost devices are
 //!   set aside and taken back when their server lists them again.
-//! - `worker`: the [`crate::oracle::Sul`] of one worker, which survives a device that goes away
-//!   mid-query by replaying the run on the next device it leases, and records every run by
-//!   device so that devices that disagree are reported.
+//! - `worker`: the [`crate::oracle::Sul`] of one worker.
+//!   It survives a device that goes away mid-query by replaying the run on the next device it
+//!   leases.
+//!   It records every run by device so that devices that disagree are reported.
 //!
 //! Everything else (experiments, the learning pipeline with its shared query cache and
 //! journal, the report) is the JVM backend's. `learner/ANDROID.md` is the user's guide.

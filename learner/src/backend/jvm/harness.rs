@@ -1,11 +1,12 @@
-//! Harness classes written by `typestar draft`: Java source for a concrete subclass of an
-//! abstract class (or a class with `on…` hooks) that reports each callback method to the agent
-//! (agent-android/PROTOCOL.md §6), so that callbacks delivered by overriding need no
-//! hand-written code.
+//! Harness classes written by `typestar draft`.
+//! A harness is Java source for a concrete subclass of an abstract class (or a class with `on…` hooks).
+//! It reports each callback method to the agent (agent-android/PROTOCOL.md §6).
+//! So callbacks delivered by overriding need no hand-written code.
 //!
-//! A harness mirrors every public or protected constructor of its class, overrides each
-//! callback method to report it by its callback symbol, then calls the inherited method (or
-//! returns the type's default value for an abstract one). Types are erased: the subclass
+//! A harness mirrors every public or protected constructor of its class.
+//! It overrides each callback method to report it by its callback symbol.
+//! Then it calls the inherited method (or returns the type's default value for an abstract one).
+//! Types are erased: the subclass
 //! extends the raw class, which javac accepts for overriding generic methods.
 
 use std::fmt::Write as _;

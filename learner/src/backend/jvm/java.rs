@@ -1,6 +1,6 @@
-//! Finding the JDK and building the agent from the repository's sources (and an
-//! experiment's harness sources) into a cache directory keyed by a hash of those sources, so
-//! no jar is ever committed and a changed source is rebuilt on first use.
+//! Finding the JDK and building the agent from the repository's sources (and an experiment's harness sources).
+//! The build goes into a cache directory keyed by a hash of those sources.
+//! So no jar is ever committed and a changed source is rebuilt on first use.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,6 @@
-//! Learning a class on the host JVM: the shared pipeline ([`learn_setup`]) over `jobs` agent
-//! processes, with the experiment's filters, algorithm and distinguisher bound unless the
-//! user's [`crate::session::Choices`] say otherwise, and the learned typestate with its
-//! provenance and statistics.
+//! Learning a class on the host JVM: the shared pipeline ([`learn_setup`]) over `jobs` agent processes.
+//! It uses the experiment's filters, algorithm and distinguisher bound unless the user's [`crate::session::Choices`] say otherwise.
+//! It gives the learned typestate with its provenance and statistics.
 
 use std::path::PathBuf;
 use std::sync::Arc;

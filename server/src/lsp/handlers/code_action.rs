@@ -1,7 +1,7 @@
 //! `textDocument/codeAction`: the checker's safe fixes, and suppressions for the line or method,
-//! for the findings that touch the range or are among the request's diagnostics; and
-//! `source.fixAll.typestar`, every safe fix of the file at once. Only the kinds the request's
-//! `only` asks for are answered.
+//! for the findings that touch the range or are among the request's diagnostics.
+//! It also offers `source.fixAll.typestar`, every safe fix of the file at once.
+//! Only the kinds the request's `only` asks for are answered.
 
 use std::collections::HashMap;
 

@@ -10,12 +10,12 @@ use crate::lsp::session::Session;
 use crate::lsp::settings::{self, Settings};
 
 /// Handles `didChangeConfiguration`: pulls the section when the client answers
-/// `workspace/configuration`, else takes the pushed `typestar` value. When the leak reports
-/// change, every open document is checked again.
+/// `workspace/configuration`, else takes the pushed `typestar` value. When the leak reports or
+/// the time limit change, every open document is checked again.
 pub async fn handle(session: &Arc<Session>, params: DidChangeConfigurationParams) {
-    let leaks = session.settings().leaks;
+    let options = session.settings().check;
     read(session, params).await;
-    if session.settings().leaks != leaks {
+    if session.settings().check != options {
         diagnostics::schedule_all(session);
     }
 }

@@ -1,8 +1,9 @@
 //! JSON paths (`states[2].callins.start.target`) and where their values start in the text.
 //!
-//! serde_json gives line:col for syntax errors only; once the text has parsed, a name that
-//! does not resolve is reported at its JSON path, and this module finds the line:col of that
-//! value by walking the text, so the error is clickable like every other diagnostic.
+//! serde_json gives line:col for syntax errors only.
+//! Once the text has parsed, a name that does not resolve is reported at its JSON path.
+//! This module finds the line:col of that value by walking the text.
+//! So the error is clickable like every other diagnostic.
 
 use std::fmt;
 

@@ -1,11 +1,11 @@
 //! Experiment files: what to learn about one Java class and how to run it, in TOML
 //! (`learner/EXPERIMENTS.md`).
 //!
-//! The file mirrors the agent's JSON experiment (`agent-android/PROTOCOL.md` §5) with
-//! snake_case timeouts, `{ null = true }` for the null literal and a `[learn]` table the agent
-//! never sees (distinguisher bound, algorithm, query filters). Loading checks everything that
-//! can be checked without a JVM and names the file, line, column and field of every problem;
-//! the agent checks classes, methods and argument types when the experiment is loaded, and
+//! The file mirrors the agent's JSON experiment (`agent-android/PROTOCOL.md` §5).
+//! It differs in snake_case timeouts and `{ null = true }` for the null literal.
+//! It adds a `[learn]` table the agent never sees (distinguisher bound, algorithm, query filters).
+//! Loading checks everything that can be checked without a JVM and names the file, line, column and field of every problem.
+//! The agent checks classes, methods and argument types when the experiment is loaded.
 //! [`Experiment::locate`] maps the field it names back to the file.
 
 mod spans;

@@ -1,6 +1,6 @@
-//! Source positions in an experiment file: byte offsets to `line:col`, the span of a field
-//! named by a path (for errors the agent reports against its JSON experiment), and the
-//! `"<fill: …>"` placeholders a draft leaves for the user.
+//! Source positions in an experiment file.
+//! It turns byte offsets to `line:col`, and finds the span of a field named by a path (for errors the agent reports against its JSON experiment).
+//! It also finds the `"<fill: …>"` placeholders a draft leaves for the user.
 
 use std::fmt;
 use std::ops::Range;
