@@ -14,7 +14,8 @@ use std::sync::Arc;
 use learner::backend::jvm::java::Jdk;
 use learner::backend::jvm::{learn_class, Experiment, JvmConfig};
 use learner::backend::{BackendKind, Request};
-use learner::Learned;
+use learner::oracle::pipeline::Confirmation;
+use learner::{Choices, Learned};
 use learner::{End, NoProgress};
 use typestates::diff::{diff, Diff};
 use typestates::Typestate;
@@ -39,7 +40,20 @@ pub fn config(classpath: Vec<PathBuf>) -> JvmConfig {
         classpath,
         jobs: 2,
         cache_dir: target_dir().join("typestar-agent-cache"),
+        choices: one_run_a_trace(),
         ..JvmConfig::default()
+    }
+}
+
+/// Each trace run once, not the agent backends' default of three.
+/// These tests check what is learned from real code, which answers alike run after run; three
+/// runs a trace would triple the slow tier's time.
+/// The default's confirming and voting are tested in `noise.rs`, and the server's JVM tests
+/// (`typestar learn` installed, the LSP learn command) learn with the default itself.
+pub fn one_run_a_trace() -> Choices {
+    Choices {
+        confirmation: Some(Confirmation::ONCE),
+        ..Choices::default()
     }
 }
 

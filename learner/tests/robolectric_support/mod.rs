@@ -7,7 +7,7 @@ use learner::backend::robolectric::{
     default_artifacts_dir, fetch_script, RobolectricConfig, DEFAULT_SDK,
 };
 
-use super::jvm_support::target_dir;
+use super::jvm_support::{one_run_a_trace, target_dir};
 
 /// The artifacts of the default SDK level, fetched by `fetch.sh` if missing (a no-op when
 /// they are cached).
@@ -37,6 +37,7 @@ pub fn config_on(sdk: u32) -> RobolectricConfig {
         artifacts: dir,
         jvm: JvmConfig {
             cache_dir: target_dir().join("typestar-agent-cache"),
+            choices: one_run_a_trace(),
             ..JvmConfig::default()
         },
     }
