@@ -4,29 +4,37 @@
 # summary; the script stops at the first failing one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# CI builds each crate once: incremental caches would only cost disk.
+export CARGO_INCREMENTAL=0
+# Each step's heading says how much disk is left, so a full disk is seen coming.
+step() { echo "== $1 ($(df -h --output=avail . | tail -n 1 | tr -d ' ') free)"; }
 
-echo "== cargo fmt"
+step "cargo fmt"
 cargo fmt --all -- --check
-echo "== cargo clippy"
+step "cargo clippy"
 cargo clippy --workspace --all-targets -- -D warnings
-echo "== Robolectric artifacts (learner/robolectric/fetch.sh, cached in ~/.cache/typestar/robolectric)"
+step "Robolectric artifacts (learner/robolectric/fetch.sh, cached in ~/.cache/typestar/robolectric)"
 learner/robolectric/fetch.sh --sdk 34 >/dev/null
-echo "== cargo test"
+step "cargo test"
 # TYPESTAR_SLOW=1 runs every slow tier (test-tiers/src/lib.rs: jvm, robolectric, device-fake,
 # robustness, random-edits, random-machines, editor); the Robolectric tier alone takes ~5 min.
 TYPESTAR_SLOW=1 cargo test --workspace
-echo "== fuzzing, 20 s per target (fuzz/README.md)"
+step "fuzzing, 20 s per target (fuzz/README.md)"
 fuzz/run.sh 20
-echo "== AALpy comparison harness"
+# The sanitizer builds are not used again; CI machines' disks are small.
+rm -rf fuzz/target
+step "AALpy comparison harness"
 bench/aalpy/test.sh
-echo "== DroidStar's learner as the benchmark re-implements it"
+step "DroidStar's learner as the benchmark re-implements it"
 bench/learner/test-droidstar.sh
-echo "== Java agent"
+step "Java agent"
 agent-android/test.sh
-echo "== Android agent: compiled against android-all, dexed by D8, checked by dexdump (~90 s cold)"
+step "Android agent: compiled against android-all, dexed by D8, checked by dexdump (~90 s cold)"
 agent-android/android/build-dex.sh --verify >/dev/null
-echo "== VS Code extension"
+step "VS Code extension"
 vscode-extension/test.sh
-echo "== VS Code end to end: code-server on the example project with the real server (first run installs Chromium, Node 24 and code-server, ~5 min)"
-cargo build -q -p server --bin typestar
+step "VS Code end to end: code-server on the example project with the real server (first run installs Chromium, Node 24 and code-server, ~5 min)"
+# `cargo test` built this binary for the server's tests; `cargo build -p server` would build
+# its dependencies again with other features.
+test -x target/debug/typestar
 TYPESTAR_BIN=target/debug/typestar E2E_ARTIFACTS=target/e2e-artifacts vscode-extension/e2e/run-code-server.sh
