@@ -606,9 +606,9 @@ async fn a_hung_main_thread_ends_the_jvm_and_the_run() {
 }
 
 /// Not slow: without the artifacts, or without the SDK level asked for, the backend refuses
-/// to start and says which script to run with which folder and level.
+/// to start and says which command to run with which folder and level.
 #[test]
-fn missing_artifacts_name_the_fetch_script() {
+fn missing_artifacts_name_the_fetch_command() {
     let dir = target_dir().join("robolectric-missing-artifacts-test");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder under target/");
@@ -621,7 +621,7 @@ fn missing_artifacts_name_the_fetch_script() {
     assert!(
         error.contains("robolectric.properties")
             && error.contains(&format!(
-                "learner/robolectric/fetch.sh --dest {} --sdk 34",
+                "`typestar fetch-robolectric --dest {} --sdk 34`",
                 dir.display()
             )),
         "{error}"
