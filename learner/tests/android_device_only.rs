@@ -16,11 +16,10 @@ mod robolectric_support;
 /// For `robolectric_support`, which reads it from the crate root.
 use adb_support::jvm_support;
 
-use std::path::Path;
-
 use adb_support::{config, experiment, robolectric_agent, scratch, server_running};
 use learner::backend::android::learn_on_devices;
 use learner::{Details, End, NoProgress};
+use robolectric_support::assert_machine;
 use test_tiers::Tier;
 
 /// Each experiment, with the golden of the machine it learns inside Robolectric.
@@ -77,17 +76,7 @@ async fn device_only_classes_learn_on_fake_devices() {
         let learned = run.typestate.as_ref().expect("a typestate");
         let platform = learned.provenance.platform.clone().unwrap_or_default();
         assert!(platform.contains("phone-1"), "{file}: {platform}");
-        // The machine, without the provenance (which names the run's day and devices).
-        let text = typestates::format::print(learned);
-        let machine = text
-            .lines()
-            .skip_while(|line| !line.starts_with("callin "))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/robolectric")
-            .join(format!("{golden}.typestate-body"));
-        expect_test::expect_file![path].assert_eq(&machine);
+        assert_machine(learned, &format!("{golden}.typestate-body"));
     }
     // MediaPlayer's medium came from the host, over a reverse set on each device.
     let requests = adb.requests();

@@ -29,7 +29,7 @@ use learner::backend::jvm::Experiment;
 use learner::backend::robolectric::{learn_class, RobolectricConfig, DEFAULT_SDK};
 use learner::backend::BackendKind;
 use learner::{End, NoProgress};
-use robolectric_support::{config, config_on};
+use robolectric_support::{assert_machine, config, config_on};
 use test_tiers::Tier;
 use typestates::diff::{diff, Diff};
 use typestates::{ProvenanceKind, Typestate};
@@ -325,17 +325,7 @@ async fn table1_classes_learn_the_shadow_simulations() {
         ),
     ] {
         let learned = learn(experiment(file), code).await;
-        // The machine, without the provenance (which names the run's day and folder).
-        let text = typestates::format::print(&learned);
-        let machine = text
-            .lines()
-            .skip_while(|line| !line.starts_with("callin "))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/robolectric")
-            .join(golden);
-        expect_test::expect_file![path].assert_eq(&machine);
+        assert_machine(&learned, golden);
     }
 }
 
