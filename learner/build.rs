@@ -1,5 +1,5 @@
 //! Embeds what an installed `typestar` needs from the source tree (see `src/shipped.rs`): the
-//! agent's Java sources and build script, and the shipped experiments with their harnesses and
+//! agent's Java sources and build script, the Robolectric fetch script, and the shipped experiments with their harnesses and
 //! fixtures. Writes `$OUT_DIR/shipped.rs`: the files as `include_bytes!` under their paths in the
 //! repository, and a hash of them all that names the folder they are unpacked into.
 
@@ -15,6 +15,7 @@ const SHIPPED: &[&str] = &[
     "agent-android/android/src/main",
     "agent-android/android/build-dex.sh",
     "learner/experiments",
+    "learner/robolectric/fetch.sh",
 ];
 
 fn main() {

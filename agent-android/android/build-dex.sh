@@ -20,7 +20,7 @@ for arg in "$@"; do
     esac
 done
 
-# The Android harnesses (ReportingCountDownTimer, ReportingAsyncTask, ReportingSQLiteOpenHelper)
+# The Android harnesses (ReportingCountDownTimer, ReportingAsyncTask, ReportingSQLiteOpenHelper, ReportingCodecCallback)
 # live with the Robolectric entry point and need only the core and android-all.
 harness="$root/agent-android/robolectric/harness/src/main/java"
 sources=$( (find "$root/agent-android/core/src/main/java" "$here/src/main/java" "$harness" -name '*.java'; echo "$0") | sort)
@@ -70,7 +70,7 @@ if [ $verify = yes ]; then
     classes=$(dexdump "$dex" | grep "Class descriptor")
     for class in agent/AndroidMain agent/LooperExecutor agent/AndroidContext agent/AndroidPlatform \
         agent/Session agent/QueryRunner harness/android/ReportingCountDownTimer \
-        harness/android/ReportingAsyncTask harness/android/ReportingSQLiteOpenHelper; do
+        harness/android/ReportingAsyncTask harness/android/ReportingSQLiteOpenHelper harness/android/ReportingCodecCallback; do
         grep -q "'Ldev/typestar/$class;'" <<<"$classes" ||
             { echo "build-dex.sh: $dex lacks dev.typestar.${class//\//.}" >&2; exit 1; }
     done

@@ -1,5 +1,5 @@
 //! What the learner ships inside the binary, so an installed `typestar` (no source tree beside it) finds it.
-//! That is the agent's Java sources and device build script, and the shipped experiments with their harnesses and fixtures.
+//! That is the agent's Java sources and device build script, the script fetching Robolectric's artifacts, and the shipped experiments with their harnesses and fixtures.
 //! `build.rs` embeds them.
 //! The first use unpacks them under the cache directory (`$XDG_CACHE_HOME/typestar/shipped-HASH`, laid out as in the repository).
 //! There javac, the scripts and an experiment's relative harness paths find them as ordinary files.
@@ -44,6 +44,12 @@ pub fn root() -> Result<&'static Path, ShippedError> {
 /// The agent's sources (`agent-android` of the repository).
 pub fn agent_sources() -> Result<PathBuf, ShippedError> {
     Ok(root()?.join("agent-android"))
+}
+
+/// The script that fetches the Robolectric backend's artifacts from Maven Central:
+/// `fetch.sh [--dest DIR] [--sdk N]...` (`learner/robolectric/fetch.sh` of the repository).
+pub fn robolectric_fetch_script() -> Result<PathBuf, ShippedError> {
+    Ok(root()?.join("learner/robolectric/fetch.sh"))
 }
 
 /// The names of the shipped experiments (file names without `.toml`), sorted.

@@ -29,7 +29,7 @@ use learner::backend::jvm::Experiment;
 use learner::backend::robolectric::{learn_class, RobolectricConfig, DEFAULT_SDK};
 use learner::backend::BackendKind;
 use learner::{End, NoProgress};
-use robolectric_support::{config, config_on};
+use robolectric_support::{assert_machine, config, config_on};
 use test_tiers::Tier;
 use typestates::diff::{diff, Diff};
 use typestates::{ProvenanceKind, Typestate};
@@ -325,17 +325,7 @@ async fn table1_classes_learn_the_shadow_simulations() {
         ),
     ] {
         let learned = learn(experiment(file), code).await;
-        // The machine, without the provenance (which names the run's day and folder).
-        let text = typestates::format::print(&learned);
-        let machine = text
-            .lines()
-            .skip_while(|line| !line.starts_with("callin "))
-            .collect::<Vec<_>>()
-            .join("\n");
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/robolectric")
-            .join(golden);
-        expect_test::expect_file![path].assert_eq(&machine);
+        assert_machine(&learned, golden);
     }
 }
 
@@ -606,9 +596,9 @@ async fn a_hung_main_thread_ends_the_jvm_and_the_run() {
 }
 
 /// Not slow: without the artifacts, or without the SDK level asked for, the backend refuses
-/// to start and says which script to run with which folder and level.
+/// to start and says which command to run with which folder and level.
 #[test]
-fn missing_artifacts_name_the_fetch_script() {
+fn missing_artifacts_name_the_fetch_command() {
     let dir = target_dir().join("robolectric-missing-artifacts-test");
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a scratch folder under target/");
@@ -621,7 +611,7 @@ fn missing_artifacts_name_the_fetch_script() {
     assert!(
         error.contains("robolectric.properties")
             && error.contains(&format!(
-                "learner/robolectric/fetch.sh --dest {} --sdk 34",
+                "`typestar fetch-robolectric --dest {} --sdk 34`",
                 dir.display()
             )),
         "{error}"

@@ -390,8 +390,10 @@ fn refuse_android_on_the_host(request: &LearnRequest) -> Result<(), LearnError> 
 }
 
 /// What to set up for the Robolectric backend.
-const ROBOLECTRIC_SETUP: &str = "run `learner/robolectric/fetch.sh --sdk N` for the SDK level \
-     of `typestar.sdk`, or point the server's TYPESTAR_ROBOLECTRIC_DIR at a folder it filled";
+const ROBOLECTRIC_SETUP: &str =
+    "run `typestar fetch-robolectric --sdk N` (it needs Maven's `mvn`) \
+     for the SDK level of `typestar.sdk`, or point the server's TYPESTAR_ROBOLECTRIC_DIR at a \
+     folder it filled";
 
 /// The experiment the repository ships for the class, as the draft to review: drafting asks
 /// an agent on the host JVM to describe the class, which cannot load Android classes.

@@ -33,13 +33,21 @@ impl Installed {
         Installed { dir }
     }
 
-    /// Runs the copy in its own folder, with the cache (and home) in the temporary folder.
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(self.dir.join("bin/typestar"))
+    /// The copy run in its own folder, with the cache (and home) in the temporary folder.
+    fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(self.dir.join("bin/typestar"));
+        command
             .args(args)
             .current_dir(&self.dir)
             .env("XDG_CACHE_HOME", self.dir.join("cache"))
             .env("HOME", &self.dir)
+            .env_remove("TYPESTAR_ROBOLECTRIC_DIR");
+        command
+    }
+
+    /// Runs [`Installed::command`].
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args)
             .output()
             .expect("the installed binary starts")
     }
@@ -121,4 +129,59 @@ fn the_installed_binary_learns_a_shipped_experiment_on_the_jvm() {
         .is_file());
     assert!(shipped[0].join("agent-android/core/src/main/java").is_dir());
     assert_eq!(installed.cached("agent-").len(), 1, "{text}");
+}
+
+/// Without the Robolectric artifacts, the installed binary names a command it has itself, and
+/// that command runs the fetch script shipped inside it (no source tree). Its PATH holds only
+/// bash, so the script stops at its first check, Maven missing, before fetching anything.
+#[test]
+fn missing_robolectric_artifacts_name_a_command_of_the_installed_binary() {
+    let installed = Installed::new("robolectric");
+    let artifacts = installed.dir.join("cache/typestar/robolectric");
+    let output = installed.run(&[
+        "learn",
+        "--backend",
+        "robolectric",
+        "--experiment",
+        "android.os.CountDownTimer",
+    ]);
+    let said = text(&output);
+    assert!(!output.status.success(), "{said}");
+    let command = format!(
+        "typestar fetch-robolectric --dest {} --sdk 34",
+        artifacts.display()
+    );
+    assert!(said.contains(&format!("`{command}`")), "{said}");
+    assert!(!said.contains("fetch.sh"), "{said}");
+
+    let tools = installed.dir.join("tools");
+    std::fs::create_dir_all(&tools).expect("a temporary folder");
+    let bash = which("bash");
+    std::os::unix::fs::symlink(&bash, tools.join("bash")).expect("a symbolic link");
+    let args: Vec<&str> = command.split(' ').skip(1).collect();
+    let output = installed
+        .command(&args)
+        .env("PATH", &tools)
+        .output()
+        .expect("the installed binary starts");
+    let said = text(&output);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("fetch.sh: mvn (Apache Maven) is not on PATH; install it")
+            && said.contains("cannot fetch Robolectric's artifacts")
+            && said.contains("help: install Maven"),
+        "{said}"
+    );
+    let shipped = installed.cached("shipped-");
+    assert_eq!(shipped.len(), 1, "{shipped:?}");
+    assert!(shipped[0].join("learner/robolectric/fetch.sh").is_file());
+    assert!(!artifacts.join("robolectric.properties").exists());
+}
+
+/// Where `program` is on this machine's PATH.
+fn which(program: &str) -> PathBuf {
+    std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|dir| dir.join(program))
+        .find(|path| path.is_file())
+        .unwrap_or_else(|| panic!("{program} is not on PATH"))
 }

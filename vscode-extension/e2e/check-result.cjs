@@ -5,8 +5,9 @@
 // the protocol view opened in a webview; and an answer of the server to
 // `typestar.learnClass` (from the stand-in: exactly the document and cursor). With the real server the class must be
 // drafted, then learned, and each `// once learned(KIND): TEXT` line must have a diagnostic containing TEXT and a hover
-// naming the states, which only the learned protocol can give, and the screenshots `learning` and `learned` taken
-// (the harness asks for them); exit 1 otherwise.
+// naming the states, which only the learned protocol can give, and the screenshots `learning`, `learned` and
+// `problems` taken (the harness asks for them); the Problems panel's text (`problemsPanel`) must show each expected
+// finding's message and position, and expected findings must exist in Java and in Kotlin files; exit 1 otherwise.
 // run-code-server.sh then compares the learned protocol with examples/android-app/learned/ by `typestar diff`.
 // Usage: node check-result.cjs WORKSPACE [--hovers] [--explain]
 'use strict';
@@ -21,6 +22,8 @@ try {
   process.exit(1);
 }
 const missing = [];
+const panel = result.problemsPanel ?? '';
+const marked = new Set();
 const sources = fs
   .readdirSync(ws, { recursive: true })
   .filter((it) => /\.(java|kt)$/.test(it) && !it.split(path.sep).includes('build'));
@@ -34,6 +37,13 @@ for (const file of sources) {
     if (text && process.argv.includes('--hovers') && !(result.hovers ?? []).some((h) => h.file === file && h.line === n && h.text.includes('before the call'))) {
       missing.push(`${file}:${n + 1}: no hover on the call naming its states`);
     }
+    if (text && process.argv.includes('--hovers')) {
+      marked.add(path.extname(file));
+      const shown = result.diagnostics.some(
+        (d) => d.file === file && d.line === n && d.source === 'typestar' && d.message.includes(text) && inPanel(file, d),
+      );
+      if (!shown) missing.push(`${file}:${n + 1}: the Problems panel does not show its typestar finding`);
+    }
     const learned = /\/\/ once learned(?:\(\w+\))?: (.*)$/.exec(line)?.[1].trim();
     if (learned && process.argv.includes('--hovers')) {
       if (!result.diagnostics.some((d) => d.file === file && d.line === n && d.message.includes(learned))) {
@@ -46,6 +56,9 @@ for (const file of sources) {
   });
 }
 if (process.argv.includes('--hovers')) {
+  for (const language of ['.java', '.kt']) {
+    if (!marked.has(language)) missing.push(`no expected finding in a ${language} file`);
+  }
   if ((result.fixes ?? []).length === 0) missing.push('no preferred quick fix offered at any expected finding');
   const fix = result.appliedFix;
   if (!(fix?.applied && Array.isArray(fix.after) && fix.restored)) {
@@ -65,7 +78,7 @@ if (learn === null || learn === undefined) {
   if (learn.drafted?.status !== 'drafted' || learn.answer.status !== 'learned' || typeof learn.typestate !== 'string') {
     missing.push(`typestar.learnClass did not draft, then learn, the class: ${JSON.stringify(learn)}`);
   }
-  for (const name of ['learning', 'learned']) {
+  for (const name of ['learning', 'learned', 'problems']) {
     if (!(result.screenshots ?? []).some((s) => s.name === name && s.taken)) missing.push(`no screenshot ${name}.png of the learning`);
   }
 } else if (learn.answer.status === 'stand-in') {
@@ -78,4 +91,14 @@ if (learn === null || learn === undefined) {
 if (missing.length > 0) {
   if (process.argv.includes('--explain')) console.error(missing.join('\n'));
   process.exit(1);
+}
+
+/**
+ * Whether the Problems panel's text shows diagnostic `d` of `file`: the file's name, then the first line of the
+ * message, then its position (`[Ln L, Col C]`), in that order.
+ */
+function inPanel(file, d) {
+  const named = panel.indexOf(path.basename(file));
+  const message = named < 0 ? -1 : panel.indexOf(d.message.split('\n')[0], named);
+  return message >= 0 && panel.indexOf(`[Ln ${d.line + 1}, Col ${d.character + 1}]`, message) >= 0;
 }

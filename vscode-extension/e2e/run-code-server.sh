@@ -18,8 +18,9 @@
 # protocol is learned, reports NoteSender's `// once learned` line, and is equivalent (`typestar diff`) to
 # examples/android-app/learned/. Screenshots of the editor go to E2E_ARTIFACTS (default $E2E_WORK/run/artifacts):
 # learning.png the learner's cancellable notification and the status bar while it runs, learned.png the finding the
-# learned protocol gives with its hover and the protocol beside it (both asked for by the harness, and the test fails
-# without them), pass.png the protocol view the harness opens last, fail.png the editor when the checks did not pass.
+# learned protocol gives with its hover and the protocol beside it, problems.png the Problems panel with the text it
+# shows in problems.txt, which must list every expected Java and Kotlin finding (all asked for by the harness, and the
+# test fails without them), pass.png the protocol view the harness opens last, fail.png the editor when the checks did not pass.
 # The harness waits on onDidChangeDiagnostics; this script polls that file until E2E_TIMEOUT seconds (default 240;
 # learning takes about 40 of them).
 #
@@ -153,12 +154,19 @@ HOME=$run/home XDG_CONFIG_HOME=$run/home/.config setsid chromium --headless=new 
   "http://127.0.0.1:$port/?folder=$run/ws" >"$run/chromium.log" 2>&1 &
 groups+=($!)
 
-# The harness names a screenshot it wants in the result file (screenshotWanted) and waits for .e2e-shot-NAME.
+# The harness names a screenshot it wants in the result file (screenshotWanted) and waits for .e2e-shot-NAME. When it
+# also names a CSS selector (textWanted), the text the page shows there is saved as .e2e-text-NAME.txt beside it first.
 take_wanted_screenshot() {
-  local name
+  local name selector
   name=$(node -p 'require(process.argv[1]).screenshotWanted ?? ""' "$run/ws/.e2e-result.json" 2>/dev/null) || return 0
   [[ -n $name && ! -e $run/ws/.e2e-shot-$name ]] || return 0
-  node "$here/screenshot.cjs" "$cdp_port" "$artifacts/$name.png" || return 0
+  selector=$(node -p 'require(process.argv[1]).textWanted ?? ""' "$run/ws/.e2e-result.json" 2>/dev/null) || return 0
+  if [[ -n $selector ]]; then
+    node "$here/screenshot.cjs" "$cdp_port" "$artifacts/$name.png" "$selector" "$artifacts/$name.txt" || return 0
+    cp "$artifacts/$name.txt" "$run/ws/.e2e-text-$name.txt"
+  else
+    node "$here/screenshot.cjs" "$cdp_port" "$artifacts/$name.png" || return 0
+  fi
   log "screenshot: $artifacts/$name.png"
   touch "$run/ws/.e2e-shot-$name"
 }

@@ -1,9 +1,11 @@
 // Saves a PNG of the code-server page that headless Chromium shows, through the Chrome DevTools Protocol
-// (Page.captureScreenshot). Usage: node screenshot.cjs DEBUGGING_PORT OUT.png. Needs Node 22+ (global WebSocket).
+// (Page.captureScreenshot). With a CSS selector and a second file, it also saves the text the page shows in the first
+// element that selector matches (its innerText; empty when nothing matches), read in the page (Runtime.evaluate).
+// Usage: node screenshot.cjs DEBUGGING_PORT OUT.png [SELECTOR OUT.txt]. Needs Node 22+ (global WebSocket).
 'use strict';
 const fs = require('node:fs');
 
-const [port, out] = process.argv.slice(2);
+const [port, out, selector, textOut] = process.argv.slice(2);
 (async () => {
   const targets = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
   const page = targets.find((t) => t.type === 'page');
@@ -13,17 +15,26 @@ const [port, out] = process.argv.slice(2);
     socket.onopen = resolve;
     socket.onerror = () => reject(new Error(`cannot connect to ${page.webSocketDebuggerUrl}`));
   });
-  const reply = new Promise((resolve) => {
-    socket.onmessage = (event) => {
-      const message = JSON.parse(event.data);
-      if (message.id === 1) resolve(message);
-    };
-  });
-  socket.send(JSON.stringify({ id: 1, method: 'Page.captureScreenshot', params: { format: 'png' } }));
-  const message = await reply;
+  const waiting = new Map();
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    waiting.get(message.id)?.(message);
+  };
+  let next = 0;
+  const call = (method, params) =>
+    new Promise((resolve, reject) => {
+      const id = ++next;
+      waiting.set(id, (message) => (message.error ? reject(new Error(`${method}: ${JSON.stringify(message.error)}`)) : resolve(message.result)));
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+  const shot = await call('Page.captureScreenshot', { format: 'png' });
+  fs.writeFileSync(out, Buffer.from(shot.data, 'base64'));
+  if (selector !== undefined && textOut !== undefined) {
+    const expression = `document.querySelector(${JSON.stringify(selector)})?.innerText ?? ""`;
+    const { result } = await call('Runtime.evaluate', { expression, returnByValue: true });
+    fs.writeFileSync(textOut, String(result.value ?? ''));
+  }
   socket.close();
-  if (message.error) throw new Error(JSON.stringify(message.error));
-  fs.writeFileSync(out, Buffer.from(message.result.data, 'base64'));
 })().catch((e) => {
   console.error(`screenshot failed: ${e.message}`);
   process.exit(1);

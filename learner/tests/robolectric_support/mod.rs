@@ -1,5 +1,7 @@
-//! Shared setup of the Robolectric backend's tests: the artifacts of an SDK level.
+//! Shared setup of the Robolectric backend's tests: the artifacts of an SDK level, and the
+//! goldens of machines learned inside Robolectric.
 
+use std::path::Path;
 use std::process::Command;
 
 use learner::backend::jvm::JvmConfig;
@@ -41,4 +43,20 @@ pub fn config_on(sdk: u32) -> RobolectricConfig {
             ..JvmConfig::default()
         },
     }
+}
+
+/// Compares the machine of `learned` with the golden `tests/robolectric/NAME`: its text from the
+/// first callin on, without the provenance (which names the run's day, folder and devices).
+#[allow(dead_code, reason = "not every test binary compares machines")]
+pub fn assert_machine(learned: &typestates::Typestate, name: &str) {
+    let text = typestates::format::print(learned);
+    let machine = text
+        .lines()
+        .skip_while(|line| !line.starts_with("callin "))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/robolectric")
+        .join(name);
+    expect_test::expect_file![path].assert_eq(&machine);
 }

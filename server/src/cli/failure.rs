@@ -22,6 +22,8 @@ pub enum Failure {
     BuildDex,
     /// Listing the devices of the adb servers.
     ListDevices,
+    /// Fetching the Robolectric backend's artifacts.
+    FetchRobolectric,
     /// Describing a class in an agent to draft its experiment.
     Draft(String),
     /// Loading a folder of `.typestate` files over the bundled library.
@@ -41,6 +43,7 @@ impl Failure {
             Failure::Learning => "learning failed".to_owned(),
             Failure::BuildDex => "cannot build the agent for Android devices".to_owned(),
             Failure::ListDevices => "cannot list the Android devices".to_owned(),
+            Failure::FetchRobolectric => "cannot fetch Robolectric's artifacts".to_owned(),
             Failure::Draft(class) => format!("cannot draft an experiment for {class}"),
             Failure::LoadTypestates(folder) => {
                 format!("cannot load the typestates in {}", folder.display())
@@ -66,6 +69,9 @@ impl Failure {
             }
             Failure::ListDevices => {
                 "check that the adb server runs (`adb start-server`) and that --adb-server names it as host:port"
+            }
+            Failure::FetchRobolectric => {
+                "install Maven (`mvn`, Debian: apt-get install maven) and a JDK 17, with Maven Central reachable"
             }
             Failure::Draft(_) => {
                 "put the class on --classpath; Android classes need a hand-written experiment (learner/EXPERIMENTS.md)"

@@ -60,7 +60,7 @@ pub struct LearnArgs {
     #[arg(long, value_name = "PATH")]
     classpath: Vec<PathBuf>,
     /// Robolectric backend: the Android SDK level to run the class on (fetched by
-    /// learner/robolectric/fetch.sh --sdk N; default 23).
+    /// `typestar fetch-robolectric --sdk N`; default 34).
     #[arg(long, value_name = "N")]
     sdk: Option<u32>,
     /// Android backend: learn on this device (repeatable; default: every usable device).

@@ -26,6 +26,7 @@ mod diff;
 mod docs;
 mod draft;
 pub(crate) mod failure;
+mod fetch;
 mod learn;
 mod library;
 mod lsp;
@@ -64,6 +65,8 @@ enum Command {
     Learn(Box<learn::LearnArgs>),
     /// Lists the Android devices the adb servers see, with API level and agent.
     Devices(devices::DevicesArgs),
+    /// Fetches the Robolectric backend's Android jars from Maven Central (needs `mvn`).
+    FetchRobolectric(fetch::FetchArgs),
 }
 
 /// Runs the parsed command line.
@@ -78,6 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Draft(args) => draft::run(args),
         Command::Learn(args) => learn::run(*args),
         Command::Devices(args) => devices::run(args),
+        Command::FetchRobolectric(args) => fetch::run(args),
     }
 }
 

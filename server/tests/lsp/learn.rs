@@ -221,7 +221,7 @@ async fn an_android_class_on_the_host_jvm_says_what_to_set() {
     let reason = unavailable_reason(&reply);
     assert!(
         reason.contains("set `typestar.backend` to `robolectric`")
-            && reason.contains("learner/robolectric/fetch.sh"),
+            && reason.contains("`typestar fetch-robolectric --sdk N`"),
         "{reason}"
     );
 }

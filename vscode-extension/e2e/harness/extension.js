@@ -9,8 +9,9 @@
 // saves it and runs the command again; once learned, it records the protocol written and waits for the diagnostic of
 // each `// once learned(KIND): NAME` line and hovers its call.
 // It asks run-code-server.sh for screenshots on the way (`learning` while the learner runs, `learned` with the new
-// finding's hover and the learned protocol beside it): it names the shot in the result file and waits for the script
-// to create `.e2e-shot-NAME` beside it once the PNG is saved; `screenshots` records which were taken.
+// finding's hover and the learned protocol beside it, `problems` with the Problems panel open, whose text it records
+// as `problemsPanel`): it names the shot in the result file and waits for the script to create `.e2e-shot-NAME`
+// beside it once the PNG is saved; `screenshots` records which were taken.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,6 +29,8 @@ exports.activate = async (context) => {
   let firstFix;
   const screenshots = [];
   let screenshotWanted = null;
+  let textWanted = null;
+  let problemsPanel = null;
   const write = (event) => {
     const typestar = vscode.extensions.getExtension('typestar.typestar');
     const diagnostics = vscode.languages.getDiagnostics().flatMap(([uri, list]) =>
@@ -41,13 +44,17 @@ exports.activate = async (context) => {
         message: d.message,
       })),
     );
-    const result = { vscode: vscode.version, event, typestarActive: typestar?.isActive ?? null, diagnostics, hovers, fixes, appliedFix, protocolView, learnClass, screenshotWanted, screenshots };
+    const result = { vscode: vscode.version, event, typestarActive: typestar?.isActive ?? null, diagnostics, hovers, fixes, appliedFix, protocolView, learnClass, problemsPanel, screenshotWanted, textWanted, screenshots };
     fs.writeFileSync(`${out}.tmp`, JSON.stringify(result, null, 2));
     fs.renameSync(`${out}.tmp`, out); // whole files only: the script reads it while we write
   };
-  /** Has the script save the editor as it is now as NAME.png; resolves once it did, or after 30 s. */
-  const screenshot = async (name) => {
+  /**
+   * Has the script save the editor as it is now as NAME.png, and with `selector` the text the page shows in that
+   * element; resolves once it did, or after 30 s, with that text (null without it).
+   */
+  const screenshot = async (name, selector) => {
     screenshotWanted = name;
+    textWanted = selector ?? null;
     write(`screenshot ${name}`);
     const done = path.join(folder.uri.fsPath, `.e2e-shot-${name}`);
     let taken = false;
@@ -56,7 +63,10 @@ exports.activate = async (context) => {
       taken = fs.existsSync(done);
     }
     screenshotWanted = null;
+    textWanted = null;
     screenshots.push({ name, taken });
+    const text = path.join(folder.uri.fsPath, `.e2e-text-${name}.txt`);
+    return taken && selector !== undefined && fs.existsSync(text) ? fs.readFileSync(text, 'utf8') : null;
   };
   context.subscriptions.push(vscode.languages.onDidChangeDiagnostics(() => write('diagnostics')));
   const documents = [];
@@ -128,6 +138,15 @@ exports.activate = async (context) => {
     }
     write('learnClass');
   }
+  // The Problems panel as a user sees it, maximised so that every row is drawn (its list is virtual): the script
+  // saves the text it shows, which must list each expected finding.
+  await vscode.commands.executeCommand('workbench.actions.view.problems');
+  await vscode.commands.executeCommand('workbench.action.toggleMaximizedPanel');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  problemsPanel = await screenshot('problems', '.markers-panel');
+  await vscode.commands.executeCommand('workbench.action.toggleMaximizedPanel');
+  await vscode.commands.executeCommand('workbench.action.closePanel');
+  write('problemsPanel');
   // Last, so that the final screenshot shows it: a call on a library class (Screen.java's DownloadTask is the project's own subclass).
   const first = hovers.find((h) => h.file.endsWith('.kt'));
   if (first !== undefined && protocolView === null) {
@@ -226,11 +245,12 @@ const diagnosticsOf = (uri, done, seconds) =>
 
 /**
  * Applies the quick fix `fix.action` to its document, records the fixed text and the findings the server publishes
- * for it once the fixed one is gone (null when that never happens), then reverts the document to the file on disk
- * (the markers are read from there) and waits for the findings to come back.
+ * for it once the fixed one is gone (null when that never happens), then puts the document's text back as it was on
+ * disk (the markers are read from there) and waits for the findings to come back.
  */
 async function applyAndRevert(fix) {
   const { document, file, line, action } = fix;
+  const original = document.getText();
   const before = findings(document.uri);
   const message = (f) => f.slice(f.indexOf(': ') + 2);
   const fixed = before.filter((f) => f.startsWith(`${line}: `)).map(message);
@@ -238,9 +258,12 @@ async function applyAndRevert(fix) {
   const applied = action.edit === undefined ? false : await vscode.workspace.applyEdit(action.edit);
   const after = applied ? await settled : null;
   const result = { file, line, title: action.title, applied, before, after, text: document.getText() };
+  // The text is put back by an edit of this document, then saved unchanged: `workbench.action.files.revert` acts on
+  // whichever editor is active, and on a loaded machine that was not always this one.
   const restored = diagnosticsOf(document.uri, (now) => now.length === before.length, 30);
-  await vscode.window.showTextDocument(document);
-  await vscode.commands.executeCommand('workbench.action.files.revert');
-  result.restored = (await restored) !== null;
+  const back = new vscode.WorkspaceEdit();
+  back.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), original);
+  const reverted = (await vscode.workspace.applyEdit(back)) && (await document.save());
+  result.restored = reverted && document.getText() === original && (await restored) !== null;
   return result;
 }

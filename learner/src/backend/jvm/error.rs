@@ -28,8 +28,8 @@ pub enum JvmError {
     /// The Robolectric backend's cached Maven artifacts are missing or incomplete.
     #[error(
         "the Robolectric backend's artifacts are missing: {what}; fetch them with \
-         `learner/robolectric/fetch.sh --dest {} --sdk {sdk}` (or point TYPESTAR_ROBOLECTRIC_DIR at \
-         a folder it filled)",
+         `typestar fetch-robolectric --dest {} --sdk {sdk}` (it runs Maven's `mvn`), or point \
+         TYPESTAR_ROBOLECTRIC_DIR at a folder it filled",
         dir.display()
     )]
     RobolectricArtifacts {
