@@ -378,7 +378,49 @@ mod tests {
     use std::ffi::OsString;
     use std::path::PathBuf;
 
-    use super::artifacts_dir_in;
+    use serde_json::json;
+
+    use super::{artifacts_dir_in, ran_as};
+
+    #[test]
+    fn the_origin_says_whose_bytecode_ran() {
+        let cases = [
+            (
+                json!({"kind": "framework", "jar": "android-all-instrumented-14.jar"}),
+                "AOSP framework code (Robolectric's android-all-instrumented-14.jar)",
+            ),
+            (
+                json!({"kind": "jdk", "module": "java.base"}),
+                "the host JDK's code (module java.base), not AOSP code",
+            ),
+            (
+                json!({"kind": "library", "jar": "l-1.jar", "maven": "g:l:1"}),
+                "the bytecode of g:l:1 (l-1.jar), not AOSP code",
+            ),
+            (
+                json!({"kind": "library", "jar": "l-1.jar", "maven": null}),
+                "the bytecode of l-1.jar (no Maven POM beside it), not AOSP code",
+            ),
+            (
+                json!({"kind": "library", "url": "file:/c/", "maven": null}),
+                "the bytecode at file:/c/, not AOSP code",
+            ),
+        ];
+        for (origin, expected) in cases {
+            assert_eq!(ran_as("C", Some(&origin)).unwrap(), expected, "{origin}");
+        }
+        for origin in [
+            None,
+            Some(json!({"kind": "jdk"})),
+            Some(json!({"kind": "x"})),
+        ] {
+            let error = ran_as("C", origin.as_ref()).unwrap_err().to_string();
+            assert!(
+                error.contains("where the bytecode of C comes from"),
+                "{error}"
+            );
+        }
+    }
 
     /// The artifacts folder for an environment given as `NAME=VALUE` pairs.
     fn artifacts_dir(environment: &[(&str, &str)]) -> PathBuf {
