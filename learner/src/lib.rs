@@ -44,7 +44,8 @@
 //!    The command line's table of options per backend (`refuse_what_the_backend_ignores`) says which of its options apply.
 //!
 //! The Robolectric backend runs the same agent core on the paused main looper, with waits on its simulated clock.
-//! Its Maven artifacts come from `learner/robolectric/fetch.sh`, and its provenance says which SDK level ran and whether the class was AOSP code or Robolectric's simulation.
+//! Its Maven artifacts come from `learner/robolectric/fetch.sh`, and its provenance says which SDK level ran.
+//! It says what ran: AOSP code, a library's jar, the JDK's code, or Robolectric's simulation.
 //!
 //! ```text
 //! let pipeline = Pipeline::new(alphabet, suls, &PipelineConfig::default())?;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fetches one Maven Central artifact and its runtime dependencies into DEST (never committed)
-# with `mvn dependency:copy-dependencies`, unless DEST already holds the artifact's jar, and
+# with `mvn dependency:copy-dependencies`, each jar with its POM beside it (the Robolectric
+# agent reads the coordinates there), unless DEST already holds the artifact's POM, and
 # prints the class path.
 #   learner/tests/fetch-maven.sh GROUP:ARTIFACT:VERSION DEST
 set -euo pipefail
@@ -16,7 +17,7 @@ fi
 dest=$2
 mkdir -p "$dest"
 dest="$(cd "$dest" && pwd)"
-if [ ! -f "$dest/$artifact-$version.jar" ]; then
+if [ ! -f "$dest/$artifact-$version.pom" ]; then
     work="$(mktemp -d)"
     trap 'rm -rf "$work"' EXIT
     cat >"$work/pom.xml" <<POM
@@ -34,7 +35,7 @@ if [ ! -f "$dest/$artifact-$version.jar" ]; then
   </dependencies>
 </project>
 POM
-    mvn -q -B -f "$work/pom.xml" dependency:copy-dependencies \
+    mvn -q -B -f "$work/pom.xml" dependency:copy-dependencies -Dmdep.copyPom=true \
         -DincludeScope=runtime -DoutputDirectory="$dest" >&2
 fi
 ls "$dest"/*.jar | sort | paste -sd: -

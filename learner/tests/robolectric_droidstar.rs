@@ -504,32 +504,102 @@ async fn learned_library_protocols() {
         ),
     ];
     for (file, class, code, unverified) in cases {
-        let learned = learn(experiment(file), code).await;
-        let bundled = library
-            .get(class)
-            .unwrap_or_else(|| panic!("{class} is not in the library"))
-            .typestate
-            .at_level(DEFAULT_SDK);
-        let learned = learned
-            .grouped_like(&bundled)
-            .unwrap_or_else(|error| panic!("{error}"));
-        let diff = diff(&learned, &bundled, EVERY_WITNESS);
-        let witnesses: Vec<String> = diff
-            .witnesses
-            .iter()
-            .map(|witness| {
-                let inputs: Vec<&str> = witness.steps.iter().map(|s| s.input.as_str()).collect();
-                inputs.join(" ")
-            })
-            .collect();
-        assert!(
-            diff.callins_only_left.is_empty()
-                && diff.callins_only_right.is_empty()
-                && witnesses == *unverified,
-            "{class}: {diff:#?}\n--- learned ---\n{}",
-            typestates::format::print(&learned)
-        );
+        against_the_library(
+            &library,
+            file,
+            class,
+            code,
+            unverified,
+            Compared::EveryCallin,
+        )
+        .await;
     }
+}
+
+/// Which callins of the library's file [`against_the_library`] compares.
+enum Compared {
+    /// All: the experiment must run each of them.
+    EveryCallin,
+    /// Those the experiment runs, once its inputs are grouped as the library groups them.
+    ExperimentInputs,
+}
+
+/// Learns `file` (an experiment on the framework class `class`) and compares it, its inputs
+/// grouped as the library groups them, with the library's file at [`DEFAULT_SDK`]: the only
+/// differences allowed are the witnesses `unverified` (inputs), where the library follows AOSP.
+async fn against_the_library(
+    library: &typestates::library::Library,
+    file: &str,
+    class: &str,
+    code: &str,
+    unverified: &[&str],
+    compared: Compared,
+) {
+    let learned = learn(experiment(file), code).await;
+    // Every class here is framework code: the provenance says so, naming the sandbox's jar.
+    let framework = "AOSP framework code (Robolectric's android-all-instrumented-";
+    assert!(
+        learned
+            .provenance
+            .sources
+            .iter()
+            .any(|it| it.contains(framework)),
+        "{class}: {:?}",
+        learned.provenance.sources
+    );
+    let bundled = library
+        .get(class)
+        .unwrap_or_else(|| panic!("{class} is not in the library"))
+        .typestate
+        .at_level(DEFAULT_SDK);
+    let learned = learned
+        .grouped_like(&bundled)
+        .unwrap_or_else(|error| panic!("{error}"));
+    let bundled = match compared {
+        Compared::EveryCallin => bundled,
+        Compared::ExperimentInputs => {
+            let inputs: Vec<&str> = learned.callins.iter().map(|it| it.name.as_str()).collect();
+            bundled
+                .project_onto(&inputs)
+                .unwrap_or_else(|error| panic!("{error}"))
+        }
+    };
+    let diff = diff(&learned, &bundled, EVERY_WITNESS);
+    let witnesses: Vec<String> = diff
+        .witnesses
+        .iter()
+        .map(|witness| {
+            let inputs: Vec<&str> = witness.steps.iter().map(|s| s.input.as_str()).collect();
+            inputs.join(" ")
+        })
+        .collect();
+    assert!(
+        diff.callins_only_left.is_empty()
+            && diff.callins_only_right.is_empty()
+            && witnesses == unverified,
+        "{class}: {diff:#?}\n--- learned ---\n{}",
+        typestates::format::print(&learned)
+    );
+}
+
+/// Canvas's heavy draws (drawBitmap() to drawPaint(), each its own input) answer like
+/// drawColor() in every state, so the library's `draw` binds them from a run. Their experiment
+/// names a longer budget per call (`[timeouts] callin_ms`; the agent's default is 5 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn canvas_heavy_draws_answer_like_draw() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let library = typestates::library::Library::bundled();
+    against_the_library(
+        &library,
+        "android.graphics.Canvas-draws.toml",
+        "android.graphics.Canvas",
+        "simulated",
+        &["save setBitmap restore"],
+        Compared::ExperimentInputs,
+    )
+    .await;
 }
 
 /// Shadows that check nothing learn one state: Camera, MediaMetadataRetriever and SoundPool (the
@@ -631,17 +701,22 @@ fn missing_artifacts_name_the_fetch_command() {
 /// Learns the Table 1 class of `experiment_file` with the jars `tests/<script>` fetches from
 /// Maven Central into `<target>/<dir>` on the class path, and diffs it with the library's file
 /// projected onto the experiment's inputs (the library adds callins read from the class's
-/// source); prints both. `None` when the slow tests are off.
+/// source); prints both. The provenance must say that the class ran as the bytecode of the
+/// artifact `maven` (its coordinates, read from the POM beside its jar), not as AOSP code.
+/// `None` when the slow tests are off.
 async fn table1_library_against_its_file(
     experiment_file: &str,
     (script, dir): (&str, &str),
+    maven: &str,
 ) -> Option<(Typestate, Diff)> {
     if !test_tiers::runs(Tier::Robolectric) {
         return None;
     }
     let mut config = config();
     config.jvm.classpath = maven_classpath(script, dir, experiment_file);
-    let learned = learn_with(experiment(experiment_file), "real", &config).await;
+    let class = experiment_file.trim_end_matches(".toml");
+    let code = format!("real: {class} ran as the bytecode of {maven} (");
+    let learned = learn_with(experiment(experiment_file), &code, &config).await;
     let inputs: Vec<&str> = learned.callins.iter().map(|it| it.name.as_str()).collect();
     let projected = jvm_support::library(&learned.class)
         .project_onto(&inputs)
@@ -683,6 +758,7 @@ async fn image_loader_against_table1_and_the_library() {
     let Some((learned, diff)) = table1_library_against_its_file(
         "com.nostra13.universalimageloader.core.ImageLoader.toml",
         ("fetch-uil.sh", "uil"),
+        "com.nostra13.universalimageloader:universal-image-loader:1.9.5",
     )
     .await
     else {
@@ -709,6 +785,7 @@ async fn request_queue_against_table1_and_the_library() {
     let Some((learned, diff)) = table1_library_against_its_file(
         "com.android.volley.RequestQueue.toml",
         ("fetch-volley.sh", "volley"),
+        "com.mcxiaoke.volley:library:1.0.19",
     )
     .await
     else {

@@ -11,7 +11,9 @@
 //! learning pipeline) is the JVM backend's.
 //! This module only says how to start the agent and what the provenance says.
 //! The provenance names the SDK level.
-//! It also says whether the class ran as AOSP code or as Robolectric's simulation of it (its shadows, from the agent's `describe`).
+//! It also says what ran, from the agent's `describe`.
+//! That is AOSP framework code, a library's jar by its Maven coordinates, or the host JDK's code.
+//! Or it is Robolectric's simulation: its shadows.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -229,8 +231,8 @@ const COST: CostModel = CostModel {
 
 /// Learns the typestate of `experiment`'s class by running it in agents inside Robolectric at
 /// `config.sdk`, as [`crate::backend::jvm::learn_class`] does on the host JVM. The provenance
-/// names the backend, Robolectric's version, the SDK level and whether the class ran as AOSP
-/// code or as Robolectric's simulation.
+/// names the backend, Robolectric's version, the SDK level and what ran: AOSP framework code, a
+/// library's jar, the host JDK's code or Robolectric's simulation.
 pub async fn learn_class(
     experiment: Arc<Experiment>,
     config: &RobolectricConfig,
@@ -310,18 +312,19 @@ fn provenance(
             (!methods.is_empty()).then(|| format!("{simple} ({})", methods.join(", ")))
         })
         .collect();
+    let ran = ran_as(class, implementation.get("origin"))?;
     let label = match code.as_str() {
-        "real" => format!(
-            "code real: {class} ran as AOSP code; no Robolectric shadow method intercepts it"
-        ),
+        "real" => {
+            format!("code real: {class} ran as {ran}; no Robolectric shadow method intercepts it")
+        }
         "calls-through" => format!(
-            "code calls-through: {class} ran as AOSP code; Robolectric's shadow methods {} \
+            "code calls-through: {class} ran as {ran}; Robolectric's shadow methods {} \
              intercept it and call through",
             shadows.join(", ")
         ),
         _ => format!(
             "code simulated: {class} is simulated by Robolectric; this protocol is that of its \
-             shadow methods {}, not of AOSP code",
+             shadow methods {}, not of {ran}",
             shadows.join(", ")
         ),
     };
@@ -344,12 +347,81 @@ fn provenance(
     })
 }
 
+/// Whose bytecode `class` is, from the `origin` of the agent's `describe` (PROTOCOL.md §4.1):
+/// AOSP framework code, a module of the host JDK, or a library's jar named by its Maven
+/// coordinates where a POM lies beside it.
+fn ran_as(class: &str, origin: Option<&Value>) -> Result<String, JvmError> {
+    let field = |key: &str| origin.and_then(|it| it.get(key)).and_then(Value::as_str);
+    let unexpected = || JvmError::AgentFailed {
+        what: format!("did not say where the bytecode of {class} comes from: {origin:?}"),
+        stderr: String::new(),
+    };
+    Ok(match (field("kind"), field("jar")) {
+        (Some("framework"), Some(jar)) => format!("AOSP framework code (Robolectric's {jar})"),
+        (Some("jdk"), _) => format!(
+            "the host JDK's code (module {}), not AOSP code",
+            field("module").ok_or_else(unexpected)?
+        ),
+        (Some("library"), Some(jar)) => match field("maven") {
+            Some(maven) => format!("the bytecode of {maven} ({jar}), not AOSP code"),
+            None => format!("the bytecode of {jar} (no Maven POM beside it), not AOSP code"),
+        },
+        (Some("library"), None) => format!(
+            "the bytecode at {}, not AOSP code",
+            field("url").ok_or_else(unexpected)?
+        ),
+        _ => return Err(unexpected()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::ffi::OsString;
     use std::path::PathBuf;
 
-    use super::artifacts_dir_in;
+    use serde_json::json;
+
+    use super::{artifacts_dir_in, ran_as};
+
+    #[test]
+    fn the_origin_says_whose_bytecode_ran() {
+        let cases = [
+            (
+                json!({"kind": "framework", "jar": "android-all-instrumented-14.jar"}),
+                "AOSP framework code (Robolectric's android-all-instrumented-14.jar)",
+            ),
+            (
+                json!({"kind": "jdk", "module": "java.base"}),
+                "the host JDK's code (module java.base), not AOSP code",
+            ),
+            (
+                json!({"kind": "library", "jar": "l-1.jar", "maven": "g:l:1"}),
+                "the bytecode of g:l:1 (l-1.jar), not AOSP code",
+            ),
+            (
+                json!({"kind": "library", "jar": "l-1.jar", "maven": null}),
+                "the bytecode of l-1.jar (no Maven POM beside it), not AOSP code",
+            ),
+            (
+                json!({"kind": "library", "url": "file:/c/", "maven": null}),
+                "the bytecode at file:/c/, not AOSP code",
+            ),
+        ];
+        for (origin, expected) in cases {
+            assert_eq!(ran_as("C", Some(&origin)).unwrap(), expected, "{origin}");
+        }
+        for origin in [
+            None,
+            Some(json!({"kind": "jdk"})),
+            Some(json!({"kind": "x"})),
+        ] {
+            let error = ran_as("C", origin.as_ref()).unwrap_err().to_string();
+            assert!(
+                error.contains("where the bytecode of C comes from"),
+                "{error}"
+            );
+        }
+    }
 
     /// The artifacts folder for an environment given as `NAME=VALUE` pairs.
     fn artifacts_dir(environment: &[(&str, &str)]) -> PathBuf {

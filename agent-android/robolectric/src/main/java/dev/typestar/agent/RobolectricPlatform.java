@@ -1,9 +1,16 @@
 package dev.typestar.agent;
 
 import android.os.Build;
+import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Executable;
 import java.lang.reflect.Method;
+import java.net.JarURLConnection;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -13,9 +20,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.jar.JarFile;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.robolectric.RuntimeEnvironment;
 import org.robolectric.annotation.Implementation;
 import org.robolectric.annotation.Implements;
 import org.robolectric.internal.ShadowProvider;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
 
 /**
  * What the agent runs on under Robolectric: the SDK level in {@code hello}, and in
@@ -27,6 +39,11 @@ import org.robolectric.internal.ShadowProvider;
  * {@code "calls-through"} when every shadow method that applies is one known to run the AOSP code
  * it intercepts ({@link #CALLS_THROUGH}), else {@code "simulated"}: what is learned is then
  * Robolectric's simulation of the class, not the class.
+ *
+ * <p>{@code origin} says whose bytecode the class is, from where its class loader finds it:
+ * {@code "framework"} (the sandbox's android-all jar, AOSP code), {@code "jdk"} (a module of the
+ * host JDK) or {@code "library"} (any other jar or folder, with its Maven coordinates when a
+ * POM lies beside the jar, as in a Maven repository or a copy made with {@code copyPom}).
  */
 final class RobolectricPlatform implements Platform {
     /**
@@ -111,7 +128,106 @@ final class RobolectricPlatform implements Platform {
         m.put("code", simulated ? "simulated" : intercepted ? "calls-through" : "real");
         m.put("sdk", (long) Build.VERSION.SDK_INT);
         m.put("shadows", found);
+        m.put("origin", origin(type));
         return m;
+    }
+
+    /**
+     * Whose bytecode {@code type} is: see the class comment. The sandbox loads a class from its
+     * android-all jar whenever that jar holds it, whatever its class loader's
+     * {@code getResource} answers (which may be the android-all jar on the outer class path).
+     */
+    private static Map<String, Object> origin(Class<?> type) {
+        String resource = type.getName().replace('.', '/') + ".class";
+        Map<String, Object> m = new LinkedHashMap<>();
+        Path framework = RuntimeEnvironment.getAndroidFrameworkJarPath();
+        try {
+            if (framework != null && holds(framework, resource)) {
+                m.put("kind", "framework");
+                m.put("jar", framework.getFileName().toString());
+                return m;
+            }
+            ClassLoader loader = type.getClassLoader();
+            URL url = loader == null ? ClassLoader.getSystemResource(resource) : loader.getResource(resource);
+            if (url == null) {
+                throw new IllegalStateException("cannot find the bytecode of " + type.getName() + " (" + resource + ")");
+            }
+            switch (url.getProtocol()) {
+                case "jrt":
+                    m.put("kind", "jdk");
+                    m.put("module", url.getPath().split("/")[1]);
+                    return m;
+                case "jar":
+                    Path jar = Paths.get(((JarURLConnection) url.openConnection()).getJarFileURL().toURI());
+                    m.put("kind", "library");
+                    m.put("jar", jar.getFileName().toString());
+                    m.put("maven", coordinates(jar));
+                    return m;
+                default:
+                    m.put("kind", "library");
+                    m.put("url", url.toString());
+                    m.put("maven", null);
+                    return m;
+            }
+        } catch (IOException | URISyntaxException e) {
+            throw new IllegalStateException("cannot read where " + type.getName() + " comes from: " + e, e);
+        }
+    }
+
+    /** Whether the jar {@code jar} has the entry {@code resource}. */
+    private static boolean holds(Path jar, String resource) throws IOException {
+        try (JarFile file = new JarFile(jar.toFile())) {
+            return file.getEntry(resource) != null;
+        }
+    }
+
+    /**
+     * {@code group:artifact:version} of the POM beside {@code jar} ({@code name.pom} for
+     * {@code name.jar}, group and version inherited from its parent when absent), or null when
+     * there is none.
+     */
+    private static String coordinates(Path jar) {
+        String name = jar.getFileName().toString();
+        if (!name.endsWith(".jar")) {
+            return null;
+        }
+        Path pom = jar.resolveSibling(name.substring(0, name.length() - ".jar".length()) + ".pom");
+        if (!Files.isRegularFile(pom)) {
+            return null;
+        }
+        try {
+            Element project = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                    .parse(pom.toFile()).getDocumentElement();
+            Element parent = child(project, "parent");
+            String group = text(project, "groupId", parent);
+            String artifact = text(project, "artifactId", null);
+            String version = text(project, "version", parent);
+            if (group == null || artifact == null || version == null) {
+                throw new IllegalStateException(pom + " names no groupId, artifactId and version");
+            }
+            return group + ":" + artifact + ":" + version;
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the Maven POM " + pom + ": " + e, e);
+        }
+    }
+
+    /** The first child element of {@code parent} named {@code name}, or null. */
+    private static Element child(Element parent, String name) {
+        for (Node n = parent.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element && ((Element) n).getTagName().equals(name)) {
+                return (Element) n;
+            }
+        }
+        return null;
+    }
+
+    /** The trimmed text of {@code element}'s child {@code name}, else {@code fallback}'s, or null. */
+    private static String text(Element element, String name, Element fallback) {
+        Element found = child(element, name);
+        if (found == null && fallback != null) {
+            found = child(fallback, name);
+        }
+        return found == null ? null : found.getTextContent().trim();
     }
 
     /** The shadow Robolectric uses for {@code c} at this SDK level, or null. */
