@@ -14,6 +14,7 @@
 //! - A name whose object another name still holds (a must-alias group) does not drop it.
 //! - Returned, stored in a field, captured, passed on (wrapper constructors, containers), try-with-resources and `use {}` move the obligation away.
 //! - A wrapper of an object the body does not own owns nothing either: its resource is the wrapped one's ([`foreign_wrappers`]).
+//! - A stream made over a file descriptor owns nothing: whoever opened the descriptor does.
 //! - States reached only by guesses never count.
 
 use std::collections::{HashMap, HashSet};
