@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The leak benchmark: fetch the corpus (corpus.list, and leak-corpus.list: more code that makes
-# and releases streams, retrievers and cursors), build typestar in release, check both with and
+# The leak benchmark: fetch the corpus (corpus.list, leak-corpus.list: more code that makes
+# and releases streams, retrievers and cursors, and leak-writers.list: code that writes files
+# through FileOutputStream), build typestar in release, check them all with and
 # without leak reports (`--unreleased`) under GNU time, match every leak finding to its verdict
 # in bench/checker/leaks.toml, and write bench/results/leaks.md (precision per class and code,
 # the true leaks, and the time and memory against the check without leaks).
@@ -17,6 +18,7 @@ cd "$root"
 
 "$here/fetch-corpus.sh" >/dev/null
 "$here/fetch-corpus.sh" leak-corpus >/dev/null
+"$here/fetch-corpus.sh" leak-writers >/dev/null
 
 cargo build --release --quiet -p server
 typestar="${CARGO_TARGET_DIR:-$root/target}/release/typestar"
@@ -29,7 +31,7 @@ run() {
     shift 2
     local status=0
     /usr/bin/time -v -o "$timing" "$typestar" check --format json "$@" \
-        bench/work/corpus bench/work/leak-corpus >"$out" || status=$?
+        bench/work/corpus bench/work/leak-corpus bench/work/leak-writers >"$out" || status=$?
     if (( status > 1 )); then
         echo "error: typestar check $* exited with $status" >&2
         exit "$status"
@@ -46,6 +48,7 @@ python3 "$here/leaks.py" \
     --verdicts "$here/leaks.toml" \
     --corpus bench/work/corpus \
     --corpus bench/work/leak-corpus \
+    --corpus bench/work/leak-writers \
     --time-with "$work/with.time" \
     --time-without "$work/without.time" \
     --out bench/results/leaks.md \

@@ -14,6 +14,7 @@
 //! - A name whose object another name still holds (a must-alias group) does not drop it.
 //! - Returned, stored in a field, captured, passed on (wrapper constructors, containers), try-with-resources and `use {}` move the obligation away.
 //! - A wrapper of an object the body does not own owns nothing either: its resource is the wrapped one's ([`foreign_wrappers`]).
+//! - A stream made over a file descriptor owns nothing: whoever opened the descriptor does.
 //! - States reached only by guesses never count.
 
 use std::collections::{HashMap, HashSet};
@@ -78,12 +79,14 @@ pub const GUESSED_CODE: &str = "never-released";
 /// The leak reports on by default, without `--unreleased`: classes and kinds for which the
 /// leak benchmark (`bench/checker/leaks.toml`, `bench/results/leaks.md`) showed at least 90 %
 /// true reports over at least 5 findings that are not copies of another in a fork.
-/// On 2026-11-28: `Cursor` 6 of 6 true (5 not copies), `MediaMetadataRetriever` 6 of 6,
-/// `InputStream` 5 of 5, each at the end of a method.
+/// On 2026-11-28: `Cursor` 7 of 7 true (6 not copies), `MediaMetadataRetriever` 6 of 6,
+/// `InputStream` 5 of 5, each at the end of a method; `FileOutputStream` 5 of 5 on an
+/// exception path that skips the close of the normal path.
 const ON_BY_DEFAULT: &[(&str, LeakKind)] = &[
     ("android.database.Cursor", LeakKind::MethodEnd),
     ("android.media.MediaMetadataRetriever", LeakKind::MethodEnd),
     ("java.io.InputStream", LeakKind::MethodEnd),
+    ("java.io.FileOutputStream", LeakKind::Exception),
 ];
 
 /// Whether the leak report of protocol class `class` with diagnostic code `code` is on without
@@ -600,6 +603,27 @@ const HOLDING_NOTHING: &[&str] = &[
     "java.io.CharArrayWriter",
 ];
 
+/// The methods that return an open file's `java.io.FileDescriptor`, which stays its owner's
+/// (Java SE API `getFD()` of `FileInputStream`, `FileOutputStream` and `RandomAccessFile`;
+/// Android's `getFileDescriptor()` of `ParcelFileDescriptor` and `AssetFileDescriptor`).
+const DESCRIPTOR_ACCESSORS: &[&str] = &["getFD", "getFileDescriptor"];
+
+/// Whether `arg` is a `java.io.FileDescriptor`: by its known type, or as the result of one of
+/// [`DESCRIPTOR_ACCESSORS`].
+fn is_descriptor(shared: &Shared<'_, '_>, arg: &Expr) -> bool {
+    let typed = shared
+        .res
+        .type_of(arg.id)
+        .is_some_and(|t| t.fqn == "java.io.FileDescriptor");
+    let accessor = match &arg.kind {
+        ExprKind::Call(call) => {
+            call.args.is_empty() && DESCRIPTOR_ACCESSORS.contains(&call.name.as_str())
+        }
+        _ => false,
+    };
+    typed || accessor
+}
+
 /// The creations of `cfg` that wrap an object the body does not own
 /// (`new BufferedReader(new InputStreamReader(in))` with `in` a parameter): a wrapper's
 /// resource is the one it wraps (closing it closes that one), so the obligation stays with
@@ -607,6 +631,8 @@ const HOLDING_NOTHING: &[&str] = &[
 /// An argument is foreign when it follows a protocol that obliges a release and is of unknown
 /// origin where the creation runs (before the creation passes it on and forgets it), or is
 /// itself a creation that wraps a foreign object.
+/// A file descriptor is always foreign: a stream made over one does not own it (libcore's
+/// `FileOutputStream(FileDescriptor)` is not the descriptor's owner); whoever opened it does.
 fn foreign_wrappers<'e>(
     shared: &Shared<'_, '_>,
     cfg: &Cfg<'_>,
@@ -627,6 +653,9 @@ fn foreign_wrappers<'e>(
             _ => continue,
         };
         let wraps = args.iter().any(|arg| {
+            if is_descriptor(shared, arg) {
+                return true;
+            }
             if shared.creation(arg, None).is_some() {
                 return foreign.contains(&arg.id);
             }
@@ -776,9 +805,9 @@ pub(crate) fn report(protocols: &Protocols<'_>, losses: Losses, all: bool) -> Ve
             let (name, span) = owned.get(&d.var)?;
             finding(protocols, &d, name, *span)
         })
-        .filter(|u| all || on_by_default(&u.class, u.code))
         .collect();
     // An object lost otherwise is lost on its exception paths too: one report.
+    // This comes before the filter, so the reports on by default are those `--unreleased` makes.
     let exception = LeakKind::Exception.code();
     let stored = |u: &Unreleased| u.related.first().map_or(u.span, |r| r.span);
     let lost_otherwise: Vec<Span> = out
@@ -787,6 +816,7 @@ pub(crate) fn report(protocols: &Protocols<'_>, losses: Losses, all: bool) -> Ve
         .map(stored)
         .collect();
     out.retain(|u| u.code != exception || !lost_otherwise.contains(&stored(u)));
+    out.retain(|u| all || on_by_default(&u.class, u.code));
     out.sort_by_key(|u| (u.span.start_byte, u.code));
     out
 }
