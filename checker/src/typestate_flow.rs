@@ -1207,16 +1207,19 @@ pub struct Shared<'a, 'l> {
     pub language: Language,
     /// Helpers (see `check::collect_helpers`) by `(class, name)`.
     pub helpers: HashMap<(&'a str, &'a str), Vec<Helper<'a>>>,
-    summaries: RefCell<HashMap<(usize, Env), BodyResult>>,
+    summaries: RefCell<HashMap<HelperEntry, BodyResult>>,
     /// The helper entries the record pass has analysed: their observations and losses are
     /// already recorded, so another call from the same entry takes the summary instead.
-    recorded: RefCell<HashSet<(usize, Env, Vec<String>)>>,
+    recorded: RefCell<HashSet<(HelperEntry, Vec<String>)>>,
     /// The helpers being analysed, innermost last: a helper that calls itself, directly or
     /// through others, is not followed again (its effect there is unknown).
     active_helpers: RefCell<Vec<usize>>,
     /// The control-flow graph of each body analysed so far, by the body's address: the event
     /// fixpoint and the recording pass analyse most bodies more than once.
     cfgs: RefCell<HashMap<*const Body, Rc<Cfg<'a>>>>,
+    /// [`Shared::protocol_of_var`] of each variable asked about: it follows from the file's
+    /// types alone, and the analysis asks again at every step.
+    var_protocols: RefCell<HashMap<Var, Option<ProtocolId>>>,
     /// Locals of methods that create deferred code: the lambdas and listeners may capture
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
@@ -1258,6 +1261,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             recorded: RefCell::new(HashSet::new()),
             active_helpers: RefCell::default(),
             cfgs: RefCell::default(),
+            var_protocols: RefCell::default(),
             captured: HashMap::new(),
             private_fields: std::collections::HashSet::new(),
             own_methods: std::collections::HashSet::new(),
@@ -1316,12 +1320,19 @@ impl<'a, 'l> Shared<'a, 'l> {
 
     /// The protocol of the objects `var` holds, from its declared or inferred type.
     pub fn protocol_of_var(&self, var: &Var) -> Option<ProtocolId> {
-        match var {
+        if let Some(&known) = self.var_protocols.borrow().get(var) {
+            return known;
+        }
+        let protocol = match var {
             Var::Local(id) => self.protocol_of_type(self.res.type_of_local(*id)),
             Var::Field(class, name) => self.protocol_of_type(self.res.type_of_field(class, name)),
             Var::This(class) => self.protocols.protocol_of(class),
-            Var::Temp(_) => None,
-        }
+            Var::Temp(_) => return None,
+        };
+        self.var_protocols
+            .borrow_mut()
+            .insert(var.clone(), protocol);
+        protocol
     }
 }
 
@@ -1341,6 +1352,35 @@ pub struct BodyResult {
     /// In the [`Pass::Record`] pass with [`Shared::report_unreleased`], what the leak scan
     /// found in this body and in the helpers it called; empty otherwise.
     pub losses: Losses,
+}
+
+/// A helper and the state it is entered in: the key of its summaries.
+/// The state's hash is computed once, since hashing it walks every object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct HelperEntry {
+    /// First, so that comparing two entries looks at it first.
+    hash: u64,
+    helper: usize,
+    entry: Env,
+}
+
+impl HelperEntry {
+    fn new(helper: usize, entry: &Env) -> HelperEntry {
+        let mut hasher = std::hash::DefaultHasher::new();
+        std::hash::Hash::hash(&(helper, entry), &mut hasher);
+        HelperEntry {
+            hash: std::hash::Hasher::finish(&hasher),
+            helper,
+            entry: entry.clone(),
+        }
+    }
+}
+
+impl std::hash::Hash for HelperEntry {
+    /// Equal entries have equal states, so equal hashes.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
 }
 
 /// Which pass of the check analyses a body.
@@ -2752,11 +2792,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 }
             }
         }
-        let key = (helper.index, entry.clone());
+        let key = HelperEntry::new(helper.index, &entry);
         // The record pass analyses each entry once: a second visit (the caller's fixpoint
         // reaching the call again, or another call from the same state) would observe the
         // same calls again, which merging per call site would only join with themselves.
-        let recorded = (key.0, key.1.clone(), caught.to_vec());
+        let recorded = (key.clone(), caught.to_vec());
         let cached = (pass == Pass::Fixpoint || self.shared.recorded.borrow().contains(&recorded))
             .then(|| self.shared.summaries.borrow().get(&key).cloned())
             .flatten();
