@@ -2,15 +2,17 @@
 //! core running inside Robolectric (`agent-android/robolectric/`), one long-lived JVM per
 //! worker.
 //!
-//! Callins run on the paused main looper's thread, as an app's main-thread calls do. A `wait`
-//! advances the looper's simulated clock, so a quiet wait costs no real time. The SDK level is
-//! chosen per run. Robolectric, JUnit and the Android jars come from Maven Central through
+//! Callins run on the paused main looper's thread, as an app's main-thread calls do.
+//! A `wait` advances the looper's simulated clock, so a quiet wait costs no real time.
+//! The SDK level is chosen per run.
+//! Robolectric, JUnit and the Android jars come from Maven Central through
 //! `learner/robolectric/fetch.sh` into a cache folder (never committed), and run offline.
 //! Everything else (experiments, agent processes, the watchdog of each request, restarts, the
 //! learning pipeline) is the JVM backend's.
 //! This module only says how to start the agent and what the provenance says.
 //! The provenance names the SDK level.
-//! It also says whether the class ran as AOSP code or as Robolectric's simulation of it (its shadows, from the agent's `describe`).
+//! It also says whether the class ran as AOSP code or as Robolectric's simulation of it (its
+//! shadows, from the agent's `describe`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
