@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The long fuzzing run of issue #21: each target in turn, up to RUNS executions (default 10
-# million) or SECONDS per target (default 0: no time limit), then writes
+# million) or SECONDS per target (default 0: no time limit), then adds a section to the top of
 # bench/results/fuzz.md: executions, findings, the slowest input and the peak memory per target.
+# The sections of earlier runs stay below it.
 # Usage: fuzz/long.sh [SECONDS] [TARGET...]   (RUNS=N to change the executions per target)
 # With the defaults it runs until every target reached 10 million executions.
 # A target stops at its first finding (its input is in fuzz/artifacts/TARGET/); the script
@@ -18,9 +19,11 @@ fi
 runs=${RUNS:-10000000}
 logs="$here/logs"
 mkdir -p "$logs"
-out="$root/bench/results/fuzz.md"
+results="$root/bench/results/fuzz.md"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 {
-  echo "# Long fuzzing run"
+  echo "## Every target, $(date -u '+%F')"
   echo
   echo "Produced by \`fuzz/long.sh $seconds${*:+ $*}\` (RUNS=$runs) from $(date -u '+%F %H:%M') UTC at commit $(git -C "$root" rev-parse --short HEAD)."
   echo "Machine: $(nproc) logical cores, shared; load average before \`$(cut -d' ' -f1-3 /proc/loadavg)\`."
@@ -58,5 +61,16 @@ hours=$(awk -F'|' -v runs="$runs" '$2 ~ /`/ && $5 + 0 > 0 { s += runs / $5 } END
   echo
   echo "Reaching $runs executions of every target: \`fuzz/long.sh\` (no time limit; RUNS=$runs by default), about $hours hours of one core at the rates above."
 } >> "$out"
-echo "wrote $out" >&2
+# The title, this run, then the earlier runs as they were.
+{
+  echo "# Long fuzzing run"
+  echo
+  cat "$out"
+  if [ -f "$results" ]; then
+    echo
+    grep -v -x '# Long fuzzing run' "$results" | sed '/./,$!d'
+  fi
+} > "$results.new"
+mv "$results.new" "$results"
+echo "wrote $results" >&2
 exit $failed

@@ -1,56 +1,73 @@
-//! Who calls the methods of the project's own classes, and so whether a method of a plain
-//! class may run at any time or only when its clients drive it.
+//! Who calls the methods of the project's own classes.
+//! It decides whether a method of a plain class may run at any time.
 //!
-//! Android components run in their lifecycle's order ([`crate::events`]).
-//! Any other class is plain: its methods run when something calls them.
-//! A method is *free* when it may run at any time, in any order with the class's others:
-//! - nothing in the project calls it (the framework, a JavaScript bridge or an app does);
-//! - or some free code calls it on an object that outlives that code's run (a field, a map's
-//!   element, a parameter);
-//! - free code is deferred code (a lambda, a listener), a method of a component, or a free
-//!   method.
+//! # Terms
+//! - A component runs in its lifecycle's order ([`crate::events`]).
+//! - Any other class is plain: its methods run when something calls them.
+//! - A *free* method may run at any time, in any order with the class's others.
+//! - A *driven* method runs when its clients drive it, so they decide the order.
+//! - A *last* method is free, and no other method runs after it ([`Order::Last`]).
 //!
-//! Otherwise it is *driven*: each call is on an object its caller created in the same run, or is made by driven code.
-//! So the clients decide the order.
-//! The checker runs a driven method of a plain class from an unknown state of its fields.
-//! It reports what goes wrong within one call, whatever the clients did before.
-//! A wrapper kept in a map by a plugin that JavaScript calls in any order stays free. A sink an
-//! engine drives step by step is driven.
+//! # Free or driven
+//! - Free: nothing in the project calls it (the framework, JavaScript or an app does).
+//! - Free: free code calls it on an object that outlives that code's run.
+//!   That is a field, a map's element or a parameter.
+//! - Free code is deferred code (a lambda, a listener), a component's method, or a free method.
+//! - Driven: each call is on an object its caller created in the same run.
+//!   Or driven code makes it.
+//! - The checker runs a driven method from an unknown state of its fields.
+//!   It reports what goes wrong within one call, whatever the clients did before.
+//! - A wrapper a plugin keeps in a map, called from JavaScript in any order, stays free.
+//! - A sink an engine drives step by step is driven.
 //!
-//! A call through a supertype (`sink.stop()` on an interface the class implements) or on a
-//! subclass counts for the class.
-//! A call the resolver cannot type counts for no class, so a method called only that way looks
-//! free: the analysis then keeps the any-order answer.
-//! A project check types calls again once it knows what the project's methods return
-//! (`segments.next().advance()` with `next()` declared in another file), and Kotlin type
-//! aliases type what they stand for.
-//! A lambda given to a Kotlin `inline` function of the file with no `crossinline` or
-//! `noinline` parameter runs in place, as its caller's code. Any other lambda is deferred.
-//! So does a call from another top-level package ([`package_root`]): the project's classes are
-//! taken to share one, and calls of the libraries they use are not kept.
-//! A call on the object itself (`stop()`, `this.stop()`) runs whenever its caller does: a
-//! helper of a free method is free.
-//! A local holds a fresh object when every value assigned to it is one (or `null`).
-//! A field holds one after its method assigned it one (`recorder = new Recorder(); recorder.start();` drives `start()`).
-//! It holds it until the block that assigned it ends, the field is assigned something else, or the method calls one of its class's own methods.
+//! # Which calls count
+//! - A call through a supertype or on a subclass counts for the class.
+//!   An example is `sink.stop()` on an interface the class implements.
+//! - A call the resolver cannot type counts for no class.
+//!   A method called only that way looks free, and keeps the any-order answer.
+//! - A project check types calls again once it knows what the project's methods return.
+//!   An example is `segments.next().advance()` with `next()` declared in another file.
+//! - Kotlin type aliases type what they stand for.
+//! - A lambda given to a Kotlin `inline` function of the file runs in place, as its caller's code.
+//!   That holds when no parameter is `crossinline` or `noinline`.
+//!   Any other lambda is deferred.
+//! - A call from another top-level package ([`package_root`]) is deferred too.
+//!   The project's classes are taken to share one package root.
+//!   Calls of the libraries they use are not kept.
+//! - A call on the object itself (`stop()`, `this.stop()`) runs whenever its caller does.
+//!   So a helper of a free method is free.
 //!
-//! A free method is *last* when every call of it is on an object a field of the caller holds, and the caller then lets go of it.
-//! It lets go in the block of the call or one enclosing it, before the method ends.
-//! The clients call nothing on the object after it, so no other method runs after it
-//! ([`Order::Last`]).
-//! The field may hold the object itself (through a local copied from it, or the parameter of a Kotlin `let` on it).
-//! Then the caller lets go by assigning the field (`writer.finish(); writer = null`).
-//! Or the field may hold a standard collection the object came from (`voices.get(id)`, `voices[id]`).
-//! Then the caller lets go by taking it out, by the same key held in a local (`voices.remove(id)`).
-//! Or it lets go of every element at once (`voices.clear()`, `removeAll`, assigning the field).
-//! Which paths reach the letting go is not asked: a `return` between the call and the
-//! assignment may leave the object in the field, a possible miss.
-//! Nor is whether another field or collection also holds the object, another possible miss.
+//! # Fresh objects
+//! - A local holds a fresh object when every value assigned to it is one (or `null`).
+//! - A field holds one after its method assigned it one.
+//!   So `recorder = new Recorder(); recorder.start();` drives `start()`.
+//! - It holds it until the assigning block ends.
+//!   Assigning the field something else ends it too, as does a call of the class's own methods.
 //!
-//! To extend it (a new kind of fresh receiver, say), start from three places.
-//! [`receiver_kind`] decides what a caller owns for the length of its run.
-//! [`Clients::new`] solves the rule over the methods the wrappers' callers reach back to.
-//! [`Clients::order`] answers it.
+//! # Last methods
+//! - Each call of a last method is on an object a field of the caller holds.
+//!   The caller then lets go of it, before the method ends.
+//!   It lets go in the block of the call or one enclosing it.
+//! - The field may hold the object itself.
+//!   It may do so through a local copied from it, or a Kotlin `let` parameter.
+//!   The caller lets go by assigning the field (`writer.finish(); writer = null`).
+//! - Or the field may hold a standard collection the object came from.
+//!   Examples are `voices.get(id)` and `voices[id]`.
+//!   The caller lets go by taking it out by the same key in a local (`voices.remove(id)`).
+//!   Or it lets go of every element (`voices.clear()`, `removeAll`, assigning the field).
+//!
+//! # Known misses
+//! - Which paths reach the letting go is not asked.
+//!   A `return` between the call and the assignment may leave the object in the field.
+//! - Nor is it asked whether another field or collection holds the object too.
+//!
+//! # How to extend
+//! - A new kind of fresh receiver: [`receiver_kind`] decides what a caller owns in its run.
+//! - A new reason to be free or driven: [`Clients::new`] solves the rule.
+//!   It runs over the methods the wrappers' callers reach back to.
+//! - A new answer for the analysis: [`Clients::order`] gives it.
+//! - Each new case gets a Java and a Kotlin fixture, beside those in
+//!   `tests/fixtures/java/checks/Clients.java` and `tests/fixtures/kotlin/checks/Clients.kt`.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

@@ -12,8 +12,9 @@
 //! the object there (as related locations) and what the protocol allows instead.
 //!
 //! A restriction of the experiment that learned the protocol (`CALLIN restricted`) is never a
-//! finding: nothing was run, so the call is unknown there, not forbidden. After it the object
-//! may be in any state, as one of unknown origin, until a call that works narrows it again.
+//! finding: nothing was run, so the call is unknown there, not forbidden.
+//! After it the object may be in any state, as one of unknown origin, until a call that works
+//! narrows it again.
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,16 +1,20 @@
 //! The Kotlin standard-library inline functions whose lambda runs in place, at the call.
 //!
 //! The compiler copies such a lambda into the caller, so it runs before the call returns.
-//! It runs once (the scope functions), or zero or more times, one run after another (the collection functions and `repeat`).
+//! The scope functions run it once.
+//! The collection functions and `repeat` run it zero or more times, one run after another.
 //! It never runs later and never on another thread.
-//! [`INLINE_FUNCTIONS`] is the one list of them, with each function's contract: how often the
-//! lambda runs, what it gets as `this` or as its parameter, what the call returns.
-//! [`inlined`] recognises a call of one of them with a lambda literal as its last argument, in
-//! Kotlin only (a Java lambda is an object, which may run later).
-//! `resolve` types the lambda's `this` and parameter from it, `places` makes them aliases of
-//! the subject, and `cfg` inlines the lambda at the call (a loop for the repeating ones).
+//! [`INLINE_FUNCTIONS`] is the one list of them, with each function's contract.
+//! The contract says how often the lambda runs, what it gets as `this` or parameter, and what
+//! the call returns.
+//! [`inlined`] recognises a call of one of them with a lambda literal as its last argument.
+//! It does so in Kotlin only: a Java lambda is an object, which may run later.
+//! `resolve` types the lambda's `this` and parameter from it.
+//! `places` makes them aliases of the subject.
+//! `cfg` inlines the lambda at the call (a loop for the repeating ones).
 //! The name decides, as no types are inferred.
-//! So a `map` or `filter` of a lazy `Sequence`, a `Flow` or an Rx stream is taken to run in place too, though its lambda runs later.
+//! So a `map` or `filter` of a lazy `Sequence`, a `Flow` or an Rx stream is taken to run in place.
+//! Its lambda runs later, in truth.
 
 use crate::ir::{Body, Call, Expr, ExprKind, Language, Param};
 

@@ -9,17 +9,19 @@
 //! 5. the wildcard imports;
 //! 6. the file's own package.
 //!
-//! Classes outside the file are only known by name, through [`KnownTypes`] (the typestate
-//! library will implement it). Subtyping is known for the classes the file declares.
+//! Classes outside the file are only known by name, through [`KnownTypes`] (the typestate library
+//! will implement it).
+//! Subtyping is known for the classes the file declares.
 //!
-//! Expression types come from declared types, constructor calls (`new X()`, Kotlin `X()`),
-//! casts, static factories (`MediaPlayer.create(…)`) and the declared return types of the
-//! file's own methods.
-//! Inside Kotlin scope functions, `apply`/`run`/`with` rebind `this` and `also`/`let`/`use`
-//! bind `it` to the receiver. The untyped first parameter of a listener lambda
-//! (`mp.setOnPreparedListener { it.start() }`) gets the type of the object it is registered
-//! on, which is how Android listeners are shaped.
-//! A Kotlin property read may resolve to no local and no field of an enclosing class (`player.duration`, or `duration` on the implicit `this`).
+//! Expression types come from declared types, constructor calls (`new X()`, Kotlin `X()`), casts,
+//! static factories (`MediaPlayer.create(…)`) and the declared return types of the file's own
+//! methods.
+//! Inside Kotlin scope functions, `apply`/`run`/`with` rebind `this` and `also`/`let`/`use` bind
+//! `it` to the receiver.
+//! The untyped first parameter of a listener lambda (`mp.setOnPreparedListener { it.start() }`)
+//! gets the type of the object it is registered on, which is how Android listeners are shaped.
+//! A Kotlin property read may resolve to no local and no field of an enclosing class
+//! (`player.duration`, or `duration` on the implicit `this`).
 //! Then its receiver's type is recorded ([`Resolution::properties`]).
 //! It may be a Java getter, which [`crate::accessors`] decides.
 

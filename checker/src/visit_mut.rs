@@ -2,12 +2,12 @@
 //! The passes that rewrite a lowered file share it.
 //! They are the relocation of spans and expression ids across an edit ([`crate::incremental`]) and Kotlin's synthetic accessor properties ([`crate::accessors`]).
 //!
-//! A pass implements [`VisitMut`] and overrides the hooks it cares about. Each hook defaults
-//! to its `walk_*` function, which visits every part of the node.
+//! A pass implements [`VisitMut`] and overrides the hooks it cares about.
+//! Each hook defaults to its `walk_*` function, which visits every part of the node.
 //! The walks destructure every node without `..`.
-//! So a field added to the IR fails to compile here until the walk covers it, and no pass can silently miss a span or an expression.
-//! Every [`Span`] of the IR reaches
-//! [`VisitMut::visit_span`], after the node's children.
+//! So a field added to the IR fails to compile here until the walk covers it, and no pass can
+//! silently miss a span or an expression.
+//! Every [`Span`] of the IR reaches [`VisitMut::visit_span`], after the node's children.
 
 use crate::ir::{
     Annotation, Block, Body, Call, Catch, Class, Expr, ExprKind, Field, Import, Local, Method,

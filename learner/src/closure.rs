@@ -1,9 +1,10 @@
 //! Words of the synchronous closure (the Starling paper, §4.1) and the alphabet that names them.
 //!
-//! A query is a word of inputs (callins and `wait`). Its answer is a word of outputs of the
-//! same length (`eps`, `err`, `quiet` or a callback). The closure sends every error to one
-//! sink: after the first `err`, every output is `err`. [`close_after_err`] enforces that, and
-//! [`Alphabet`] turns inputs and outputs into the names written in journals and reports.
+//! A query is a word of inputs (callins and `wait`).
+//! Its answer is a word of outputs of the same length (`eps`, `err`, `quiet` or a callback).
+//! The closure sends every error to one sink: after the first `err`, every output is `err`.
+//! [`close_after_err`] enforces that, and [`Alphabet`] turns inputs and outputs into the names
+//! written in journals and reports.
 
 use std::fmt;
 

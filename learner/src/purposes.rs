@@ -1,20 +1,21 @@
 //! Learning purposes beyond query filters: input variants, and output merge and split.
 //!
-//! - **Input variants.** One input symbol may have several concrete forms (two URLs that both
-//!   serve an image, `prepare()` and `prepareAsync()` when they are meant to agree). Running
-//!   every combination of forms per query, as DroidStar did, is exponential.
-//!   [`RoundRobin`] instead gives each *run* the next form of every variant input (run `r`
-//!   uses form `r mod forms`).
+//! - **Input variants.** One input symbol may have several concrete forms (two URLs that both serve
+//!   an image, `prepare()` and `prepareAsync()` when they are meant to agree).
+//!   Running every combination of forms per query, as DroidStar did, is exponential.
+//!   [`RoundRobin`] instead gives each *run* the next form of every variant input (run `r` uses
+//!   form `r mod forms`).
 //!   It costs no extra run.
-//!   Every run re-executes its prefix on the system, so each prefix shared by runs is executed
-//!   with different forms.
-//!   A form that answers differently is caught by the non-determinism check (the rerun confirms it) and
-//!   reported with both traces, naming the prefix.
+//!   Every run re-executes its prefix on the system, so each prefix shared by runs is executed with
+//!   different forms.
+//!   A form that answers differently is caught by the non-determinism check (the rerun confirms it)
+//!   and reported with both traces, naming the prefix.
 //! - **Output merge.** Several callbacks the experiment treats as one (`onLoadingComplete` and
 //!   `onLoadingFailed` as "done"): [`OutputMap::merge`] sends each to a representative.
 //! - **Output split.** One callback whose payload tells situations apart (`onError(code)`):
-//!   [`OutputMap::split`] names a callback per payload case. Only backends that see payloads
-//!   (the JVM backend) can split; [`OutputMap::apply`] takes the payload when there is one.
+//!   [`OutputMap::split`] names a callback per payload case.
+//!   Only backends that see payloads (the JVM backend) can split; [`OutputMap::apply`] takes the
+//!   payload when there is one.
 //!
 //! [`Mapped`] applies an [`OutputMap`] to any system, so the learner sees mapped outputs only.
 

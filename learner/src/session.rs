@@ -1,7 +1,7 @@
-//! One learning session over any backend: the query engine built over the backend's
-//! instances, the equivalence oracle chosen, the learning loop run, and everything the run
-//! produced collected. The model backend ([`crate::simulation`]), `typestar learn` and the JVM
-//! backend all learn through [`learn_system`]; a backend only supplies [`Sul`] instances.
+//! One learning session over any backend: the query engine built over the backend's instances, the
+//! equivalence oracle chosen, the learning loop run, and everything the run produced collected.
+//! The model backend ([`crate::simulation`]), `typestar learn` and the JVM backend all learn
+//! through [`learn_system`]; a backend only supplies [`Sul`] instances.
 //!
 //! Under a state bound `N`, a result the bound's proof accepts is tested once more before it is accepted.
 //! The test is against every system of `N + 1` states.

@@ -1,6 +1,7 @@
 //! The text of `typestar diff`: where two typestates behave differently, and where one says an
-//! input was only restricted by its experiment and the other an error. The CLI prints it, and
-//! `typestar.learnClass` shows it when it learned a class the library already has.
+//! input was only restricted by its experiment and the other an error.
+//! The CLI prints it, and `typestar.learnClass` shows it when it learned a class the library
+//! already has.
 
 use typestates::diff::Diff;
 

@@ -1,7 +1,10 @@
-//! Documentation generated from the project itself, in Markdown, which editors and code hosts render.
-//! It writes a page of the diagnostic codes and one page per bundled protocol (summary, diagram, states, provenance).
-//! `typestar docs --out DIR` writes them. The LSP server writes them into
-//! typestar's cache folder and links each diagnostic's `codeDescription` to its section there.
+//! Documentation generated from the project itself, in Markdown, which editors and code hosts
+//! render.
+//! It writes a page of the diagnostic codes and one page per bundled protocol (summary, diagram,
+//! states, provenance).
+//! `typestar docs --out DIR` writes them.
+//! The LSP server writes them into typestar's cache folder and links each diagnostic's
+//! `codeDescription` to its section there.
 
 use std::fmt::Write;
 use std::path::{Path, PathBuf};

@@ -14,8 +14,10 @@
 //! A run may not start for want of configuration: a class not on the classpath, an Android class on the host JVM, Robolectric's artifacts missing, no JDK.
 //! The error then says what to set.
 //!
-//! Learners run on a blocking thread. The async learner futures are driven there and dropped
-//! (killing the agents) when the user cancels. The protocol tests plug in a scripted learner.
+//! Learners run on a blocking thread.
+//! The async learner futures are driven there and dropped (killing the agents) when the user
+//! cancels.
+//! The protocol tests plug in a scripted learner.
 
 use std::path::PathBuf;
 use std::time::Duration;

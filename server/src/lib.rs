@@ -1,5 +1,6 @@
 //! The `typestar` server library: the analysis boundary (plain data) and the LSP server built on
-//! it. The `typestar` binary (`src/main.rs`) adds the command line.
+//! it.
+//! The `typestar` binary (`src/main.rs`) adds the command line.
 //!
 //! ```text
 //! let (service, socket) = server::lsp::service(server::lsp::production_engines());

@@ -12,8 +12,10 @@
 //! A file that is not a regular file (a FIFO, socket or device), or is larger than the checker's limit, is reported by name, unread (see [`typestates::files`]).
 //!
 //! Each file is checked on the API levels of its module ([`crate::sdk`]).
-//! Where the library has protocols that change with the level, the project is checked once per range of levels on which the whole library is the same.
-//! Each finding says on which of the file's levels it happens. A finding on no level of the file's module is not reported.
+//! Where the library has protocols that change with the level, the project is checked once per
+//! range of levels on which the whole library is the same.
+//! Each finding says on which of the file's levels it happens.
+//! A finding on no level of the file's module is not reported.
 
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,8 @@
 //! Why a file was not checked, or not fully, or only with a caveat: one closed type per outcome.
 //! Each kind has a stable code (shown as `error[code]`, and as `code` in JSON and SARIF).
 //! Each says what was expected and what the user can do next.
-//! The command line reports through this module in every format. The LSP server logs the
-//! workspace files it could not read through it.
+//! The command line reports through this module in every format.
+//! The LSP server logs the workspace files it could not read through it.
 
 use std::fmt;
 use std::path::{Path, PathBuf};

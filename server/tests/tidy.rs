@@ -276,6 +276,26 @@ fn sentence_lengths<'t>(lines: impl Iterator<Item = &'t str>) -> Vec<usize> {
     lengths
 }
 
+/// Every module doc of the crates' sources, by file: the lines of its opening `//!` comment.
+fn module_docs(root: &Path) -> Vec<(PathBuf, Vec<String>)> {
+    let mut files = Vec::new();
+    for krate in ["typestates", "learner", "checker", "server", "test-tiers"] {
+        rust_files(&root.join(krate).join("src"), &mut files);
+    }
+    files
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let doc = text
+                .lines()
+                .map_while(|line| line.strip_prefix("//!"))
+                .map(str::to_owned)
+                .collect();
+            (path, doc)
+        })
+        .collect()
+}
+
 /// The mean of `lengths`, in words.
 fn mean(lengths: &[usize]) -> f64 {
     lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64
@@ -283,8 +303,8 @@ fn mean(lengths: &[usize]) -> f64 {
 
 /// Short sentences: issue #22 compares with rust-analyzer's architecture doc (14.5 words a
 /// sentence, the longest 45).
-/// ARCHITECTURE.md now has 14.9 words a sentence, the longest 26; the module docs 15.3,
-/// the longest 31.
+/// ARCHITECTURE.md now has 14.9 words a sentence, the longest 26; the module docs 14.7,
+/// the longest 29.
 /// Neither may grow: the bounds are those figures.
 /// `cargo test -p server --test tidy sentences -- --nocapture` prints them.
 #[test]
@@ -292,21 +312,9 @@ fn sentences_stay_short_in_the_map_and_module_docs() {
     let root = workspace_root();
     let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("map");
     let in_map = sentence_lengths(map.lines());
-    let mut files = Vec::new();
-    for krate in ["typestates", "learner", "checker", "server", "test-tiers"] {
-        rust_files(&root.join(krate).join("src"), &mut files);
-    }
-    let in_docs: Vec<usize> = files
+    let in_docs: Vec<usize> = module_docs(&root)
         .iter()
-        .flat_map(|path| {
-            let text = std::fs::read_to_string(path).unwrap_or_default();
-            let doc: Vec<String> = text
-                .lines()
-                .map_while(|line| line.strip_prefix("//!"))
-                .map(str::to_owned)
-                .collect();
-            sentence_lengths(doc.iter().map(String::as_str))
-        })
+        .flat_map(|(_, doc)| sentence_lengths(doc.iter().map(String::as_str)))
         .collect();
     assert!(
         in_map.len() > 100 && in_docs.len() > 300,
@@ -314,7 +322,7 @@ fn sentences_stay_short_in_the_map_and_module_docs() {
     );
     let bounds = [
         ("ARCHITECTURE.md", &in_map, 14.9, 26),
-        ("module docs", &in_docs, 15.3, 31),
+        ("module docs", &in_docs, 14.7, 29),
     ];
     for (name, lengths, most_mean, most_longest) in bounds {
         let longest = lengths.iter().copied().max().unwrap_or(0);
@@ -476,26 +484,54 @@ fn the_architecture_map_names_what_exists() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// ARCHITECTURE.md writes one sentence per line: no line holds the end of one sentence and
-/// the start of the next.
-#[test]
-fn the_architecture_map_has_one_sentence_per_line() {
-    let map = std::fs::read_to_string(workspace_root().join("ARCHITECTURE.md")).expect("map");
-    let crowded: Vec<String> = map
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| {
-            !line.starts_with("    ") && line.contains(". ") && {
-                let text: String = code_spans_removed(line);
-                text.match_indices(". ").any(|(at, _)| {
-                    text[at + 2..].starts_with(|c: char| c.is_ascii_uppercase())
-                        && !text[..at].ends_with("e.g")
-                        && !text[..at].ends_with("i.e")
-                })
-            }
+/// Whether `line` holds the end of one sentence and the start of the next.
+/// A sentence starts with a capital, a backtick or a link; a list number (`1. `) is no end.
+fn is_crowded(line: &str) -> bool {
+    let line = line.trim_start();
+    let line = match line.split_once(". ") {
+        Some((number, rest)) if number.chars().all(|c| c.is_ascii_digit()) => rest,
+        _ => line,
+    };
+    let ends = [". ", "! ", "? ", "). "];
+    let plain = code_spans_removed(line);
+    let starts_after = |text: &str, next: fn(char) -> bool| {
+        ends.iter().any(|end| {
+            text.match_indices(end).any(|(at, _)| {
+                text[at + end.len()..].starts_with(next)
+                    && !text[..at].ends_with("e.g")
+                    && !text[..at].ends_with("i.e")
+            })
         })
-        .map(|(number, line)| format!("ARCHITECTURE.md:{}: {line}", number + 1))
-        .collect();
+    };
+    // A capital after an end, outside code; or a code span or link right after an end.
+    starts_after(&plain, |c| c.is_ascii_uppercase())
+        || starts_after(&code_spans_emptied(line), |c| c == '`' || c == '[')
+}
+
+/// ARCHITECTURE.md and every module doc write one sentence per line: no line holds the end
+/// of one sentence and the start of the next.
+#[test]
+fn the_map_and_module_docs_have_one_sentence_per_line() {
+    let root = workspace_root();
+    let map = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("map");
+    let mut texts = vec![(
+        PathBuf::from("ARCHITECTURE.md"),
+        map.lines().map(str::to_owned).collect::<Vec<_>>(),
+    )];
+    texts.extend(module_docs(&root));
+    let mut crowded = Vec::new();
+    for (path, lines) in &texts {
+        let mut in_code = false;
+        for (number, line) in lines.iter().enumerate() {
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+            }
+            if !in_code && !line.starts_with("    ") && is_crowded(line) {
+                let path = path.strip_prefix(&root).unwrap_or(path).display();
+                crowded.push(format!("{path}:{}: {line}", number + 1));
+            }
+        }
+    }
     assert!(
         crowded.is_empty(),
         "one sentence per line:\n{}",
@@ -506,4 +542,13 @@ fn the_architecture_map_has_one_sentence_per_line() {
 /// A line without its backticked spans.
 fn code_spans_removed(line: &str) -> String {
     line.split('`').step_by(2).collect()
+}
+
+/// A line with each backticked span's text removed, its backticks kept.
+fn code_spans_emptied(line: &str) -> String {
+    line.split('`')
+        .enumerate()
+        .map(|(index, part)| if index % 2 == 0 { part } else { "" })
+        .collect::<Vec<_>>()
+        .join("`")
 }

@@ -2,8 +2,9 @@
 //! It gives equivalence with a shortest distinguishing trace, and a diff that lists witness traces where they differ.
 //! Uses: the same class on two Android versions, a learned typestate against the library's.
 //!
-//! Symbols are matched by name. Callins or callbacks only one side has are reported as
-//! alphabet differences; behaviour is compared over the callins both sides have.
+//! Symbols are matched by name.
+//! Callins or callbacks only one side has are reported as alphabet differences; behaviour is
+//! compared over the callins both sides have.
 //!
 //! Behaviour is the synchronous closure, where a restriction of the experiment is `err`, as the
 //! learner saw it.

@@ -1,8 +1,8 @@
 //! Android API levels: the ranges a protocol's level-dependent steps apply to, and the sets of
 //! levels a violation happens on.
 //!
-//! A range is written `23..28` (both ends included), `..22` (up to 22) or `29..` (29 and
-//! later). A set of ranges is written with commas: `21..22, 29..30`.
+//! A range is written `23..28` (both ends included), `..22` (up to 22) or `29..` (29 and later).
+//! A set of ranges is written with commas: `21..22, 29..30`.
 
 use std::fmt;
 

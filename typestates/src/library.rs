@@ -3,8 +3,9 @@
 //!
 //! The bundled files live under `typestates/library/<package path>/<Class>.typestate` and are
 //! embedded with `include_str!` (the list below; a test checks it names every file on disk).
-//! A user folder (a project's `.typestar/`) is read recursively. A file there whose class is
-//! already in the library replaces it, and the entry remembers what it replaced.
+//! A user folder (a project's `.typestar/`) is read recursively.
+//! A file there whose class is already in the library replaces it, and the entry remembers what it
+//! replaced.
 //!
 //! ```text
 //! let library = Library::load_dir(Path::new(".typestar"))?;   // bundled + overrides

@@ -1,9 +1,9 @@
 //! The Mealy machine of the synchronous closure (the Starling paper, §4.1 and §4.4).
 //!
 //! Inputs are the callins plus `wait`; outputs are the callbacks plus `quiet`, `eps` and `err`.
-//! A callin answers `eps` when it is enabled and `err` when it is not; `wait` answers the
-//! callback that arrives, or `quiet`. After `err` every output is `err`: the closure sends all
-//! errors to one sink state.
+//! A callin answers `eps` when it is enabled and `err` when it is not; `wait` answers the callback
+//! that arrives, or `quiet`.
+//! After `err` every output is `err`: the closure sends all errors to one sink state.
 //!
 //! A restriction of the experiment ([`Step::Restricted`], [`WaitOutcome::Restricted`]) is `err` here, as the learner saw it.
 //! Learning equivalence ignores the difference.

@@ -1,9 +1,10 @@
 //! Obligations: states an object must not be abandoned in, the callins that end them, and
 //! when the component owning the object must have called one of them.
 //!
-//! A `MediaRecorder` holds the microphone until `release()`; a `CountDownTimer` started and
-//! dropped keeps ticking until `cancel()`. An object dropped, overwritten or still held when
-//! its deadline comes while in one of an obligation's states is a leak.
+//! A `MediaRecorder` holds the microphone until `release()`; a `CountDownTimer` started and dropped
+//! keeps ticking until `cancel()`.
+//! An object dropped, overwritten or still held when its deadline comes while in one of an
+//! obligation's states is a leak.
 
 use crate::model::{CallinId, Origin, StateId, Typestate};
 

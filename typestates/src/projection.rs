@@ -1,6 +1,7 @@
-//! A typestate projected onto some of its inputs: the protocol an experiment with that
-//! smaller alphabet would learn. The learner benchmark compares with DroidStar's Table 1 on
-//! DroidStar's alphabet, though library files add callins read from the class's source.
+//! A typestate projected onto some of its inputs: the protocol an experiment with that smaller
+//! alphabet would learn.
+//! The learner benchmark compares with DroidStar's Table 1 on DroidStar's alphabet, though library
+//! files add callins read from the class's source.
 
 use crate::model::{CallinId, Event, Example, StateId, Step, Typestate, WaitOutcome};
 

@@ -5,7 +5,8 @@
 //! So no experiment needs an external URL.
 //!
 //! The server answers `GET` and `HEAD` of a file of the folder (no `..`, no folders), 404
-//! otherwise, one thread per connection. It stops when dropped.
+//! otherwise, one thread per connection.
+//! It stops when dropped.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};

@@ -1,4 +1,5 @@
-//! Systems the learner runs queries on. Process, JVM and adb IO live here and nowhere else.
+//! Systems the learner runs queries on.
+//! Process, JVM and adb IO live here and nowhere else.
 //! [`learn`] is the one entry point: a front end fills a [`Request`], and its backend's module
 //! learns it through the shared pipeline.
 //!

@@ -1,10 +1,12 @@
 //! A model backend: runs any typestate as a black box, on a simulated clock.
 //!
-//! Callins take a fixed time. A `wait` either sees its callback after a latency drawn from a
-//! range, or lasts the whole quiescence timeout and answers `quiet`. A callback slower than
-//! the timeout is seen as `quiet`, as on a device. Optional noise makes a callback late (held
-//! back to a later wait) or missing (the object moves on silently), each with half of the
-//! given probability. Every random choice comes from a seeded generator: same seed, same run.
+//! Callins take a fixed time.
+//! A `wait` either sees its callback after a latency drawn from a range, or lasts the whole
+//! quiescence timeout and answers `quiet`.
+//! A callback slower than the timeout is seen as `quiet`, as on a device.
+//! Optional noise makes a callback late (held back to a later wait) or missing (the object moves on
+//! silently), each with half of the given probability.
+//! Every random choice comes from a seeded generator: same seed, same run.
 //! Nothing sleeps; time only advances the [`SimClock`].
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -2,11 +2,12 @@
 //! core running inside Robolectric (`agent-android/robolectric/`), one long-lived JVM per
 //! worker.
 //!
-//! Callins run on the paused main looper's thread, as an app's main-thread calls do. A `wait`
-//! advances the looper's simulated clock, so a quiet wait costs no real time. The SDK level is
-//! chosen per run. Robolectric, JUnit and the Android jars come from Maven Central through
-//! `learner/robolectric/fetch.sh` (`typestar fetch-robolectric` runs the copy the binary ships)
-//! into a cache folder (never committed), and run offline.
+//! Callins run on the paused main looper's thread, as an app's main-thread calls do.
+//! A `wait` advances the looper's simulated clock, so a quiet wait costs no real time.
+//! The SDK level is chosen per run.
+//! Robolectric, JUnit and the Android jars come from Maven Central through
+//! `learner/robolectric/fetch.sh` into a cache folder (never committed), and run offline.
+//! `typestar fetch-robolectric` runs the copy of that script the binary ships.
 //! Everything else (experiments, agent processes, the watchdog of each request, restarts, the
 //! learning pipeline) is the JVM backend's.
 //! This module only says how to start the agent and what the provenance says.

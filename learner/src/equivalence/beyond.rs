@@ -19,8 +19,9 @@
 //! Words through an `err` cost nothing (the closure answers them), and the hypothesis's error
 //! sink needs no identification.
 //!
-//! When no test contradicts the model, every system of at most `m` states that differs from
-//! it would have (the H-method's completeness). A larger one may not.
+//! When no test contradicts the model, every system of at most `m` states that differs from it
+//! would have (the H-method's completeness).
+//! A larger one may not.
 
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -1,8 +1,9 @@
 //! The equivalence oracle of the Starling paper, Algorithm 2.
-//! For every transition `q -i-> q'`, the words `R(q)·i` and `R(q')` must agree on every suffix of length at most the distinguisher bound.
-//! Representatives are the learner's access words (Remark 1). The optimisations of
-//! §4.3: `err` transitions are never checked (every extension of `err` is `err`), and
-//! `wait`/`quiet` self-loops are skipped when the experiment assumes quiescence changes
+//! For every transition `q -i-> q'`, the words `R(q)·i` and `R(q')` must agree on every suffix of
+//! length at most the distinguisher bound.
+//! Representatives are the learner's access words (Remark 1).
+//! The optimisations of §4.3: `err` transitions are never checked (every extension of `err` is
+//! `err`), and `wait`/`quiet` self-loops are skipped when the experiment assumes quiescence changes
 //! nothing ([`DistinguisherBound::assuming_quiet_is_noop`]).
 //! That assumption is off by default because it is false for some classes.
 //! MediaRecorder needs a quiet moment after `start()` before `stop()` is allowed.

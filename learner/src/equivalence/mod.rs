@@ -1,10 +1,12 @@
 //! Equivalence oracles built from membership queries.
 //!
 //! An [`EquivalenceOracle`] looks for a word on which the hypothesis and the system answer
-//! differently. Finding none is **not** a proof of equivalence: it is one only under the
-//! oracle's assumption (a distinguisher bound for [`DistinguisherBound`], a state bound for
-//! [`StateBound`] and [`WMethod`]). [`CacheConsistency`] checks everything already observed, for free, and
-//! [`Chain`] tries oracles in order.
+//! differently.
+//! Finding none is **not** a proof of equivalence: it is one only under the oracle's assumption (a
+//! distinguisher bound for [`DistinguisherBound`], a state bound for [`StateBound`] and
+//! [`WMethod`]).
+//! [`CacheConsistency`] checks everything already observed, for free, and [`Chain`] tries oracles
+//! in order.
 
 mod beyond;
 mod cache_consistency;

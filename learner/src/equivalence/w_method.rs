@@ -4,9 +4,8 @@
 //! `P` is the access words and their one-input extensions.
 //! `k` is the number of states the system may have beyond the hypothesis's.
 //! `W` is a characterising set of the hypothesis.
-//! Correct when the system has at most `state_bound`
-//! states (error sink included). Extensions of `err` prefixes cost nothing: the query engine
-//! answers them.
+//! Correct when the system has at most `state_bound` states (error sink included).
+//! Extensions of `err` prefixes cost nothing: the query engine answers them.
 
 use typestates::mealy::Mealy;
 

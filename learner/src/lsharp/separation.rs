@@ -1,5 +1,5 @@
-//! Choosing what to ask a node so that it is told apart from as many candidate states as
-//! possible in one run (a greedy, one-word stand-in for an adaptive distinguishing sequence).
+//! Choosing what to ask a node, to tell it apart from as many candidate states as one run can.
+//! It is a greedy, one-word stand-in for an adaptive distinguishing sequence.
 
 use std::cmp::Reverse;
 use std::collections::{HashMap, HashSet};

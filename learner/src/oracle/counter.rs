@@ -1,7 +1,8 @@
 //! A membership-oracle decorator that only counts the queries and symbols passing through.
 //!
-//! One sits on top of the pipeline (queries asked by the learner) and one above the system
-//! adaptor (queries executed), so the "MQ asked (executed)" column is honest by construction.
+//! One sits on top of the pipeline and counts the queries the learner asked.
+//! One sits above the system adaptor and counts the queries executed.
+//! So the "MQ asked (executed)" column is honest by construction.
 
 use std::sync::Arc;
 

@@ -1,10 +1,11 @@
 //! Learning purposes: per-experiment query filters.
 //!
-//! A filter forbids some queries (DroidStar's `singleInputs`, `validQuery`): an input at
-//! most once per query, at most k pending requests, or any prefix-closed predicate. A
-//! forbidden query is never run.
+//! A filter forbids some queries (DroidStar's `singleInputs`, `validQuery`): an input at most once
+//! per query, at most k pending requests, or any prefix-closed predicate.
+//! A forbidden query is never run.
 //! Its answer is `err` from the first forbidden input on, and the [`Restrictions`] record why.
-//! So the learned typestate makes those errors restrictions (`typestates::Step::Restricted`, "restricted by the experiment: …").
+//! So the learned typestate makes those errors restrictions (`typestates::Step::Restricted`,
+//! "restricted by the experiment: …").
 //! It does not confuse them with errors of the API.
 
 use std::fmt;

@@ -1,9 +1,10 @@
 //! The journal: an append-only JSON-lines file of every executed query, synced to disk, from
 //! which a killed run resumes without executing any finished query again.
 //!
-//! The first line is a [`Header`] naming the journal format, the experiment's fingerprint,
-//! the class and the alphabet. Every further line is one executed query with its outputs, by
-//! name. Opening a journal:
+//! The first line is a [`Header`] naming the journal format, the experiment's fingerprint, the
+//! class and the alphabet.
+//! Every further line is one executed query with its outputs, by name.
+//! Opening a journal:
 //! - creates it with a header when it is missing or empty;
 //! - refuses it, with a message saying which experiment it belongs to, when the fingerprint
 //!   differs (another class, alphabet or experiment setting);

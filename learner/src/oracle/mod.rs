@@ -1,8 +1,8 @@
 //! The query engine between a learner and the system under learning.
 //!
-//! Everything here is a [`MembershipOracle`]: a batched, asynchronous, fallible function
-//! from input words to output words. The pipeline is a stack of decorators, each doing one
-//! job, innermost first (see [`pipeline`]):
+//! Everything here is a [`MembershipOracle`]: a batched, asynchronous, fallible function from input
+//! words to output words.
+//! The pipeline is a stack of decorators, each doing one job, innermost first (see [`pipeline`]):
 //!
 //! | layer | job |
 //! | --- | --- |

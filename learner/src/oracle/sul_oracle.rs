@@ -1,11 +1,11 @@
 //! The adaptor from systems to a membership oracle.
 //! It runs a batch of queries on N instances in parallel.
-//! On each instance it extends the current run instead of resetting whenever the run so far is
-//! a prefix of the next query.
+//! An instance extends its current run when that run is a prefix of the next query.
+//! It resets only otherwise.
 //! That is SwiftHand's lesson (Choi et al., OOPSLA 2013): restarts are what costs.
 //!
-//! The part of a query an instance has not run yet goes to it in one [`Sul::steps`] call, so
-//! a backend can run it without a round trip between inputs.
+//! The part of a query an instance has not run yet goes to it in one [`Sul::steps`] call.
+//! So a backend can run it without a round trip between inputs.
 //! A run stops at its first `err`: the rest of the query is `err` by the closure and is
 //! never executed.
 

@@ -1,8 +1,8 @@
 //! A prefix tree of observed traces, shared by the cache, the error closure and the
 //! non-determinism check, and safe to use from parallel tasks.
 //!
-//! Every node is a word of inputs; an edge carries the output of its input. A query stored
-//! here answers all its prefixes.
+//! Every node is a word of inputs; an edge carries the output of its input.
+//! A query stored here answers all its prefixes.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -1,9 +1,11 @@
 //! The analysis boundary of the server: plain data in (a source file and the protocol library),
-//! plain data out (findings, per-call facts, hover text, edits). Nothing here knows LSP.
+//! plain data out (findings, per-call facts, hover text, edits).
+//! Nothing here knows LSP.
 //!
 //! The LSP layer (`crate::lsp`) hands [`SourceFile`] snapshots to a [`Checker`] on a blocking
-//! thread and converts the results with `lsp::to_proto`. The checker is a trait object so the
-//! production binary can plug in `checker::check` and the protocol tests a scripted fake.
+//! thread and converts the results with `lsp::to_proto`.
+//! The checker is a trait object so the production binary can plug in `checker::check` and the
+//! protocol tests a scripted fake.
 
 pub mod actions;
 pub mod hover;

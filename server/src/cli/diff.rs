@@ -1,5 +1,6 @@
-//! `typestar diff A B`: compares two typestates and lists where they behave differently, and
-//! where one says an input was only restricted by its experiment and the other an error.
+//! `typestar diff A B`: compares two typestates and lists where they behave differently.
+//! It also lists where one says an input was only restricted by its experiment and the other an
+//! error.
 
 use std::process::ExitCode;
 

@@ -1,5 +1,6 @@
-//! `typestar lsp`: the language server over stdio. Logs go to stderr (stdout carries the
-//! protocol); set `RUST_LOG=debug` (or `typestar=debug,tower_lsp_server=trace`) for more.
+//! `typestar lsp`: the language server over stdio.
+//! Logs go to stderr (stdout carries the protocol); set `RUST_LOG=debug` (or
+//! `typestar=debug,tower_lsp_server=trace`) for more.
 
 use std::process::ExitCode;
 

@@ -4,11 +4,13 @@
 //! Edits closer together than one check of the document are a burst and are checked once.
 //! An edit waits until that long has passed since the previous edit ([`burst_delay`]).
 //! It is dropped if another edit came meanwhile.
-//! The window is the document's last check time, kept between [`BURST_FLOOR`] (edits an editor sends together) and `typestar.diagnostics.debounceMs`.
+//! The window is the document's last check time, kept between [`BURST_FLOOR`] (edits an editor
+//! sends together) and `typestar.diagnostics.debounceMs`.
 //! Coalescing saves at most one check, so a longer window only adds latency.
 //! An edit that comes after the previous one's check is checked at once.
-//! Every check runs on a [`Snapshot`]. Its result is published only while the snapshot is still
-//! the document's latest state, decided under the publish lock.
+//! Every check runs on a [`Snapshot`].
+//! Its result is published only while the snapshot is still the document's latest state, decided
+//! under the publish lock.
 //! Edit times, check costs and waits read tokio's clock (`tokio::time::Instant`, `sleep`), so a
 //! test pauses and advances it (`tokio::time::pause`) instead of depending on the wall clock.
 

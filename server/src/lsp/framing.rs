@@ -3,14 +3,15 @@
 //! Bytes go in with [`Decoder::push`]; [`Decoder::next`] gives whole JSON bodies and one error
 //! per stretch of input it had to skip.
 //! After a frame it cannot use, it skips to the next `Content-Length: N` line.
-//! Such a frame has no or an unreadable `Content-Length`, a body that is not JSON, or bytes that are no header.
+//! Such a frame has no `Content-Length` or an unreadable one.
+//! Or its body is not JSON, or it has bytes that are no header.
 //! So one bad message costs one error and never the framing of the messages after it.
 //! A JSON body cannot hold a `Content-Length: N` line.
 //! A raw line break is not allowed inside a JSON string, and the words are not JSON outside one.
 //! So finding one inside a body proves that its declared length was too long.
 //! The body ends there and the next message is kept.
-//! A declared length that is too short leaves a truncated body (an error) and the rest of the
-//! message before the next header, which is skipped without a second error.
+//! A declared length that is too short leaves a truncated body, which is an error.
+//! The rest of that message, before the next header, is skipped without a second error.
 
 /// The largest body accepted; a bigger one is skipped and reported.
 pub const MAX_MESSAGE: usize = 256 << 20;

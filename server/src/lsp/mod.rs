@@ -1,5 +1,6 @@
-//! The LSP server (`typestar lsp`), built on tower-lsp-server. This module tree is the only place
-//! that knows LSP types; `to_proto` and `from_proto` convert to and from the analysis types.
+//! The LSP server (`typestar lsp`), built on tower-lsp-server.
+//! This module tree is the only place that knows LSP types; `to_proto` and `from_proto` convert to
+//! and from the analysis types.
 //!
 //! Read `server/CONTRIBUTING.md` before adding a handler: state changes happen synchronously,
 //! before the first `.await`, and analysis runs on snapshots.

@@ -1,8 +1,9 @@
-//! The server's state: open documents, the protocol library, settings, workspace roots and what
-//! the client can do. Shared as `Arc<Session>` by handlers and background tasks.
+//! The server's state: open documents, the protocol library, settings, workspace roots and what the
+//! client can do.
+//! Shared as `Arc<Session>` by handlers and background tasks.
 //!
-//! Everything here is updated synchronously (std locks held for a copy, never across an
-//! `.await`). Readers clone the `Arc`s they need and work on those.
+//! Everything here is updated synchronously (std locks held for a copy, never across an `.await`).
+//! Readers clone the `Arc`s they need and work on those.
 
 use std::collections::HashSet;
 use std::path::PathBuf;

@@ -1,8 +1,8 @@
 //! Workspace-wide work: loading the `.typestar/` folders into the library and indexing the class hierarchy of the workspace.
 //! It also checks every Java and Kotlin file with `$/progress`, at startup and whenever a typestate file changes.
 //!
-//! Open documents are left to `diagnostics`: their results carry versions. A newer refresh
-//! supersedes a running one, which stops at its next file.
+//! Open documents are left to `diagnostics`: their results carry versions.
+//! A newer refresh supersedes a running one, which stops at its next file.
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};

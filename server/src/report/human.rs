@@ -1,5 +1,6 @@
-//! rustc-like text: the finding, the source line with a caret, the calls that led there, and
-//! what the protocol allows instead. Colour only on a terminal and never under `NO_COLOR`.
+//! rustc-like text: the finding, the source line with a caret, the calls that led there, and what
+//! the protocol allows instead.
+//! Colour only on a terminal and never under `NO_COLOR`.
 
 use std::fmt::Write;
 

@@ -1,10 +1,12 @@
 //! Imports the automata DroidStar learned, from its Graphviz results (`X-diagram.gv`).
 //!
-//! DroidStar writes `digraph { 0 -> 1[label=start]; 1 -> 3[label=delta_finished]; }`: nodes
-//! are numbers and node 0 is initial. A label is a callin, `delta_X` the callback `X` arriving
-//! when time passes, and `delta_beta` time passing quietly. The error sink is left implicit: a
-//! callin without an edge is disabled, and a state without a `delta_*` edge fails when time
-//! passes. Labels may be quoted or not; node and graph attributes are ignored.
+//! DroidStar writes `digraph { 0 -> 1[label=start]; 1 -> 3[label=delta_finished]; }`: nodes are
+//! numbers and node 0 is initial.
+//! A label is a callin, `delta_X` the callback `X` arriving when time passes, and `delta_beta` time
+//! passing quietly.
+//! The error sink is left implicit: a callin without an edge is disabled, and a state without a
+//! `delta_*` edge fails when time passes.
+//! Labels may be quoted or not; node and graph attributes are ignored.
 //!
 //! DroidStar knows symbols, not Java methods.
 //! So each callin is bound to an instance method of the same name with any overload, and each callback to an overridden method of the same name.

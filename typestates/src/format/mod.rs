@@ -1,9 +1,10 @@
 //! The text format of typestates: one `.typestate` file per class, written and read by people.
 //!
-//! The grammar is documented in `typestates/FORMAT.md`. [`parse`] reports every error with
-//! file:line:col and what was expected; [`print`] writes the canonical form, which parses back
-//! to the same typestate. The same model travels as JSON ([`to_json`], [`from_json`], with the
-//! schema [`json_schema`]), and [`from_droidstar_dot`] imports DroidStar's learned automata.
+//! The grammar is documented in `typestates/FORMAT.md`.
+//! [`parse`] reports every error with file:line:col and what was expected; [`print`] writes the
+//! canonical form, which parses back to the same typestate.
+//! The same model travels as JSON ([`to_json`], [`from_json`], with the schema [`json_schema`]),
+//! and [`from_droidstar_dot`] imports DroidStar's learned automata.
 
 mod droidstar_dot;
 mod json;

@@ -1,7 +1,8 @@
 //! Parses the text format into a [`Typestate`], reporting every error with file:line:col.
 //!
-//! Parsing runs in two passes. The first reads each line into a declaration with the positions
-//! of its names. A malformed line is reported and skipped, so one run shows all syntax errors.
+//! Parsing runs in two passes.
+//! The first reads each line into a declaration with the positions of its names.
+//! A malformed line is reported and skipped, so one run shows all syntax errors.
 //! The second resolves names (states, callins, callbacks) and checks the automaton is
 //! deterministic, again collecting every error.
 

@@ -1,10 +1,11 @@
 //! Graphviz DOT: `dot -Tsvg` draws it.
 //!
-//! Every label and id is quoted, so symbols with `-`, spaces or `$` survive (DroidStar's
-//! unquoted labels did not). States are boxes labelled with their names, with the description
-//! as tooltip. Callins are plain edges, ignored callins dotted and grey, callbacks blue, quiet
-//! moves dashed. The optional error sink is a red octagon whose edges name the exceptions, and
-//! the restrictions of the experiment lead, dashed and grey, to a grey octagon `restricted`.
+//! Every label and id is quoted, so symbols with `-`, spaces or `$` survive (DroidStar's unquoted
+//! labels did not).
+//! States are boxes labelled with their names, with the description as tooltip.
+//! Callins are plain edges, ignored callins dotted and grey, callbacks blue, quiet moves dashed.
+//! The optional error sink is a red octagon whose edges name the exceptions, and the restrictions
+//! of the experiment lead, dashed and grey, to a grey octagon `restricted`.
 
 use std::fmt::Write;
 

@@ -1,5 +1,6 @@
 //! The adb servers and their devices, through `adb_client` (blocking: every call runs under
-//! `spawn_blocking`). Its pitfalls are worked around here:
+//! `spawn_blocking`).
+//! Its pitfalls are worked around here:
 //!
 //! - `ADBServer` runs `adb start-server` before talking to a loopback address: it is given
 //!   the configured adb program (`/bin/true` in tests, so no daemon ever starts).

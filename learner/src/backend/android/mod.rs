@@ -12,8 +12,9 @@
 //!   leases.
 //!   It records every run by device so that devices that disagree are reported.
 //!
-//! Everything else (experiments, the learning pipeline with its shared query cache and
-//! journal, the report) is the JVM backend's. `learner/ANDROID.md` is the user's guide.
+//! Everything else (experiments, the learning pipeline with its shared query cache and journal, the
+//! report) is the JVM backend's.
+//! `learner/ANDROID.md` is the user's guide.
 
 pub mod adb;
 mod agent;

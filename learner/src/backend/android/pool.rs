@@ -1,9 +1,9 @@
 //! The devices of a run, shared by its workers.
 //! A worker leases a device for one request and gives it back.
 //! So no device sits idle with a worker that has nothing to run while another waits.
-//! A device remembers whose run its agent holds: that worker goes on where it
-//! stopped, any other starts its run there anew. A device that disconnects is set aside and
-//! taken back when its adb server lists it again.
+//! A device remembers whose run its agent holds: that worker goes on where it stopped, any other
+//! starts its run there anew.
+//! A device that disconnects is set aside and taken back when its adb server lists it again.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -1,10 +1,12 @@
-//! A worker: the [`Sul`] the learner drives, running each request on whichever device of the
-//! pool it leases, its own when free.
-//! The device or its agent may go away mid-query, or another worker may have run on the device meanwhile.
+//! A worker: the [`Sul`] the learner drives, running each request on whichever device of the pool
+//! it leases, its own when free.
+//! The device or its agent may go away mid-query, or another worker may have run on the device
+//! meanwhile.
 //! Then the worker replays the run so far on the device it leases and goes on.
-//! The replayed answers must be the ones already given, else the two devices
-//! disagree and the run stops, naming both. Every run is recorded by device, so two devices
-//! answering the same inputs differently are reported, never merged.
+//! The replayed answers must be the ones already given, else the two devices disagree and the run
+//! stops, naming both.
+//! Every run is recorded by device, so two devices answering the same inputs differently are
+//! reported, never merged.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};

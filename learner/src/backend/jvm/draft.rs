@@ -1,15 +1,17 @@
 //! `typestar draft`: a first experiment file for a class, written from the agent's
 //! `describe` of its public API (PROTOCOL.md §4.1).
 //!
-//! Listener setters become callins that register a listener proxy, and the listener's
-//! methods become callbacks. Public instance methods become callins (getters are written
-//! commented out: they rarely change state). A public constructor or factory becomes the
-//! build.
+//! Listener setters become callins that register a listener proxy, and the listener's methods
+//! become callbacks.
+//! Public instance methods become callins (getters are written commented out: they rarely change
+//! state).
+//! A public constructor or factory becomes the build.
 //! Callbacks received by overriding get a harness class ([`super::harness`]).
 //! For an abstract class under study (or one with `on…` hooks) the build makes the harness.
-//! For each abstract class a callin takes (`TimerTask` for `Timer.schedule`), a build step makes one and the callin passes it.
-//! Every argument the draft cannot know is a `"<fill: TYPE>"`
-//! placeholder, which the loader rejects with its line, so a draft cannot be run by accident.
+//! For each abstract class a callin takes (`TimerTask` for `Timer.schedule`), a build step makes
+//! one and the callin passes it.
+//! Every argument the draft cannot know is a `"<fill: TYPE>"` placeholder, which the loader rejects
+//! with its line, so a draft cannot be run by accident.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

@@ -1,9 +1,9 @@
 //! The JVM system under learning: one supervised agent process running an experiment,
 //! driven with the agent's `reset` and `step` requests, one `step` for the rest of a query.
 //!
-//! Every failure (a `crash`, `hang` or `unexpected` status, a dead or silent process) kills
-//! the agent and surfaces as a [`SulError`] naming the run. The next `reset` starts a fresh
-//! agent, so a learner is never stuck on a broken process.
+//! Every failure (a `crash`, `hang` or `unexpected` status, a dead or silent process) kills the
+//! agent and surfaces as a [`SulError`] naming the run.
+//! The next `reset` starts a fresh agent, so a learner is never stuck on a broken process.
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
-//! The agent protocol's replies as Rust types (`agent-android/PROTOCOL.md`); requests are
-//! built where they are sent. Keys this client does not know are ignored, as the protocol
-//! asks.
+//! The agent protocol's replies as Rust types (`agent-android/PROTOCOL.md`); requests are built
+//! where they are sent.
+//! Keys this client does not know are ignored, as the protocol asks.
 
 use serde::Deserialize;
 use serde_json::Value;

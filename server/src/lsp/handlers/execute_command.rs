@@ -1,7 +1,8 @@
-//! `workspace/executeCommand`: `typestar.learnClass` drafts the experiment for the class under
-//! the cursor (`.typestar/experiments/CLASS.toml`) and opens it for review. Run again, it learns
-//! the class on the configured backend with cancellable progress, writes the typestate into
-//! `.typestar/` and refreshes. The model backend needs no experiment and learns at once.
+//! `workspace/executeCommand`: `typestar.learnClass` drafts the experiment for the class under the
+//! cursor (`.typestar/experiments/CLASS.toml`) and opens it for review.
+//! Run again, it learns the class on the configured backend with cancellable progress, writes the
+//! typestate into `.typestar/` and refreshes.
+//! The model backend needs no experiment and learns at once.
 //! A class the library already has is never replaced: the result goes to `.typestar/learned/`
 //! (which is not loaded) with `typestar diff` against the library's protocol, opened for review.
 //! Cancelling, by the progress' button or `$/cancelRequest`, stops the learner and ends the

@@ -1,5 +1,5 @@
-//! One module per LSP request or notification the server handles. Notifications that change
-//! state update the session synchronously, before their first `.await`.
+//! One module per LSP request or notification the server handles.
+//! Notifications that change state update the session synchronously, before their first `.await`.
 
 pub mod code_action;
 pub mod diagnostic;
