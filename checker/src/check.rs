@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use typestates::library::Library;
 
 use crate::cfg::{Cfg, NodeKind};
-use crate::clients::{Clients, Order, Sites};
+use crate::clients::{Clients, Fields, Order, Sites};
 use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode, Fresh, Runner};
 use crate::ir::{
@@ -329,10 +329,16 @@ fn analyze<R>(
     let res = crate::resolve::resolve(ir, &protocols);
     protocols.add_classes(&res);
     let clients = config.clients.clone().unwrap_or_else(|| {
-        let wrappers = crate::clients::wrappers(ir, &res, &protocols);
+        let classes = crate::clients::wrappers(ir, &res, &protocols);
+        let tracked: Vec<_> = classes
+            .iter()
+            .filter(|w| w.fields == Fields::Tracked)
+            .cloned()
+            .collect();
         Arc::new(Clients::new(
             &Sites::of_file(ir, &res),
-            &wrappers,
+            &tracked,
+            &classes,
             &protocols,
         ))
     });
@@ -747,6 +753,13 @@ fn check_class<'a>(
         };
         if let Some(body) = body {
             let mut result = runner.run(shared, fqn, body, event.entry, Pass::Record);
+            // A method's violations are handled where every call of it catches them.
+            if let EventCode::Method(method) = event.code {
+                let callers = shared.clients.caught_by_callers(fqn, &method.name);
+                for observation in &mut result.observations {
+                    observation.caught.extend(callers.iter().cloned());
+                }
+            }
             recorded.take(&mut result);
         }
     }

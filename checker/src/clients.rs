@@ -56,6 +56,13 @@
 //!   The caller lets go by taking it out by the same key in a local (`voices.remove(id)`).
 //!   Or it lets go of every element (`voices.clear()`, `removeAll`, assigning the field).
 //!
+//! # Callers' catches
+//! - A method's violations are handled where every call of it catches them.
+//!   [`Clients::caught_by_callers`] says what they catch.
+//! - That holds for any plain class, with protocol fields or not.
+//! - As for the order, the project's calls are taken to be all its calls.
+//! - A call in deferred code is outside the `try` around the lambda.
+//!
 //! # Known misses
 //! - Which paths reach the letting go is not asked.
 //!   A `return` between the call and the assignment may leave the object in the field.
@@ -72,11 +79,13 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use crate::diagnostics::caught_by_both;
 use crate::events::Component;
 use crate::inline::inlined;
 use crate::inline::{Binds, Inlined};
 use crate::ir::{
     BinaryOp, Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr,
+    StmtKind,
 };
 use crate::protocols::Protocols;
 use crate::resolve::{is_collection, qualify, Binding, LocalId, Resolution};
@@ -159,6 +168,8 @@ struct Site {
     /// Whether the caller lets go of the receiver after the call ([`Holder`]), in the call's
     /// block or one enclosing it.
     let_go: bool,
+    /// The exceptions the caller's `catch`es around the call catch (simple names).
+    caught: Vec<String>,
 }
 
 /// The calls a set of files makes on typed receivers, by method name.
@@ -180,6 +191,7 @@ impl Sites {
             pending: Vec::new(),
             types: HashSet::new(),
             in_place: in_place_functions(ir),
+            catching: Vec::new(),
         };
         for class in &ir.classes {
             walker.class(class, &qualify(ir.package.as_deref(), &class.name));
@@ -211,14 +223,26 @@ impl Sites {
     }
 }
 
-/// A class that keeps protocol objects in fields, with its methods: where the order of its
-/// methods matters.
+/// A class of the project with its methods, whose clients decide their order and may catch
+/// what they throw.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Wrapper {
     /// The fully qualified name.
     pub class: String,
     /// Its methods' names, with where each is declared.
     pub methods: Vec<(String, crate::ir::Span)>,
+    /// Whether its fields hold protocol objects: only then does the order of its methods
+    /// matter.
+    pub fields: Fields,
+}
+
+/// What a [`Wrapper`]'s fields hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fields {
+    /// Some field holds an object of a protocol.
+    Tracked,
+    /// None does.
+    Untracked,
 }
 
 /// Which methods of the project's wrappers are driven ([`Order`]).
@@ -226,13 +250,21 @@ pub struct Wrapper {
 pub struct Clients {
     driven: HashSet<(String, String)>,
     last: HashSet<(String, String)>,
+    /// Per method, what every call of it in the project catches, when that is something.
+    caught: HashMap<(String, String), Vec<String>>,
 }
 
 impl Clients {
     /// Solves the order of the methods of `wrappers` from `sites`, with `protocols` for the
     /// project's class hierarchy: the least set of free methods closed under the rule of the
     /// module documentation, over the methods the wrappers' callers reach back to.
-    pub fn new(sites: &Sites, wrappers: &[Wrapper], protocols: &Protocols<'_>) -> Clients {
+    /// Finds what every call of the methods of `catching` catches.
+    pub fn new(
+        sites: &Sites,
+        wrappers: &[Wrapper],
+        catching: &[Wrapper],
+        protocols: &Protocols<'_>,
+    ) -> Clients {
         let mut graph = Graph {
             sites,
             protocols,
@@ -251,10 +283,21 @@ impl Clients {
         while let Some(node) = graph.todo.pop() {
             graph.expand(node);
         }
-        let last = wrappers
-            .iter()
-            .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
+        let methods = |of: &'_ [Wrapper]| {
+            of.iter()
+                .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
+                .collect::<Vec<_>>()
+        };
+        let last = methods(wrappers)
+            .into_iter()
             .filter(|(class, method)| graph.let_go_by_every_caller(class, method))
+            .collect();
+        let caught = methods(catching)
+            .into_iter()
+            .filter_map(|key| {
+                let caught = graph.caught_by_every_caller(&key.0, &key.1)?;
+                Some((key, caught))
+            })
             .collect();
         // The least fixpoint: a method is free when some call of it is free.
         let mut free: Vec<bool> = graph
@@ -293,7 +336,20 @@ impl Clients {
             .filter(|(_, free)| !free)
             .map(|(key, _)| key)
             .collect();
-        Clients { driven, last }
+        Clients {
+            driven,
+            last,
+            caught,
+        }
+    }
+
+    /// The exceptions every call of `method` of `class` in the project catches (simple names):
+    /// a violation it lets escape is handled by its callers.
+    /// Nothing for a method that nothing in the project calls, or a component's.
+    pub fn caught_by_callers(&self, class: &str, method: &str) -> &[String] {
+        self.caught
+            .get(&(class.to_owned(), method.to_owned()))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// Whether `method` of `class` may run at any time ([`Order`]).
@@ -383,6 +439,27 @@ impl Graph<'_, '_, '_> {
         any
     }
 
+    /// What every call of `method` of `class` catches, if the class is plain, something calls
+    /// the method, and every call catches something.
+    fn caught_by_every_caller(&mut self, class: &str, method: &str) -> Option<Vec<String>> {
+        let protocols = self.protocols;
+        if Component::of(protocols, class) != Component::Plain {
+            return None;
+        }
+        let sites = self.sites;
+        let mut caught: Option<Vec<String>> = None;
+        for site in sites.by_method.get(method).into_iter().flatten() {
+            if !self.related(class, &site.class) {
+                continue;
+            }
+            match &mut caught {
+                None => caught = Some(site.caught.clone()),
+                Some(all) => *all = caught_by_both(all, &site.caught),
+            }
+        }
+        caught.filter(|all| !all.is_empty())
+    }
+
     /// Finds what calls `node`.
     fn expand(&mut self, node: usize) {
         let (class, method) = self.keys[node].clone();
@@ -416,8 +493,8 @@ impl Graph<'_, '_, '_> {
     }
 }
 
-/// The classes `ir` declares (typed by `res`) that keep objects of a protocol of `protocols`
-/// in fields: the wrappers whose clients decide their order.
+/// The classes `ir` declares (typed by `res`), each marked by whether it keeps objects of a
+/// protocol of `protocols` in fields ([`Fields`]).
 pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_>) -> Vec<Wrapper> {
     fn visit(
         class: &Class,
@@ -433,17 +510,20 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
             res.type_of_field(fqn, &field.name)
                 .is_some_and(|ty| protocols.protocol_of(&ty.fqn).is_some())
         });
-        if tracks {
-            out.push(Wrapper {
-                class: fqn.to_owned(),
-                methods: class
-                    .methods
-                    .iter()
-                    .filter(|m| m.kind == MethodKind::Method)
-                    .map(|m| (m.name.clone(), m.span))
-                    .collect(),
-            });
-        }
+        out.push(Wrapper {
+            class: fqn.to_owned(),
+            methods: class
+                .methods
+                .iter()
+                .filter(|m| m.kind == MethodKind::Method)
+                .map(|m| (m.name.clone(), m.span))
+                .collect(),
+            fields: if tracks {
+                Fields::Tracked
+            } else {
+                Fields::Untracked
+            },
+        });
         for nested in class
             .classes
             .iter()
@@ -529,6 +609,8 @@ struct Walker<'r> {
     /// The file's functions whose lambdas run in place ([`crate::ir::Modifiers::runs_lambdas_in_place`]),
     /// as (class, name); Kotlin's top-level ones under [`TOP_LEVEL`].
     in_place: HashSet<(String, String)>,
+    /// The exceptions the enclosing `try`s of the method catch (simple names).
+    catching: Vec<String>,
 }
 
 impl<'a> Walker<'a> {
@@ -612,9 +694,11 @@ impl<'a> Walker<'a> {
         self.callers.push(Caller::Deferred);
         let fresh = std::mem::take(&mut self.fresh);
         let pending = std::mem::take(&mut self.pending);
+        let catching = std::mem::take(&mut self.catching);
         visit(self);
         self.fresh = fresh;
         self.pending = pending;
+        self.catching = catching;
         self.callers.pop();
     }
 
@@ -768,6 +852,7 @@ impl<'a> Walker<'a> {
             receiver,
             caller,
             let_go: false,
+            caught: self.catching.clone(),
         });
         Some(sites.len() - 1)
     }
@@ -887,8 +972,33 @@ impl<'a> Visitor<'a> for Walker<'a> {
         self.expr(expr);
     }
 
+    /// A `try`: its `catch`es catch what the calls of its resources and body throw.
     fn visit_stmt(&mut self, stmt: &'a crate::ir::Stmt) {
-        walk_stmt(self, stmt);
+        let StmtKind::Try {
+            resources,
+            body,
+            catches,
+            finally,
+        } = &stmt.kind
+        else {
+            return walk_stmt(self, stmt);
+        };
+        let outer = self.catching.len();
+        self.catching.extend(
+            catches
+                .iter()
+                .flat_map(|c| &c.types)
+                .map(|ty| ty.simple_name().to_owned()),
+        );
+        resources.iter().for_each(|stmt| self.visit_stmt(stmt));
+        self.visit_block(body);
+        self.catching.truncate(outer);
+        for catch in catches {
+            self.visit_block(&catch.body);
+        }
+        if let Some(finally) = finally {
+            self.visit_block(finally);
+        }
     }
 
     fn visit_local(&mut self, local: &'a Local) {

@@ -231,9 +231,7 @@ pub fn merge(observations: Vec<Observation>) -> Vec<Observation> {
             Some(existing) if existing.value.protocol == observation.value.protocol => {
                 existing.value.join(&observation.value);
                 existing.guarded |= observation.guarded;
-                existing
-                    .caught
-                    .retain(|caught| observation.caught.contains(caught));
+                existing.caught = caught_by_both(&existing.caught, &observation.caught);
             }
             Some(_) => {}
             None => {
@@ -358,6 +356,22 @@ const EXCEPTION_SUPERTYPES: &[(&str, &str)] = &[
     ("RuntimeException", "Exception"),
     ("Exception", "Throwable"),
 ];
+
+/// What `catch`es of `a` and `catch`es of `b` both catch (simple names): each type of one
+/// that the other catches too (`IOException` of `Exception` and `IOException`).
+pub(crate) fn caught_by_both(a: &[String], b: &[String]) -> Vec<String> {
+    let mut both: Vec<String> = a
+        .iter()
+        .filter(|t| is_caught(b, Some(t.as_str())))
+        .cloned()
+        .collect();
+    for t in b.iter().filter(|t| is_caught(a, Some(t.as_str()))) {
+        if !both.contains(t) {
+            both.push(t.clone());
+        }
+    }
+    both
+}
 
 /// Whether a `catch` of one of `caught` (simple names) catches `thrown` (fully qualified);
 /// an exception the library does not name is taken to be a `RuntimeException`.

@@ -207,6 +207,11 @@ pub struct TypeRef {
 }
 
 impl TypeRef {
+    /// The name without its qualifier (`IOException` of `java.io.IOException`).
+    pub fn simple_name(&self) -> &str {
+        self.name.rsplit('.').next().unwrap_or(&self.name)
+    }
+
     /// A type written without type arguments.
     pub fn named(name: String, span: Span) -> TypeRef {
         TypeRef {

@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use typestates::library::Library;
 
 use crate::check::{check_lowered, declared_classes};
-use crate::clients::{package_root, wrappers, Clients, Order, Sites, Wrapper};
+use crate::clients::{package_root, wrappers, Clients, Fields, Order, Sites, Wrapper};
 use crate::events::Component;
 use crate::ir::{SourceIr, Span};
 use crate::prefilter::{simple_name, NameFilter};
@@ -123,7 +123,7 @@ impl<'a> Project<'a> {
             let Some(Lowered { ir, wrappers, .. }) = slot else {
                 continue;
             };
-            if wrappers.is_empty() {
+            if !wrappers.iter().any(|w| w.fields == Fields::Tracked) {
                 continue;
             }
             let result = match ir {
@@ -145,12 +145,17 @@ impl<'a> Project<'a> {
             suspects.extend(
                 wrappers
                     .iter()
+                    .filter(|w| w.fields == Fields::Tracked)
                     .filter(|w| w.methods.iter().any(|(_, span)| reported(span)))
                     .cloned(),
             );
             first[i] = Some(result);
         }
-        let methods = suspects
+        // Any method of a class with no protocol fields may have findings its callers catch:
+        // follow their callers too ([`Clients::caught_by_callers`]).
+        let mut catching = suspects.clone();
+        catching.extend(found.untracked(&analysed));
+        let methods = catching
             .iter()
             .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
             .collect();
@@ -198,7 +203,7 @@ impl<'a> Project<'a> {
         for file in found.lowered.iter_mut().flatten() {
             sites.extend(std::mem::take(&mut file.sites));
         }
-        let clients = Clients::new(&sites, &suspects, &protocols);
+        let clients = Clients::new(&sites, &suspects, &catching, &protocols);
         // A first result stands only where nothing it was checked with changed: a class read
         // for its calls may extend a checked class (which decides which methods are helpers),
         // or declare again one already known.
@@ -215,9 +220,10 @@ impl<'a> Project<'a> {
         }
         for (i, slot) in found.lowered.iter().enumerate() {
             let drives = |w: &Wrapper| {
-                w.methods
-                    .iter()
-                    .any(|(m, _)| clients.order(&w.class, m) != Order::Free)
+                w.methods.iter().any(|(m, _)| {
+                    clients.order(&w.class, m) != Order::Free
+                        || !clients.caught_by_callers(&w.class, m).is_empty()
+                })
             };
             if slot
                 .as_ref()
@@ -366,6 +372,20 @@ impl Discovery<'_, '_, '_> {
             todo.sort_unstable();
             todo.dedup();
         }
+    }
+
+    /// The classes of the files `analysed` whose fields hold no protocol object.
+    /// Whether every call of one of their methods catches what it throws depends on callers
+    /// that may be in files not lowered yet.
+    fn untracked(&self, analysed: &[bool]) -> Vec<Wrapper> {
+        self.lowered
+            .iter()
+            .zip(analysed)
+            .filter(|(_, analysed)| **analysed)
+            .flat_map(|(file, _)| file.iter().flat_map(|f| &f.wrappers))
+            .filter(|w| w.fields == Fields::Untracked && !w.methods.is_empty())
+            .cloned()
+            .collect()
     }
 
     /// Adds the methods of plain classes that call a [`Discovery::needed`] method on an object

@@ -3068,10 +3068,7 @@ fn caught_at(cfg: &Cfg<'_>, id: crate::cfg::NodeId) -> Vec<String> {
         }
         match cfg.node(next).kind {
             NodeKind::Catch(catch) => {
-                caught.extend(catch.types.iter().map(|ty| {
-                    let simple = ty.name.rsplit('.').next().unwrap_or(&ty.name);
-                    simple.to_owned()
-                }));
+                caught.extend(catch.types.iter().map(|ty| ty.simple_name().to_owned()));
             }
             NodeKind::Join => stack.extend(cfg.node(next).succs.iter().map(|(succ, _)| *succ)),
             _ => {}
