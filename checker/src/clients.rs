@@ -206,6 +206,16 @@ impl Sites {
         }
     }
 
+    /// The methods some code calls inside a `try` with `catch`es, as (receiver type, method).
+    pub(crate) fn calls_in_a_try(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.by_method.iter().flat_map(|(method, sites)| {
+            sites
+                .iter()
+                .filter(|site| !site.caught.is_empty())
+                .map(move |site| (&*site.class, method.as_str()))
+        })
+    }
+
     /// The methods some code calls on an object it does not own ([`Receiver::Held`]), as
     /// (receiver type, method), with the methods those calls are made from, as (class, method).
     pub(crate) fn held_calls(&self) -> impl Iterator<Item = ((&str, &str), (&str, &str))> {
