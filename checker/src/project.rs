@@ -155,10 +155,7 @@ impl<'a> Project<'a> {
         // follow the callers of those some call in a `try` ([`Clients::caught_by_callers`]).
         // Only their direct callers matter: the files naming them are read, with no chain up.
         let called = found.called_in_a_try();
-        let todo = found.naming_any(&called);
-        found.lower(todo);
         let mut catching = suspects.clone();
-        catching.extend(called);
         let methods = suspects
             .iter()
             .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
@@ -166,6 +163,9 @@ impl<'a> Project<'a> {
         need(&mut found.needed, &found.interim, methods);
         // The files read from here on are read for their calls: their IR is not kept.
         budget.store(0, Ordering::Relaxed);
+        let todo = found.naming_any(&called);
+        found.lower(todo);
+        catching.extend(called);
         let todo = found.follow_callers();
         found.lower(todo);
         // Lowering typed each file's calls against the library alone; typed again with what
