@@ -164,6 +164,7 @@ fn json_errors_name_the_place() {
         "{\"format\": \"typestar/1\",\n \"class\": \"a.B\"".to_owned(),
         r#"{"format": "typestar/1", "class": "a.B", "callins": [{"name": "go", "methods": [{"kind": "instance", "name": "go", "params": []}]}], "initial": "A", "states": [{"name": "A", "callins": {"go": {"kind": "enabled", "target": "A"}}}], "obligations": [{"states": ["A"], "until": ["go"]}, {"states": ["Z"], "until": ["stop"]}]}"#.to_owned(),
         r#"{"format": "typestar/1", "class": "a.B", "initial": "A", "states": [{"name": "A"}], "obligations": [{"states": ["A"], "until": [], "by": "onResume"}]}"#.to_owned(),
+        r#"{"format": "typestar/1", "class": "a.B", "callins": [{"name": "go", "methods": [{"kind": "instance", "name": "static", "params": []}, {"kind": "static", "name": "new", "params": []}]}], "initial": "A", "states": [{"name": "A"}]}"#.to_owned(),
     ];
     let actual: String = cases
         .iter()
@@ -190,6 +191,7 @@ fn json_errors_name_the_place() {
         t.json:1:296: obligations[1].states[0]: unknown state `Z`
         t.json:1:312: obligations[1].until[0]: unknown callin `stop`
         t.json:1:147: unknown variant `onResume`, expected one of `onPause`, `onStop`, `onDestroy`
+        t.json:1:110: callins[0].methods[0].name: "static" cannot name an instance method
     "#]].assert_eq(&actual);
 }
 
@@ -272,6 +274,7 @@ fn droidstar_errors_name_the_place() {
         "graph { 0 -- 1 }",
         "digraph G { node [shape=circle]; rankdir=LR }",
         "digraph {\n  0 -> 1[label=start]",
+        "digraph {\n  0 -> 1[label=static];\n  1 -> 0[label=new];\n  1 -> 1[label=delta_new];\n}",
     ];
     let actual: String = cases
         .iter()
@@ -295,6 +298,8 @@ fn droidstar_errors_name_the_place() {
         x.gv:1:1: expected `digraph`, found `graph`
         x.gv:1:1: expected at least one edge
         x.gv:2:22: expected `}` closing the graph, found the end of the file
+        x.gv:2:16: `static` cannot name a method
+        x.gv:3:16: `new` cannot name a method
     "#]]
     .assert_eq(&actual);
 }

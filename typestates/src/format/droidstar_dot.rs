@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use self::syntax::{Graph, NodeRef, RawEdge};
 use super::lexer::is_word;
-use super::{Diagnostic, RESERVED};
+use super::{Diagnostic, METHOD_KINDS, RESERVED};
 use crate::binding::{CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::model::{
     Callback, CallbackId, Callin, Origin, State, StateId, Step, Steps, Typestate, WaitOutcome,
@@ -121,6 +121,11 @@ impl Builder<'_> {
                 // A dot would make the method `a.b(..)` of the printed text a method of class `a`.
                 if !is_word(name) || RESERVED.contains(&name) || name.contains('.') {
                     self.error(label, format!("`{name}` cannot name a symbol"));
+                    continue;
+                }
+                // A callin binds the instance method of its own name.
+                if matches!(symbol, Symbol::Callin(_)) && METHOD_KINDS.contains(&name) {
+                    self.error(label, format!("`{name}` cannot name a method"));
                     continue;
                 }
             }

@@ -66,6 +66,10 @@ const RESERVED: [&str; 21] = [
     "reject",
 ];
 
+/// Words that open a method reference (`new(..)`, `static name(..)`), so cannot name an instance
+/// method (found by the `droidstar_dot` fuzz target: a callin `static` printed `static(..)`).
+const METHOD_KINDS: [&str; 2] = ["new", "static"];
+
 /// Whether `name` is a word of the text format that cannot name a callin or callback.
 pub fn is_reserved(name: &str) -> bool {
     RESERVED.contains(&name)

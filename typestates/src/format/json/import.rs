@@ -11,7 +11,7 @@ use super::{
 };
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::format::lexer::is_word;
-use crate::format::{Diagnostic, MAX_ERRORS, RESERVED};
+use crate::format::{Diagnostic, MAX_ERRORS, METHOD_KINDS, RESERVED};
 use crate::levels::ApiLevels;
 use crate::model::{
     Callback, CallbackId, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId,
@@ -262,6 +262,14 @@ impl Importer<'_> {
             self.error(
                 &at.key("name"),
                 format!("a constructor is named \"<init>\", not {:?}", dto.name),
+            );
+        }
+        // `new(…)` and `static(…)` in the text format read as a constructor and a static method.
+        if matches!(dto.kind, MethodKindDto::Instance) && METHOD_KINDS.contains(&dto.name.as_str())
+        {
+            self.error(
+                &at.key("name"),
+                format!("{:?} cannot name an instance method", dto.name),
             );
         }
         // `a.b(…)` in the text format is method `b` of class `a`.
