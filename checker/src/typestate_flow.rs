@@ -173,6 +173,16 @@ fn path_facts(own: Option<&Facts>, path: &Facts) -> Facts {
     facts
 }
 
+/// Whether [`path_facts`] of `own` and `path` differs from `own`, without building it.
+fn path_facts_change(own: Option<&Facts>, path: &Facts) -> bool {
+    let own_len = own.map_or(0, Facts::len);
+    path.iter()
+        .any(|(var, values)| match own.and_then(|own| own.get(var)) {
+            Some(known) => !known.is_subset(values),
+            None => own_len < MAX_FACTS,
+        })
+}
+
 /// A constant a flag may hold, or for numbers and references, the class of values it is in.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Fact {
@@ -773,11 +783,10 @@ impl Value {
         if path.is_empty() {
             return;
         }
-        let taken = |state: &StateId| {
-            let own = self.facts.get(state);
-            path_facts(own, path) != own.cloned().unwrap_or_default()
-        };
-        if !self.fact_states().any(|state| taken(&state)) {
+        if !self
+            .fact_states()
+            .any(|state| path_facts_change(self.facts.get(&state), path))
+        {
             return;
         }
         let states: Vec<StateId> = self.fact_states().collect();
