@@ -7,7 +7,8 @@
 //! The observations of one call site from every analysis that reached it are merged.
 //! So a violation is *definite* only if the call fails in every state any path brings there.
 
-use std::collections::{BTreeSet, HashMap};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -59,7 +60,7 @@ pub struct CheckConfig {
 impl Default for CheckConfig {
     fn default() -> Self {
         CheckConfig {
-            supertypes: Supertypes::new(),
+            supertypes: Supertypes::default(),
             time_limit: Duration::from_secs(10),
             report_unreleased: false,
             skip_unrelated: true,
@@ -345,7 +346,7 @@ fn analyze<R>(
     let desugared = crate::accessors::desugar(ir, &res, &protocols);
     let ir = &*desugared;
     let places = places::collect(&ir.classes, ir.package.as_deref(), ir.language, &res);
-    let mut helpers = HashMap::new();
+    let mut helpers = HashMap::default();
     let mut classes = Vec::new();
     for class in &ir.classes {
         let fqn = match ir.package.as_deref() {
@@ -527,8 +528,8 @@ fn runs_code(expr: &Expr, language: Language) -> bool {
 fn private_fields(
     classes: &[(&Class, String)],
     res: &Resolution,
-) -> std::collections::HashSet<Var> {
-    let mut fields = std::collections::HashSet::new();
+) -> HashSet<Var> {
+    let mut fields = HashSet::default();
     for (class, fqn) in classes {
         let Some(info) = res.class(fqn) else {
             continue;
@@ -552,8 +553,8 @@ fn overrides_use(
     places: &Places<'_>,
     protocols: &Protocols<'_>,
     language: Language,
-) -> std::collections::HashSet<Var> {
-    let mut fields = std::collections::HashSet::new();
+) -> HashSet<Var> {
+    let mut fields = HashSet::default();
     for (class, fqn) in classes {
         let Some(info) = res.class(fqn) else {
             continue;

@@ -76,7 +76,7 @@
 //! - Each new case gets a Java and a Kotlin fixture, beside those in
 //!   `tests/fixtures/java/checks/Clients.java` and `tests/fixtures/kotlin/checks/Clients.kt`.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Arc;
 
 use crate::diagnostics::caught_by_both;
@@ -96,7 +96,7 @@ const TOP_LEVEL: &str = "<top-level>";
 
 /// The functions `ir` declares whose lambdas run in place, as (class, name).
 fn in_place_functions(ir: &SourceIr) -> HashSet<(String, String)> {
-    let mut out = HashSet::new();
+    let mut out = HashSet::default();
     let mut todo: Vec<(&Class, String)> = ir
         .classes
         .iter()
@@ -187,9 +187,9 @@ impl Sites {
             sites: Sites::default(),
             callers: Vec::new(),
             fresh: Fresh::default(),
-            holders: HashMap::new(),
+            holders: HashMap::default(),
             pending: Vec::new(),
-            types: HashSet::new(),
+            types: HashSet::default(),
             in_place: in_place_functions(ir),
             catching: Vec::new(),
         };
@@ -278,9 +278,9 @@ impl Clients {
         let mut graph = Graph {
             sites,
             protocols,
-            ancestors: HashMap::new(),
-            plain: HashMap::new(),
-            nodes: HashMap::new(),
+            ancestors: HashMap::default(),
+            plain: HashMap::default(),
+            nodes: HashMap::default(),
             keys: Vec::new(),
             calls: Vec::new(),
             todo: Vec::new(),

@@ -29,7 +29,7 @@
 //! - Add a fixture under `tests/fixtures/java/checks/` (`Components.java`, `Listeners.java`) with a true positive and a near miss.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use typestates::model::{CallbackId, WaitOutcome};
 
@@ -255,8 +255,8 @@ pub(crate) fn solve<'a>(
     };
     let handlers: Vec<EventCode<'a>> = handlers.into_iter().map(|(_, code)| code).collect();
     let after_wait = |env: &Env| waits.settle(shared, model, runner, env);
-    let mut inputs: HashMap<&str, FlowState> = HashMap::new();
-    let mut outputs: HashMap<&str, FlowState> = HashMap::new();
+    let mut inputs: HashMap<&str, FlowState> = HashMap::default();
+    let mut outputs: HashMap<&str, FlowState> = HashMap::default();
     outputs.insert(INIT, FlowState(Some(model.init.clone())));
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;

@@ -17,7 +17,7 @@
 //! - A stream made over a file descriptor owns nothing: whoever opened the descriptor does.
 //! - States reached only by guesses never count.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use typestates::model::StateId;
 use typestates::obligation::{Basis, Deadline};
@@ -144,7 +144,7 @@ impl Losses {
 
     /// The names given a new object, each with the first place it is given one.
     pub fn owners(&self) -> HashMap<Var, (String, Span)> {
-        let mut owners = HashMap::new();
+        let mut owners = HashMap::default();
         for owned in &self.owned {
             owners
                 .entry(owned.var.clone())
@@ -377,7 +377,7 @@ pub(crate) fn scan_body<'e>(
             _ => {}
         }
     }
-    let mut made_only: HashMap<Var, bool> = HashMap::new();
+    let mut made_only: HashMap<Var, bool> = HashMap::default();
     for dropped in &mut found {
         if !dropped.value.unknown || !matches!(dropped.var, Var::Local(_)) {
             continue;
@@ -639,7 +639,7 @@ fn foreign_wrappers<'e>(
     env_at: &impl Fn(NodeId) -> Option<&'e Env>,
 ) -> HashSet<ExprId> {
     let obliges = |protocol| obligated(shared.protocols, protocol, LeakKind::MethodEnd).is_some();
-    let mut foreign = HashSet::new();
+    let mut foreign = HashSet::default();
     for (index, node) in cfg.nodes.iter().enumerate() {
         let (NodeKind::New(created) | NodeKind::Call(created)) = node.kind else {
             continue;

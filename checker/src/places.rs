@@ -17,7 +17,7 @@
 //! It is the lambdas that are not inlined and the methods of anonymous classes, with the call they are passed to.
 //! It is also the methods named by method references (`this::onRecordClicked`).
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::inline::{Binds, Inlined, Returns};
 use crate::ir::{
@@ -79,19 +79,19 @@ pub struct Places<'a> {
     /// Names of methods referenced by `this::name` or `::name`.
     pub method_refs: Vec<String>,
     /// `(class, method)` for every call on the object itself (`name(…)`, `this.name(…)`).
-    pub self_calls: std::collections::HashSet<(String, String)>,
+    pub self_calls: HashSet<(String, String)>,
     /// Every call and object creation, for related locations.
     pub sites: HashMap<ExprId, Site>,
     /// Locals whose object may be kept elsewhere: passed as an argument, assigned or copied to
     /// another name (the unreleased-object report leaves them alone).
-    pub escaping: std::collections::HashSet<LocalId>,
+    pub escaping: HashSet<LocalId>,
     /// Locals some `return` returns: the object they hold there goes to the caller, but one
     /// they held before another was assigned did not.
-    pub returned: std::collections::HashSet<LocalId>,
+    pub returned: HashSet<LocalId>,
     /// The names some condition tests: `if (playing)`, `state == RUNNING`, `x != null`,
     /// `switch (mode)`, an operand of `&&`, `||` or `!` there, and either side of any `==`,
     /// `!=` or comparison. Only their constants are worth following along paths.
-    pub tested: std::collections::HashSet<Var>,
+    pub tested: HashSet<Var>,
 }
 
 /// A call or object creation, as related locations name it.
@@ -144,12 +144,12 @@ pub fn collect<'a>(
         res,
         language,
         places: Places::default(),
-        aliases: HashMap::new(),
+        aliases: HashMap::default(),
         scopes: Vec::new(),
         class_names: Vec::new(),
         methods: Vec::new(),
-        property_getters: HashMap::new(),
-        method_getters: HashMap::new(),
+        property_getters: HashMap::default(),
+        method_getters: HashMap::default(),
     };
     for class in classes {
         let fqn = match package {

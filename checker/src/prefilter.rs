@@ -14,7 +14,7 @@
 //! [`crate::Project`] adds them with [`NameFilter::add`], and looks again at the files it skipped until no new name turns up.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::sync::Arc;
 
 use typestates::binding::MethodKind;
@@ -61,7 +61,7 @@ impl NameFilter {
                 }
             }
         }
-        let protocols = Protocols::new(library, Supertypes::new());
+        let protocols = Protocols::new(library, Supertypes::default());
         for class in platform::classes() {
             if protocols.protocol_of(class).is_some() {
                 filter.add(simple_name(class));

@@ -20,7 +20,7 @@
 //! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the checker asks the hierarchy only about protocol classes.
 //! The results are those of [`crate::check`] with [`crate::project_config`] for every file that is checked.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -85,7 +85,7 @@ impl<'a> Project<'a> {
         mut config: CheckConfig,
         jobs: usize,
     ) -> Project<'a> {
-        let library_only = Protocols::new(library, Supertypes::new());
+        let library_only = Protocols::new(library, Supertypes::default());
         let budget = AtomicUsize::new(KEPT_TEXT_BYTES);
         let mut found = Discovery {
             library,
@@ -103,7 +103,7 @@ impl<'a> Project<'a> {
             out_of_time: vec![false; files.len()],
             interim: config.supertypes.clone(),
             pending: Vec::new(),
-            needed: HashSet::new(),
+            needed: HashSet::default(),
         };
         let todo: Vec<usize> = (0..files.len())
             .filter(|&i| found.filter.matches(&files[i].text))
@@ -473,7 +473,7 @@ impl Discovery<'_, '_, '_> {
 
     /// The return types of the methods of the project's classes ([`add_returns`]).
     fn returns(&self) -> Returns {
-        let mut out = Returns::new();
+        let mut out = Returns::default();
         for file in self.lowered.iter().flatten() {
             for info in &file.classes {
                 add_returns(&mut out, &info.fqn, &info.returns);

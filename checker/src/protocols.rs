@@ -5,7 +5,7 @@
 //! [`Protocols`] also implements [`KnownTypes`], so the resolver types factory calls by the
 //! library's creators and listener parameters by its callback bindings.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use typestates::binding::{CallbackBinding, MethodKind};
 use typestates::library::Library;
@@ -175,7 +175,7 @@ impl<'l> Protocols<'l> {
     /// The protocols of `library`, with the `supertypes` of classes declared in the project,
     /// borrowed rather than copied (a project check shares one map over all files).
     pub fn with_project(library: &'l Library, supertypes: &'l Supertypes) -> Protocols<'l> {
-        let mut protocols = Protocols::new(library, Supertypes::new());
+        let mut protocols = Protocols::new(library, Supertypes::default());
         protocols.project = Some(supertypes);
         protocols
     }
@@ -237,7 +237,7 @@ impl<'l> Protocols<'l> {
 
     /// `class` and its known supertypes, breadth first.
     pub(crate) fn ancestors<'s>(&'s self, class: &'s str) -> impl Iterator<Item = &'s str> + 's {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut todo = std::collections::VecDeque::from([class]);
         std::iter::from_fn(move || {
             while let Some(next) = todo.pop_front() {
@@ -544,7 +544,7 @@ mod tests {
     #[test]
     fn final_states_of_the_library() {
         let library = Library::bundled();
-        let protocols = Protocols::new(&library, Supertypes::new());
+        let protocols = Protocols::new(&library, Supertypes::default());
         let mut found = Vec::new();
         for id in protocols.ids() {
             let ts = protocols.typestate(id);

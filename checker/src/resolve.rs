@@ -25,7 +25,7 @@
 //! Then its receiver's type is recorded ([`Resolution::properties`]).
 //! It may be a Java getter, which [`crate::accessors`] decides.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::inline::{Binds, Returns};
 use crate::ir::{
@@ -71,7 +71,7 @@ impl KnownTypes for &[&str] {
     }
 }
 
-impl KnownTypes for HashSet<String> {
+impl<S: std::hash::BuildHasher> KnownTypes for std::collections::HashSet<String, S> {
     fn is_known(&self, fqn: &str) -> bool {
         self.contains(fqn)
     }
@@ -207,7 +207,7 @@ impl Resolution {
 
     /// Whether `ty` is `of` or, through the classes this file declares, a subtype of it.
     pub fn is_subtype(&self, ty: &str, of: &str) -> bool {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut todo = vec![ty];
         while let Some(next) = todo.pop() {
             if next == of {
@@ -225,7 +225,7 @@ impl Resolution {
 
 /// Resolves the names and types of `ir`.
 pub fn resolve(ir: &SourceIr, known: &dyn KnownTypes) -> Resolution {
-    let mut declared = HashMap::new();
+    let mut declared = HashMap::default();
     for class in &ir.classes {
         collect_declared(class, ir.package.as_deref(), &mut declared);
     }
@@ -253,7 +253,7 @@ fn type_aliases(ir: &SourceIr) -> HashMap<String, String> {
         .iter()
         .map(|alias| (alias.name.as_str(), alias.target.name.as_str()))
         .collect();
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for (&name, &target) in &written {
         let mut target = target.to_owned();
         // Each step replaces the head by another alias's target: more steps than aliases
@@ -285,7 +285,7 @@ fn type_aliases(ir: &SourceIr) -> HashMap<String, String> {
 /// with their resolved direct supertypes, as [`resolve`] records them, without resolving any
 /// body: what other files of a project need to know of this one.
 pub fn declared_classes(ir: &SourceIr, known: &dyn KnownTypes) -> Vec<ClassInfo> {
-    let mut declared = HashMap::new();
+    let mut declared = HashMap::default();
     for class in &ir.classes {
         collect_declared(class, ir.package.as_deref(), &mut declared);
     }
@@ -616,7 +616,7 @@ impl Resolver<'_> {
     /// The methods of `class` whose every declaration names one return type that resolves,
     /// with that type ([`ClassInfo::returns`]).
     fn returns(&self, class: &Class) -> Vec<(String, String)> {
-        let mut by_name: HashMap<&str, Option<String>> = HashMap::new();
+        let mut by_name: HashMap<&str, Option<String>> = HashMap::default();
         for method in class
             .methods
             .iter()
@@ -662,8 +662,8 @@ impl Resolver<'_> {
         self.classes.push(ClassCtx {
             fqn: fqn.clone(),
             supertypes,
-            fields: HashMap::new(),
-            methods: HashMap::new(),
+            fields: HashMap::default(),
+            methods: HashMap::default(),
         });
         let methods = class
             .methods
@@ -755,7 +755,7 @@ impl Resolver<'_> {
         receiver: Option<ExprType>,
     ) {
         self.scopes.push(Scope {
-            locals: HashMap::new(),
+            locals: HashMap::default(),
             receiver,
         });
         for (name, ty, at) in params {

@@ -36,7 +36,8 @@
 //! - A new output: a field of [`BodyResult`], filled in [`analyze_body`] from its inputs alone.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 use std::time::Instant;
@@ -1235,13 +1236,13 @@ pub struct Shared<'a, 'l> {
     pub captured: HashMap<LocalId, usize>,
     /// The private fields of the file's classes, as [`Var::Field`]s: the only fields whose
     /// flags the analysis follows, since code elsewhere cannot write them between events.
-    pub private_fields: std::collections::HashSet<Var>,
+    pub private_fields: HashSet<Var>,
     /// The methods the file's classes declare, by class and name.
-    pub own_methods: std::collections::HashSet<(String, String)>,
+    pub own_methods: HashSet<(String, String)>,
     /// Fields that overrides use in classes whose superclass's code the check does not see
     /// (`crate::check`): that code calls the overrides, so a call of an inherited method may
     /// run them and release or replace what these fields hold.
-    pub overrides_use: std::collections::HashSet<Var>,
+    pub overrides_use: HashSet<Var>,
     /// Who calls the methods of the project's plain classes.
     pub clients: std::sync::Arc<crate::clients::Clients>,
     /// Whether the [`Pass::Record`] pass scans each body for leaks ([`BodyResult::losses`]).
@@ -1266,15 +1267,15 @@ impl<'a, 'l> Shared<'a, 'l> {
             places,
             language,
             helpers,
-            summaries: RefCell::new(HashMap::new()),
-            recorded: RefCell::new(HashSet::new()),
+            summaries: RefCell::new(HashMap::default()),
+            recorded: RefCell::new(HashSet::default()),
             active_helpers: RefCell::default(),
             cfgs: RefCell::default(),
             var_protocols: RefCell::default(),
-            captured: HashMap::new(),
-            private_fields: std::collections::HashSet::new(),
-            own_methods: std::collections::HashSet::new(),
-            overrides_use: std::collections::HashSet::new(),
+            captured: HashMap::default(),
+            private_fields: HashSet::default(),
+            own_methods: HashSet::default(),
+            overrides_use: HashSet::default(),
             clients: std::sync::Arc::default(),
             report_unreleased: false,
             deadline,
@@ -1375,7 +1376,7 @@ struct HelperEntry {
 
 impl HelperEntry {
     fn new(helper: usize, entry: &Env) -> HelperEntry {
-        let mut hasher = std::hash::DefaultHasher::new();
+        let mut hasher = rustc_hash::FxHasher::default();
         std::hash::Hash::hash(&(helper, entry), &mut hasher);
         HelperEntry {
             hash: std::hash::Hasher::finish(&hasher),
