@@ -525,10 +525,7 @@ fn runs_code(expr: &Expr, language: Language) -> bool {
 }
 
 /// The private fields of the file's classes.
-fn private_fields(
-    classes: &[(&Class, String)],
-    res: &Resolution,
-) -> HashSet<Var> {
+fn private_fields(classes: &[(&Class, String)], res: &Resolution) -> HashSet<Var> {
     let mut fields = HashSet::default();
     for (class, fqn) in classes {
         let Some(info) = res.class(fqn) else {

@@ -28,8 +28,8 @@
 //! - A new kind of event code: a variant of [`EventCode`], listed by `handlers`.
 //! - Add a fixture under `tests/fixtures/java/checks/` (`Components.java`, `Listeners.java`) with a true positive and a near miss.
 
-use std::cell::RefCell;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::RefCell;
 
 use typestates::model::{CallbackId, WaitOutcome};
 
@@ -38,7 +38,9 @@ use crate::ir::{Body, Class, ExprId, Method, MethodKind, SourceIr};
 use crate::places::{Deferred, Registration, Var};
 use crate::protocols::{ProtocolId, Protocols};
 use crate::resolve::Resolution;
-use crate::typestate_flow::{analyze_body, BodyResult, Cause, Env, FlowState, Pass, Shared, Value};
+use crate::typestate_flow::{
+    analyze_body, BodyResult, Cause, Env, Facts, FlowState, Pass, Shared, Value,
+};
 
 /// The name of the hub where event handlers run (the resumed state of a component).
 const HANDLERS: &str = "*";
@@ -582,7 +584,8 @@ fn object_state(shared: &Shared<'_, '_>, env: &Env) -> Env {
         .iter()
         .filter(|(var, _)| shared.survives(var))
         .map(|(var, values)| (var.clone(), values.clone()))
-        .collect();
+        .collect::<Facts>()
+        .into();
     state
 }
 

@@ -13,8 +13,8 @@
 //! The names of project classes that extend protocol classes are not known before the files declaring them are lowered.
 //! [`crate::Project`] adds them with [`NameFilter::add`], and looks again at the files it skipped until no new name turns up.
 
-use std::cell::RefCell;
 use rustc_hash::FxHashSet as HashSet;
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use typestates::binding::MethodKind;

@@ -35,8 +35,8 @@
 //! - A new fact about an object: a field of [`ValueData`], joined in [`Value::join`], so the fixpoint sees it.
 //! - A new output: a field of [`BodyResult`], filled in [`analyze_body`] from its inputs alone.
 
-use std::cell::{Cell, RefCell};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -857,7 +857,8 @@ pub struct Env {
     /// A persistent map: a copy shares it, and a change copies only the path to one entry.
     objects: imbl::OrdMap<Var, Value>,
     /// The flags' constants on this path; a new object starts with them in its states.
-    pub facts: Facts,
+    /// Shared: a copy at every program point costs nothing until a path changes a flag.
+    pub facts: Arc<Facts>,
     /// The names in each alias group ([`ValueData::alias`]).
     groups: Index<ExprId>,
     /// The objects some state of which knows a flag of its own ([`ValueData::facts`]), by flag.
@@ -913,7 +914,10 @@ impl Env {
     /// Renames every variable the state names: the objects' names, and the flags the path
     /// and each object's states know.
     pub fn rename_vars(&mut self, rename: &mut impl FnMut(Var) -> Var) {
-        let facts = rename_facts(std::mem::take(&mut self.facts), rename);
+        let facts = rename_facts(
+            Arc::unwrap_or_clone(std::mem::take(&mut self.facts)),
+            rename,
+        );
         *self = std::mem::take(&mut self.objects)
             .into_iter()
             .map(|(var, mut value)| {
@@ -921,7 +925,7 @@ impl Env {
                 (rename(var), value)
             })
             .collect();
-        self.facts = facts;
+        self.facts = Arc::new(facts);
     }
 
     /// Sets what `var` holds; returns what it held.
@@ -1112,7 +1116,9 @@ impl Lattice for FlowState {
         // The objects' states take the facts of their own path ([`ValueData::facts`]) before
         // the paths' facts are joined; an object the same on both paths needs not.
         let path = mine.facts.clone();
-        let mut changed = join_facts(&mut mine.facts, &theirs.facts);
+        let mut changed = !Arc::ptr_eq(&mine.facts, &theirs.facts)
+            && mine.facts != theirs.facts
+            && join_facts(Arc::make_mut(&mut mine.facts), &theirs.facts);
         if mine.objects.ptr_eq(&theirs.objects) {
             return changed;
         }
@@ -1742,7 +1748,7 @@ pub(crate) fn set_fact(env: &mut Env, var: &Var, fact: Option<BTreeSet<Fact>>) {
     forget_facts(env, |known| known == var);
     if let Some(fact) = fact {
         if env.facts.len() < MAX_FACTS {
-            env.facts.insert(var.clone(), fact);
+            Arc::make_mut(&mut env.facts).insert(var.clone(), fact);
         }
     }
 }
@@ -1767,7 +1773,9 @@ fn copy_result_facts(env: &mut Env, value: &Expr, var: &Var) {
 
 /// Forgets the flags `forgotten` selects, on the path and in every object's states.
 fn forget_facts(env: &mut Env, forgotten: impl Fn(&Var) -> bool) {
-    env.facts.retain(|var, _| !forgotten(var));
+    if env.facts.keys().any(&forgotten) {
+        Arc::make_mut(&mut env.facts).retain(|var, _| !forgotten(var));
+    }
     env.update_some(env.knowing(&forgotten), |_, value| {
         for facts in value.facts.values_mut() {
             facts.retain(|var, _| !forgotten(var));
@@ -1825,7 +1833,7 @@ fn refine_flag(
             }
         }
     };
-    if !narrow(&mut env.facts) {
+    if !narrow(Arc::make_mut(&mut env.facts)) {
         return false;
     }
     // A state that knows nothing of its own about the flag takes the path's, narrowed above;
@@ -1895,7 +1903,8 @@ fn narrow_path(env: &mut Env, var: &Var) -> bool {
     }
     for (flag, values) in known.unwrap_or_default() {
         let room = env.facts.len() < MAX_FACTS;
-        match env.facts.get_mut(&flag) {
+        let path_facts = Arc::make_mut(&mut env.facts);
+        match path_facts.get_mut(&flag) {
             Some(path) => {
                 path.retain(|fact| values.contains(fact));
                 if path.is_empty() {
@@ -1903,7 +1912,7 @@ fn narrow_path(env: &mut Env, var: &Var) -> bool {
                 }
             }
             None if room => {
-                env.facts.insert(flag, values);
+                path_facts.insert(flag, values);
             }
             None => {}
         }
@@ -2181,7 +2190,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
         env.insert(receiver, object);
         if !all.is_empty() && env.facts.len() < MAX_FACTS {
-            env.facts.insert(var.clone(), all);
+            Arc::make_mut(&mut env.facts).insert(var.clone(), all);
         }
     }
 
@@ -2790,7 +2799,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             .iter()
             .filter(|(var, _)| matches!(var, Var::Field(..)))
             .map(|(var, values)| (var.clone(), values.clone()))
-            .collect();
+            .collect::<Facts>()
+            .into();
         for (param, arg) in helper.method.params.iter().zip(&call.args) {
             let Some(local) = self.shared.res.declared_at(param.span.start_byte) else {
                 continue;
@@ -2798,7 +2808,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             let param_var = Var::Local(local);
             if self.shared.protocol_of_var(&param_var).is_none() {
                 if let Some(fact) = self.fact_of(arg, env) {
-                    entry.facts.insert(param_var, fact);
+                    Arc::make_mut(&mut entry.facts).insert(param_var, fact);
                 }
             }
         }
@@ -2884,12 +2894,13 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 env.insert(var.clone(), carried(value));
             }
         }
-        env.facts.retain(|var, _| !matches!(var, Var::Field(..)));
-        for (var, values) in &exit.facts {
+        let path_facts = Arc::make_mut(&mut env.facts);
+        path_facts.retain(|var, _| !matches!(var, Var::Field(..)));
+        for (var, values) in exit.facts.iter() {
             if matches!(var, Var::Field(..)) {
-                env.facts.insert(var.clone(), values.clone());
+                path_facts.insert(var.clone(), values.clone());
             } else if *var == RETURNED {
-                env.facts.insert(called.clone(), values.clone());
+                path_facts.insert(called.clone(), values.clone());
             }
         }
         for (param, arg) in &bound {
