@@ -225,20 +225,7 @@ impl Resolution {
 
 /// Resolves the names and types of `ir`.
 pub fn resolve(ir: &SourceIr, known: &dyn KnownTypes) -> Resolution {
-    let mut declared = HashMap::default();
-    for class in &ir.classes {
-        collect_declared(class, ir.package.as_deref(), &mut declared);
-    }
-    let mut resolver = Resolver {
-        ir,
-        known,
-        declared,
-        aliases: type_aliases(ir),
-        res: Resolution::default(),
-        scopes: Vec::new(),
-        classes: Vec::new(),
-        next_local: 0,
-    };
+    let mut resolver = Resolver::new(ir, known);
     for class in &ir.classes {
         resolver.class(class, qualify(ir.package.as_deref(), &class.name));
     }
@@ -285,20 +272,7 @@ fn type_aliases(ir: &SourceIr) -> HashMap<String, String> {
 /// with their resolved direct supertypes, as [`resolve`] records them, without resolving any
 /// body: what other files of a project need to know of this one.
 pub fn declared_classes(ir: &SourceIr, known: &dyn KnownTypes) -> Vec<ClassInfo> {
-    let mut declared = HashMap::default();
-    for class in &ir.classes {
-        collect_declared(class, ir.package.as_deref(), &mut declared);
-    }
-    let resolver = Resolver {
-        ir,
-        known,
-        declared,
-        aliases: type_aliases(ir),
-        res: Resolution::default(),
-        scopes: Vec::new(),
-        classes: Vec::new(),
-        next_local: 0,
-    };
+    let resolver = Resolver::new(ir, known);
     let mut out = Vec::new();
     let mut todo: Vec<(&Class, String)> = ir
         .classes
@@ -486,13 +460,42 @@ struct Resolver<'a> {
     /// The file's type aliases, each with the type it stands for as written, through any
     /// chain of aliases ([`type_aliases`]).
     aliases: HashMap<String, String>,
+    /// The single-type imports, by the name they bring in (the first import of a name wins).
+    imported: HashMap<&'a str, &'a str>,
     res: Resolution,
     scopes: Vec<Scope>,
     classes: Vec<ClassCtx>,
     next_local: u32,
 }
 
-impl Resolver<'_> {
+impl<'a> Resolver<'a> {
+    /// A resolver of `ir`'s names, before any class is entered.
+    fn new(ir: &'a SourceIr, known: &'a dyn KnownTypes) -> Resolver<'a> {
+        let mut declared = HashMap::default();
+        for class in &ir.classes {
+            collect_declared(class, ir.package.as_deref(), &mut declared);
+        }
+        let mut imported = HashMap::default();
+        for import in ir.imports.iter().filter(|i| !i.is_wildcard) {
+            let local_name = import
+                .alias
+                .as_deref()
+                .unwrap_or_else(|| import.path.rsplit('.').next().unwrap_or(&import.path));
+            imported.entry(local_name).or_insert(import.path.as_str());
+        }
+        Resolver {
+            ir,
+            known,
+            declared,
+            aliases: type_aliases(ir),
+            imported,
+            res: Resolution::default(),
+            scopes: Vec::new(),
+            classes: Vec::new(),
+            next_local: 0,
+        }
+    }
+
     /// Resolves a type name as written.
     fn type_name(&self, written: &str) -> Option<String> {
         let written = written.trim_end_matches("[]");
@@ -526,14 +529,8 @@ impl Resolver<'_> {
                 }
             }
         }
-        for import in self.ir.imports.iter().filter(|i| !i.is_wildcard) {
-            let local_name = import
-                .alias
-                .as_deref()
-                .unwrap_or_else(|| import.path.rsplit('.').next().unwrap_or(&import.path));
-            if local_name == name {
-                return Some(import.path.clone());
-            }
+        if let Some(path) = self.imported.get(name) {
+            return Some((*path).to_owned());
         }
         let implicit: &[&str] = match self.ir.language {
             Language::Java => &["java.lang"],

@@ -969,6 +969,12 @@ impl Env {
                 refile(&mut self.groups, group, var, true);
             }
         }
+        let knows_none = |value: Option<&Value>| {
+            value.is_none_or(|value| value.facts.values().all(Facts::is_empty))
+        };
+        if knows_none(old) && knows_none(new) {
+            return;
+        }
         let (old_flags, new_flags) = (known_flags(old), known_flags(new));
         for flag in old_flags.difference(&new_flags) {
             refile(&mut self.knowers, (*flag).clone(), var, false);
