@@ -18,6 +18,8 @@ if [[ -z "$typestar" ]]; then
     cargo build --release --quiet -p server --bin typestar
     typestar="${CARGO_TARGET_DIR:-$root/target}/release/typestar"
 fi
+# The run below changes directory: name the binary from the root.
+typestar="$(realpath "$typestar")"
 "$here/fetch-corpus.sh" >/dev/null
 
 # Packages with many tracked objects and helpers: most of their time is the analysis.
