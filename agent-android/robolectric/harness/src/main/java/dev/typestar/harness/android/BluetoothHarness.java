@@ -18,7 +18,9 @@ import java.util.UUID;
  * the radio off and waits for it, within a bound; it reports the adapter's
  * {@code ACTION_STATE_CHANGED} to on or off as {@code onStateOn} and {@code onStateOff}, and
  * {@code ACTION_ACL_CONNECTED} as {@code onAclConnected}. {@link #connect()} is DroidStar's
- * {@code connect}: an RFCOMM socket to a paired peer, connected and closed.
+ * {@code connect}: an RFCOMM socket to a paired peer, connected and closed. It finds the
+ * channel through the Serial Port Profile's record (public API), where DroidStar called the
+ * hidden {@code createRfcommSocket(3)} by reflection.
  */
 public class BluetoothHarness {
     /** The Serial Port Profile's service UUID. */
