@@ -20,8 +20,8 @@ for arg in "$@"; do
     esac
 done
 
-# The Android harnesses (ReportingCountDownTimer, ReportingAsyncTask, ReportingSQLiteOpenHelper, ReportingCodecCallback)
-# live with the Robolectric entry point and need only the core and android-all.
+# The Android harnesses (ReportingCountDownTimer, ReportingAsyncTask, ReportingSQLiteOpenHelper, ReportingCodecCallback,
+# ReportingFileObserver, BluetoothHarness, DownloadHarness) live with the Robolectric entry point and need only the core and android-all.
 harness="$root/agent-android/robolectric/harness/src/main/java"
 sources=$( (find "$root/agent-android/core/src/main/java" "$here/src/main/java" "$harness" -name '*.java'; echo "$0") | sort)
 hash=$( (echo "r8 $R8_VERSION android-all $ANDROID_ALL min-api $MIN_API"; for f in $sources; do
@@ -70,7 +70,8 @@ if [ $verify = yes ]; then
     classes=$(dexdump "$dex" | grep "Class descriptor")
     for class in agent/AndroidMain agent/LooperExecutor agent/AndroidContext agent/AndroidPlatform \
         agent/Session agent/QueryRunner harness/android/ReportingCountDownTimer \
-        harness/android/ReportingAsyncTask harness/android/ReportingSQLiteOpenHelper harness/android/ReportingCodecCallback; do
+        harness/android/ReportingAsyncTask harness/android/ReportingSQLiteOpenHelper harness/android/ReportingCodecCallback \
+        harness/android/ReportingFileObserver harness/android/BluetoothHarness harness/android/DownloadHarness; do
         grep -q "'Ldev/typestar/$class;'" <<<"$classes" ||
             { echo "build-dex.sh: $dex lacks dev.typestar.${class//\//.}" >&2; exit 1; }
     done

@@ -1,11 +1,12 @@
 //! The experiments of the classes that behave truly only on devices, through the Android
-//! backend end to end against a fake adb server: MediaPlayer, MediaRecorder and MediaCodec of
-//! DroidStar's Table 1, and Camera and AudioRecord.
+//! backend end to end against a fake adb server: MediaPlayer, MediaRecorder, MediaCodec,
+//! BluetoothAdapter, DownloadManager, FileObserver and MediaScannerConnection of DroidStar's
+//! Table 1, and Camera and AudioRecord.
 //! Each is learned on two fake devices whose `app_process` runs the agent inside Robolectric:
 //! the experiment as shipped, the agent pushed and started with its token on stdin, forwarded,
 //! the fixtures served over `adb reverse`, one worker per device sharing the queries.
-//! The machine learned is Robolectric's simulation, pinned in `tests/robolectric/`; MediaPlayer's
-//! and MediaRecorder's are the files the Robolectric backend's own test pins, so both paths agree.
+//! The machine learned is Robolectric's simulation, pinned in `tests/robolectric/`; those of the
+//! Table 1 classes are the files the Robolectric backend's own tests pin, so both paths agree.
 //! What this cannot check (a device's native code, and the experiments' `platform = "android"`
 //! steps, which an agent inside Robolectric leaves out) is listed in `learner/ANDROID.md`.
 //! Slow tiers `device-fake` and `robolectric`: each fake device runs a Robolectric JVM.
@@ -27,6 +28,16 @@ const CASES: &[(&str, &str)] = &[
     ("android.media.MediaPlayer.toml", "MediaPlayer-shadow"),
     ("android.media.MediaRecorder.toml", "MediaRecorder-shadow"),
     ("android.media.MediaCodec.toml", "MediaCodec-shadow"),
+    (
+        "android.bluetooth.BluetoothAdapter.toml",
+        "BluetoothAdapter-shadow",
+    ),
+    ("android.app.DownloadManager.toml", "DownloadManager-shadow"),
+    ("android.os.FileObserver.toml", "FileObserver-shadow"),
+    (
+        "android.media.MediaScannerConnection.toml",
+        "MediaScannerConnection-shadow",
+    ),
     ("android.hardware.Camera.toml", "Camera-shadow"),
     ("android.media.AudioRecord.toml", "AudioRecord-shadow"),
 ];

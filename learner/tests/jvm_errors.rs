@@ -130,6 +130,17 @@ fn syntax_and_schema_errors_name_their_line() {
     assert!(message.contains("`learn.filters[0]`"), "{message}");
     assert!(message.contains("`schedule` is not a callin"), "{message}");
 
+    let text = TIMER.replace("[learn]", "").replace(
+        "[timeouts]",
+        "[learn]\nfilters = [{ then_wait = [\"purge\"], at_most_once = [\"cancel\"] }]\n\n[timeouts]",
+    );
+    let message = load_refused("two-filter-kinds.toml", &text, None);
+    assert!(message.contains("`learn.filters[0]`"), "{message}");
+    assert!(
+        message.contains("`{ then_wait = [\"callin\", …] }`"),
+        "{message}"
+    );
+
     let text = TIMER.replace("[timeouts]", "[learn]\ncreators = [\"make\"]\n\n[timeouts]");
     let message = load_refused("unknown-creator.toml", &text, Some("creators"));
     assert!(message.contains("`learn.creators`"), "{message}");

@@ -65,6 +65,18 @@ impl QueryFilter {
         }
     }
 
+    /// DroidStar's FileObserver `validQuery`: each of `inputs` (named `names`) is followed by a
+    /// `wait` or ends the query, so what it causes arrives before the next input.
+    pub fn then_wait(inputs: Vec<Input>, names: &[&str]) -> QueryFilter {
+        QueryFilter::Custom {
+            name: format!("{} only before a wait", names.join(", ")),
+            allows: Arc::new(move |word: &[Input]| {
+                word.windows(2)
+                    .all(|pair| !inputs.contains(&pair[0]) || pair[1] == Input::Wait)
+            }),
+        }
+    }
+
     /// The position of the first input of `word` this rule forbids.
     pub fn first_violation(&self, word: &[Input]) -> Option<usize> {
         match self {
@@ -241,6 +253,27 @@ mod tests {
         assert_eq!(
             rule.describe(|_| String::new()),
             "at most one of start, other per query"
+        );
+    }
+
+    #[test]
+    fn then_wait_forbids_any_input_but_a_wait_after_its_inputs() {
+        const OTHER: Input = Input::Callin(CallinId(1));
+        const FREE: Input = Input::Callin(CallinId(2));
+        let rule = QueryFilter::then_wait(vec![START, OTHER], &["start", "other"]);
+        let cases: [(&[Input], Option<usize>); 5] = [
+            (&[START, Input::Wait, OTHER, Input::Wait, FREE], None),
+            (&[FREE, FREE, START], None),
+            (&[START, FREE], Some(1)),
+            (&[START, Input::Wait, OTHER, START], Some(3)),
+            (&[OTHER, OTHER], Some(1)),
+        ];
+        for (word, expected) in cases {
+            assert_eq!(rule.first_violation(word), expected, "{word:?}");
+        }
+        assert_eq!(
+            rule.describe(|_| String::new()),
+            "start, other only before a wait"
         );
     }
 }

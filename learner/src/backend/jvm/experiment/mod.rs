@@ -173,6 +173,7 @@ struct FilterSpec {
     at_most_once: Option<Vec<Spanned<String>>>,
     at_most_pending: Option<Spanned<String>>,
     limit: Option<usize>,
+    then_wait: Option<Vec<Spanned<String>>>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -568,22 +569,33 @@ impl Experiment {
                         .input_named(name.get_ref())
                         .expect("filter symbols are checked at load")
                 };
-                match (&filter.at_most_once, &filter.at_most_pending) {
-                    (Some(names), _) if names.len() == 1 => {
+                let named = |names: &[Spanned<String>]| {
+                    names
+                        .iter()
+                        .map(|it| it.get_ref().clone())
+                        .collect::<Vec<_>>()
+                };
+                match (
+                    &filter.at_most_once,
+                    &filter.at_most_pending,
+                    &filter.then_wait,
+                ) {
+                    (Some(names), _, _) if names.len() == 1 => {
                         QueryFilter::AtMostOnce(input(&names[0]))
                     }
-                    (Some(names), _) => QueryFilter::at_most_one_of(
+                    (Some(names), _, _) => QueryFilter::at_most_one_of(
                         names.iter().map(input).collect(),
-                        &names
-                            .iter()
-                            .map(|it| it.get_ref().as_str())
-                            .collect::<Vec<_>>(),
+                        &named(names).iter().map(String::as_str).collect::<Vec<_>>(),
                     ),
-                    (None, Some(request)) => QueryFilter::AtMostPending {
+                    (None, Some(request), _) => QueryFilter::AtMostPending {
                         request: input(request),
                         limit: filter.limit.unwrap_or(1),
                     },
-                    (None, None) => unreachable!("filters are checked at load"),
+                    (None, None, Some(names)) => QueryFilter::then_wait(
+                        names.iter().map(input).collect(),
+                        &named(names).iter().map(String::as_str).collect::<Vec<_>>(),
+                    ),
+                    (None, None, None) => unreachable!("filters are checked at load"),
                 }
             })
             .collect()
@@ -644,19 +656,20 @@ impl Experiment {
         for (index, filter) in self.spec.learn.filters.iter().enumerate() {
             let field = format!("learn.filters[{index}]");
             let spec = filter.get_ref();
-            let names: Vec<&Spanned<String>> = match (&spec.at_most_once, &spec.at_most_pending) {
-                (Some(names), None) if !names.is_empty() && spec.limit.is_none() => {
-                    names.iter().collect()
-                }
-                (None, Some(request)) => vec![request],
-                _ => {
-                    return Err(invalid(
+            let names: Vec<&Spanned<String>> =
+                match (&spec.at_most_once, &spec.at_most_pending, &spec.then_wait) {
+                    (Some(names), None, None) | (None, None, Some(names))
+                        if !names.is_empty() && spec.limit.is_none() =>
+                    {
+                        names.iter().collect()
+                    }
+                    (None, Some(request), None) => vec![request],
+                    _ => return Err(invalid(
                         filter.span(),
                         field,
-                        "a filter is `{ at_most_once = [\"callin\", …] }` or `{ at_most_pending = \"callin\", limit = K }`".to_owned(),
-                    ))
-                }
-            };
+                        "a filter is `{ at_most_once = [\"callin\", …] }`, `{ at_most_pending = \"callin\", limit = K }` or `{ then_wait = [\"callin\", …] }`".to_owned(),
+                    )),
+                };
             for name in names {
                 if !self.spec.callins.contains_key(name.get_ref()) {
                     return Err(invalid(
