@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use learner::oracle::journal::Totals;
+use learner::oracle::journal::{Totals, TOTALS_EVERY};
 use learner::oracle::sul::CountSnapshot;
 
 /// MediaPlayer with L# under distinguisher bound 2: a run of about 3,300 journal lines, with
@@ -78,21 +78,35 @@ fn phase(counts: &CountSnapshot) -> [u64; 3] {
     [counts.resets, counts.steps(), counts.waits()]
 }
 
-/// The journal's last totals line, and how many entries (executed queries) it holds.
-fn journal_state(path: &Path) -> (Totals, usize) {
+/// What a journal holds: its last totals line, its entries (executed queries), and the
+/// entries after its last totals line, whose counts a kill lost.
+struct JournalState {
+    totals: Totals,
+    entries: usize,
+    uncounted: usize,
+}
+
+fn journal_state(path: &Path) -> JournalState {
     let text = std::fs::read_to_string(path).expect("the journal");
-    let mut totals = Totals::default();
-    let mut entries = 0;
+    let mut state = JournalState {
+        totals: Totals::default(),
+        entries: 0,
+        uncounted: 0,
+    };
     for line in text.lines().skip(1) {
         let value: serde_json::Value = serde_json::from_str(line).expect("a complete JSON line");
         match value.get("totals") {
             Some(recorded) => {
-                totals = serde_json::from_value(recorded.clone()).expect("totals parse");
+                state.totals = serde_json::from_value(recorded.clone()).expect("totals parse");
+                state.uncounted = 0;
             }
-            None => entries += 1,
+            None => {
+                state.entries += 1;
+                state.uncounted += 1;
+            }
         }
     }
-    (totals, entries)
+    state
 }
 
 fn typestate(path: &Path) -> typestates::Typestate {
@@ -141,8 +155,16 @@ fn a_killed_run_resumes_to_the_uninterrupted_model_and_sums_its_statistics() {
         !resumed_output.exists(),
         "the killed run wrote its model: it had finished"
     );
-    let (before, entries) = journal_state(&journal);
+    let killed = journal_state(&journal);
+    let (before, entries) = (killed.totals, killed.entries);
     assert_eq!(before.sessions, 1);
+    // The journal writes the totals every TOTALS_EVERY entries: the kill lost the counts of
+    // fewer, the run has one instance.
+    assert!(
+        killed.uncounted < TOTALS_EVERY,
+        "{} entries after the last totals line",
+        killed.uncounted
+    );
 
     let resumed = finished(
         learn(&journal, &resumed_output)
@@ -160,7 +182,10 @@ fn a_killed_run_resumes_to_the_uninterrupted_model_and_sums_its_statistics() {
 
     // Every finished query of the killed run is replayed, none executed again unasked.
     assert!(
-        resumed.contains(&format!("Journal: {} ({entries} queries resumed,", journal.display())),
+        resumed.contains(&format!(
+            "Journal: {} ({entries} queries resumed,",
+            journal.display()
+        )),
         "{entries} entries\n{resumed}"
     );
 
@@ -198,7 +223,7 @@ fn a_killed_run_resumes_to_the_uninterrupted_model_and_sums_its_statistics() {
     );
 
     // The journal's last totals line is what the report says.
-    let (after, _) = journal_state(&journal);
+    let after = journal_state(&journal).totals;
     assert_eq!(after.sessions, 2);
     assert_eq!(phase(&after.learning)[..], *learning);
     assert_eq!(phase(&after.checking)[..], *checking);
