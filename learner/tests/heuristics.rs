@@ -275,7 +275,12 @@ fn every_variant_learns_random_machines_exactly() {
     let guarantees = [Guarantee::ModelStateBound, Guarantee::Reference];
     let every = Heuristics::variants();
     if test_tiers::asked(Tier::RandomMachines) {
-        let all = table(&random_models(0..50), &every, &guarantees, STATE_BOUND_UP_TO);
+        let all = table(
+            &random_models(0..50),
+            &every,
+            &guarantees,
+            STATE_BOUND_UP_TO,
+        );
         let text = format!("# Every variant, fifty machines (10 to 80 states)\n\n{all}");
         expect_test::expect_file!["heuristics/random.txt"].assert_eq(&text);
     } else {

@@ -920,7 +920,10 @@ mod tests {
                 report.contains("algorithm ktails, distinguisher bound 2,"),
                 "{args:?}: {report}"
             );
-            assert!(report.contains("checking: 0 runs, 0 symbols, 0 waits;"), "{report}");
+            assert!(
+                report.contains("checking: 0 runs, 0 symbols, 0 waits;"),
+                "{report}"
+            );
         }
     }
 
