@@ -188,23 +188,18 @@ pub struct SystemRun {
     pub recovered_truncation: bool,
 }
 
-/// Forwards progress, adding the pipeline's live counters, and at every phase change adds
-/// what was executed since the last one to that phase and journals the totals.
-struct Counted<'a> {
-    inner: &'a mut dyn Progress,
-    journal: Option<Arc<Mutex<JournalFile>>>,
-    asked: Arc<Counts>,
+/// What the system executed, split by phase and summed with the sessions before; shared by
+/// the phase changes and the journal's checkpoints between them.
+struct Ledger {
     executed: Arc<Counts>,
     phase: Phase,
     mark: CountSnapshot,
     totals: Totals,
-    journal_error: Option<JournalError>,
 }
 
-impl Counted<'_> {
-    /// Adds what was executed since the last mark to the current phase and journals the
-    /// totals.
-    fn settle(&mut self) {
+impl Ledger {
+    /// Adds what was executed since the last mark to the current phase; the totals so far.
+    fn settle(&mut self) -> Totals {
         let now = self.executed.snapshot();
         let since = now - self.mark;
         self.mark = now;
@@ -212,11 +207,34 @@ impl Counted<'_> {
             Phase::Exploring => self.totals.learning = self.totals.learning + since,
             Phase::Checking => self.totals.checking = self.totals.checking + since,
         }
+        self.totals
+    }
+}
+
+/// Forwards progress, adding the pipeline's live counters, and at every phase change settles
+/// the [`Ledger`] and journals the totals.
+struct Counted<'a> {
+    inner: &'a mut dyn Progress,
+    journal: Option<Arc<Mutex<JournalFile>>>,
+    asked: Arc<Counts>,
+    executed: Arc<Counts>,
+    ledger: Arc<Mutex<Ledger>>,
+    journal_error: Option<JournalError>,
+}
+
+impl Counted<'_> {
+    /// Settles the ledger and journals the totals.
+    fn settle(&mut self) {
+        let totals = self
+            .ledger
+            .lock()
+            .expect("no panic while holding the lock")
+            .settle();
         if let Some(journal) = &self.journal {
             let written = journal
                 .lock()
                 .expect("no panic while holding the lock")
-                .append_totals(&self.totals);
+                .append_totals(&totals);
             if let Err(error) = written {
                 self.journal_error.get_or_insert(error);
             }
@@ -226,9 +244,17 @@ impl Counted<'_> {
 
 impl Progress for Counted<'_> {
     fn update(&mut self, update: ProgressUpdate) {
-        if update.phase != self.phase {
+        let phase = self
+            .ledger
+            .lock()
+            .expect("no panic while holding the lock")
+            .phase;
+        if update.phase != phase {
             self.settle();
-            self.phase = update.phase;
+            self.ledger
+                .lock()
+                .expect("no panic while holding the lock")
+                .phase = update.phase;
         }
         self.inner
             .counts(self.asked.snapshot(), self.executed.snapshot());
@@ -257,11 +283,8 @@ pub async fn learn_system<S: Sul>(
     };
     let (asked, executed) = pipeline.live_counts();
     let previous = pipeline.previous_totals();
-    let mut progress = Counted {
-        inner: progress,
-        journal: pipeline.journal().cloned(),
-        asked,
-        executed,
+    let ledger = Arc::new(Mutex::new(Ledger {
+        executed: Arc::clone(&executed),
         // The journal's sample is replayed before learning starts: checking.
         phase: Phase::Checking,
         mark: CountSnapshot::default(),
@@ -269,6 +292,25 @@ pub async fn learn_system<S: Sul>(
             sessions: previous.sessions + 1,
             ..previous
         },
+    }));
+    if let Some(journal) = pipeline.journal() {
+        let ledger = Arc::clone(&ledger);
+        journal
+            .lock()
+            .expect("no panic while holding the lock")
+            .totals_from(Box::new(move || {
+                ledger
+                    .lock()
+                    .expect("no panic while holding the lock")
+                    .settle()
+            }));
+    }
+    let mut progress = Counted {
+        inner: progress,
+        journal: pipeline.journal().cloned(),
+        asked,
+        executed,
+        ledger: Arc::clone(&ledger),
         journal_error: None,
     };
     let outcome = match pipeline.check_journal().await {
@@ -277,7 +319,10 @@ pub async fn learn_system<S: Sul>(
         Ok(()) => learn_checked(&config, &pipeline, equivalence, suite, &mut progress).await,
     };
     progress.settle();
-    let totals = progress.totals;
+    let totals = ledger
+        .lock()
+        .expect("no panic while holding the lock")
+        .totals;
     if let Some(error) = progress.journal_error {
         return Err(error);
     }

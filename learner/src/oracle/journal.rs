@@ -15,9 +15,9 @@
 //!
 //! Between entries, `{"totals": ...}` lines keep what every session executed, split into
 //! learning and checking ([`Totals`]).
-//! A session appends one at every phase change and at its end, summed with the sessions before.
-//! So a resumed run reports the work of all of them.
-//! A kill loses at most the counts since the last phase change.
+//! A session appends one at every phase change, after every [`TOTALS_EVERY`] entries, and at its end.
+//! Each is summed with the sessions before, so a resumed run reports the work of all of them.
+//! A kill loses at most the counts of the last [`TOTALS_EVERY`] entries and the queries in flight.
 //! The last one counts.
 
 use std::fs::{File, OpenOptions};
@@ -181,7 +181,18 @@ pub struct JournalFile {
     path: PathBuf,
     file: File,
     alphabet: Arc<Alphabet>,
+    /// Entries appended since the last totals line.
+    since_totals: usize,
+    /// Where the totals so far come from between phase changes.
+    totals_source: Option<TotalsSource>,
 }
+
+/// How many entries may follow the last totals line before the journal appends the totals
+/// again, so a kill loses the counts of at most these entries and the queries in flight.
+pub const TOTALS_EVERY: usize = 64;
+
+/// The totals so far, asked for by the journal every [`TOTALS_EVERY`] entries.
+pub type TotalsSource = Box<dyn FnMut() -> Totals + Send>;
 
 /// What opening a journal found in it.
 pub struct Opened {
@@ -383,6 +394,8 @@ impl JournalFile {
             path: path.to_owned(),
             file,
             alphabet,
+            since_totals: 0,
+            totals_source: None,
         };
         let Some(contents) = contents else {
             // Empty, or a header cut off before its newline: nothing was journaled yet.
@@ -417,13 +430,32 @@ impl JournalFile {
         outputs: &[crate::closure::Output],
     ) -> Result<(), JournalError> {
         let line = entry_line(&self.alphabet, word, outputs);
+        self.since_totals += 1;
         self.append_line(&line)
     }
 
     /// Appends the totals so far and syncs.
     pub fn append_totals(&mut self, totals: &Totals) -> Result<(), JournalError> {
+        self.since_totals = 0;
         self.append_line(&totals_line(totals))?;
         self.sync()
+    }
+
+    /// Asks `source` for the totals so far every [`TOTALS_EVERY`] entries, and appends them.
+    pub fn totals_from(&mut self, source: TotalsSource) {
+        self.totals_source = Some(source);
+    }
+
+    /// Appends the totals when [`TOTALS_EVERY`] entries followed the last ones.
+    fn checkpoint(&mut self) -> Result<(), JournalError> {
+        if self.since_totals < TOTALS_EVERY {
+            return Ok(());
+        }
+        let Some(source) = &mut self.totals_source else {
+            return Ok(());
+        };
+        let totals = source();
+        self.append_totals(&totals)
     }
 
     /// The journal file.
@@ -481,7 +513,8 @@ impl<M: MembershipOracle> Journal<M> {
         for (word, outputs) in words.iter().zip(answers) {
             file.append(word, outputs)?;
         }
-        file.sync()
+        file.sync()?;
+        file.checkpoint()
     }
 }
 

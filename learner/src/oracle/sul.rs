@@ -129,6 +129,11 @@ impl CountSnapshot {
         self.callins + self.callback_waits + self.quiet_waits
     }
 
+    /// Waits executed on the system, with a callback or quiet.
+    pub fn waits(&self) -> u64 {
+        self.callback_waits + self.quiet_waits
+    }
+
     /// Device time these counts cost under `cost`, in milliseconds.
     pub fn device_time_ms(&self, cost: &CostModel) -> u64 {
         cost.predict(self)

@@ -525,7 +525,7 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
          {table}\n\
          Guarantee: {caveat}.\n\
          Executed: {runs} runs (resets), {steps} symbols ({callins} callins, {callback_waits} waits with a callback, {quiet_waits} quiet waits), over {sessions} session(s).\n\
-         Learning: {learning_runs} runs, {learning_steps} symbols; checking: {checking_runs} runs, {checking_steps} symbols; this session: {session_runs} runs, {session_steps} symbols.\n\
+         Learning: {learning}; checking: {checking}; this session: {session}.\n\
          {confirmation}\
          {disagreements}\
          {time}\
@@ -545,12 +545,9 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
         runs = run.statistics.mq_executed,
         steps = executed.steps(),
         sessions = totals.sessions,
-        learning_runs = totals.learning.resets,
-        learning_steps = totals.learning.steps(),
-        checking_runs = totals.checking.resets,
-        checking_steps = totals.checking.steps(),
-        session_runs = run.executed.resets,
-        session_steps = run.executed.steps(),
+        learning = phase_counts(&totals.learning),
+        checking = phase_counts(&totals.checking),
+        session = phase_counts(&run.executed),
         callins = executed.callins,
         callback_waits = executed.callback_waits,
         quiet_waits = executed.quiet_waits,
@@ -575,6 +572,16 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
                 }
             ),
         },
+    )
+}
+
+/// One phase's share of the report: runs, symbols, and the waits among those symbols.
+fn phase_counts(counts: &CountSnapshot) -> String {
+    format!(
+        "{} runs, {} symbols, {} waits",
+        counts.resets,
+        counts.steps(),
+        counts.waits()
     )
 }
 
@@ -913,7 +920,10 @@ mod tests {
                 report.contains("algorithm ktails, distinguisher bound 2,"),
                 "{args:?}: {report}"
             );
-            assert!(report.contains("checking: 0 runs, 0 symbols;"), "{report}");
+            assert!(
+                report.contains("checking: 0 runs, 0 symbols, 0 waits;"),
+                "{report}"
+            );
         }
     }
 
