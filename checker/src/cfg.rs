@@ -16,11 +16,15 @@
 //! They run once (after a [`NodeKind::EnterScope`] node where the lambda gets the subject), or as a loop that runs them zero or more times.
 //! `use` closes its subject afterwards, and `runCatching` catches what its lambda throws.
 //! A safe call (`x?.let { … }`) runs only after a [`NodeKind::NotNull`] test of its receiver.
+//! An assertion (`assertTrue(ok)`, [`crate::assertions`]) branches on its condition; the failing side throws.
 //! Try-with-resources closes its resources in reverse order.
 //! Other lambdas and anonymous class bodies get graphs of their own.
 
+use crate::assertions::Asserted;
 use crate::inline::{Binds, Inlined, Runs};
-use crate::ir::{BinaryOp, Block, Body, Catch, Expr, ExprKind, Language, Local, Stmt, StmtKind};
+use crate::ir::{
+    BinaryOp, Block, Body, Call, Catch, Expr, ExprKind, Language, Local, Stmt, StmtKind,
+};
 
 /// Index of a node in its [`Cfg`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -806,10 +810,39 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Builds an assertion call (`assertTrue(ok)`, `check(ok)`): the path goes on only where its
+    /// condition is as asserted; where it is not, the call throws.
+    /// A message after the condition is evaluated on the path that goes on.
+    fn assertion(&mut self, expr: &'a Expr, call: &'a Call, asserted: Asserted<'a>) {
+        if let Some(receiver) = &call.receiver {
+            self.expr(receiver);
+        }
+        for arg in &call.args[..asserted.index] {
+            self.expr(arg);
+        }
+        let (on_true, on_false) = self.cond(asserted.condition);
+        let (goes_on, throws) = if asserted.holds {
+            (on_true, on_false)
+        } else {
+            (on_false, on_true)
+        };
+        self.current = throws;
+        self.propagate_exception();
+        self.current = goes_on;
+        for arg in &call.args[asserted.index + 1..] {
+            self.expr(arg);
+        }
+        self.add_node(NodeKind::Call(expr));
+    }
+
     /// Builds the evaluation of `expr`, in evaluation order.
     fn expr(&mut self, expr: &'a Expr) {
         match &expr.kind {
             ExprKind::Call(call) => {
+                if let Some(asserted) = crate::assertions::asserted(call, self.language) {
+                    self.assertion(expr, call, asserted);
+                    return;
+                }
                 if let Some(receiver) = &call.receiver {
                     self.expr(receiver);
                 }

@@ -46,6 +46,7 @@
 //! ```
 
 mod accessors;
+mod assertions;
 pub mod cfg;
 mod check;
 mod clients;
