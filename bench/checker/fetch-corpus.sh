@@ -11,7 +11,8 @@
 #
 # Archives are kept in bench/work/dl/ and checked against corpus.sha256 (sha256sum format);
 # an archive without a recorded checksum is an error unless --record is given.
-# Idempotent: a source whose directory has a .done marker is not fetched or unpacked again.
+# Idempotent: a source whose directory has a .done marker is not fetched or unpacked again;
+# the folder of a source no longer on the list is removed.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -97,6 +98,18 @@ count() {
             END { printf "%d %d %d %d %d %d\n", java_files + kt_files, java_files + 0, kt_files + 0,
                   java_loc + kt_loc, java_loc + 0, kt_loc + 0 }'
 }
+
+# A source taken off the list (moved to another list) leaves the folder, so that it is not
+# checked as part of this corpus any more.
+listed="$(awk '!/^#/ && NF { print $1 }' "$list")"
+for dir in "$corpus"/*/; do
+    [[ -f "$dir/.source" ]] || continue
+    source_name="$(basename "$dir")"
+    if ! grep -qxF "$source_name" <<<"$listed"; then
+        rm -rf "$dir"
+        echo "removed $source_name from $corpus: not on $name.list" >&2
+    fi
+done
 
 printf '%-36s %-48s %7s %7s %9s %9s %9s\n' source spec files kt_files loc java_loc kt_loc
 tot=(0 0 0 0 0 0)
