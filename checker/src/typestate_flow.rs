@@ -2450,9 +2450,13 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// the callee is a platform method that neither keeps nor closes them
     /// ([`crate::platform::borrows_arguments`]): then they stay as they were.
     fn havoc_call_arguments(&self, expr: &Expr, call: &Call, env: &mut Env) {
-        let borrows = self.shared.res.receiver_of(expr.id).is_some_and(|receiver| {
-            crate::platform::borrows_arguments(&receiver.fqn, &call.name, call.args.len())
-        });
+        let borrows = self
+            .shared
+            .res
+            .receiver_of(expr.id)
+            .is_some_and(|receiver| {
+                crate::platform::borrows_arguments(&receiver.fqn, &call.name, call.args.len())
+            });
         if !borrows {
             self.havoc_arguments(&call.args, env);
         }
