@@ -10,6 +10,7 @@
 //! Precision rules:
 //! - Only a name that was given a newly created object is followed ([`Owned`]).
 //! - A value of unknown origin never leaks, nor one a call of unknown effect may have released or kept (`Value::forgotten`, passing it to any method).
+//! - A platform writer (`Bitmap.compress`) leaves the stream it is given owned here.
 //! - A local declared in the body and given only objects of known origin holds nothing where it was not given one yet (a `catch` entered before its initializer ran).
 //! - A name whose object another name still holds (a must-alias group) does not drop it.
 //! - Returned, stored in a field, captured, passed on (wrapper constructors, containers), try-with-resources and `use {}` move the obligation away.
@@ -682,11 +683,16 @@ fn holds_nothing(shared: &Shared<'_, '_>, created: &Expr) -> bool {
         .is_some_and(|t| HOLDING_NOTHING.contains(&t.fqn.as_str()))
 }
 
+/// `(class, method)` pairs of [`THROWING_METHODS`] that cannot fail on an object of that class.
+/// `FileOutputStream` does not override `flush()`, and `OutputStream.flush()` "does nothing"
+/// (Java SE API): a claim from the documentation.
+const NOT_THROWING: &[(&str, &str)] = &[("java.io.FileOutputStream", "flush")];
+
 /// Whether `expr` may throw an I/O exception in the normal course of things: a constructor of
 /// a protocol class in [`THROWING_PACKAGES`] that wraps no tracked object and opens a resource
 /// (`new FileInputStream(path)`, not `new BufferedInputStream(in)` or `new
 /// ByteArrayOutputStream()`), or one of
-/// [`THROWING_METHODS`] called on a tracked object of such a class.
+/// [`THROWING_METHODS`] called on a tracked object of such a class (but not [`NOT_THROWING`]).
 fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
     let tracked = |args: &[Expr]| {
         args.iter().any(|a| {
@@ -708,7 +714,8 @@ fn throws_io(shared: &Shared<'_, '_>, expr: &Expr, env: &Env) -> bool {
             .as_deref()
             .and_then(|r| shared.places.var(r))
             .and_then(|var| env.get(var))
-            .map(|value| shared.protocols.typestate(value.protocol).class.clone()),
+            .map(|value| shared.protocols.typestate(value.protocol).class.clone())
+            .filter(|class| !NOT_THROWING.contains(&(class.as_str(), call.name.as_str()))),
         _ => None,
     };
     class.is_some_and(|class| THROWING_PACKAGES.iter().any(|p| class.starts_with(p)))

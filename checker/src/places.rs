@@ -434,6 +434,9 @@ impl<'a> Walker<'a> {
             }
         }
         let inlined = crate::inline::inlined(call, self.language);
+        let borrows = self.res.receiver_of(expr.id).is_some_and(|receiver| {
+            crate::platform::borrows_arguments(&receiver.fqn, &call.name, call.args.len())
+        });
         for arg in inlined.map_or(call.args.as_slice(), |i| i.args) {
             match &arg.kind {
                 ExprKind::Lambda { params, body } => {
@@ -457,6 +460,7 @@ impl<'a> Walker<'a> {
                     };
                     self.anonymous(class, Some(registration));
                 }
+                _ if borrows => self.expr(arg),
                 _ => self.escaping_expr(arg),
             }
         }

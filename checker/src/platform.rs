@@ -164,6 +164,35 @@ pub fn is_known(fqn: &str) -> bool {
         .any(|(class, sup)| *class == fqn || *sup == fqn)
 }
 
+/// Platform methods that write to or read from the streams passed to them and neither keep
+/// nor close them, as `(class, method, arity)`: the caller still owns each argument.
+/// Each entry is a claim from the platform's documentation, not learned from running code:
+/// - `Bitmap.compress`: "Write a compressed version of the bitmap to the specified outputstream" (Android API reference).
+/// - `YuvImage.compressToJpeg`: "Compress a rectangle region in the YuvImage to a jpeg", written to `stream` (Android API reference).
+/// - `PdfDocument.writeTo`: "Writes the document to an output stream. You can call this method multiple times" (Android API reference).
+/// - `ByteArrayOutputStream.writeTo`: writes "as if by calling the output stream's write method" (Java SE API).
+/// - `InputStream.transferTo`: "This method does not close either stream" (Java SE API).
+const BORROWING_METHODS: &[(&str, &str, usize)] = &[
+    ("android.graphics.Bitmap", "compress", 3),
+    ("android.graphics.YuvImage", "compressToJpeg", 3),
+    ("android.graphics.pdf.PdfDocument", "writeTo", 1),
+    ("java.io.ByteArrayOutputStream", "writeTo", 1),
+    ("java.io.InputStream", "transferTo", 1),
+];
+
+/// Whether calling `method` with `arity` arguments on an object of class `class` (or of a
+/// platform subclass, [`supertypes`]) leaves its arguments to the caller ([`BORROWING_METHODS`]).
+pub fn borrows_arguments(class: &str, method: &str, arity: usize) -> bool {
+    let mut todo = vec![class];
+    while let Some(next) = todo.pop() {
+        if BORROWING_METHODS.contains(&(next, method, arity)) {
+            return true;
+        }
+        todo.extend(supertypes(next).map(|sup| -> &str { sup }));
+    }
+    false
+}
+
 /// Platform methods declared to return `Object` (or a supertype) whose result a client types
 /// only by a cast: a library creator bound to one of them applies only where the cast or the
 /// declared type names the protocol class.

@@ -2389,7 +2389,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             }
             return self.other_call(expr, call, env);
         }
-        self.havoc_arguments(&call.args, env);
+        self.havoc_call_arguments(expr, call, env);
         self.step(receiver, &callins, Cause::Call(expr.id), env)
     }
 
@@ -2441,7 +2441,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             return self.helper_call(expr, call, env, Pass::Fixpoint, &[]);
         }
         env.remove(&Var::Temp(expr.id));
-        self.havoc_arguments(&call.args, env);
+        self.havoc_call_arguments(expr, call, env);
         let on_this = match &call.receiver {
             None => true,
             Some(receiver) => matches!(receiver.kind, ExprKind::This(_)),
@@ -2469,6 +2469,22 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             }
         }
         true
+    }
+
+    /// The arguments of the call `expr` after it, as [`Self::havoc_arguments`] says, unless
+    /// the callee is a platform method that neither keeps nor closes them
+    /// ([`crate::platform::borrows_arguments`]): then they stay as they were.
+    fn havoc_call_arguments(&self, expr: &Expr, call: &Call, env: &mut Env) {
+        let borrows = self
+            .shared
+            .res
+            .receiver_of(expr.id)
+            .is_some_and(|receiver| {
+                crate::platform::borrows_arguments(&receiver.fqn, &call.name, call.args.len())
+            });
+        if !borrows {
+            self.havoc_arguments(&call.args, env);
+        }
     }
 
     /// Tracked objects passed to a method whose effect is unknown (a library method, a method
