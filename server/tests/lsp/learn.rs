@@ -115,6 +115,8 @@ async fn learning_can_be_cancelled() {
         .await;
     let reply = server.await_response(id).await;
     assert_eq!(reply["result"]["status"], "cancelled", "{reply}");
+    let end = server.await_progress_end("typestar/learn/").await;
+    assert_eq!(end["value"]["message"], "cancelled");
     assert!(stopped.load(Ordering::Relaxed));
     assert!(!exists(
         &server.root,
