@@ -7,6 +7,7 @@
 //! on Robolectric and checks each is equivalent to its library file. Learns Universal Image
 //! Loader's `ImageLoader` and Volley's `RequestQueue` (their jars fetched from Maven Central) with
 //! DroidStar's alphabets and compares each with Table 1's state count and with the library's file.
+//! Learns `android.util.JsonReader` on two documents and pins why it stays out of the library.
 //! Also: a class Robolectric only simulates
 //! is labelled so, a hung main thread ends the JVM and the run, fixtures are served on the host,
 //! and missing artifacts name the script that fetches them.
@@ -989,4 +990,49 @@ async fn request_queue_against_table1_and_the_library() {
             ..Diff::default()
         }
     );
+}
+
+/// android.util.JsonReader stays out of the library: what it learns is one document's path.
+/// Two documents, an object holding an array and an array of two objects, learn 11 and 6
+/// states; `hasNext()` is an observer, split by its answer.
+/// What both documents agree on is written in `learner/ANDROID.md`; this pins the reasons.
+/// The array's machine at distinguisher bound 2 loops back after each object, so it allows a
+/// third `beginObject()`, which throws on this document: the two objects differ only by words of
+/// length 5. And `hasNext()` is true at the end of the document (AOSP compares with the end
+/// tokens of objects and arrays only).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_reader_learns_one_documents_path() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let object = learn(experiment("android.util.JsonReader-object.toml"), "real").await;
+    assert_machine(&object, "JsonReader-object.typestate-body");
+    let array = learn(experiment("android.util.JsonReader-array.toml"), "real").await;
+    assert_machine(&array, "JsonReader-array.typestate-body");
+    let one = "beginObject nextName nextInt endObject";
+    let traces: [(&Typestate, String, bool); 6] = [
+        (&array, format!("beginArray {one} {one} beginObject"), true),
+        (
+            &array,
+            format!("beginArray {one} {one} hasNextFalse"),
+            false,
+        ),
+        (
+            &object,
+            "beginObject nextName beginArray nextInt nextInt hasNextTrue".to_string(),
+            false,
+        ),
+        (
+            &object,
+            "beginObject nextName beginArray nextInt nextInt endArray nextName nextInt \
+             endObject hasNextTrue close"
+                .to_string(),
+            true,
+        ),
+        (&object, "close beginObject".to_string(), false),
+        (&array, "beginArray close close".to_string(), true),
+    ];
+    for (learned, trace, allowed) in traces {
+        assert_eq!(accepts(learned, &trace), allowed, "{trace}");
+    }
 }
