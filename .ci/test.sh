@@ -19,8 +19,8 @@ step "cargo test"
 # TYPESTAR_SLOW=1 runs every slow tier (test-tiers/src/lib.rs: jvm, robolectric, device-fake,
 # robustness, random-edits, random-machines, editor); the Robolectric tier alone takes ~5 min.
 TYPESTAR_SLOW=1 cargo test --workspace
-step "fuzzing, 20 s per target (fuzz/README.md)"
-fuzz/run.sh 20
+step "fuzzing, a fixed number of executions per target (fuzz/README.md)"
+fuzz/run.sh ci
 # The sanitizer builds are not used again; CI machines' disks are small.
 rm -rf fuzz/target
 step "AALpy comparison harness"

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for SECONDS each (default 20), seeded from the project's fixtures.
-# Usage: fuzz/run.sh [SECONDS] [TARGET...]   (needs cargo-fuzz; see README.md)
-# SECONDS 0 runs without a time limit; FUZZ_RUNS=N stops each target after N executions.
+# Runs every fuzz target, seeded from the project's fixtures.
+# Usage: fuzz/run.sh [SECONDS|ci] [TARGET...]   (needs cargo-fuzz; see README.md)
+# SECONDS (default 20) bounds each target's time; 0 runs without a time limit, and
+# FUZZ_RUNS=N stops each target after N executions.
+# `ci` runs each target a fixed number of executions (`ci_runs` below) and no time limit:
+# the same inputs on every machine, however fast, so CI finds only what a run here finds.
 # A crash, a run over 10 s or over 1 GiB of memory fails the script; libFuzzer writes the
 # input to fuzz/artifacts/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-20}
 shift || true
+# Executions per target under `ci`: about 20 s each on this project's 2-core machine when
+# quiet: 20 times the executions per second of `fuzz/run.sh 4` on 2026-11-28.
+declare -A ci_runs=([check]=1000 [typestate_text]=25000 [typestate_json]=400000 [droidstar_dot]=140000
+  [journal]=300000 [lsp_transport]=200000 [lsp_positions]=380000)
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(check typestate_text typestate_json droidstar_dot journal lsp_transport lsp_positions)
@@ -34,20 +41,27 @@ seed() {
     { printf '%b' "$prefix"; cat "$file"; } > "$dir/$name"
   done
 }
+# Under `ci` the corpus starts from the seeds alone: inputs an earlier run here kept would
+# change what the fixed executions explore.
+corpus=corpus
+if [ "$seconds" = ci ]; then
+  corpus=corpus/ci
+  rm -rf "$corpus"
+fi
 shopt -s globstar nullglob
-seed corpus/check '\x00' ../checker/tests/fixtures/**/*.java
-seed corpus/check '\x01' ../checker/tests/fixtures/**/*.kt
-seed corpus/typestate_text '' ../typestates/library/**/*.typestate ../typestates/test_data/format/**/*.typestate
-seed corpus/typestate_json '' ../typestates/test_data/**/*.json
-seed corpus/droidstar_dot '' ../typestates/test_data/droidstar/*.gv
+seed "$corpus/check" '\x00' ../checker/tests/fixtures/**/*.java
+seed "$corpus/check" '\x01' ../checker/tests/fixtures/**/*.kt
+seed "$corpus/typestate_text" '' ../typestates/library/**/*.typestate ../typestates/test_data/format/**/*.typestate
+seed "$corpus/typestate_json" '' ../typestates/test_data/**/*.json
+seed "$corpus/droidstar_dot" '' ../typestates/test_data/droidstar/*.gv
 # Real journals: the ones the learner's journal tests write (into their own temporary folder).
 journals=$(mktemp -d)
 trap 'rm -rf "$journals"' EXIT
 (cd .. && TMPDIR=$journals cargo test --quiet -p learner --test journal >/dev/null)
-mkdir -p corpus/journal
-cp "$journals"/*/*.jsonl corpus/journal/
-seed corpus/lsp_transport '\x07' seeds/lsp_transport/*.txt
-seed corpus/lsp_positions '\x03\x00\x05\x00\x00\x00\x02\x00' ../checker/tests/fixtures/**/*.kt
+mkdir -p "$corpus/journal"
+cp "$journals"/*/*.jsonl "$corpus/journal/"
+seed "$corpus/lsp_transport" '\x07' seeds/lsp_transport/*.txt
+seed "$corpus/lsp_positions" '\x03\x00\x05\x00\x00\x00\x02\x00' ../checker/tests/fixtures/**/*.kt
 
 # AddressSanitizer records no allocation stacks: a report still shows where the bad access
 # was, and reproducing the input (README.md) shows the rest. Recording them cost a sixth of
@@ -59,9 +73,13 @@ for target in "${targets[@]}"; do
   # libFuzzer grows inputs to the largest seed's 9 KiB, which cost more per execution.
   limits=()
   [ "$target" = check ] && limits=(-max_len=4096)
-  echo "== fuzz $target for ${seconds} s (0: no limit), ${FUZZ_RUNS:-unlimited} executions"
+  time_limit=$seconds runs=${FUZZ_RUNS:--1}
+  if [ "$seconds" = ci ]; then
+    time_limit=0 runs=${ci_runs[$target]}
+  fi
+  echo "== fuzz $target for ${time_limit} s (0: no limit), $runs executions (-1: no limit)"
   # A fixed seed: the same start on every machine, so a CI run does not fail by luck alone.
-  cargo fuzz run "$target" "corpus/$target" -- \
-    -seed=1 -max_total_time="$seconds" -runs="${FUZZ_RUNS:--1}" -timeout=10 -rss_limit_mb=1024 \
+  cargo fuzz run "$target" "$corpus/$target" -- \
+    -seed=1 -max_total_time="$time_limit" -runs="$runs" -timeout=10 -rss_limit_mb=1024 \
     -print_final_stats=1 "${limits[@]}"
 done
