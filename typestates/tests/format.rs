@@ -165,6 +165,7 @@ fn json_errors_name_the_place() {
         r#"{"format": "typestar/1", "class": "a.B", "callins": [{"name": "go", "methods": [{"kind": "instance", "name": "go", "params": []}]}], "initial": "A", "states": [{"name": "A", "callins": {"go": {"kind": "enabled", "target": "A"}}}], "obligations": [{"states": ["A"], "until": ["go"]}, {"states": ["Z"], "until": ["stop"]}]}"#.to_owned(),
         r#"{"format": "typestar/1", "class": "a.B", "initial": "A", "states": [{"name": "A"}], "obligations": [{"states": ["A"], "until": [], "by": "onResume"}]}"#.to_owned(),
         r#"{"format": "typestar/1", "class": "a.B", "callins": [{"name": "go", "methods": [{"kind": "instance", "name": "static", "params": []}, {"kind": "static", "name": "new", "params": []}]}], "initial": "A", "states": [{"name": "A"}]}"#.to_owned(),
+        r#"{"format": "typestar/1", "class": "a.B", "callbacks": [{"name": "done", "binding": {"kind": "override", "method": "onFinis."}}, {"name": "heard", "binding": {"kind": "listener", "interface": "a.L", "method": "b.on", "register": "set"}}], "initial": "A", "states": [{"name": "A"}]}"#.to_owned(),
     ];
     let actual: String = cases
         .iter()
@@ -192,6 +193,8 @@ fn json_errors_name_the_place() {
         t.json:1:312: obligations[1].until[0]: unknown callin `stop`
         t.json:1:147: unknown variant `onResume`, expected one of `onPause`, `onStop`, `onDestroy`
         t.json:1:110: callins[0].methods[0].name: "static" cannot name an instance method
+        t.json:1:115: callbacks[0].binding.method: a method is named by its simple name (its class goes in "class" or "interface"), not "onFinis."
+        t.json:1:209: callbacks[1].binding.method: a method is named by its simple name (its class goes in "class" or "interface"), not "b.on"
     "#]].assert_eq(&actual);
 }
 
