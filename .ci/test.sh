@@ -17,7 +17,7 @@ step "Robolectric artifacts (learner/robolectric/fetch.sh, cached in ~/.cache/ty
 learner/robolectric/fetch.sh --sdk 34 >/dev/null
 step "cargo test"
 # TYPESTAR_SLOW=1 runs every slow tier (test-tiers/src/lib.rs: jvm, robolectric, device-fake,
-# robustness, random-edits, random-machines, editor); the Robolectric tier alone takes ~5 min.
+# robustness, random-edits, random-machines, editor); the Robolectric tier alone takes ~10 min.
 TYPESTAR_SLOW=1 cargo test --workspace
 step "fuzzing, a fixed number of executions per target (fuzz/README.md)"
 fuzz/run.sh ci
