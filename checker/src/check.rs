@@ -617,6 +617,7 @@ fn check_class<'a>(
         return Recorded::default();
     };
     let mut recorded = Recorded::default();
+    // Construction counts only the paths that return: what throws leaves no object.
     let mut fields = Env::new();
     for field in &class.fields {
         let var = Var::Field(fqn.to_owned(), field.name.clone());
@@ -626,7 +627,7 @@ fn check_class<'a>(
             let body = initializers.get(&init.id)?;
             let mut result = analyze_body(shared, fqn, body, fields.clone(), Pass::Record, 1);
             recorded.take(&mut result);
-            if let Some(exit) = result.exit {
+            if let Some(exit) = result.normal_exit {
                 fields = exit;
             }
             result.returned
@@ -706,7 +707,7 @@ fn check_class<'a>(
     for init in &class.initializers {
         let mut result = runner.run(shared, fqn, init, constructed.clone(), Pass::Record);
         recorded.take(&mut result);
-        constructed = result.exit.unwrap_or(constructed);
+        constructed = result.normal_exit.unwrap_or(constructed);
     }
     let constructors: Vec<_> = class
         .methods
@@ -719,7 +720,7 @@ fn check_class<'a>(
         for body in constructors {
             let mut result = runner.run(shared, fqn, body, constructed.clone(), Pass::Record);
             recorded.take(&mut result);
-            crate::flow::Lattice::join(&mut joined, &FlowState(result.exit));
+            crate::flow::Lattice::join(&mut joined, &FlowState(result.normal_exit));
         }
         constructed = joined.0.unwrap_or(constructed);
     }

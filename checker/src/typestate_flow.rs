@@ -1363,6 +1363,9 @@ impl<'a, 'l> Shared<'a, 'l> {
 pub struct BodyResult {
     /// The state at normal or exceptional exit (`None` if no path gets there).
     pub exit: Option<Env>,
+    /// The state where the body returns normally (`None` if every path throws).
+    /// A constructor's object exists only after such a return.
+    pub normal_exit: Option<Env>,
     /// For a helper (analysed at `depth > 0`), the protocol object it returns, if any.
     pub returned: Option<Returned>,
     /// The alias groups the body (or a helper it calls) started: a caller's name still in
@@ -1454,6 +1457,7 @@ fn analyze_within<'a>(
     if shared.out_of_time() {
         return BodyResult {
             exit: None,
+            normal_exit: None,
             returned: None,
             started_groups: BTreeSet::new(),
             observations: Vec::new(),
@@ -1503,6 +1507,7 @@ fn analyze_within<'a>(
     losses.append(&mut analysis.losses.take());
     BodyResult {
         exit: exit.0,
+        normal_exit: solution.state_at(cfg.exit).0.clone(),
         returned,
         started_groups: analysis.started_groups.take(),
         observations: analysis.observations.take(),

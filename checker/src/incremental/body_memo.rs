@@ -69,7 +69,10 @@ impl Analyses {
 impl Analysis {
     fn relocate(&mut self, shift: &mut Shift) {
         let renumbers = shift.renumbers();
-        for env in std::iter::once(&mut self.entry).chain(&mut self.result.exit) {
+        for env in std::iter::once(&mut self.entry)
+            .chain(&mut self.result.exit)
+            .chain(&mut self.result.normal_exit)
+        {
             if renumbers {
                 env.rename_vars(&mut |var| renumber_var(shift, var));
             }
@@ -119,7 +122,10 @@ impl Analysis {
             },
             other => other,
         };
-        for env in std::iter::once(&mut self.entry).chain(&mut self.result.exit) {
+        for env in std::iter::once(&mut self.entry)
+            .chain(&mut self.result.exit)
+            .chain(&mut self.result.normal_exit)
+        {
             env.rename_vars(&mut rename);
         }
         if let Some(returned) = &mut self.result.returned {
