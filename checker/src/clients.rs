@@ -18,6 +18,8 @@
 //! - The checker runs a driven method from an unknown state of its fields.
 //!   It reports what goes wrong within one call, whatever the clients did before.
 //! - A wrapper a plugin keeps in a map, called from JavaScript in any order, stays free.
+//! - A method only code outside the project calls may end its object ([`Clients::called_only_outside`]).
+//!   The class's own calls do not count, and a call of that name on an untyped receiver does.
 //! - A sink an engine drives step by step is driven.
 //!
 //! # Which calls count
@@ -176,6 +178,9 @@ struct Site {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sites {
     by_method: HashMap<String, Vec<Site>>,
+    /// The methods called on receivers the resolver cannot type, as (the caller's
+    /// [`package_root`], name).
+    untyped: HashSet<(String, String)>,
 }
 
 impl Sites {
@@ -204,6 +209,7 @@ impl Sites {
         for (method, sites) in other.by_method {
             self.by_method.entry(method).or_default().extend(sites);
         }
+        self.untyped.extend(other.untyped);
     }
 
     /// The methods some code calls inside a `try` with `catch`es, as (receiver type, method).
@@ -260,6 +266,9 @@ pub enum Fields {
 pub struct Clients {
     driven: HashSet<(String, String)>,
     last: HashSet<(String, String)>,
+    /// The wrappers' methods the project calls; `None` when its calls are not known (the
+    /// project check's first, any-order pass).
+    called: Option<HashSet<(String, String)>>,
     /// Per method, what every call of it in the project catches, when that is something.
     caught: HashMap<(String, String), Vec<String>>,
 }
@@ -301,6 +310,10 @@ impl Clients {
         let last = methods(wrappers)
             .into_iter()
             .filter(|(class, method)| graph.let_go_by_every_caller(class, method))
+            .collect();
+        let called = methods(wrappers)
+            .into_iter()
+            .filter(|(class, method)| graph.called(class, method))
             .collect();
         let caught = methods(catching)
             .into_iter()
@@ -349,6 +362,7 @@ impl Clients {
         Clients {
             driven,
             last,
+            called: Some(called),
             caught,
         }
     }
@@ -360,6 +374,14 @@ impl Clients {
         self.caught
             .get(&(class.to_owned(), method.to_owned()))
             .map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether only code outside the project calls `method` of a wrapper `class` (the
+    /// framework, JavaScript, a library's users): the project's calls are known, and none is.
+    pub fn called_only_outside(&self, class: &str, method: &str) -> bool {
+        self.called
+            .as_ref()
+            .is_some_and(|called| !called.contains(&(class.to_owned(), method.to_owned())))
     }
 
     /// Whether `method` of `class` may run at any time ([`Order`]).
@@ -431,6 +453,22 @@ impl Graph<'_, '_, '_> {
     /// Whether a call on a `receiver` counts for `class`: one is a subtype of the other.
     fn related(&mut self, class: &str, receiver: &str) -> bool {
         self.ancestors(class).contains(receiver) || self.ancestors(receiver).contains(class)
+    }
+
+    /// Whether code of the project other than the class's own calls `method` of `class`, on
+    /// the object or through a relative.
+    /// A call in its package root on a receiver of unknown type may be one.
+    fn called(&mut self, class: &str, method: &str) -> bool {
+        let sites = self.sites;
+        let untyped = (package_root(class).to_owned(), method.to_owned());
+        sites.untyped.contains(&untyped)
+            || sites
+                .by_method
+                .get(method)
+                .into_iter()
+                .flatten()
+                .filter(|site| !matches!(&site.caller, Caller::Method { class: owner, .. } if **owner == *class))
+                .any(|site| self.related(class, &site.class))
     }
 
     /// Whether `method` of `class` has calls, and every caller lets go of the object after
@@ -839,6 +877,18 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// Records a call of `method` on a receiver of unknown type.
+    fn record_untyped(&mut self, method: &str) {
+        let owner = self.callers.iter().rev().find_map(|c| match c {
+            Caller::Method { class, .. } => Some(class),
+            Caller::Deferred => None,
+        });
+        if let Some(owner) = owner {
+            let key = (package_root(owner).to_owned(), method.to_owned());
+            self.sites.untyped.insert(key);
+        }
+    }
+
     /// Records a site; returns its index among the sites of `method`.
     fn record(&mut self, class: &str, method: &str, receiver: Receiver) -> Option<usize> {
         let caller = self.callers.last().cloned()?;
@@ -872,9 +922,12 @@ impl<'a> Walker<'a> {
             ExprKind::Call(call) => {
                 if let Some(receiver) = &call.receiver {
                     let typed = self.res.receiver_of(expr.id).filter(|ty| !ty.is_class_ref);
-                    if let Some(ty) = typed {
-                        let kind = receiver_kind(self.res, &self.fresh, receiver);
-                        self.record_call(&ty.fqn.clone(), &call.name, receiver, kind);
+                    match typed {
+                        Some(ty) => {
+                            let kind = receiver_kind(self.res, &self.fresh, receiver);
+                            self.record_call(&ty.fqn.clone(), &call.name, receiver, kind);
+                        }
+                        None => self.record_untyped(&call.name),
                     }
                     self.removed(call);
                     self.expr(receiver);

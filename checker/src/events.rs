@@ -8,6 +8,10 @@
 //! - A [`Component`] has a lifecycle, one table of edges each (`ACTIVITY`, `FRAGMENT`, `SERVICE`, `PLAIN`).
 //! - The hub `*` is where handlers run: any number of times, in any order, while the component is resumed.
 //! - A plain class goes from construction straight to the hub.
+//! - Construction counts only the paths that return: a constructor that throws leaves no object.
+//! - A method may end a plain object: a field kept from construction is then in a final state ([`ends_object`]).
+//!   When only code outside the project calls that method, what it calls after is its own misuse.
+//!   So only the class's own code runs after the end: deferred code and private methods ([`Hub`]).
 //! - Handlers (`handlers`): methods others may call, methods named by references, lambdas and anonymous listeners.
 //! - Private methods the class calls itself are helpers, analysed at their call sites, not events.
 //! - A driven method ([`ClassModel::driven`], from `clients.rs`) starts from unknown field states.
@@ -260,6 +264,7 @@ pub(crate) fn solve<'a>(
     let mut inputs: HashMap<&str, FlowState> = HashMap::default();
     let mut outputs: HashMap<&str, FlowState> = HashMap::default();
     outputs.insert(INIT, FlowState(Some(model.init.clone())));
+    let mut ended = FlowState::bottom();
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         for &(_, node) in kind.edges() {
@@ -281,7 +286,9 @@ pub(crate) fn solve<'a>(
                 continue;
             }
             let out = if node == HANDLERS {
-                run_handlers(shared, model, runner, &handlers, &after_wait, entry)
+                let hub = run_handlers(shared, model, runner, &handlers, &after_wait, entry);
+                ended.join(&hub.ended);
+                hub.open.0.unwrap_or_default()
             } else {
                 run_method(shared, model, runner, node, entry)
             };
@@ -302,12 +309,21 @@ pub(crate) fn solve<'a>(
             continue;
         };
         if node == HANDLERS {
-            let hub = outputs.get(HANDLERS).and_then(|s| s.0.clone());
-            let entry = after_wait(hub.as_ref().unwrap_or(entry));
-            events.extend(handlers.iter().map(|h| Event {
-                code: *h,
-                entry: model.entry_of(*h, handler_entry(shared, *h, &entry)),
-            }));
+            let open = outputs.get(HANDLERS).and_then(|s| s.0.clone());
+            let hub = Hub {
+                open: FlowState(Some(open.unwrap_or_else(|| entry.clone()))),
+                ended: ended.clone(),
+            };
+            for h in &handlers {
+                let Some(from) = hub.entry_of(*h).0 else {
+                    continue;
+                };
+                let entry = handler_entry(shared, *h, &after_wait(&from));
+                events.push(Event {
+                    code: *h,
+                    entry: model.entry_of(*h, entry),
+                });
+            }
         } else if !events_contain(&events, node) {
             if let Some(method) = lifecycle_method(model.class, node) {
                 events.push(Event {
@@ -532,7 +548,43 @@ fn run_method<'a>(
     }
 }
 
-/// Runs the handlers any number of times from `entry`; returns the hub state.
+/// The hub's state after its handlers ran any number of times.
+struct Hub {
+    /// Where every handler may run next.
+    open: FlowState,
+    /// Where only the class's own code runs: after a method ended the object ([`ends_object`]).
+    /// Its clients call nothing more, but callbacks already registered still arrive.
+    /// They may call its private methods.
+    ended: FlowState,
+}
+
+impl Hub {
+    /// The state `handler` may start from.
+    fn entry_of(&self, handler: EventCode<'_>) -> FlowState {
+        let mut entry = self.open.clone();
+        if runs_after_end(handler) {
+            entry.join(&self.ended);
+        }
+        entry
+    }
+}
+
+/// Whether `handler` may run after its object ended: all but the methods clients call.
+fn runs_after_end(handler: EventCode<'_>) -> bool {
+    match handler {
+        EventCode::Method(method) => method.modifiers.is_private,
+        EventCode::Deferred(_) => true,
+    }
+}
+
+/// Which part of the [`Hub`] a state belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Open,
+    Ended,
+}
+
+/// Runs the handlers any number of times from `entry`.
 fn run_handlers<'a>(
     shared: &Shared<'a, '_>,
     model: &ClassModel<'_>,
@@ -540,16 +592,15 @@ fn run_handlers<'a>(
     handlers: &[EventCode<'a>],
     after_wait: &dyn Fn(&Env) -> Env,
     entry: Env,
-) -> Env {
-    let mut hub = FlowState(Some(entry));
+) -> Hub {
+    let plain = Component::of(shared.protocols, model.fqn) == Component::Plain;
+    let mut hub = Hub {
+        open: FlowState(Some(entry)),
+        ended: FlowState::bottom(),
+    };
     for _ in 0..MAX_ROUNDS {
-        let Some(current) = hub.0.clone() else {
-            break;
-        };
-        let waited = after_wait(&current);
         let mut changed = false;
         for handler in handlers {
-            let entry = handler_entry(shared, *handler, &waited);
             let body = match handler {
                 EventCode::Method(method) => method.body.as_ref(),
                 EventCode::Deferred(deferred) => Some(deferred.body),
@@ -558,18 +609,61 @@ fn run_handlers<'a>(
             if matches!(handler, EventCode::Method(m) if model.last.contains(m.name.as_str())) {
                 continue;
             }
-            let exit = runner
-                .run(shared, model.fqn, body, entry, Pass::Fixpoint)
-                .exit;
-            if let Some(exit) = exit {
-                changed |= hub.join(&FlowState(Some(object_state(shared, &exit))));
+            // Deferred code runs apart from the ended states, so that what it leaves there
+            // stays out of reach of the methods.
+            let starts = [(&hub.open, Side::Open), (&hub.ended, Side::Ended)];
+            let mut exits: Vec<(Env, Side)> = Vec::new();
+            for (from, side) in starts {
+                let FlowState(Some(current)) = from else {
+                    continue;
+                };
+                if side == Side::Ended && !runs_after_end(*handler) {
+                    continue;
+                }
+                let entry = handler_entry(shared, *handler, &after_wait(current));
+                let exit = runner
+                    .run(shared, model.fqn, body, entry, Pass::Fixpoint)
+                    .exit;
+                if let Some(exit) = exit {
+                    let ends = plain
+                        && matches!(handler, EventCode::Method(m)
+                            if !m.modifiers.is_private
+                                && shared.clients.called_only_outside(model.fqn, &m.name))
+                        && ends_object(shared, model, &exit);
+                    let side = if ends { Side::Ended } else { side };
+                    exits.push((object_state(shared, &exit), side));
+                }
+            }
+            for (exit, side) in exits {
+                let into = match side {
+                    Side::Open => &mut hub.open,
+                    Side::Ended => &mut hub.ended,
+                };
+                changed |= into.join(&FlowState(Some(exit)));
             }
         }
         if !changed {
             break;
         }
     }
-    hub.0.unwrap_or_default()
+    hub
+}
+
+/// Whether a method of a plain class that left `exit` ended its object.
+/// It did when a field that keeps what construction gave it is in final states only (`End` after `release()`).
+/// The object can do nothing more, so nothing its clients call after counts.
+/// What they call then is their misuse of the class, as a call after `release()` would be.
+fn ends_object(shared: &Shared<'_, '_>, model: &ClassModel<'_>, exit: &Env) -> bool {
+    exit.iter().any(|(var, value)| {
+        matches!(var, Var::Field(class, _) if class == model.fqn)
+            && !shared.places.reassigned.contains(var)
+            && !value.unknown
+            && !value.states.is_empty()
+            && {
+                let finals = shared.protocols.final_states(value.protocol);
+                value.states.keys().all(|s| finals.contains(s))
+            }
+    })
 }
 
 /// The fields, `this` and captured locals: what survives from one event to the next.

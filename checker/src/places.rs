@@ -92,6 +92,9 @@ pub struct Places<'a> {
     /// `switch (mode)`, an operand of `&&`, `||` or `!` there, and either side of any `==`,
     /// `!=` or comparison. Only their constants are worth following along paths.
     pub tested: HashSet<Var>,
+    /// The fields assigned after their object is built: in a method, in deferred code, or by
+    /// another class. Any other field keeps what construction gave it.
+    pub reassigned: HashSet<Var>,
 }
 
 /// A call or object creation, as related locations name it.
@@ -148,6 +151,7 @@ pub fn collect<'a>(
         scopes: Vec::new(),
         class_names: Vec::new(),
         methods: Vec::new(),
+        deferred_depth: 0,
         property_getters: HashMap::default(),
         method_getters: HashMap::default(),
     };
@@ -160,6 +164,9 @@ pub fn collect<'a>(
     }
     walker.places
 }
+
+/// What [`Site::method`] says of code in a constructor.
+const CONSTRUCTOR: &str = "the constructor";
 
 struct Walker<'a> {
     res: &'a Resolution,
@@ -175,6 +182,8 @@ struct Walker<'a> {
     class_names: Vec<&'a str>,
     /// Names of the enclosing methods, innermost last.
     methods: Vec<&'a str>,
+    /// How many enclosing lambdas and anonymous classes run later than the code around them.
+    deferred_depth: usize,
     /// Kotlin properties with a custom getter, by `(class, name)`: the field the getter
     /// returns, or `None` when it returns anything else (a new object each time, an element
     /// of a list), which no name stands for.
@@ -261,7 +270,7 @@ impl<'a> Walker<'a> {
     fn method(&mut self, method: &'a Method) {
         if let Some(body) = &method.body {
             let name = match method.kind {
-                MethodKind::Constructor => "the constructor",
+                MethodKind::Constructor => CONSTRUCTOR,
                 MethodKind::Method => method.name.as_str(),
             };
             self.methods.push(name);
@@ -352,6 +361,14 @@ impl<'a> Walker<'a> {
             ExprKind::Assign { target, value } => {
                 self.expr(target);
                 self.escaping_expr(value);
+                if let Some(field @ Var::Field(class, _)) = self.places.vars.get(&target.id) {
+                    let constructing = self.deferred_depth == 0
+                        && class == self.current_class()
+                        && self.methods.last().is_none_or(|m| *m == CONSTRUCTOR);
+                    if !constructing {
+                        self.places.reassigned.insert(field.clone());
+                    }
+                }
             }
             ExprKind::Cast { expr: inner, .. } => {
                 self.expr(inner);
@@ -514,12 +531,15 @@ impl<'a> Walker<'a> {
         });
         // Code that runs later sees no enclosing scope-function receiver.
         let scopes = std::mem::take(&mut self.scopes);
+        self.deferred_depth += 1;
         self.visit_block(&body.stmts);
+        self.deferred_depth -= 1;
         self.scopes = scopes;
     }
 
     fn anonymous(&mut self, class: &'a Class, registration: Option<Registration<'a>>) {
         let scopes = std::mem::take(&mut self.scopes);
+        self.deferred_depth += 1;
         let fqn = format!("{}${}", self.current_class(), class.span.start);
         let fqn: &'a str = self.intern(fqn);
         self.class_names.push(fqn);
@@ -541,6 +561,7 @@ impl<'a> Walker<'a> {
             field.init.iter().for_each(|e| self.expr(e));
         }
         self.class_names.pop();
+        self.deferred_depth -= 1;
         self.scopes = scopes;
     }
 }

@@ -227,6 +227,7 @@ impl<'a> Project<'a> {
                 w.methods.iter().any(|(m, _)| {
                     clients.order(&w.class, m) != Order::Free
                         || !clients.caught_by_callers(&w.class, m).is_empty()
+                        || clients.called_only_outside(&w.class, m)
                 })
             };
             if slot
