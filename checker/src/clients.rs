@@ -61,6 +61,9 @@
 //! # Callers' catches
 //! - A method's violations are handled where every call of it catches them.
 //!   [`Clients::caught_by_callers`] says what they catch.
+//! - A call catches what the method it is in has caught by its own callers, up the calls.
+//!   Only through methods the project alone can call: private, package-private or `internal`.
+//!   The files of callers with no `try` around the call are not read for it, so their calls count only when read anyway.
 //! - That holds for any plain class, with protocol fields or not.
 //! - As for the order, the project's calls are taken to be all its calls.
 //! - A call in deferred code is outside the `try` around the lambda.
@@ -178,6 +181,9 @@ struct Site {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sites {
     by_method: HashMap<String, Vec<Site>>,
+    /// The methods only the project can call, as (class, method): Java's private and
+    /// package-private ones, Kotlin's private and internal ones.
+    hidden: HashSet<(String, String)>,
     /// The methods called on receivers the resolver cannot type, as (the caller's
     /// [`package_root`], name).
     untyped: HashSet<(String, String)>,
@@ -210,6 +216,7 @@ impl Sites {
             self.by_method.entry(method).or_default().extend(sites);
         }
         self.untyped.extend(other.untyped);
+        self.hidden.extend(other.hidden);
     }
 
     /// The methods some code calls inside a `try` with `catch`es, as (receiver type, method).
@@ -293,6 +300,7 @@ impl Clients {
             keys: Vec::new(),
             calls: Vec::new(),
             todo: Vec::new(),
+            caught_above: HashMap::default(),
         };
         for wrapper in wrappers {
             for (method, _) in &wrapper.methods {
@@ -427,6 +435,8 @@ struct Graph<'s, 'p, 'l> {
     /// Per node, what calls it.
     calls: Vec<Calls>,
     todo: Vec<usize>,
+    /// What every call of a method catches, up the calls ([`Graph::caught_up_from`]).
+    caught_above: HashMap<(String, String), Option<Vec<String>>>,
 }
 
 impl Graph<'_, '_, '_> {
@@ -489,22 +499,66 @@ impl Graph<'_, '_, '_> {
 
     /// What every call of `method` of `class` catches, if the class is plain, something calls
     /// the method, and every call catches something.
+    /// A call catches what its `try`s catch, and what every call of the method it is in
+    /// catches in turn, up the project's calls.
     fn caught_by_every_caller(&mut self, class: &str, method: &str) -> Option<Vec<String>> {
+        self.caught_up_from(class, method, &mut Vec::new())
+    }
+
+    /// [`Graph::caught_by_every_caller`], not going back into the methods of `visiting`.
+    /// Each answer is kept: one cut short by a cycle catches less, never more.
+    fn caught_up_from(
+        &mut self,
+        class: &str,
+        method: &str,
+        visiting: &mut Vec<(String, String)>,
+    ) -> Option<Vec<String>> {
+        let key = (class.to_owned(), method.to_owned());
+        if let Some(known) = self.caught_above.get(&key) {
+            return known.clone();
+        }
+        let caught = self.caught_up_uncached(class, method, visiting);
+        self.caught_above.insert(key, caught.clone());
+        caught
+    }
+
+    fn caught_up_uncached(
+        &mut self,
+        class: &str,
+        method: &str,
+        visiting: &mut Vec<(String, String)>,
+    ) -> Option<Vec<String>> {
         let protocols = self.protocols;
         if Component::of(protocols, class) != Component::Plain {
             return None;
         }
+        visiting.push((class.to_owned(), method.to_owned()));
         let sites = self.sites;
         let mut caught: Option<Vec<String>> = None;
         for site in sites.by_method.get(method).into_iter().flatten() {
             if !self.related(class, &site.class) {
                 continue;
             }
+            let mut here = site.caught.clone();
+            if let Caller::Method { class, method } = &site.caller {
+                let key = (class.to_string(), method.to_string());
+                // Code outside the project may call an exported method with no `try`.
+                if sites.hidden.contains(&key) && !visiting.contains(&key) {
+                    let above = self.caught_up_from(&key.0, &key.1, visiting);
+                    here.extend(
+                        above
+                            .into_iter()
+                            .flatten()
+                            .filter(|t| !site.caught.contains(t)),
+                    );
+                }
+            }
             match &mut caught {
-                None => caught = Some(site.caught.clone()),
-                Some(all) => *all = caught_by_both(all, &site.caught),
+                None => caught = Some(here),
+                Some(all) => *all = caught_by_both(all, &here),
             }
         }
+        visiting.pop();
         caught.filter(|all| !all.is_empty())
     }
 
@@ -699,6 +753,10 @@ impl<'a> Walker<'a> {
                 MethodKind::Constructor => CONSTRUCTOR,
                 MethodKind::Method => &method.name,
             };
+            if method.kind == MethodKind::Method && !method.modifiers.is_exported {
+                let key = (fqn.to_string(), method.name.clone());
+                self.sites.hidden.insert(key);
+            }
             self.callers.push(Caller::Method {
                 class: fqn.clone(),
                 method: Arc::from(name),

@@ -240,6 +240,9 @@ pub struct Modifiers {
     pub is_static: bool,
     /// `private`.
     pub is_private: bool,
+    /// Visible outside the project: Java `public` or `protected`; in Kotlin, anything but
+    /// `private` and `internal`.
+    pub is_exported: bool,
     /// `abstract` (and interface methods without a body).
     pub is_abstract: bool,
     /// Kotlin `override` or Java `@Override`.

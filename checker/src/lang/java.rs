@@ -304,6 +304,7 @@ fn lower_modifiers(cx: &mut LowerCx<'_>, decl: Node<'_>) -> (Vec<Annotation>, Mo
             }
             "static" => modifiers.is_static = true,
             "private" => modifiers.is_private = true,
+            "public" | "protected" => modifiers.is_exported = true,
             "abstract" => modifiers.is_abstract = true,
             "final" => modifiers.is_final = true,
             _ => {}

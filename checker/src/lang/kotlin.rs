@@ -482,14 +482,21 @@ fn has_modifier(cx: &LowerCx<'_>, decl: Node<'_>, word: &str) -> bool {
 
 fn lower_modifiers(cx: &mut LowerCx<'_>, decl: Node<'_>) -> (Vec<Annotation>, Modifiers) {
     let mut annotations = Vec::new();
-    let mut modifiers = Modifiers::default();
+    let mut modifiers = Modifiers {
+        is_exported: true,
+        ..Modifiers::default()
+    };
     let (mut open, mut final_) = (false, false);
     for node in children(decl).filter(|k| matches!(k.kind(), "modifiers" | "parameter_modifiers")) {
         for kid in children(node) {
             match kid.kind() {
                 "annotation" => annotations.push(lower_annotation(cx, kid)),
                 _ => match cx.text(kid) {
-                    "private" => modifiers.is_private = true,
+                    "private" => {
+                        modifiers.is_private = true;
+                        modifiers.is_exported = false;
+                    }
+                    "internal" => modifiers.is_exported = false,
                     "abstract" => modifiers.is_abstract = true,
                     "override" => modifiers.is_override = true,
                     "open" | "sealed" => open = true,
