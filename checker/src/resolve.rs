@@ -16,6 +16,7 @@
 //! Expression types come from declared types, constructor calls (`new X()`, Kotlin `X()`), casts,
 //! static factories (`MediaPlayer.create(…)`) and the declared return types of the file's own
 //! methods.
+//! An unqualified call no enclosing class declares goes to the class a Java `import static` names.
 //! Inside Kotlin scope functions, `apply`/`run`/`with` rebind `this` and `also`/`let`/`use` bind
 //! `it` to the receiver.
 //! The untyped first parameter of a listener lambda (`mp.setOnPreparedListener { it.start() }`)
@@ -820,7 +821,27 @@ impl<'a> Resolver<'a> {
             .rev()
             .find(|ctx| ctx.methods.contains_key(name))
             .map(|ctx| Self::instance(ctx.fqn.clone()));
-        declaring.or_else(|| self.implicit_this())
+        declaring
+            .or_else(|| self.statically_imported(name))
+            .or_else(|| self.implicit_this())
+    }
+
+    /// The class a Java `import static` brings the method `name` from.
+    /// A single import names it (`import static a.B.name`).
+    /// A wildcard (`import static a.B.*`) brings it when the project says that `a.B` declares it.
+    fn statically_imported(&self, name: &str) -> Option<ExprType> {
+        let statics = self.ir.imports.iter().filter(|i| i.is_static);
+        let single = statics.clone().find_map(|import| {
+            let (class, member) = import.path.rsplit_once('.')?;
+            (!import.is_wildcard && member == name).then(|| class.to_owned())
+        });
+        let wildcard = || {
+            statics
+                .filter(|i| i.is_wildcard)
+                .map(|i| i.path.clone())
+                .find(|class| self.known.returns(class, name).is_some())
+        };
+        single.or_else(wildcard).map(Self::class_ref)
     }
 
     /// If `expr` spells a fully qualified class name in code (`android.media.MediaPlayer`):

@@ -57,6 +57,40 @@ fn java_resolution() {
     check(Path::new("tests/fixtures/java/Resolution.java"));
 }
 
+/// The known types, and the project's `a.Paths`, which declares `path()`.
+struct WithPaths;
+
+impl checker::resolve::KnownTypes for WithPaths {
+    fn is_known(&self, fqn: &str) -> bool {
+        KNOWN.contains(&fqn)
+    }
+
+    fn returns(&self, class: &str, method: &str) -> Option<String> {
+        (class == "a.Paths" && method == "path").then(|| "java.lang.String".to_owned())
+    }
+}
+
+#[test]
+fn a_wildcard_static_import_brings_what_the_project_declares() {
+    let text = "package b;\nimport static a.Paths.*;\nimport static a.Other.*;\n\
+                class Picker extends android.app.Activity {\n  \
+                String f() { return path(); }\n  void g() { finish(); }\n}\n";
+    let ir = checker::lang::lower(checker::ir::Language::Java, text);
+    let res = checker::resolve::resolve(&ir, &WithPaths);
+    let receivers: Vec<Option<String>> = calls(&ir)
+        .into_iter()
+        .map(|call| receiver_text(&res, call))
+        .collect();
+    // `finish()` is inherited, not imported: it stays on the activity.
+    assert_eq!(
+        receivers,
+        vec![
+            Some("static a.Paths".to_owned()),
+            Some("b.Picker".to_owned())
+        ]
+    );
+}
+
 #[test]
 fn kotlin_resolution() {
     check(Path::new("tests/fixtures/kotlin/Resolution.kt"));
