@@ -467,17 +467,23 @@ impl Graph<'_, '_, '_> {
 
     /// Whether code of the project other than the class's own calls `method` of `class`, on
     /// the object or through a relative.
-    /// A call in its package root on a receiver of unknown type may be one.
+    /// The project is the class's package root: a framework's code elsewhere is outside.
+    /// A call there on a receiver of unknown type may be one.
     fn called(&mut self, class: &str, method: &str) -> bool {
         let sites = self.sites;
-        let untyped = (package_root(class).to_owned(), method.to_owned());
+        let root = package_root(class);
+        let untyped = (root.to_owned(), method.to_owned());
+        let by_project = |site: &&Site| match &site.caller {
+            Caller::Method { class: owner, .. } => **owner != *class && package_root(owner) == root,
+            Caller::Deferred => true,
+        };
         sites.untyped.contains(&untyped)
             || sites
                 .by_method
                 .get(method)
                 .into_iter()
                 .flatten()
-                .filter(|site| !matches!(&site.caller, Caller::Method { class: owner, .. } if **owner == *class))
+                .filter(by_project)
                 .any(|site| self.related(class, &site.class))
     }
 
