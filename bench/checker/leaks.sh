@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The leak benchmark: fetch the corpus (corpus.list, leak-corpus.list: more code that makes
 # and releases streams, retrievers and cursors, and leak-writers.list: code that writes files
-# through FileOutputStream), build typestar in release, check them all with and
+# through FileOutputStream, and leak-fresh.list: a fresh set for that rule), build typestar in release, check them all with and
 # without leak reports (`--unreleased`) under GNU time, match every leak finding to its verdict
 # in bench/checker/leaks.toml, and write bench/results/leaks.md (precision per class and code,
 # the true leaks, and the time and memory against the check without leaks).
@@ -19,6 +19,7 @@ cd "$root"
 "$here/fetch-corpus.sh" >/dev/null
 "$here/fetch-corpus.sh" leak-corpus >/dev/null
 "$here/fetch-corpus.sh" leak-writers >/dev/null
+"$here/fetch-corpus.sh" leak-fresh >/dev/null
 
 cargo build --release --quiet -p server
 typestar="${CARGO_TARGET_DIR:-$root/target}/release/typestar"
@@ -31,7 +32,7 @@ run() {
     shift 2
     local status=0
     /usr/bin/time -v -o "$timing" "$typestar" check --format json "$@" \
-        bench/work/corpus bench/work/leak-corpus bench/work/leak-writers >"$out" || status=$?
+        bench/work/corpus bench/work/leak-corpus bench/work/leak-writers bench/work/leak-fresh >"$out" || status=$?
     if (( status > 1 )); then
         echo "error: typestar check $* exited with $status" >&2
         exit "$status"
@@ -49,6 +50,7 @@ python3 "$here/leaks.py" \
     --corpus bench/work/corpus \
     --corpus bench/work/leak-corpus \
     --corpus bench/work/leak-writers \
+    --corpus bench/work/leak-fresh \
     --time-with "$work/with.time" \
     --time-without "$work/without.time" \
     --out bench/results/leaks.md \

@@ -823,6 +823,16 @@ pub(crate) fn report(protocols: &Protocols<'_>, losses: Losses, all: bool) -> Ve
         .map(stored)
         .collect();
     out.retain(|u| u.code != exception || !lost_otherwise.contains(&stored(u)));
+    // An object still held when `onDestroy()` returns, its deadline, is held when the component
+    // ends: one report, the one naming the deadline (a `WakeLock` gave both).
+    // An earlier deadline missed says less than never released: both stay.
+    let destroy = LeakKind::Lifecycle(Deadline::Destroy);
+    let due: Vec<Span> = out
+        .iter()
+        .filter(|u| u.kind == destroy)
+        .map(stored)
+        .collect();
+    out.retain(|u| u.kind != LeakKind::ComponentEnd || !due.contains(&stored(u)));
     out.retain(|u| all || on_by_default(&u.class, u.code));
     out.sort_by_key(|u| (u.span.start_byte, u.code));
     out
