@@ -101,6 +101,9 @@ for sdk in "${sdks[@]}"; do
 done
 
 # What is cached, for the learner: every SDK level whose jar is present.
+# Written beside and renamed into place, so that a reader (a test of another thread running
+# this script too) never sees the file half written.
+properties="$dest/robolectric.properties.$$"
 {
     echo "robolectric=$robolectric"
     echo "android_all=android-all/android-all-$all.jar"
@@ -109,5 +112,6 @@ done
         [ -f "$dest/sdk/android-all-instrumented-$(android_version "$sdk")-i7.jar" ] && levels="$levels $sdk"
     done
     echo "sdks=${levels# }"
-} >"$dest/robolectric.properties"
+} >"$properties"
+mv -f "$properties" "$dest/robolectric.properties"
 echo "$dest"
