@@ -11,16 +11,17 @@ use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::equivalence::CacheConsistency;
 use learner::equivalence::Suite;
 use learner::oracle::filter::QueryFilter;
+use learner::oracle::nondeterminism::Majority;
 use learner::oracle::pipeline::Confirmation;
 use learner::oracle::{Sul, SulError};
-use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice};
+use learner::simulation::{learn_simulated, state_bound, EquivalenceChoice, SimulatedRun};
 use learner::{
     learn, learned_typestate, Algorithm, Alphabet, Chain, DistinguisherBound, End, LearnConfig,
     NoProgress, Pipeline, PipelineConfig, Statistics,
 };
 use learner::{learn_system, Input, Output};
 use learner::{Choices, Session};
-use typestates::{CallbackId, Origin, Step, WaitOutcome};
+use typestates::{CallbackId, Origin, Step, Typestate, WaitOutcome};
 
 /// A system whose `wait` answers one of three outputs, the next one after each reset: no
 /// query with a wait has a majority among five runs.
@@ -47,55 +48,86 @@ impl Sul for Flaky {
     }
 }
 
+/// With the default majority of 3 and with `--majority 5`: the vote takes `2 × majority − 1`
+/// runs, no trace reaches the majority, and the report names it.
 #[tokio::test]
 async fn a_system_with_no_majority_stops_learning_with_a_report() {
     let typestate = reference("AsyncTask");
     let alphabet = Arc::new(Alphabet::of(typestate.signature()));
-    for algorithm in Algorithm::ALL {
-        let model = ModelSul::new(
-            &typestate,
-            ModelConfig::default(),
-            0,
-            Arc::new(SimClock::default()),
-        );
-        let run = learn_system(
-            Arc::clone(&alphabet),
-            vec![Flaky { model, resets: 0 }],
-            algorithm,
-            EquivalenceChoice::DistinguisherBound(2),
-            Suite::default(),
-            &PipelineConfig::default(),
-            &mut NoProgress,
-        )
-        .await
-        .unwrap();
-        let End::NonDeterministic(report) = &run.outcome.end else {
-            panic!(
-                "{algorithm:?}: expected non-determinism, got {:?}",
-                run.outcome.end
+    for majority in [Majority::default(), Majority(5)] {
+        for algorithm in Algorithm::ALL {
+            let model = ModelSul::new(
+                &typestate,
+                ModelConfig::default(),
+                0,
+                Arc::new(SimClock::default()),
+            );
+            let config = PipelineConfig {
+                majority,
+                ..PipelineConfig::default()
+            };
+            let run = learn_system(
+                Arc::clone(&alphabet),
+                vec![Flaky { model, resets: 0 }],
+                algorithm,
+                EquivalenceChoice::DistinguisherBound(2),
+                Suite::default(),
+                &config,
+                &mut NoProgress,
             )
-        };
-        let votes = &report.disagreement.votes;
-        assert_eq!(votes.len(), 3, "{votes:?}");
-        assert_eq!(votes.iter().map(|(_, count)| count).sum::<u32>(), 5);
-        assert!(votes.iter().all(|(trace, count)| {
-            trace.len() == report.disagreement.prefix.len() && *count < 3
-        }));
-        assert!(
-            report
-                .description
-                .starts_with("non-deterministic behaviour after `"),
-            "{}",
-            report.description
-        );
-        assert!(
-            report
-                .description
-                .ends_with("no trace has a majority of 3 runs"),
-            "{}",
-            report.description
-        );
+            .await
+            .unwrap();
+            let End::NonDeterministic(report) = &run.outcome.end else {
+                panic!(
+                    "{algorithm:?}, {majority:?}: expected non-determinism, got {:?}",
+                    run.outcome.end
+                )
+            };
+            let votes = &report.disagreement.votes;
+            assert_eq!(votes.len(), 3, "{majority:?}: {votes:?}");
+            assert_eq!(
+                votes.iter().map(|(_, count)| count).sum::<u32>(),
+                2 * majority.0 - 1,
+                "{majority:?}: {votes:?}"
+            );
+            assert!(votes.iter().all(|(trace, count)| {
+                trace.len() == report.disagreement.prefix.len() && *count < majority.0
+            }));
+            assert!(
+                report
+                    .description
+                    .starts_with("non-deterministic behaviour after `"),
+                "{}",
+                report.description
+            );
+            assert!(
+                report
+                    .description
+                    .ends_with(&format!("no trace has a majority of {} runs", majority.0)),
+                "{}",
+                report.description
+            );
+        }
     }
+}
+
+/// `model` learned under its state bound with a callback late or missing in 5 % of waits
+/// (seed 8), each trace run twice, disagreements voted on until `majority` runs agree.
+async fn learn_noisy_voting(model: &Typestate, majority: Majority) -> SimulatedRun {
+    let noisy = ModelConfig {
+        noise: 0.05,
+        seed: 8,
+        ..ModelConfig::default()
+    };
+    let session = Session::new(Choices {
+        confirmation: Some(Confirmation(2)),
+        majority,
+        ..Choices::of(
+            Algorithm::default(),
+            EquivalenceChoice::StateBound(state_bound(model)),
+        )
+    });
+    learn_simulated(model, &session, noisy).await.unwrap()
 }
 
 #[tokio::test]
@@ -105,32 +137,26 @@ async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
         .expect("bundled")
         .typestate
         .clone();
-    let noisy = ModelConfig {
-        noise: 0.05,
-        seed: 8,
-        ..ModelConfig::default()
+    let outvoted_by = |run: &SimulatedRun, majority: Majority| {
+        !run.disagreements.is_empty()
+            && run
+                .disagreements
+                .iter()
+                .all(|it| it.votes.iter().any(|(_, count)| *count >= majority.0))
     };
-    let run = learn_simulated(
-        &model,
-        &Session::new(Choices {
-            confirmation: Some(Confirmation(2)),
-            ..Choices::of(
-                Algorithm::default(),
-                EquivalenceChoice::StateBound(state_bound(&model)),
-            )
-        }),
-        noisy,
-    )
-    .await
-    .unwrap();
-    let exact = matches!(run.outcome.end, End::Learned) && run.is_equivalent_to(&model);
-    assert!(exact, "{:?}", run.outcome.end);
+    let default = learn_noisy_voting(&model, Majority::default()).await;
+    let exact = matches!(default.outcome.end, End::Learned) && default.is_equivalent_to(&model);
+    assert!(exact, "{:?}", default.outcome.end);
     // Glitches were outvoted, each by a majority of 3 runs.
-    assert!(!run.disagreements.is_empty());
-    assert!(run
-        .disagreements
-        .iter()
-        .all(|it| it.votes.iter().any(|(_, count)| *count >= 3)));
+    assert!(outvoted_by(&default, Majority::default()), "{default:?}");
+    // `--majority 5`: each vote went on until 5 runs agreed. This seed's run then stops, as
+    // a one-off no vote met grows a hypothesis past the bound: never a wrong model.
+    let five = learn_noisy_voting(&model, Majority(5)).await;
+    assert!(outvoted_by(&five, Majority(5)), "{five:?}");
+    assert!(
+        !matches!(five.outcome.end, End::Learned) || five.is_equivalent_to(&model),
+        "{five:?}"
+    );
 }
 
 /// Learns the library's `class` on the simulated backend under `filters` (built from the

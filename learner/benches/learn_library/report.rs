@@ -345,8 +345,9 @@ Table 1 measured each class under its learning purpose: DroidStar answered `err`
 its `singleInputs` and `validQuery` forbid, without a run (the DroidStar repository,
 github.com/cuplv/droidstar). Here the default configuration learns each Table 1 class behind the same rule, as the
 learner's query filter (`table1::Purpose`, `learner::oracle::filter`); a class whose purpose
-forbids nothing is the row above. The library models mark what the rules forbid as `restricted`
-(or as the experiment's errors), so exactness is checked against the same model.
+forbids nothing is the row above. Exactness is checked against the model as the filter shows
+it (`table1::Purpose::shown`): a forbidden query answers `err` from its first forbidden input on,
+whatever the model does there (SQLiteOpenHelper's lets `close` and `wait` come before an open).
 
 - **MQ executed (runs)**: runs on the system, as above; Table 1's executed MQ are the queries
   \"actually executed by the membership oracle\" (the DroidStar paper, §5).

@@ -6,10 +6,13 @@
 //! the same protocol. Each row also keeps its learning purpose's query filter (`Purpose`),
 //! under which DroidStar counted its executed MQ.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use learner::oracle::filter::QueryFilter;
-use learner::{Alphabet, Input};
+use learner::{Alphabet, Input, Output};
+use typestates::mealy::{to_mealy, to_typestate, Mealy};
+use typestates::Typestate;
 
 /// One row of Table 1.
 pub struct Row {
@@ -102,6 +105,89 @@ impl Purpose {
                     }),
                 }]
             }
+        }
+    }
+}
+
+impl Purpose {
+    /// `model` as the learner sees it behind this purpose's filters: a query the purpose
+    /// forbids answers `err` from its first forbidden input on, never reaching the model.
+    /// Learning behind the filter is exact when it learns this machine.
+    /// Each purpose decides on the inputs a word has seen and on its last input, so the
+    /// product keys on those; a purpose that decides on more panics, naming itself.
+    pub fn shown(self, model: &Typestate) -> Typestate {
+        let alphabet = Alphabet::of(model.signature());
+        let filters = self.filters(&alphabet);
+        let forbidden =
+            |word: &[Input]| filters.iter().any(|it| it.first_violation(word).is_some());
+        let machine = to_mealy(model);
+        let inputs = machine.inputs.clone();
+        // The model's state, the inputs seen (a bit per column) and the last one.
+        type Key = (u32, u64, Option<usize>);
+        let mut keys: HashMap<Key, u32> = HashMap::from([((machine.initial, 0, None), 0)]);
+        let mut words: Vec<(Key, Vec<Input>)> = vec![((machine.initial, 0, None), Vec::new())];
+        let mut edges = Vec::new();
+        let mut next = 0;
+        while next < words.len() {
+            let ((state, seen, _), word) = words[next].clone();
+            for (column, input) in inputs.iter().enumerate() {
+                let longer = [&word[..], &[*input]].concat();
+                let (target, output) = machine.transition(state, column);
+                if forbidden(&longer) || output == Output::Err {
+                    edges.push((next, column, None, Output::Err));
+                    continue;
+                }
+                let key = (target, seen | 1 << column, Some(column));
+                let index = match keys.get(&key) {
+                    Some(&index) => {
+                        let known = &words[index as usize].1;
+                        self.check_decides_on_the_key(&filters, known, &longer, &inputs);
+                        index
+                    }
+                    None => {
+                        keys.insert(key, words.len() as u32);
+                        words.push((key, longer));
+                        words.len() as u32 - 1
+                    }
+                };
+                edges.push((next, column, Some(index), output));
+            }
+            next += 1;
+        }
+        let sink = words.len() as u32;
+        let mut shown = Mealy::with_states(inputs.clone(), words.len() + 1, 0);
+        for (state, column, target, output) in edges {
+            shown.set_transition(state as u32, column, target.unwrap_or(sink), output);
+        }
+        for column in 0..inputs.len() {
+            shown.set_transition(sink, column, sink, Output::Err);
+        }
+        to_typestate(&shown, &model.signature())
+    }
+
+    /// Panics unless `filters` allow the same inputs after `known` and after `other`, two
+    /// allowed words of the same key.
+    fn check_decides_on_the_key(
+        self,
+        filters: &[QueryFilter],
+        known: &[Input],
+        other: &[Input],
+        inputs: &[Input],
+    ) {
+        for input in inputs {
+            let verdict = |word: &[Input]| {
+                let longer = [word, &[*input]].concat();
+                filters
+                    .iter()
+                    .map(|it| it.first_violation(&longer).is_some())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                verdict(known),
+                verdict(other),
+                "table1.rs, purpose {}: decides on more than the inputs seen and the last one",
+                self.describe()
+            );
         }
     }
 }
