@@ -30,6 +30,8 @@
 //! - A project check types calls again once it knows what the project's methods return.
 //!   An example is `segments.next().advance()` with `next()` declared in another file.
 //! - Kotlin type aliases type what they stand for.
+//! - A Kotlin companion's members are called through its class's name (`Clips.close()`).
+//!   So a project check reads the files naming the class for its companion's callers.
 //! - A lambda given to a Kotlin `inline` function of the file runs in place, as its caller's code.
 //!   That holds when no parameter is `crossinline` or `noinline`.
 //!   Any other lambda is deferred.
@@ -184,6 +186,8 @@ pub struct Sites {
     /// The methods only the project can call, as (class, method): Java's private and
     /// package-private ones, Kotlin's private and internal ones.
     hidden: HashSet<(String, String)>,
+    /// Each Kotlin companion object, with the class whose name its members are called through.
+    companions: HashMap<String, String>,
     /// The methods called on receivers the resolver cannot type, as (the caller's
     /// [`package_root`], name).
     untyped: HashSet<(String, String)>,
@@ -217,6 +221,13 @@ impl Sites {
         }
         self.untyped.extend(other.untyped);
         self.hidden.extend(other.hidden);
+        self.companions.extend(other.companions);
+    }
+
+    /// The class whose name the members of the Kotlin companion object `class` are called
+    /// through.
+    pub(crate) fn companion_of(&self, class: &str) -> Option<&str> {
+        self.companions.get(class).map(String::as_str)
     }
 
     /// The methods some code calls inside a `try` with `catch`es, as (receiver type, method).
@@ -773,6 +784,10 @@ impl<'a> Walker<'a> {
             self.callers.pop();
         }
         for nested in &class.classes {
+            if nested.kind == ClassKind::Companion {
+                let companion = format!("{fqn}.{}", nested.name);
+                self.sites.companions.insert(companion, fqn.to_string());
+            }
             if nested.kind != ClassKind::Anonymous {
                 self.class(nested, &format!("{fqn}.{}", nested.name));
             }

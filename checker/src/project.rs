@@ -453,9 +453,19 @@ impl Discovery<'_, '_, '_> {
         }
         let mut new_names = NameFilter::default();
         for (class, _) in &self.needed {
-            let name = simple_name(class);
-            if self.filter.add(name) {
-                new_names.add(name);
+            // A Kotlin companion's members are called through its class's name.
+            let companion_of = self
+                .lowered
+                .iter()
+                .flatten()
+                .find_map(|file| file.sites.companion_of(class));
+            for name in [Some(simple_name(class)), companion_of.map(simple_name)]
+                .into_iter()
+                .flatten()
+            {
+                if self.filter.add(name) {
+                    new_names.add(name);
+                }
             }
         }
         self.unlowered_naming(&new_names)
