@@ -588,6 +588,18 @@ async fn learned_library_protocols() {
             "real",
             &[],
         ),
+        // AOSP code on a real thread. The run waits for the thread's end after each call; the
+        // library also allows the answers of a thread still alive right after a quit.
+        (
+            "android.os.HandlerThread.toml",
+            "android.os.HandlerThread",
+            "real",
+            &[
+                "start quitSafelyTrue looperSome",
+                "start quitSafelyTrue quitSafelyTrue",
+                "start quitSafelyTrue quitTrue",
+            ],
+        ),
         (
             "android.database.sqlite.SQLiteStatement.toml",
             "android.database.sqlite.SQLiteStatement",
