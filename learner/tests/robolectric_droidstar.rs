@@ -805,6 +805,26 @@ async fn canvas_heavy_draws_answer_like_draw() {
     .await;
 }
 
+/// A database opened from a file by the static openOrCreateDatabase() answers as the library's
+/// SQLiteDatabase, learned on an in-memory one: the creators the file binds beyond `create`
+/// open the same kind of object.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_database_from_a_file_answers_like_the_library() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let library = typestates::library::Library::bundled();
+    against_the_library(
+        &library,
+        "android.database.sqlite.SQLiteDatabase-file.toml",
+        "android.database.sqlite.SQLiteDatabase",
+        "real",
+        &[],
+        Compared::EveryCallin,
+    )
+    .await;
+}
+
 /// Shadows that check nothing learn one state: Camera, MediaMetadataRetriever and SoundPool (the
 /// library writes their protocols from AOSP's JNI code, unverified, and stays documented) and
 /// AccessibilityNodeInfo (not in the library: AOSP's pool rejects a second recycle() before
