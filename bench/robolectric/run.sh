@@ -65,6 +65,7 @@ experiments=(
     android.hardware.Camera:Camera
     android.view.accessibility.AccessibilityNodeInfo:AccessibilityNodeInfo
     android.content.ContentProviderClient:ContentProviderClient
+    android.os.HandlerThread:HandlerThread
 )
 
 out=bench/results/robolectric.md

@@ -4,7 +4,7 @@
 //! in 2016 (`tests/robolectric/*.gv`, transcribed from
 //! example-results/ in the history of github.com/cuplv/droidstar (commits 3a2ec41 to 10ae7e3^)), by
 //! `typestates::diff`; learns `android.media.MediaPlayer` with DroidStar's alphabet on its shadow. Learns the library's protocols learned
-//! on Robolectric and checks each is equivalent to its library file. Learns Universal Image
+//! on Robolectric and checks each is equivalent to its library file (SQLiteDatabase also on a file). Learns Universal Image
 //! Loader's `ImageLoader` and Volley's `RequestQueue` (their jars fetched from Maven Central) with
 //! DroidStar's alphabets and compares each with Table 1's state count and with the library's file.
 //! Learns `android.util.JsonReader` on two documents and pins why it stays out of the library.
@@ -15,7 +15,8 @@
 //! Slow tier `robolectric` (`test-tiers`): a Robolectric sandbox per JVM, 10-30 s, and about
 //! 460 MB of Maven artifacts, fetched by `learner/robolectric/fetch.sh` on first use.
 //! Waits run on Robolectric's simulated clock, so no answer depends on wall-clock timing, except
-//! for ImageLoader and RequestQueue, which work on threads of their own (`clock = "real"`).
+//! for ImageLoader, RequestQueue and HandlerThread, which work on threads of their own
+//! (`clock = "real"`).
 
 mod jvm_support;
 mod robolectric_support;
@@ -588,6 +589,18 @@ async fn learned_library_protocols() {
             "real",
             &[],
         ),
+        // AOSP code on a real thread. The run waits for the thread's end after each call; the
+        // library also allows the answers of a thread still alive right after a quit.
+        (
+            "android.os.HandlerThread.toml",
+            "android.os.HandlerThread",
+            "real",
+            &[
+                "start quitSafelyTrue looperSome",
+                "start quitSafelyTrue quitSafelyTrue",
+                "start quitSafelyTrue quitTrue",
+            ],
+        ),
         (
             "android.database.sqlite.SQLiteStatement.toml",
             "android.database.sqlite.SQLiteStatement",
@@ -789,6 +802,26 @@ async fn canvas_heavy_draws_answer_like_draw() {
         "simulated",
         &["save setBitmap restore"],
         Compared::ExperimentInputs,
+    )
+    .await;
+}
+
+/// A database opened from a file by the static openOrCreateDatabase() answers as the library's
+/// SQLiteDatabase, learned on an in-memory one: the creators the file binds beyond `create`
+/// open the same kind of object.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_database_from_a_file_answers_like_the_library() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let library = typestates::library::Library::bundled();
+    against_the_library(
+        &library,
+        "android.database.sqlite.SQLiteDatabase-file.toml",
+        "android.database.sqlite.SQLiteDatabase",
+        "real",
+        &[],
+        Compared::EveryCallin,
     )
     .await;
 }

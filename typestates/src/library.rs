@@ -70,6 +70,7 @@ const BUNDLED: &[BundledFile] = bundled![
     "android/os/AsyncTask.typestate",
     "android/os/CountDownTimer.typestate",
     "android/os/FileObserver.typestate",
+    "android/os/HandlerThread.typestate",
     "android/os/ParcelFileDescriptor.typestate",
     "android/os/PowerManager$WakeLock.typestate",
     "android/speech/SpeechRecognizer.typestate",

@@ -330,6 +330,7 @@ const DAILY: &[(&str, usize)] = &[
     ("android.media.SoundPool", 2),
     ("okhttp3.Response", 2),
     ("retrofit2.Call", 6),
+    ("android.os.HandlerThread", 3),
 ];
 
 /// Every protocol the library says typestar learned names its run: the backend, the day, and on
