@@ -23,6 +23,7 @@
 use std::collections::HashSet;
 
 use crate::closure::{first_err, words_of_length, Input, Output, Word};
+use crate::equivalence::chained::chained_runs;
 use crate::equivalence::{first_disagreement, Counterexample, EquivalenceOracle};
 use crate::hypothesis::Hypothesis;
 use crate::oracle::{MembershipOracle, QueryError};
@@ -37,17 +38,21 @@ pub enum Suite {
     /// The same batches, less every word that is a proper prefix of another word of the
     /// round's suite, which the longer word's run answers.
     MaximalWords,
+    /// Other words with the same guarantee: a transition is checked after any proven word
+    /// reaching its source, so one run checks many transitions (`chained`'s module doc).
+    Chained,
 }
 
 impl Suite {
     /// Every way, baseline first.
-    pub const ALL: [Suite; 2] = [Suite::PerTransition, Suite::MaximalWords];
+    pub const ALL: [Suite; 3] = [Suite::PerTransition, Suite::MaximalWords, Suite::Chained];
 
     /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
         match self {
             Suite::PerTransition => "per-transition",
             Suite::MaximalWords => "maximal-words",
+            Suite::Chained => "chained",
         }
     }
 }
@@ -60,10 +65,15 @@ impl std::str::FromStr for Suite {
             .into_iter()
             .find(|it| it.name() == text)
             .ok_or_else(|| {
-                format!("unknown test suite `{text}` (suites: per-transition, maximal-words)")
+                let names: Vec<&str> = Suite::ALL.iter().map(|it| it.name()).collect();
+                format!("unknown test suite `{text}` (suites: {})", names.join(", "))
             })
     }
 }
+
+/// How many chained runs are asked at once: a batch stops at its first counterexample, and
+/// a round that finds one early should not have run the whole suite.
+const CHAINED_BATCH: usize = 8;
 
 /// Algorithm 2 with distinguisher bound `bound`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,6 +206,10 @@ impl EquivalenceOracle for DistinguisherBound {
         let batches = match self.suite {
             Suite::PerTransition => self.batches(hypothesis),
             Suite::MaximalWords => maximal_words(self.batches(hypothesis)),
+            Suite::Chained => chained_runs(hypothesis, self.bound, self.quiet_is_noop)
+                .chunks(CHAINED_BATCH)
+                .map(<[Word]>::to_vec)
+                .collect(),
         };
         for words in batches {
             if let Some(counterexample) = first_disagreement(hypothesis, mq, words).await? {

@@ -10,6 +10,7 @@
 
 mod beyond;
 mod cache_consistency;
+mod chained;
 mod distinguisher_bound;
 mod state_bound;
 mod w_method;

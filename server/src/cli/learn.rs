@@ -82,8 +82,8 @@ pub struct LearnArgs {
     #[arg(long, value_name = "K")]
     bound: Option<usize>,
     /// How a distinguisher bound's test words run: `per-transition` (the Starling paper's Algorithm 2,
-    /// the default) or `maximal-words` (the same words, less those another test word of the
-    /// round extends; the same guarantee).
+    /// the default), `maximal-words` (the same words, less those another test word of the
+    /// round extends) or `chained` (one run checks many transitions after proven words); the same guarantee.
     #[arg(long, value_name = "SUITE")]
     suite: Option<Suite>,
     /// Guarantee: at most N states, the error sink not counted (as in DroidStar's Table 1);
@@ -533,7 +533,7 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
          {devices}",
         algorithm = run.algorithm.describe(),
         oracle = match run.suite {
-            Suite::MaximalWords => format!(
+            Suite::MaximalWords | Suite::Chained => format!(
                 "{} (test words: {})",
                 run.equivalence.describe(),
                 run.suite.name()
