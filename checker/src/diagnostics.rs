@@ -18,12 +18,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use typestates::model::{CallinId, StateId, Step, Typestate, WaitOutcome};
+use typestates::model::{CallinId, Failure, StateId, Step, Typestate, WaitOutcome};
 
 use crate::ir::Span;
 use crate::places::Places;
 use crate::protocols::Protocols;
-use crate::typestate_flow::{Cause, Observation, Value};
+use crate::typestate_flow::{Cause, Delivery, Observation, Value};
 
 /// The kind of a finding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -96,6 +96,9 @@ pub struct Violation {
     pub offending_states: Vec<String>,
     /// The exception the framework throws, fully qualified, when the library knows it.
     pub exception: Option<String>,
+    /// The error callback the framework posts instead of throwing, fully qualified
+    /// (`android.media.MediaPlayer.OnErrorListener.onError`): no `catch` handles it.
+    pub posted: Option<String>,
     /// The calls and callbacks that led the object into the offending states.
     pub related: Vec<Related>,
     /// The methods the protocol allows in the offending states.
@@ -169,8 +172,8 @@ pub struct Unreleased {
 /// restriction among them makes it unknown, which is not reported), and is ignored only when
 /// each is ignored or an error.
 enum Outcome<'t> {
-    /// Fails, with the exception when known, and whether every failing step is verified.
-    Fails(Option<&'t str>, Verified),
+    /// Fails, with how (when known), and whether every failing step is verified.
+    Fails(Option<&'t Failure>, Verified),
     Ignored,
     Works,
 }
@@ -186,16 +189,16 @@ enum Verified {
 fn outcome<'t>(ts: &'t Typestate, state: StateId, callins: &[CallinId]) -> Outcome<'t> {
     let steps: Vec<&Step> = callins.iter().map(|c| ts.step(state, *c)).collect();
     if steps.iter().all(|s| matches!(s, Step::Error { .. })) {
-        let exception = steps.iter().find_map(|s| match s {
-            Step::Error { exception, .. } => exception.as_deref(),
-            Step::Enabled { .. } | Step::Restricted { .. } => None,
+        let failure = steps.iter().find_map(|s| match s {
+            Step::Error { failure, .. } if *failure != Failure::Throws(None) => Some(failure),
+            Step::Error { .. } | Step::Enabled { .. } | Step::Restricted { .. } => None,
         });
         let verified = if steps.iter().any(|s| s.origin().unverified) {
             Verified::No
         } else {
             Verified::Yes
         };
-        return Outcome::Fails(exception, verified);
+        return Outcome::Fails(failure, verified);
     }
     let ignored = steps
         .iter()
@@ -231,6 +234,7 @@ pub fn merge(observations: Vec<Observation>) -> Vec<Observation> {
             Some(existing) if existing.value.protocol == observation.value.protocol => {
                 existing.value.join(&observation.value);
                 existing.guarded |= observation.guarded;
+                existing.delivery = existing.delivery.join(observation.delivery);
                 existing.caught = caught_by_both(&existing.caught, &observation.caught);
             }
             Some(_) => {}
@@ -261,13 +265,18 @@ fn violation(
     let mut failing = Vec::new();
     let mut ignored = Vec::new();
     let mut exception = None;
-    let mut thrown_all = Vec::new();
+    let mut posted = None;
+    let mut failures = Vec::new();
     let mut all_verified = true;
     for &state in value.states.keys() {
         match outcome(ts, state, &observation.callins) {
-            Outcome::Fails(thrown, verified) => {
-                exception = exception.or(thrown);
-                thrown_all.push(thrown);
+            // The error it posts can never arrive: nothing observable goes wrong.
+            Outcome::Fails(Some(Failure::Posts(_)), _)
+                if observation.delivery == Delivery::EndedFirst => {}
+            Outcome::Fails(failure, verified) => {
+                exception = exception.or(failure.and_then(Failure::exception));
+                posted = posted.or(failure.and_then(Failure::posted));
+                failures.push(failure);
                 all_verified &= verified == Verified::Yes;
                 failing.push(state);
             }
@@ -284,9 +293,12 @@ fn violation(
         {
             return None;
         }
-        let handled = thrown_all
-            .iter()
-            .all(|thrown| is_caught(&observation.caught, *thrown));
+        // A posted error callback is no exception: no `catch` handles it.
+        let handled = failures.iter().all(|failure| match failure {
+            Some(Failure::Posts(_)) => false,
+            Some(Failure::Throws(thrown)) => is_caught(&observation.caught, thrown.as_deref()),
+            None => is_caught(&observation.caught, None),
+        });
         let kind = if handled {
             ViolationKind::Handled
         } else if failing.len() == value.states.len()
@@ -321,6 +333,7 @@ fn violation(
         states: state_names(&value.states.keys().copied().collect::<Vec<_>>()),
         offending_states: state_names(&offending),
         exception: exception.map(str::to_owned),
+        posted: posted.map(|posted| posted.callback.clone()),
         related,
         allowed,
         pending_callbacks,
@@ -530,12 +543,14 @@ fn message(
         .collect::<Vec<_>>()
         .join(" or ");
     let call = format!("`{}()` on {} `{}`", v.callin, ts.simple_name(), v.receiver);
-    let effect = match &v.exception {
-        Some(exception) => format!(
-            "throws {}",
-            exception.rsplit('.').next().unwrap_or(exception)
-        ),
-        None => "is not allowed".to_owned(),
+    let simple = |name: &str| name.rsplit('.').next().unwrap_or(name).to_owned();
+    let effect = match (&v.exception, &v.posted) {
+        (Some(exception), None) => format!("throws {}", simple(exception)),
+        (Some(exception), Some(posted)) => {
+            format!("throws {} or posts {}()", simple(exception), simple(posted))
+        }
+        (None, Some(posted)) => format!("posts the error callback {}()", simple(posted)),
+        (None, None) => "is not allowed".to_owned(),
     };
     let mut hint = String::new();
     if !v.allowed.is_empty() {

@@ -44,7 +44,7 @@ use std::time::Instant;
 
 use imbl::ordmap::DiffItem;
 
-use typestates::model::{CallbackId, CallinId, StateId, Step, WaitOutcome};
+use typestates::model::{CallbackId, CallinId, Failure, StateId, Step, WaitOutcome};
 use typestates::Answer;
 
 use crate::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
@@ -1206,6 +1206,68 @@ pub struct Observation {
     /// (`if (set.size() > 0)`, `if (prepared)`): the condition may exclude the states that
     /// fail, so a finding here is never definite.
     pub guarded: bool,
+    /// Whether an error callback the call posts can reach the client.
+    pub delivery: Delivery,
+}
+
+/// Whether an error callback a call posts ([`typestates::Failure::Posts`]) can be delivered.
+/// It runs on the looper, so only after the method returns; once the object has ended
+/// (`release()`), the framework drops it (MediaPlayer's event handler ignores events once
+/// the native player is gone).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    /// Some path returns (or throws) with the object not ended after the call.
+    Delivered,
+    /// Every path after the call ends the object before the body returns: nothing observable.
+    EndedFirst,
+}
+
+impl Delivery {
+    /// What two calling contexts of one call site give: delivered if either delivers.
+    pub fn join(self, other: Delivery) -> Delivery {
+        if self == Delivery::Delivered || other == Delivery::Delivered {
+            Delivery::Delivered
+        } else {
+            Delivery::EndedFirst
+        }
+    }
+}
+
+/// Whether an error posted by the call at `call` on `var` can be delivered: whether some path
+/// from it reaches an exit of the body while the object is in a state that is not final.
+/// A path stops where the object is known to be in final states only.
+fn delivery(
+    cfg: &Cfg<'_>,
+    solution: &crate::flow::Solution<FlowState>,
+    finals: &[StateId],
+    call: crate::cfg::NodeId,
+    var: &Var,
+) -> Delivery {
+    let ended = |id: crate::cfg::NodeId| match solution.state_at(id) {
+        FlowState(Some(env)) => env.get(var).is_some_and(|value| {
+            !value.unknown
+                && !value.null
+                && !value.states.is_empty()
+                && value.states.keys().all(|state| finals.contains(state))
+        }),
+        FlowState(None) => true,
+    };
+    // The call itself returned: its exception edges are not taken by a posted error.
+    let mut stack: Vec<crate::cfg::NodeId> = (cfg.node(call).succs.iter())
+        .filter(|(_, edge)| *edge != EdgeKind::Exception)
+        .map(|(succ, _)| *succ)
+        .collect();
+    let mut seen = BTreeSet::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id.0) || ended(id) {
+            continue;
+        }
+        if id == cfg.exit || id == cfg.exceptional_exit {
+            return Delivery::Delivered;
+        }
+        stack.extend(cfg.node(id).succs.iter().map(|(succ, _)| *succ));
+    }
+    Delivery::EndedFirst
 }
 
 /// A private helper method of the class, whose calls are analysed in place.
@@ -1499,7 +1561,14 @@ fn analyze_within<'a>(
                     .iter()
                     .map(|branch| cfg.node(*branch))
                     .collect();
-                analysis.record(node, env, caught_at(&cfg, id), &guards);
+                let delivery = |protocol: ProtocolId, var: Option<&Var>| match var {
+                    Some(var) => {
+                        let finals = shared.protocols.final_states(protocol);
+                        delivery(&cfg, &solution, &finals, id, var)
+                    }
+                    None => Delivery::Delivered,
+                };
+                analysis.record(node, env, caught_at(&cfg, id), &guards, &delivery);
             }
         }
     }
@@ -2668,6 +2737,18 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                         next.unknown = true;
                         next.approximate = true;
                     }
+                    // The call returns and posts an error callback: the object is in the
+                    // framework's error state, which the protocol does not model, so this path
+                    // forgets it and reports nothing from it alone. It does not make the other
+                    // paths' findings approximate: in that error state the calls that failed
+                    // still fail (MediaPlayer's Error state allows only reset() and release()).
+                    Step::Error {
+                        failure: Failure::Posts(_),
+                        ..
+                    } => {
+                        next.unknown = true;
+                        next.forgotten = true;
+                    }
                     Step::Error { .. } => {}
                 }
             }
@@ -3025,8 +3106,31 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         })
     }
 
+    /// Whether one of `callins` posts an error callback in some state of `protocol`.
+    fn may_post(&self, protocol: ProtocolId, callins: &[CallinId]) -> bool {
+        let ts = self.shared.protocols.typestate(protocol);
+        ts.state_ids().any(|state| {
+            callins.iter().any(|&callin| {
+                matches!(
+                    ts.step(state, callin),
+                    Step::Error {
+                        failure: Failure::Posts(_),
+                        ..
+                    }
+                )
+            })
+        })
+    }
+
     /// Records what the call or close at `node` sees, given the state entering it.
-    fn record(&self, node: &Node<'_>, env: &Env, mut caught: Vec<String>, guards: &[&Node<'_>]) {
+    fn record(
+        &self,
+        node: &Node<'_>,
+        env: &Env,
+        mut caught: Vec<String>,
+        guards: &[&Node<'_>],
+        delivery: &dyn Fn(ProtocolId, Option<&Var>) -> Delivery,
+    ) {
         caught.extend(self.outer_caught.iter().cloned());
         let places = self.shared.places;
         // A guard is resolved for the object when the analysis refined it there: a null
@@ -3067,8 +3171,13 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     method: call.name.clone(),
                     receiver: receiver.text,
                     receiver_span: call.receiver.as_ref().map(|r| r.span),
-                    callins,
                     guarded: unresolved(receiver.var.as_ref()),
+                    delivery: if self.may_post(receiver.value.protocol, &callins) {
+                        delivery(receiver.value.protocol, receiver.var.as_ref())
+                    } else {
+                        Delivery::Delivered
+                    },
+                    callins,
                     value: receiver.value,
                     caught,
                 }
@@ -3088,6 +3197,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     receiver_span: None,
                     callins,
                     guarded: unresolved(receiver.var.as_ref()),
+                    delivery: delivery(receiver.value.protocol, receiver.var.as_ref()),
                     value: receiver.value,
                     caught,
                 }

@@ -124,7 +124,7 @@ fn fixes_of(folder: &str, config: &CheckConfig) -> usize {
 
 #[test]
 fn offered_fixes_give_the_fixed_files_and_remove_their_violations() {
-    assert_eq!(fixes_of("", &CheckConfig::default()), 5);
+    assert_eq!(fixes_of("", &CheckConfig::default()), 4);
 }
 
 #[test]

@@ -400,7 +400,7 @@ fn adding_a_statement_or_a_local_to_one_method_reuses_the_analyses_of_the_others
     engine.check_reporting(&library, &java_file(text), &config);
     // More expressions and one more local in `g`: `h`'s are numbered anew.
     let edits = [
-        "q.start();\n        q.release();",
+        "q.start();\n        q.reset();",
         "q.start();\n        MediaPlayer s = new MediaPlayer();\n        s.release();",
     ];
     for edit in edits {

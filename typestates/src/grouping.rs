@@ -8,7 +8,7 @@
 //! Then [`crate::diff::diff`] compares the two by name as usual.
 
 use crate::binding::{MethodRef, Params};
-use crate::model::{CallinId, Step, Typestate};
+use crate::model::{CallinId, Failure, Step, Typestate};
 
 /// A learned input that the reference groups with another, but that behaves otherwise.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -112,9 +112,10 @@ impl Typestate {
                 let ignored = if *ignored { " (ignored)" } else { "" };
                 format!("goes to {}{ignored}", self.state(*target).name)
             }
-            Step::Error { exception, .. } => match exception {
-                Some(exception) => format!("throws {exception}"),
-                None => "is an error".to_owned(),
+            Step::Error { failure, .. } => match failure {
+                Failure::Throws(Some(exception)) => format!("throws {exception}"),
+                Failure::Throws(None) => "is an error".to_owned(),
+                Failure::Posts(posted) => format!("posts {}", posted.callback),
             },
             Step::Restricted { .. } => "is restricted".to_owned(),
         }
@@ -131,8 +132,8 @@ fn effect(step: &Step) -> Step {
             ignored: *ignored,
             origin: Default::default(),
         },
-        Step::Error { exception, .. } => Step::Error {
-            exception: exception.clone(),
+        Step::Error { failure, .. } => Step::Error {
+            failure: failure.clone(),
             origin: Default::default(),
         },
         Step::Restricted { .. } => Step::Restricted {

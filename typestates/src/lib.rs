@@ -43,8 +43,8 @@ pub mod render;
 pub use binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 pub use levels::{ApiLevels, LevelSet};
 pub use model::{
-    Callback, CallbackId, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId,
-    Step, Steps, Typestate, WaitOutcome,
+    Callback, CallbackId, Callin, CallinId, Event, Example, Failure, LevelStep, Origin,
+    PostedError, State, StateId, Step, Steps, Typestate, WaitOutcome,
 };
 pub use obligation::{Basis, Deadline, Obligation};
 pub use provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};

@@ -153,7 +153,7 @@ pub struct Steps {
 
 /// The step of a callin no step was set for.
 static UNKNOWN_ERROR: Step = Step::Error {
-    exception: None,
+    failure: Failure::Throws(None),
     origin: Origin {
         source: None,
         unverified: false,
@@ -291,8 +291,8 @@ pub enum Step {
     },
     /// The callin is not allowed here.
     Error {
-        /// The exception the framework throws, when known: `java.lang.IllegalStateException`.
-        exception: Option<String>,
+        /// How the call fails: it throws, or it returns and posts an error callback.
+        failure: Failure,
         /// Where this fact comes from.
         origin: Origin,
     },
@@ -309,7 +309,7 @@ impl Step {
     /// does not mention.
     pub fn unknown_error() -> Step {
         Step::Error {
-            exception: None,
+            failure: Failure::Throws(None),
             origin: Origin::default(),
         }
     }
@@ -335,6 +335,43 @@ impl Step {
     pub fn is_restricted(&self) -> bool {
         matches!(self, Step::Restricted { .. })
     }
+}
+
+/// How a callin fails in a state where it is not allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The call throws this exception (`java.lang.IllegalStateException`), when known.
+    Throws(Option<String>),
+    /// The call returns normally and posts an error callback to the object's looper.
+    /// `MediaPlayer.start()` in Idle posts `onError(-38)` rather than throwing.
+    Posts(PostedError),
+}
+
+impl Failure {
+    /// The exception the call throws, if it throws one that is known.
+    pub fn exception(&self) -> Option<&str> {
+        match self {
+            Failure::Throws(exception) => exception.as_deref(),
+            Failure::Posts(_) => None,
+        }
+    }
+
+    /// The error callback the call posts, if it posts one.
+    pub fn posted(&self) -> Option<&PostedError> {
+        match self {
+            Failure::Throws(_) => None,
+            Failure::Posts(posted) => Some(posted),
+        }
+    }
+}
+
+/// An error callback a failing call posts instead of throwing.
+/// The state the object is in afterwards is not modelled: a checker forgets it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PostedError {
+    /// The listener method that receives it, fully qualified:
+    /// `android.media.MediaPlayer.OnErrorListener.onError`.
+    pub callback: String,
 }
 
 /// What happens in a state when the client lets time pass.

@@ -159,6 +159,10 @@ fn json_errors_name_the_place() {
         json_with(r#""callins": {"start": {"kind": "enabled", "target": "Idle", "ignore": true}}"#),
         json_with(r#""callins": {"start": {"kind": "restricted", "exception": "java.io.IOException"}}"#),
         json_with(r#""name": "Idle""#),
+        json_with(r#""callins": {"start": {"kind": "error", "posts": "onError"}}"#),
+        json_with(
+            r#""callins": {"start": {"kind": "error", "exception": "a.E", "posts": "a.L.onError"}}"#,
+        ),
         r#"{"format": "typestar/2"}"#.to_owned(),
         r#"{"format": "typestar/1", "class": "a.B", "initial": "A", "states": [{"name": "B"}, {"name": "B"}], "examples": [{"accepted": true, "trace": ["quiet", "go"]}]}"#.to_owned(),
         "{\"format\": \"typestar/1\",\n \"class\": \"a.B\"".to_owned(),
@@ -183,6 +187,8 @@ fn json_errors_name_the_place() {
         t.json:9:99: unknown field `ignore`, expected one of `target`, `ignored`, `origin`
         t.json:9:104: unknown field `exception`, expected `origin`
         t.json:9:30: duplicate field `name`
+        t.json:9:73: states[1].callins.start.posts: "onError" is not a qualified listener method (`Type.method`)
+        t.json:9:93: states[1].callins.start.posts: an error either throws `exception` or posts a callback, not both
         t.json:1:23: unknown variant `typestar/2`, expected `typestar/1`
         t.json:1:53: initial: unknown state `A`
         t.json:1:93: states[1].name: state `B` is declared twice
@@ -399,8 +405,8 @@ fn a_protocol_on_one_level_takes_that_levels_steps() {
                     if *ignored { " ignored" } else { "" }
                 )
             }
-            typestates::Step::Error { exception, .. } => {
-                format!("error {}", exception.as_deref().unwrap_or("-"))
+            typestates::Step::Error { failure, .. } => {
+                format!("error {}", failure.exception().unwrap_or("-"))
             }
             typestates::Step::Restricted { .. } => "restricted".to_owned(),
         }

@@ -342,6 +342,10 @@ enum StepDto {
         /// The exception the framework throws, when known.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         exception: Option<String>,
+        /// The error callback the call posts instead of throwing (fully qualified listener
+        /// method); never with `exception`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        posts: Option<String>,
         /// Where this fact comes from.
         #[serde(default, skip_serializing_if = "OriginDto::is_empty")]
         origin: OriginDto,

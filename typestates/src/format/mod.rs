@@ -110,3 +110,17 @@ impl fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+/// Whether `text` names a listener method as a posted error callback must: a qualified Java
+/// name of at least two parts (`android.media.MediaPlayer.OnErrorListener.onError`).
+pub(crate) fn is_posted_callback(text: &str) -> bool {
+    let parts: Vec<&str> = text.split('.').collect();
+    parts.len() >= 2
+        && parts.iter().all(|part| {
+            let mut chars = part.chars();
+            chars
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || matches!(c, '_' | '$'))
+                && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+        })
+}

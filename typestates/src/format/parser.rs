@@ -9,12 +9,12 @@
 use std::collections::HashMap;
 
 use super::lexer::{lex_line, Spanned, Token};
-use super::{Diagnostic, RESERVED};
+use super::{is_posted_callback, Diagnostic, RESERVED};
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::levels::ApiLevels;
 use crate::model::{
-    Callback, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId, Step, Steps,
-    Typestate, WaitOutcome,
+    Callback, Callin, CallinId, Event, Example, Failure, LevelStep, Origin, PostedError, State,
+    StateId, Step, Steps, Typestate, WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
@@ -132,7 +132,7 @@ enum Trigger {
 
 enum RawEffect {
     Goto { target: Name, ignored: bool },
-    Error { exception: Option<String> },
+    Error { failure: Failure },
     Fail,
     Restricted,
 }
@@ -581,7 +581,8 @@ fn optional_empty_params(cursor: &mut Cursor) -> Result<(), (usize, String)> {
     Ok(())
 }
 
-/// `CALLIN -> TARGET [ignored]`, `CALLIN error [EXCEPTION]`, `CALLIN restricted`,
+/// `CALLIN -> TARGET [ignored]`, `CALLIN error [EXCEPTION]`, `CALLIN error posts CALLBACK`,
+/// `CALLIN restricted`,
 /// `on CALLBACK -> TARGET`, `quiet -> TARGET`, `fails`, `wait restricted`; each may end with
 /// `levels RANGE` (callins only), `from "source"` and `unverified`.
 fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usize, String)> {
@@ -627,12 +628,23 @@ fn transition(keyword: Name, cursor: &mut Cursor) -> Result<RawTransition, (usiz
                 }
                 (Trigger::Callin(keyword), RawEffect::Restricted)
             } else if cursor.eat_word("error") {
-                let exception = if cursor.peek_is_word() && !cursor.peek_keyword() {
-                    Some(cursor.word("the exception class")?.text)
+                let failure = if cursor.eat_word("posts") {
+                    let expected = "the error callback the call posts, a qualified listener method (`android.media.MediaPlayer.OnErrorListener.onError`)";
+                    if !cursor.peek_is_word() || cursor.peek_keyword() {
+                        return Err(cursor.error(expected));
+                    }
+                    let at = cursor.error(expected);
+                    let callback = cursor.word(expected)?.text;
+                    if !is_posted_callback(&callback) {
+                        return Err(at);
+                    }
+                    Failure::Posts(PostedError { callback })
+                } else if cursor.peek_is_word() && !cursor.peek_keyword() {
+                    Failure::Throws(Some(cursor.word("the exception class")?.text))
                 } else {
-                    None
+                    Failure::Throws(None)
                 };
-                (Trigger::Callin(keyword), RawEffect::Error { exception })
+                (Trigger::Callin(keyword), RawEffect::Error { failure })
             } else {
                 cursor.expect(
                     Token::Arrow,
@@ -1020,8 +1032,8 @@ impl Resolver<'_> {
                                 ignored: *ignored,
                                 origin,
                             },
-                            RawEffect::Error { exception } => Step::Error {
-                                exception: exception.clone(),
+                            RawEffect::Error { failure } => Step::Error {
+                                failure: failure.clone(),
                                 origin,
                             },
                             RawEffect::Restricted => Step::Restricted { origin },

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use super::lexer::quote;
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
 use crate::levels::ApiLevels;
-use crate::model::{Step, Typestate, WaitOutcome};
+use crate::model::{Failure, Step, Typestate, WaitOutcome};
 use crate::obligation::Basis;
 use crate::Origin;
 
@@ -204,13 +204,16 @@ fn write_step(
             }
             origin
         }
-        Step::Error { exception, origin } => {
-            if exception.is_none() && *origin == Origin::default() && levels.is_none() {
+        Step::Error { failure, origin } => {
+            if *failure == Failure::Throws(None) && *origin == Origin::default() && levels.is_none()
+            {
                 return Ok(());
             }
             write!(out, "  {name} error")?;
-            if let Some(exception) = exception {
-                write!(out, " {exception}")?;
+            match failure {
+                Failure::Throws(Some(exception)) => write!(out, " {exception}")?,
+                Failure::Throws(None) => {}
+                Failure::Posts(posted) => write!(out, " posts {}", posted.callback)?,
             }
             origin
         }

@@ -12,7 +12,7 @@ pub mod dot;
 pub mod mermaid;
 pub mod table;
 
-use crate::model::{StateId, Step, Typestate, WaitOutcome};
+use crate::model::{Failure, StateId, Step, Typestate, WaitOutcome};
 
 /// What the diagrams show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -118,10 +118,15 @@ fn edges(t: &Typestate, options: Options) -> Vec<Edge> {
                     };
                     add(from, Node::State(*target), kind, Some(label));
                 }
-                Step::Error { exception, .. } if options.error_sink => {
-                    let label = match exception {
-                        Some(exception) => format!("{name} / {}", simple_name(exception)),
-                        None => name.clone(),
+                Step::Error { failure, .. } if options.error_sink => {
+                    let label = match failure {
+                        Failure::Throws(Some(exception)) => {
+                            format!("{name} / {}", simple_name(exception))
+                        }
+                        Failure::Throws(None) => name.clone(),
+                        Failure::Posts(posted) => {
+                            format!("{name} / posts {}", simple_name(&posted.callback))
+                        }
                     };
                     add(from, Node::Error, EdgeKind::Error, Some(label));
                 }

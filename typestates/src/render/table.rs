@@ -17,7 +17,7 @@
 //! Facts marked unverified end in `?`.
 
 use super::simple_name;
-use crate::model::{CallinId, Origin, StateId, Step, Typestate, WaitOutcome};
+use crate::model::{CallinId, Failure, Origin, StateId, Step, Typestate, WaitOutcome};
 
 /// The header and one row per state, as text cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,11 +127,11 @@ fn step_cell(t: &Typestate, step: &Step) -> String {
                 format!("→ {target}")
             }
         }
-        Step::Error {
-            exception: Some(exception),
-            ..
-        } => format!("✗ {}", simple_name(exception)),
-        Step::Error { .. } => "✗".to_owned(),
+        Step::Error { failure, .. } => match failure {
+            Failure::Throws(Some(exception)) => format!("✗ {}", simple_name(exception)),
+            Failure::Throws(None) => "✗".to_owned(),
+            Failure::Posts(posted) => format!("✗ posts {}", simple_name(&posted.callback)),
+        },
         Step::Restricted { .. } => "restricted".to_owned(),
     };
     mark_unverified(cell, step.origin())

@@ -22,7 +22,9 @@ class PrepareAsync {
         log("started");
     }
 
-    // Offered: a field, and the start is the last statement.
+    // Not offered: the start is the last statement, but the other methods' wrong start() may
+    // leave the field in MediaPlayer's error state, which the protocol does not model, so the
+    // finding is only possible.
     void fieldLast(String url) throws Exception {
         field.reset();
         field.setDataSource(url);

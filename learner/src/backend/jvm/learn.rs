@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-use typestates::{Backend, Code, LearningRun, Step, Typestate};
+use typestates::{Backend, Code, Failure, LearningRun, Step, Typestate};
 
 use super::error::JvmError;
 use super::experiment::Experiment;
@@ -228,7 +228,8 @@ fn name_exception(typestate: &mut Typestate, exception: &str) {
         for (step, plain) in state.on_callin.iter_mut().zip(&plain) {
             if let (
                 Step::Error {
-                    exception: known, ..
+                    failure: Failure::Throws(known),
+                    ..
                 },
                 true,
             ) = (step, plain)

@@ -211,11 +211,9 @@ fn step_dto(step: &Step, state_name: &impl Fn(StateId) -> String) -> StepDto {
             ignored: *ignored,
             origin: origin(o),
         },
-        Step::Error {
-            exception,
-            origin: o,
-        } => StepDto::Error {
-            exception: exception.clone(),
+        Step::Error { failure, origin: o } => StepDto::Error {
+            exception: failure.exception().map(str::to_owned),
+            posts: failure.posted().map(|posted| posted.callback.clone()),
             origin: origin(o),
         },
         Step::Restricted { origin: o } => StepDto::Restricted { origin: origin(o) },

@@ -11,11 +11,11 @@ use super::{
 };
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::format::lexer::is_word;
-use crate::format::{Diagnostic, MAX_ERRORS, METHOD_KINDS, RESERVED};
+use crate::format::{is_posted_callback, Diagnostic, MAX_ERRORS, METHOD_KINDS, RESERVED};
 use crate::levels::ApiLevels;
 use crate::model::{
-    Callback, CallbackId, Callin, CallinId, Event, Example, LevelStep, Origin, State, StateId,
-    Step, Steps, Typestate, WaitOutcome,
+    Callback, CallbackId, Callin, CallinId, Event, Example, Failure, LevelStep, Origin,
+    PostedError, State, StateId, Step, Steps, Typestate, WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
@@ -319,6 +319,18 @@ impl Importer<'_> {
         text
     }
 
+    /// A posted error callback's listener method, which must be qualified (`Type.method`).
+    fn posted_callback(&mut self, at: &JsonPath, callback: String) -> String {
+        let callback = self.word(at, callback);
+        if !is_posted_callback(&callback) {
+            self.error(
+                at,
+                format!("{callback:?} is not a qualified listener method (`Type.method`)"),
+            );
+        }
+        callback
+    }
+
     /// Records every state and symbol name, reporting duplicates, reserved words and names
     /// the text format could not write.
     fn declare_names(&mut self, dto: &TypestateDto) {
@@ -518,11 +530,30 @@ impl Importer<'_> {
             },
             StepDto::Error {
                 exception,
+                posts,
                 origin: o,
-            } => Step::Error {
-                exception: exception.map(|name| self.word(&at.key("exception"), name)),
-                origin: origin(o),
-            },
+            } => {
+                let failure = match (exception, posts) {
+                    (exception, None) => {
+                        Failure::Throws(exception.map(|name| self.word(&at.key("exception"), name)))
+                    }
+                    (None, Some(callback)) => Failure::Posts(PostedError {
+                        callback: self.posted_callback(&at.key("posts"), callback),
+                    }),
+                    (Some(_), Some(callback)) => {
+                        self.error(
+                            &at.key("posts"),
+                            "an error either throws `exception` or posts a callback, not both"
+                                .to_owned(),
+                        );
+                        Failure::Posts(PostedError { callback })
+                    }
+                };
+                Step::Error {
+                    failure,
+                    origin: origin(o),
+                }
+            }
             StepDto::Restricted { origin: o } => Step::Restricted { origin: origin(o) },
         }
     }
