@@ -606,6 +606,60 @@ async fn cancelling_a_run_on_the_host_jvm_stops_its_jvms() {
     let _ = std::fs::remove_dir_all(&classes);
 }
 
+/// Cancelling a learning run in Robolectric, either way, ends the progress and the run's JVM.
+/// The run's JVM is told apart by a folder of its own on `typestar.classpath`, which its class path names.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_run_in_robolectric_stops_its_jvm() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    for cancel in Cancel::ALL {
+        let marker = std::env::temp_dir().join(format!(
+            "typestar-cancel-robolectric-{}-{cancel:?}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&marker).expect("a folder for the class path");
+        let mut server = TestServer::builder()
+            .learner(Learners::default())
+            .settings(json!({
+                "backend": "robolectric",
+                "classpath": [marker],
+                "diagnostics": { "debounceMs": 0 }
+            }))
+            .build()
+            .await;
+        let uri = server.open("A.java", TIMER).await;
+        let drafted = server
+            .request("workspace/executeCommand", learn_args(&uri))
+            .await;
+        assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+        let id = server
+            .send_request("workspace/executeCommand", learn_args(&uri))
+            .await;
+        server
+            .await_notification("$/progress", |p| {
+                p["token"] == "typestar/learn/android.os.CountDownTimer"
+                    && p["value"]["kind"] == "report"
+            })
+            .await;
+        let marker = marker.display().to_string();
+        assert!(
+            eventually(|| !jvms_naming(&marker).is_empty()).await,
+            "{cancel:?}: no JVM of the run names {marker}"
+        );
+        cancel.send(&server, id, "android.os.CountDownTimer").await;
+        cancel.check(&server.await_response(id).await);
+        let end = server.await_progress_end("typestar/learn/").await;
+        assert_eq!(end["value"]["message"], "cancelled", "{cancel:?}");
+        assert!(
+            eventually(|| jvms_naming(&marker).is_empty()).await,
+            "{cancel:?}: JVMs still running: {:?}",
+            jvms_naming(&marker)
+        );
+        let _ = std::fs::remove_dir_all(&marker);
+    }
+}
+
 /// The command lines of the live processes (zombies excluded) naming `marker`.
 fn jvms_naming(marker: &str) -> Vec<String> {
     std::fs::read_dir("/proc")
