@@ -2,6 +2,9 @@
 //!
 //! An [`Incremental`] keeps, for one document, the last text, its tree-sitter tree and the IR lowered from it.
 //! It also keeps the findings of the last check, with the library and configuration they were computed with.
+//! Findings and analyses are reused only from a check against the same `Arc<Library>`.
+//! So a library change is seen by pointer identity, never by comparing contents.
+//! A caller keeps one `Arc<Library>` while its protocols stay the same.
 //! Each [`Incremental::check`] of a new text goes through these steps:
 //! 1. It finds the one [`TextEdit`] between the old and the new text (their common prefix and suffix).
 //!    So the caller only hands over whole texts, in any order.
@@ -20,6 +23,7 @@
 //! The result is always that of [`crate::check`] on the same text, and the kept IR that lowered from it.
 //! `tests/incremental.rs` applies many random edits to fixture files and compares both after each one.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use tree_sitter::{Parser, Tree};
@@ -68,7 +72,8 @@ struct Parsed {
 
 /// The last analysis and what it depended on.
 struct Last {
-    library: Library,
+    /// Compared by pointer, never by contents.
+    library: Arc<Library>,
     config: CheckConfig,
     text: String,
     ir: SourceIr,
@@ -98,9 +103,10 @@ pub enum Reuse {
 
 impl Incremental {
     /// Checks `file` against `library`; the same result as [`crate::check`].
+    /// Analyses are reused only from a check against the same `Arc`.
     pub fn check(
         &mut self,
-        library: &Library,
+        library: &Arc<Library>,
         file: &SourceFile,
         config: &CheckConfig,
     ) -> CheckResult {
@@ -110,7 +116,7 @@ impl Incremental {
     /// [`Incremental::check`], also telling what was reused.
     pub fn check_reporting(
         &mut self,
-        library: &Library,
+        library: &Arc<Library>,
         file: &SourceFile,
         config: &CheckConfig,
     ) -> (CheckResult, Reuse) {
@@ -462,13 +468,13 @@ impl Last {
     /// [`Last::reusable`]), relocated.
     fn reuse(
         &mut self,
-        library: &Library,
+        library: &Arc<Library>,
         config: &CheckConfig,
         edit: TextEdit,
         new: NewIr<'_>,
         text: &str,
     ) -> Result<CheckResult, Analyses> {
-        if self.config != *config || self.library != *library {
+        if self.config != *config || !Arc::ptr_eq(&self.library, library) {
             return Err(Analyses::default());
         }
         let old_text = std::mem::replace(&mut self.text, text.to_owned());

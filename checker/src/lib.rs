@@ -34,7 +34,7 @@
 //! 6. In `server`, its extensions in `analysis::Language` and the project walk (`server/src/project.rs`).
 //!
 //! The public API is what `server` and the benchmarks use: the modules declared `pub` below and the re-exports.
-//! `flow` and `visit` are public too, for the data-driven tests in `checker/tests/`.
+//! `flow` is public too, for the data-driven tests in `checker/tests/`.
 //! Every other module is private to the crate.
 //!
 //! ```text
@@ -44,6 +44,10 @@
 //!     println!("{}:{}: {}: {}", file.path.display(), v.span.start, v.kind.name(), v.message);
 //! }
 //! ```
+
+// The tests inside the crate name it as the tests outside do.
+#[cfg(test)]
+extern crate self as checker;
 
 mod accessors;
 mod assertions;
@@ -70,7 +74,7 @@ pub mod resolve;
 pub mod source;
 mod suppress;
 mod typestate_flow;
-pub mod visit;
+mod visit;
 mod visit_mut;
 
 pub use check::{check, project_config, states_at, CheckConfig, CheckResult, StatesAt};

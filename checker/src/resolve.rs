@@ -1203,3 +1203,6 @@ impl<'v> Visitor<'v> for Resolver<'_> {
         self.method(method);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -8,6 +8,7 @@
 mod support;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use checker::{check, CheckConfig, Incremental, Lowering, Reuse, SourceFile};
 use test_tiers::Tier;
@@ -278,7 +279,7 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
     if !test_tiers::runs(Tier::RandomEdits) {
         return;
     }
-    let library = Library::bundled();
+    let library = Arc::new(Library::bundled());
     let mut random = Random(0x7e57_57a7);
     let mut reused = [0usize; 5];
     let mut reused_bodies_with_leaks = 0;
@@ -370,7 +371,7 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
 
 #[test]
 fn renaming_a_method_nothing_names_reuses_the_analyses_of_the_others() {
-    let library = Library::bundled();
+    let library = Arc::new(Library::bundled());
     let config = CheckConfig::default();
     let text = "import android.media.MediaPlayer;\n\nclass A {\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n\n    void g() {\n        MediaPlayer q = new MediaPlayer();\n        q.start();\n    }\n}\n";
     let mut engine = Incremental::default();
@@ -393,7 +394,7 @@ fn renaming_a_method_nothing_names_reuses_the_analyses_of_the_others() {
 
 #[test]
 fn adding_a_statement_or_a_local_to_one_method_reuses_the_analyses_of_the_others() {
-    let library = Library::bundled();
+    let library = Arc::new(Library::bundled());
     let config = CheckConfig::default();
     let text = "import android.media.MediaPlayer;\n\nclass A {\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n\n    void g() {\n        MediaPlayer q = new MediaPlayer();\n        q.start();\n    }\n\n    void h() {\n        MediaPlayer r = new MediaPlayer();\n        r.start();\n    }\n}\n";
     let mut engine = Incremental::default();
@@ -422,7 +423,7 @@ fn adding_a_statement_or_a_local_to_one_method_reuses_the_analyses_of_the_others
 /// local added to one method renumbers those of the next.
 #[test]
 fn the_leaks_of_untouched_methods_are_reused_and_moved() {
-    let library = Library::bundled();
+    let library = Arc::new(Library::bundled());
     let config = CheckConfig {
         report_unreleased: true,
         ..CheckConfig::default()
@@ -453,7 +454,7 @@ fn the_leaks_of_untouched_methods_are_reused_and_moved() {
 
 #[test]
 fn a_comment_edit_keeps_the_findings_and_a_code_edit_does_not() {
-    let library = Library::bundled();
+    let library = Arc::new(Library::bundled());
     let config = CheckConfig::default();
     let text = "import android.media.MediaPlayer;\n\nclass A {\n    // a comment\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n}\n";
     let mut engine = Incremental::default();
@@ -485,11 +486,30 @@ fn a_comment_edit_keeps_the_findings_and_a_code_edit_does_not() {
     assert!(after.violations.is_empty());
 }
 
+/// The library is compared by pointer: a comment edit checked against another `Arc`, even
+/// of an equal library, is analysed again; against the same `Arc`, its findings are kept.
+#[test]
+fn a_library_change_is_seen_by_pointer_identity() {
+    let library = Arc::new(Library::bundled());
+    let config = CheckConfig::default();
+    let text = "import android.media.MediaPlayer;\n\nclass A {\n    // a comment\n    void f() {\n        MediaPlayer p = new MediaPlayer();\n        p.start();\n    }\n}\n";
+    let mut engine = Incremental::default();
+    engine.check(&library, &java_file(text), &config);
+    let commented = text.replace("a comment", "a longer\n    // comment");
+    let other = Arc::new(Library::clone(&library));
+    let (after, reuse) = engine.check_reporting(&other, &java_file(&commented), &config);
+    assert_eq!(reuse, Reuse::Tree);
+    assert_eq!(after, check(&other, &java_file(&commented), &config));
+    let typed = commented.replace("a longer", "a much longer");
+    let (_, reuse) = engine.check_reporting(&other, &java_file(&typed), &config);
+    assert_eq!(reuse, Reuse::Ir, "the same `Arc` again");
+}
+
 /// A leak fix is made of the text around it: a comment edit inside the text it rewrites must
 /// not keep the old fix, so the engine checks again and equals a check from scratch.
 #[test]
 fn a_comment_edit_inside_a_leak_fix_computes_the_fix_again() {
-    let library = Library::bundled();
+    let library = Arc::new(Library::bundled());
     let config = CheckConfig {
         report_unreleased: true,
         ..CheckConfig::default()

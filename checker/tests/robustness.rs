@@ -329,7 +329,7 @@ fn parsing_in_check_stops_at_the_time_limit() {
         method.repeat(40_000)
     );
     let file = SourceFile::from_bytes(Path::new("Big.java"), big.into_bytes()).expect("UTF-8");
-    let library = typestates::library::Library::bundled();
+    let library = std::sync::Arc::new(typestates::library::Library::bundled());
     for skip_unrelated in [true, false] {
         let config = checker::CheckConfig {
             time_limit: std::time::Duration::from_millis(1),
@@ -399,7 +399,7 @@ fn lone_cr_ends_lines() {
         "  }",
         "}",
     ];
-    let library = typestates::library::Library::bundled();
+    let library = std::sync::Arc::new(typestates::library::Library::bundled());
     let config = checker::CheckConfig::default();
     for ending in ["\r", "\n", "\r\n"] {
         let text = lines.join(ending);

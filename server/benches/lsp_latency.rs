@@ -213,7 +213,7 @@ fn main() {
         .build()
         .expect("a runtime");
     let text = java_file();
-    let library = typestates::library::Library::bundled();
+    let library = std::sync::Arc::new(typestates::library::Library::bundled());
     let file = checker::SourceFile {
         path: "Big.java".into(),
         language: checker::ir::Language::Java,

@@ -17,7 +17,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use checker::NameFilter;
 use regex::Regex;
@@ -54,6 +54,45 @@ pub fn library_on(library: &Library, band: ApiLevels) -> Cow<'_, Library> {
         Cow::Borrowed(library)
     } else {
         Cow::Owned(library.at_level(band.representative()))
+    }
+}
+
+/// A library and its restrictions to ranges of API levels ([`library_on`]), each made once
+/// and shared.
+/// A checker's incremental cache sees a library change by pointer identity.
+/// So the same band always gets the same `Arc` until the library is replaced.
+#[derive(Debug, Default)]
+pub struct LevelLibraries {
+    whole: Arc<Library>,
+    bands: Mutex<Vec<(ApiLevels, Arc<Library>)>>,
+}
+
+impl LevelLibraries {
+    /// `library` on every level, with no band made yet.
+    pub fn new(library: Library) -> LevelLibraries {
+        LevelLibraries {
+            whole: Arc::new(library),
+            bands: Mutex::default(),
+        }
+    }
+
+    /// The library on every level.
+    pub fn whole(&self) -> &Arc<Library> {
+        &self.whole
+    }
+
+    /// The library on the levels of `band`, made on the first call for `band`.
+    pub fn on(&self, band: ApiLevels) -> Arc<Library> {
+        let mut bands = self.bands.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((_, library)) = bands.iter().find(|(made, _)| *made == band) {
+            return library.clone();
+        }
+        let library = match library_on(&self.whole, band) {
+            Cow::Borrowed(_) => self.whole.clone(),
+            Cow::Owned(library) => Arc::new(library),
+        };
+        bands.push((band, library.clone()));
+        library
     }
 }
 

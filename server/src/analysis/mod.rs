@@ -348,9 +348,10 @@ pub struct CallFact {
 pub trait Checker: Send + Sync + 'static {
     /// Checks one file against the library, reusing and updating what `cache` kept of the
     /// document's earlier checks.
+    /// The cache reuses work only from a check against the same `Arc` (`checker::Incremental`).
     fn check(
         &self,
-        library: &Library,
+        library: &Arc<Library>,
         file: &SourceFile,
         cache: &DocumentCache,
         options: CheckOptions,

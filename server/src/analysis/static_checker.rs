@@ -28,7 +28,7 @@ pub struct StaticChecker {
 impl Checker for StaticChecker {
     fn check(
         &self,
-        library: &Library,
+        library: &Arc<Library>,
         file: &SourceFile,
         cache: &DocumentCache,
         options: CheckOptions,

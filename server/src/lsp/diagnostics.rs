@@ -26,8 +26,8 @@ use super::session::Session;
 use super::settings::Settings;
 use super::{tasks, to_proto};
 use crate::analysis::text::LineIndex;
-use crate::analysis::{CallFact, Checker, DocumentCache, FileAnalysis, Library, SourceFile};
-use crate::sdk::{level_bands, library_on, merge_finding, SdkReader};
+use crate::analysis::{CallFact, Checker, DocumentCache, FileAnalysis, SourceFile};
+use crate::sdk::{level_bands, merge_finding, LevelLibraries, SdkReader};
 use typestates::{ApiLevels, LevelSet};
 
 /// Schedules a check of the document's current state. Call it synchronously, right after the
@@ -120,7 +120,7 @@ async fn check(session: &Session, snapshot: Snapshot) {
 /// Runs the checker on a snapshot on a blocking thread; `None` if it panicked (logged).
 pub async fn analyze(session: &Session, snapshot: &Snapshot) -> Option<FileAnalysis> {
     let checker = session.engines.checker.clone();
-    let library = session.library();
+    let library = session.levels();
     let settings = session.settings();
     let file = snapshot.file.clone();
     let cache = snapshot.cache.clone();
@@ -138,7 +138,7 @@ pub async fn analyze(session: &Session, snapshot: &Snapshot) -> Option<FileAnaly
 /// The settings say which leaks are reported.
 pub fn check_on_levels(
     checker: &dyn Checker,
-    library: &Library,
+    library: &LevelLibraries,
     settings: &Settings,
     file: &SourceFile,
     cache: &DocumentCache,
@@ -152,7 +152,7 @@ pub fn check_on_levels(
 /// checked last ([`check_on_levels`]).
 pub fn calls(
     checker: &dyn Checker,
-    library: &Library,
+    library: &LevelLibraries,
     settings: &Settings,
     file: &SourceFile,
     cache: &DocumentCache,
@@ -164,15 +164,15 @@ pub fn calls(
 
 fn check_bands(
     checker: &dyn Checker,
-    library: &Library,
+    library: &LevelLibraries,
     settings: &Settings,
     file: &SourceFile,
     cache: &DocumentCache,
 ) -> FileAnalysis {
     let (sdk, options) = (settings.sdk, settings.check);
-    let bands = level_bands(library, [&*file.text]);
+    let bands = level_bands(library.whole(), [&*file.text]);
     if bands == [ApiLevels::ALL] {
-        return checker.check(library, file, cache, options);
+        return checker.check(library.whole(), file, cache, options);
     }
     let app = match &file.path {
         Some(path) => SdkReader::new(sdk).levels_of(path).range(),
@@ -189,7 +189,7 @@ fn check_bands(
         if on.is_empty() {
             continue;
         }
-        let analysis = checker.check(&library_on(library, band), file, cache, options);
+        let analysis = checker.check(&library.on(band), file, cache, options);
         for finding in analysis.findings {
             merge_finding(&mut findings, &mut levels, finding, on);
         }

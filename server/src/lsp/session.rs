@@ -19,6 +19,7 @@ use super::documents::Documents;
 use super::settings::Settings;
 use crate::analysis::{Checker, Library};
 use crate::learning::Learner;
+use crate::sdk::LevelLibraries;
 
 /// The analysis engines the server runs: the production ones, or scripted ones in tests.
 #[derive(Clone)]
@@ -43,7 +44,7 @@ pub struct Session {
     /// Files that have workspace-check diagnostics or `.typestate` errors published, so a later
     /// check can clear the ones it no longer reports.
     pub published: Mutex<HashSet<Uri>>,
-    library: RwLock<Arc<Library>>,
+    library: RwLock<Arc<LevelLibraries>>,
     settings: RwLock<Arc<Settings>>,
     roots: RwLock<Arc<Vec<PathBuf>>>,
     capabilities: OnceLock<Capabilities>,
@@ -74,12 +75,18 @@ impl Session {
 
     /// The current protocol library.
     pub fn library(&self) -> Arc<Library> {
+        read(&self.library).whole().clone()
+    }
+
+    /// The current protocol library and its restrictions to API levels, which checks use.
+    /// It is the same `Arc` until [`Session::set_library`].
+    pub fn levels(&self) -> Arc<LevelLibraries> {
         read(&self.library)
     }
 
-    /// Replaces the library.
+    /// Replaces the library; checks use new `Arc`s from now on.
     pub fn set_library(&self, library: Library) {
-        write(&self.library, library);
+        write(&self.library, LevelLibraries::new(library));
     }
 
     /// The current settings.

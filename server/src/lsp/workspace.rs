@@ -124,7 +124,7 @@ fn read_text(path: &Path) -> Result<String, FileError> {
 
 async fn check_file(session: &Session, uri: &Uri, file: SourceFile) -> Vec<Diagnostic> {
     let checker = session.engines.checker.clone();
-    let library = session.library();
+    let library = session.levels();
     let settings = session.settings();
     let what = format!("checking {}", uri.as_str());
     let text = file.text.clone();

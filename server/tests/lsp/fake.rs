@@ -22,6 +22,8 @@ use crate::harness::COUNTDOWN;
 #[derive(Default)]
 pub struct FakeChecker {
     checks: AtomicUsize,
+    /// The library each check was handed, in order.
+    libraries: Mutex<Vec<Arc<Library>>>,
     released: Mutex<bool>,
     opened: Condvar,
     /// Notified when a `SLOW` check returns.
@@ -41,17 +43,23 @@ impl FakeChecker {
     pub fn checks(&self) -> usize {
         self.checks.load(Ordering::SeqCst)
     }
+
+    /// The library each check was handed, in order.
+    pub fn libraries(&self) -> Vec<Arc<Library>> {
+        self.libraries.lock().unwrap().clone()
+    }
 }
 
 impl Checker for FakeChecker {
     fn check(
         &self,
-        library: &Library,
+        library: &Arc<Library>,
         file: &SourceFile,
         _cache: &DocumentCache,
         _options: CheckOptions,
     ) -> FileAnalysis {
         self.checks.fetch_add(1, Ordering::SeqCst);
+        self.libraries.lock().unwrap().push(library.clone());
         assert!(!file.text.contains("PANIC"), "scripted panic");
         if file.text.contains("SLOW") {
             self.slow_started.notify_one();

@@ -129,9 +129,16 @@ const TIMER: &str = "import android.os.CountDownTimer;\nclass A {\n    CountDown
 /// A server learning with the real learner on `backend`, and its answer to learning the class
 /// of `text` (at line 2, column 6).
 async fn learn_with(backend: &str, text: &str) -> (TestServer, Value) {
+    let settings = json!({ "backend": backend, "diagnostics": { "debounceMs": 0 } });
+    learn_with_settings(settings, text).await
+}
+
+/// A server with the real learners and `settings`, its answer to `typestar.learnClass` on
+/// the class of `text`.
+async fn learn_with_settings(settings: Value, text: &str) -> (TestServer, Value) {
     let mut server = TestServer::builder()
         .learner(Learners::default())
-        .settings(json!({ "backend": backend, "diagnostics": { "debounceMs": 0 } }))
+        .settings(settings)
         .build()
         .await;
     let uri = server.open("A.java", text).await;
@@ -268,13 +275,18 @@ async fn an_android_class_is_learned_in_robolectric_beside_the_bundled_protocol(
         "backend robolectric: Robolectric",
     )
     .await;
+    await_timer_report(&mut server).await;
+    server.await_progress_end("typestar/learn/").await;
+}
+
+/// Waits for a progress report of a run learning CountDownTimer.
+async fn await_timer_report(server: &mut TestServer) {
     server
         .await_notification("$/progress", |p| {
             p["token"] == "typestar/learn/android.os.CountDownTimer"
                 && p["value"]["kind"] == "report"
         })
         .await;
-    server.await_progress_end("typestar/learn/").await;
 }
 
 /// Drafting runs on the host JVM, which has no Android classes: learning on devices asks for
@@ -586,24 +598,80 @@ async fn cancelling_a_run_on_the_host_jvm_stops_its_jvms() {
         server
             .await_notification("$/progress", |p| p["value"]["kind"] == "report")
             .await;
-        assert!(
-            eventually(|| !jvms_naming(&marker).is_empty()).await,
-            "{cancel:?}: no JVM of the run names {marker}"
-        );
-        cancel
-            .send(&server, id, "com.example.typestar.UploadSession")
-            .await;
-        cancel.check(&server.await_response(id).await);
-        let end = server.await_progress_end("typestar/learn/").await;
-        assert_eq!(end["value"]["message"], "cancelled", "{cancel:?}");
-        // Killed as the run is dropped; the kernel takes a moment to end them.
-        assert!(
-            eventually(|| jvms_naming(&marker).is_empty()).await,
-            "{cancel:?}: JVMs still running: {:?}",
-            jvms_naming(&marker)
-        );
+        cancel_stops_the_jvms(
+            &mut server,
+            cancel,
+            id,
+            "com.example.typestar.UploadSession",
+            &marker,
+        )
+        .await;
     }
     let _ = std::fs::remove_dir_all(&classes);
+}
+
+/// Cancelling a learning run in Robolectric, either way, ends the progress and the run's JVM.
+/// The run's JVM is told apart by a folder of its own on `typestar.classpath`, which its class path names.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_a_run_in_robolectric_stops_its_jvm() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    for cancel in Cancel::ALL {
+        let marker = std::env::temp_dir().join(format!(
+            "typestar-cancel-robolectric-{}-{cancel:?}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&marker).expect("a folder for the class path");
+        let settings = json!({
+            "backend": "robolectric",
+            "classpath": [marker],
+            "diagnostics": { "debounceMs": 0 }
+        });
+        let (mut server, drafted) = learn_with_settings(settings, TIMER).await;
+        assert_eq!(drafted["result"]["status"], "drafted", "{drafted}");
+        let uri = server.uri("A.java");
+        let id = server
+            .send_request("workspace/executeCommand", learn_args(&uri))
+            .await;
+        await_timer_report(&mut server).await;
+        let class = "android.os.CountDownTimer";
+        cancel_stops_the_jvms(
+            &mut server,
+            cancel,
+            id,
+            class,
+            &marker.display().to_string(),
+        )
+        .await;
+        let _ = std::fs::remove_dir_all(&marker);
+    }
+}
+
+/// Once a JVM of the run learning `class` (request `id`) names `marker`, cancels the run the
+/// `cancel` way: the request is answered as cancelled, the progress ends, and no JVM naming
+/// `marker` is left.
+async fn cancel_stops_the_jvms(
+    server: &mut TestServer,
+    cancel: Cancel,
+    id: i64,
+    class: &str,
+    marker: &str,
+) {
+    assert!(
+        eventually(|| !jvms_naming(marker).is_empty()).await,
+        "{cancel:?}: no JVM of the run names {marker}"
+    );
+    cancel.send(server, id, class).await;
+    cancel.check(&server.await_response(id).await);
+    let end = server.await_progress_end("typestar/learn/").await;
+    assert_eq!(end["value"]["message"], "cancelled", "{cancel:?}");
+    // Killed as the run is dropped; the kernel takes a moment to end them.
+    assert!(
+        eventually(|| jvms_naming(marker).is_empty()).await,
+        "{cancel:?}: JVMs still running: {:?}",
+        jvms_naming(marker)
+    );
 }
 
 /// The command lines of the live processes (zombies excluded) naming `marker`.

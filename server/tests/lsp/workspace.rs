@@ -1,8 +1,11 @@
 //! The startup workspace check, `.typestar/` errors, watching typestate files, settings.
 
-use serde_json::json;
+use std::sync::Arc;
 
-use crate::harness::{TestServer, COUNTDOWN};
+use serde_json::json;
+use server::analysis::Library;
+
+use crate::harness::{Builder, TestServer, COUNTDOWN};
 
 const TWO_STARTS: &str =
     "class A {\n    void run() {\n        timer.start();\n        timer.start();\n    }\n}\n";
@@ -215,4 +218,98 @@ async fn the_settings_give_the_levels_of_a_module_that_does_not_say() {
         ]
     "#]]
     .assert_debug_eq(&messages);
+}
+
+/// The distinct libraries among `libraries`, by pointer.
+fn distinct(libraries: &[Arc<Library>]) -> Vec<*const Library> {
+    let mut pointers: Vec<*const Library> = libraries.iter().map(Arc::as_ptr).collect();
+    pointers.sort();
+    pointers.dedup();
+    pointers
+}
+
+/// A server of `builder` with the Gate protocol in its workspace, and the URI of the
+/// document it opened, which uses Gate.
+async fn gate_user_open(builder: Builder) -> (TestServer, String) {
+    let server = builder
+        .file(".typestar/com/example/Gate.typestate", GATE)
+        .build()
+        .await;
+    let uri = server
+        .open("src/com/example/GateUser.java", GATE_USER)
+        .await;
+    (server, uri)
+}
+
+/// Changes the workspace's Gate protocol so that a second `open()` throws from level 32, not
+/// 31, and tells the server.
+async fn second_open_throws_from_32(server: &TestServer) {
+    server.write(
+        ".typestar/com/example/Gate.typestate",
+        &GATE.replace("levels 31..", "levels 32.."),
+    );
+    server
+        .notify(
+            "workspace/didChangeWatchedFiles",
+            json!({ "changes": [{ "uri": server.uri(".typestar/com/example/Gate.typestate"), "type": 2 }] }),
+        )
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn checks_share_each_level_library_until_a_protocol_file_changes() {
+    let (mut server, uri) = gate_user_open(TestServer::builder()).await;
+    server.await_diagnostics(&uri, Some(1)).await;
+    let first = distinct(&server.checker.libraries());
+    assert!(
+        first.len() > 1,
+        "one library per range of levels: {first:?}"
+    );
+    let edited = GATE_USER.replace("openTwice", "openAgain");
+    server.change(&uri, 2, &edited).await;
+    server.await_diagnostics(&uri, Some(2)).await;
+    let checked = server.checker.libraries().len();
+    assert_eq!(
+        distinct(&server.checker.libraries()),
+        first,
+        "none made again"
+    );
+
+    second_open_throws_from_32(&server).await;
+    server.await_diagnostics(&uri, Some(2)).await;
+    let after = server.checker.libraries();
+    assert!(after.len() > checked, "the open document was checked again");
+    let new = distinct(&after[checked..]);
+    assert!(
+        new.iter().all(|library| !first.contains(library)),
+        "{new:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_document_gets_the_changed_protocol_s_findings() {
+    let builder = TestServer::builder()
+        .static_checker()
+        .settings(json!({ "minSdk": 29, "targetSdk": 33 }));
+    let (mut server, uri) = gate_user_open(builder).await;
+    let message = |diagnostics: Vec<serde_json::Value>| -> Vec<String> {
+        diagnostics
+            .iter()
+            .map(|d| d["message"].as_str().expect("a message").to_owned())
+            .collect()
+    };
+    expect_test::expect![[r#"
+        [
+            "`open()` on Gate `gate` in state Open (after `open()` in openTwice) throws IllegalStateException; allowed here: close (on API levels 31..33)",
+        ]
+    "#]]
+    .assert_debug_eq(&message(server.await_diagnostics(&uri, Some(1)).await));
+
+    second_open_throws_from_32(&server).await;
+    expect_test::expect![[r#"
+        [
+            "`open()` on Gate `gate` in state Open (after `open()` in openTwice) throws IllegalStateException; allowed here: close (on API levels 32..33)",
+        ]
+    "#]]
+    .assert_debug_eq(&message(server.await_diagnostics(&uri, Some(1)).await));
 }

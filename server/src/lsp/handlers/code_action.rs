@@ -41,7 +41,7 @@ pub async fn handle(
         return Ok(None);
     }
     let checker = session.engines.checker.clone();
-    let library = session.library();
+    let library = session.levels();
     let settings = session.settings();
     let encoding = session.encoding();
     tasks::request(session, "code actions", move || {

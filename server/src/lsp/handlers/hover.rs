@@ -17,7 +17,7 @@ pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<O
     };
     let checker = session.engines.checker.clone();
     let settings = session.settings();
-    let library = session.library();
+    let library = session.levels();
     let encoding = session.encoding();
     let link = session.capabilities().view_link;
     tasks::request(session, "hover", move || {
@@ -26,7 +26,7 @@ pub async fn handle(session: &Session, params: HoverParams) -> jsonrpc::Result<O
         let pos = from_proto::pos(&index, encoding, at.position);
         let calls =
             diagnostics::calls(checker.as_ref(), &library, &settings, file, &snapshot.cache);
-        hover::hover(&calls, &library, file, pos, link)
+        hover::hover(&calls, library.whole(), file, pos, link)
             .map(|text| to_proto::hover(&index, encoding, text))
     })
     .await

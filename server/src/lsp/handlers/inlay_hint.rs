@@ -23,7 +23,7 @@ pub async fn handle(
     };
     let checker = session.engines.checker.clone();
     let settings = session.settings();
-    let library = session.library();
+    let library = session.levels();
     let encoding = session.encoding();
     tasks::request(session, "inlay hints", move || {
         let file = &snapshot.file;

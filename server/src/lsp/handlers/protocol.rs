@@ -13,9 +13,10 @@ pub async fn handle(
     session: &Session,
     params: ProtocolParams,
 ) -> jsonrpc::Result<Option<ProtocolView>> {
-    let library = session.library();
+    let library = session.levels();
     match params {
         ProtocolParams::Class { class } => Ok(library
+            .whole()
             .find(&class)
             .ok()
             .map(|entry| protocol::view(entry, &[]))),
@@ -39,7 +40,7 @@ pub async fn handle(
                     file,
                     &snapshot.cache,
                 );
-                protocol::at(&calls, &library, file, pos)
+                protocol::at(&calls, library.whole(), file, pos)
             })
             .await
         }

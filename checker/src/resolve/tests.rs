@@ -1,9 +1,10 @@
-//! Data-driven resolution tests: every call whose receiver type resolves must carry a
-//! `// ^^^ <receiver type>` annotation under its name in the fixture, every Kotlin property
-//! read that is no declared local or field a `// ^^^ property <receiver type>` one, and
-//! nothing else may.
-//! The fixtures are `tests/fixtures/{java,kotlin}/Resolution.*`; each holds many small cases.
+//! Data-driven resolution tests over `tests/fixtures/{java,kotlin}/Resolution.*`, each with many small cases.
+//! Every call whose receiver type resolves carries a `// ^^^ <receiver type>` annotation under its name.
+//! Every Kotlin property read that is no declared local or field carries a `// ^^^ property <receiver type>` one.
+//! Nothing else may carry one.
+//! They live in the crate because they walk the IR with the crate's own `Visitor`.
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 
 use std::path::Path;
