@@ -103,7 +103,7 @@ impl EquivalenceChoice {
     /// backend's experiment names one: active k-tails under a distinguisher bound alone (its
     /// check runs nothing, and on every library class it executes the fewest runs of the
     /// ways that check Algorithm 2's words: `tests/suites.rs`; L# with the chained suite runs
-    /// fewer on 64 of the 66 classes, not yet the default), L# with every heuristic otherwise.
+    /// fewer on 65 of the 67 classes, not yet the default), L# with every heuristic otherwise.
     pub fn default_algorithm(self) -> Algorithm {
         match self {
             EquivalenceChoice::DistinguisherBound(_) => Algorithm::KTails,
