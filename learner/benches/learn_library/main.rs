@@ -31,7 +31,7 @@ use typestates::Typestate;
 use report::{Measured, Variant};
 
 /// The reference configuration (`typestar learn --states model`) and the alternatives measured beside it.
-fn variants(states: usize) -> [Variant; 6] {
+fn variants(states: usize) -> [Variant; 7] {
     [
         Variant::new(Algorithm::default(), EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::StateBound(states)),
@@ -46,6 +46,11 @@ fn variants(states: usize) -> [Variant; 6] {
         )
         .with_suite(Suite::MaximalWords),
         Variant::new(Algorithm::KTails, EquivalenceChoice::DistinguisherBound(2)),
+        Variant::new(
+            Algorithm::default(),
+            EquivalenceChoice::DistinguisherBound(2),
+        )
+        .with_suite(Suite::Chained),
     ]
 }
 
