@@ -4,14 +4,14 @@
 #![no_main]
 
 use std::path::Path;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use checker::{CheckConfig, Incremental, SourceFile};
 use libfuzzer_sys::fuzz_target;
 use typestates::library::Library;
 
-static LIBRARY: LazyLock<Library> = LazyLock::new(Library::bundled);
+static LIBRARY: LazyLock<Arc<Library>> = LazyLock::new(|| Arc::new(Library::bundled()));
 
 fuzz_target!(|data: &[u8]| {
     let Some((&selector, rest)) = data.split_first() else {
