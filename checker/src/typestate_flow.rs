@@ -3147,6 +3147,14 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 var.is_none() || tested.and_then(|t| places.var(t)) != var
             })
         };
+        // The search for a delivery runs only for a call that may post an error.
+        let posted_delivery = |receiver: &Receiver, callins: &[CallinId]| {
+            if self.may_post(receiver.value.protocol, callins) {
+                delivery(receiver.value.protocol, receiver.var.as_ref())
+            } else {
+                Delivery::Delivered
+            }
+        };
         let observation = match node.kind {
             NodeKind::Call(expr) => {
                 let ExprKind::Call(call) = &expr.kind else {
@@ -3166,17 +3174,14 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     let mut env = env.clone();
                     self.helper_call(expr, call, &mut env, Pass::Record, &caught);
                 }
+                let delivery = posted_delivery(&receiver, &callins);
                 Observation {
                     span: call.name_span,
                     method: call.name.clone(),
                     receiver: receiver.text,
                     receiver_span: call.receiver.as_ref().map(|r| r.span),
                     guarded: unresolved(receiver.var.as_ref()),
-                    delivery: if self.may_post(receiver.value.protocol, &callins) {
-                        delivery(receiver.value.protocol, receiver.var.as_ref())
-                    } else {
-                        Delivery::Delivered
-                    },
+                    delivery,
                     callins,
                     value: receiver.value,
                     caught,
@@ -3190,14 +3195,15 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     .shared
                     .protocols
                     .callins(receiver.value.protocol, "close", 0);
+                let delivery = posted_delivery(&receiver, &callins);
                 Observation {
                     span,
                     method: "close".to_owned(),
                     receiver: receiver.text,
                     receiver_span: None,
-                    callins,
                     guarded: unresolved(receiver.var.as_ref()),
-                    delivery: delivery(receiver.value.protocol, receiver.var.as_ref()),
+                    delivery,
+                    callins,
                     value: receiver.value,
                     caught,
                 }
