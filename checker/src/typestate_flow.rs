@@ -728,6 +728,50 @@ impl Value {
         forgotten
     }
 
+    /// Whether the call of one of `callins` may throw: in a state the object may be in (any
+    /// state, when it is unknown), none is allowed and the failure is not a posted error.
+    pub fn may_throw(&self, protocols: &Protocols<'_>, callins: &[CallinId]) -> bool {
+        let ts = protocols.typestate(self.protocol);
+        let throws = |state: StateId| {
+            callins.iter().all(|&callin| match ts.step(state, callin) {
+                Step::Enabled { .. }
+                | Step::Error {
+                    failure: Failure::Posts(_),
+                    ..
+                } => false,
+                Step::Error { .. } | Step::Restricted { .. } => true,
+            })
+        };
+        if self.unknown {
+            ts.state_ids().any(throws)
+        } else {
+            self.states.keys().any(|&state| throws(state))
+        }
+    }
+
+    /// Whether the call of one of `callins` leaves the object in `finals` only, from every
+    /// state it may be in (any state, when it is unknown).
+    pub fn ends_by(
+        &self,
+        protocols: &Protocols<'_>,
+        callins: &[CallinId],
+        finals: &[StateId],
+    ) -> bool {
+        let ts = protocols.typestate(self.protocol);
+        let ends = |state: StateId| {
+            callins.iter().all(|&callin| {
+                ts.step(state, callin)
+                    .target()
+                    .is_some_and(|target| finals.contains(&target))
+            })
+        };
+        if self.unknown {
+            ts.state_ids().all(ends)
+        } else {
+            !self.states.is_empty() && self.states.keys().all(|&state| ends(state))
+        }
+    }
+
     /// Whether the listener registered by the call `site` may be registered while the object
     /// is in `state`.
     pub fn may_be_registered(&self, site: ExprId, state: StateId) -> bool {
@@ -1235,14 +1279,40 @@ impl Delivery {
 
 /// Whether an error posted by the call at `call` on `var` can be delivered: whether some path
 /// from it reaches an exit of the body while the object is in a state that is not final.
-/// A path stops where the object is known to be in final states only.
+/// A path stops where the object is known to be in final states only, or at a later call on
+/// it that moves every state it may be in to a final one (`release()`).
+/// It leaves such a call through its exception edges only if the protocol lets the call
+/// throw in a state the object may be in ([`Value::may_throw`]): a `release()` allowed in
+/// every state does not skip itself into a `catch`.
 fn delivery(
+    shared: &Shared<'_, '_>,
     cfg: &Cfg<'_>,
     solution: &crate::flow::Solution<FlowState>,
-    finals: &[StateId],
     call: crate::cfg::NodeId,
     var: &Var,
+    protocol: ProtocolId,
 ) -> Delivery {
+    let finals = shared.protocols.final_states(protocol);
+    // What a call on the object at `id` does on its way out: (may throw, ends it).
+    let exits = |id: crate::cfg::NodeId| {
+        let (NodeKind::Call(expr), FlowState(Some(env))) =
+            (cfg.node(id).kind, solution.state_at(id))
+        else {
+            return (true, false);
+        };
+        let ExprKind::Call(on) = &expr.kind else {
+            return (true, false);
+        };
+        let receiver = on.receiver.as_deref().and_then(|r| shared.places.var(r));
+        let callins = shared.protocols.callins(protocol, &on.name, on.args.len());
+        match (receiver, env.get(var)) {
+            (Some(receiver), Some(value)) if receiver == var && !callins.is_empty() => (
+                value.may_throw(shared.protocols, &callins),
+                value.ends_by(shared.protocols, &callins, &finals),
+            ),
+            _ => (true, false),
+        }
+    };
     let ended = |id: crate::cfg::NodeId| match solution.state_at(id) {
         FlowState(Some(env)) => env.get(var).is_some_and(|value| {
             !value.unknown
@@ -1265,7 +1335,15 @@ fn delivery(
         if id == cfg.exit || id == cfg.exceptional_exit {
             return Delivery::Delivered;
         }
-        stack.extend(cfg.node(id).succs.iter().map(|(succ, _)| *succ));
+        let (throws, ends) = exits(id);
+        stack.extend(
+            (cfg.node(id).succs.iter())
+                .filter(|(_, edge)| match edge {
+                    EdgeKind::Exception => throws,
+                    _ => !ends,
+                })
+                .map(|(succ, _)| *succ),
+        );
     }
     Delivery::EndedFirst
 }
@@ -1562,10 +1640,7 @@ fn analyze_within<'a>(
                     .map(|branch| cfg.node(*branch))
                     .collect();
                 let delivery = |protocol: ProtocolId, var: Option<&Var>| match var {
-                    Some(var) => {
-                        let finals = shared.protocols.final_states(protocol);
-                        delivery(&cfg, &solution, &finals, id, var)
-                    }
+                    Some(var) => delivery(shared, &cfg, &solution, id, var, protocol),
                     None => Delivery::Delivered,
                 };
                 analysis.record(node, env, caught_at(&cfg, id), &guards, &delivery);
