@@ -4,7 +4,7 @@
 //! in 2016 (`tests/robolectric/*.gv`, transcribed from
 //! example-results/ in the history of github.com/cuplv/droidstar (commits 3a2ec41 to 10ae7e3^)), by
 //! `typestates::diff`; learns `android.media.MediaPlayer` with DroidStar's alphabet on its shadow. Learns the library's protocols learned
-//! on Robolectric and checks each is equivalent to its library file (SQLiteDatabase also on a file). Learns Universal Image
+//! on Robolectric and checks each is equivalent to its library file (SQLiteDatabase also on a file; HandlerThread also quit through its Looper). Learns Universal Image
 //! Loader's `ImageLoader` and Volley's `RequestQueue` (their jars fetched from Maven Central) with
 //! DroidStar's alphabets and compares each with Table 1's state count and with the library's file.
 //! Learns `android.util.JsonReader` on two documents and pins why it stays out of the library.
@@ -824,6 +824,43 @@ async fn sqlite_database_from_a_file_answers_like_the_library() {
         Compared::EveryCallin,
     )
     .await;
+}
+
+/// HandlerThread quit through its Looper (`android.os.HandlerThread-looper.toml`, where
+/// `looperQuit` is `thread.getLooper().quit()`): on a running thread it takes quit()'s step, to
+/// the state where start() throws; before start() and once the thread has ended, getLooper() is
+/// null and the call throws.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn handler_thread_quits_through_its_looper() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let learned = learn(experiment("android.os.HandlerThread-looper.toml"), "real").await;
+    assert_eq!(
+        learned.states.len(),
+        3,
+        "{}",
+        typestates::format::print(&learned)
+    );
+    let traces = [
+        ("start looperSome looperQuit looperNull quitFalse", true),
+        ("start looperQuitSafely looperNull quitFalse", true),
+        ("start quitTrue looperNull", true),
+        ("start looperQuit start", false),
+        ("start looperQuitSafely start", false),
+        ("looperQuit", false),
+        ("looperQuitSafely", false),
+        ("start looperQuit looperQuit", false),
+        ("start quitTrue looperQuitSafely", false),
+    ];
+    for (trace, allowed) in traces {
+        assert_eq!(
+            accepts(&learned, trace),
+            allowed,
+            "{trace}\n{}",
+            typestates::format::print(&learned)
+        );
+    }
 }
 
 /// Shadows that check nothing learn one state: Camera, MediaMetadataRetriever and SoundPool (the
