@@ -463,11 +463,18 @@ async fn learn_simulated_and_run_traces(
     let learned = learn(experiment(experiment_file), "simulated").await;
     assert_machine(&learned, &format!("{golden}.typestate-body"));
     assert_eq!(learned.states.len(), states, "{experiment_file}");
-    for (trace, allowed) in traces {
+    assert_traces(&learned, traces);
+}
+
+/// Checks that `typestate` allows each trace that says `true` and no other ([`accepts`]).
+fn assert_traces(typestate: &Typestate, traces: &[(&str, bool)]) {
+    for &(trace, allowed) in traces {
         assert_eq!(
-            accepts(&learned, trace),
-            *allowed,
-            "{experiment_file}: {trace}"
+            accepts(typestate, trace),
+            allowed,
+            "{}: {trace}\n{}",
+            typestate.class,
+            typestates::format::print(typestate)
         );
     }
 }
@@ -853,14 +860,7 @@ async fn handler_thread_quits_through_its_looper() {
         ("start looperQuit looperQuit", false),
         ("start quitTrue looperQuitSafely", false),
     ];
-    for (trace, allowed) in traces {
-        assert_eq!(
-            accepts(&learned, trace),
-            allowed,
-            "{trace}\n{}",
-            typestates::format::print(&learned)
-        );
-    }
+    assert_traces(&learned, &traces);
 }
 
 /// Cursor's moveToNext() on results of no, one and two rows
@@ -911,14 +911,7 @@ async fn cursor_move_to_next_answers_by_state_only_before_the_first_row() {
             false,
         ),
     ];
-    for (trace, allowed) in traces {
-        assert_eq!(
-            accepts(&learned, trace),
-            allowed,
-            "{trace}\n{}",
-            typestates::format::print(&learned)
-        );
-    }
+    assert_traces(&learned, &traces);
 }
 
 /// Shadows that check nothing learn one state: Camera, MediaMetadataRetriever and SoundPool (the
