@@ -4,7 +4,7 @@
 //! in 2016 (`tests/robolectric/*.gv`, transcribed from
 //! example-results/ in the history of github.com/cuplv/droidstar (commits 3a2ec41 to 10ae7e3^)), by
 //! `typestates::diff`; learns `android.media.MediaPlayer` with DroidStar's alphabet on its shadow. Learns the library's protocols learned
-//! on Robolectric and checks each is equivalent to its library file (SQLiteDatabase also on a file). Learns Universal Image
+//! on Robolectric and checks each is equivalent to its library file (SQLiteDatabase also on a file; HandlerThread also quit through its Looper) and pins where Cursor's moveToNext() answers by data. Learns Universal Image
 //! Loader's `ImageLoader` and Volley's `RequestQueue` (their jars fetched from Maven Central) with
 //! DroidStar's alphabets and compares each with Table 1's state count and with the library's file.
 //! Learns `android.util.JsonReader` on two documents and pins why it stays out of the library.
@@ -463,11 +463,18 @@ async fn learn_simulated_and_run_traces(
     let learned = learn(experiment(experiment_file), "simulated").await;
     assert_machine(&learned, &format!("{golden}.typestate-body"));
     assert_eq!(learned.states.len(), states, "{experiment_file}");
-    for (trace, allowed) in traces {
+    assert_traces(&learned, traces);
+}
+
+/// Checks that `typestate` allows each trace that says `true` and no other ([`accepts`]).
+fn assert_traces(typestate: &Typestate, traces: &[(&str, bool)]) {
+    for &(trace, allowed) in traces {
         assert_eq!(
-            accepts(&learned, trace),
-            *allowed,
-            "{experiment_file}: {trace}"
+            accepts(typestate, trace),
+            allowed,
+            "{}: {trace}\n{}",
+            typestate.class,
+            typestates::format::print(typestate)
         );
     }
 }
@@ -824,6 +831,87 @@ async fn sqlite_database_from_a_file_answers_like_the_library() {
         Compared::EveryCallin,
     )
     .await;
+}
+
+/// HandlerThread quit through its Looper (`android.os.HandlerThread-looper.toml`, where
+/// `looperQuit` is `thread.getLooper().quit()`): on a running thread it takes quit()'s step, to
+/// the state where start() throws; before start() and once the thread has ended, getLooper() is
+/// null and the call throws.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn handler_thread_quits_through_its_looper() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let learned = learn(experiment("android.os.HandlerThread-looper.toml"), "real").await;
+    assert_eq!(
+        learned.states.len(),
+        3,
+        "{}",
+        typestates::format::print(&learned)
+    );
+    let traces = [
+        ("start looperSome looperQuit looperNull quitFalse", true),
+        ("start looperQuitSafely looperNull quitFalse", true),
+        ("start quitTrue looperNull", true),
+        ("start looperQuit start", false),
+        ("start looperQuitSafely start", false),
+        ("looperQuit", false),
+        ("looperQuitSafely", false),
+        ("start looperQuit looperQuit", false),
+        ("start quitTrue looperQuitSafely", false),
+    ];
+    assert_traces(&learned, &traces);
+}
+
+/// Cursor's moveToNext() on results of no, one and two rows
+/// (`android.database.Cursor-moveToNext.toml`): before the first row the state decides its
+/// answer, on a row the data does, and after close() a move to another row throws. So the
+/// library keeps moveToNext() out of its Cursor (its notes say why).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cursor_move_to_next_answers_by_state_only_before_the_first_row() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let learned = learn(
+        experiment("android.database.Cursor-moveToNext.toml"),
+        "real",
+    )
+    .await;
+    let traces = [
+        // The state decides: no next row on an empty result, the first row on one with rows.
+        ("queryEmpty moveToNextFalse moveToNextFalse", true),
+        ("queryEmpty moveToNextTrue", false),
+        ("queryOne moveToNextTrue getInt", true),
+        ("queryTwo moveToNextTrue getInt", true),
+        ("queryOne moveToNextFalse", false),
+        ("queryTwo moveToNextFalse", false),
+        // On a row the data decides: the same moves answer apart on one row and on two.
+        ("queryOne moveToFirstTrue moveToNextFalse", true),
+        ("queryOne moveToFirstTrue moveToNextTrue", false),
+        ("queryTwo moveToFirstTrue moveToNextTrue getInt", true),
+        ("queryTwo moveToFirstTrue moveToNextFalse", false),
+        // Past the last row reads throw, and moveToFirst() moves back.
+        ("queryOne moveToNextTrue moveToNextFalse getInt", false),
+        (
+            "queryOne moveToNextTrue moveToNextFalse moveToFirstTrue getInt",
+            true,
+        ),
+        (
+            "queryTwo moveToNextTrue moveToNextTrue moveToNextFalse moveToFirstTrue getInt",
+            true,
+        ),
+        // After close() reads throw, and so does a move to another row.
+        ("queryOne moveToNextTrue close getInt", false),
+        ("queryTwo moveToNextTrue close moveToNextTrue", false),
+        ("queryTwo moveToNextTrue close moveToNextFalse", false),
+        ("queryTwo moveToNextTrue close moveToFirstTrue", true),
+        ("queryOne moveToNextTrue close moveToNextFalse", true),
+        (
+            "queryTwo moveToNextTrue moveToNextTrue close moveToFirstTrue",
+            false,
+        ),
+    ];
+    assert_traces(&learned, &traces);
 }
 
 /// Shadows that check nothing learn one state: Camera, MediaMetadataRetriever and SoundPool (the
