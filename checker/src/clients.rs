@@ -29,6 +29,7 @@
 //!   A method called only that way looks free, and keeps the any-order answer.
 //! - A project check types calls again once it knows what the project's methods return.
 //!   An example is `segments.next().advance()` with `next()` declared in another file.
+//!   So it does for a field inherited from a class in another file (`feed.play()`).
 //! - Kotlin type aliases type what they stand for.
 //! - A Kotlin companion's members are called through its class's name (`Clips.close()`).
 //!   So a project check reads the files naming the class for its companion's callers.

@@ -33,7 +33,7 @@ use crate::clients::{package_root, wrappers, Clients, Fields, Order, Sites, Wrap
 use crate::events::Component;
 use crate::ir::{SourceIr, Span};
 use crate::prefilter::{simple_name, NameFilter};
-use crate::protocols::{add_returns, add_supertypes, Protocols, Returns, Supertypes};
+use crate::protocols::{add_supertypes, add_types, Members, Protocols, Supertypes};
 use crate::resolve::ClassInfo;
 use crate::source::SourceFile;
 use crate::{CheckConfig, CheckResult};
@@ -169,40 +169,44 @@ impl<'a> Project<'a> {
         let todo = found.follow_callers();
         found.lower(todo);
         // Lowering typed each file's calls against the library alone; typed again with what
-        // the project declares (a local holding what a project method returns), they may
-        // name more callers, whose files are read in turn.
+        // the project declares (a local holding what a project method returns, a field
+        // inherited from a class of another file), they may name more callers, whose files
+        // are read in turn.
         let mut retyped = vec![false; files.len()];
         let mut typing = NameFilter::default();
-        let returns = loop {
+        let members = loop {
             let supertypes = found.supertypes();
-            let returns = found.returns();
-            let protocols = Protocols::with_project(library, &supertypes).with_returns(&returns);
-            // Only a call of a project method that returns a class whose callers are
-            // followed can type a receiver that matters: a file is typed again when it names
-            // a new one.
+            let members = found.members();
+            let protocols = Protocols::with_project(library, &supertypes).with_members(&members);
+            // Only a project method that returns a class whose callers are followed, or a
+            // field that holds one, can type a receiver that matters: a file is typed again
+            // when it names a new one.
             let followed: HashSet<&str> = found.needed.iter().map(|(c, _)| c.as_str()).collect();
             let mut new_names = NameFilter::default();
-            let typing_methods = returns.values().flatten().filter_map(|(method, ty)| {
-                let ty = ty.as_deref()?;
-                protocols
-                    .ancestors(ty)
-                    .any(|class| followed.contains(class))
-                    .then_some(method)
-            });
-            for method in typing_methods {
-                if typing.add(method) {
-                    new_names.add(method);
+            let typing_members = [&members.returns, &members.fields]
+                .into_iter()
+                .flat_map(|types| types.values().flatten())
+                .filter_map(|(member, ty)| {
+                    let ty = ty.as_deref()?;
+                    protocols
+                        .ancestors(ty)
+                        .any(|class| followed.contains(class))
+                        .then_some(member)
+                });
+            for member in typing_members {
+                if typing.add(member) {
+                    new_names.add(member);
                 }
             }
             found.retype(&protocols, &typing, &new_names, &mut retyped);
             let todo = found.follow_callers();
             if todo.is_empty() {
-                break returns;
+                break members;
             }
             found.lower(todo);
         };
         config.supertypes = found.supertypes();
-        let protocols = Protocols::with_project(library, &config.supertypes).with_returns(&returns);
+        let protocols = Protocols::with_project(library, &config.supertypes).with_members(&members);
         let mut sites = Sites::default();
         for file in found.lowered.iter_mut().flatten() {
             sites.extend(std::mem::take(&mut file.sites));
@@ -482,12 +486,13 @@ impl Discovery<'_, '_, '_> {
             .collect()
     }
 
-    /// The return types of the methods of the project's classes ([`add_returns`]).
-    fn returns(&self) -> Returns {
-        let mut out = Returns::default();
+    /// What the project's classes declare of their members ([`add_types`]).
+    fn members(&self) -> Members {
+        let mut out = Members::default();
         for file in self.lowered.iter().flatten() {
             for info in &file.classes {
-                add_returns(&mut out, &info.fqn, &info.returns);
+                add_types(&mut out.returns, &info.fqn, &info.returns);
+                add_types(&mut out.fields, &info.fqn, &info.fields);
             }
         }
         out

@@ -46,18 +46,26 @@ pub struct ProtocolId(pub u16);
 /// Direct supertypes of classes, by fully qualified name.
 pub type Supertypes = HashMap<String, Vec<String>>;
 
-/// The declared return types of the methods of the project's classes, by class and method
-/// ([`crate::resolve::ClassInfo::returns`]).
-/// A method whose declarations disagree has no type.
+/// The declared types of the members of the project's classes, by class and member.
+/// A member whose declarations disagree has no type.
 pub type Returns = HashMap<String, HashMap<String, Option<String>>>;
 
-/// Records the return types a declaration of the class `fqn` gives its methods: where two
-/// declarations of the class disagree, the method's type is left unknown.
-pub fn add_returns(into: &mut Returns, fqn: &str, returns: &[(String, String)]) {
+/// What the project's classes declare of their members, for the objects of those classes.
+#[derive(Debug, Clone, Default)]
+pub struct Members {
+    /// The return types of their methods ([`crate::resolve::ClassInfo::returns`]).
+    pub returns: Returns,
+    /// The types of the fields their subclasses inherit ([`crate::resolve::ClassInfo::fields`]).
+    pub fields: Returns,
+}
+
+/// Records the types a declaration of the class `fqn` gives its members: where two
+/// declarations of the class disagree, the member's type is left unknown.
+pub fn add_types(into: &mut Returns, fqn: &str, types: &[(String, String)]) {
     let known = into.entry(fqn.to_owned()).or_default();
-    for (method, ty) in returns {
+    for (member, ty) in types {
         known
-            .entry(method.clone())
+            .entry(member.clone())
             .and_modify(|old| {
                 if old.as_ref() != Some(ty) {
                     *old = None;
@@ -120,8 +128,9 @@ pub struct Protocols<'l> {
     /// The project's classes, shared by every file of a project check; they win over
     /// [`Protocols::supertypes`] for a class both name.
     project: Option<&'l Supertypes>,
-    /// The return types of the project's methods, for calls on objects of its classes.
-    returns: Option<&'l Returns>,
+    /// What the project's classes declare of their members, for calls on their objects and
+    /// the fields their subclasses inherit.
+    members: Option<&'l Members>,
     supertypes: Supertypes,
     /// The names of the library's static and instance creators: any other call creates
     /// nothing, which [`Protocols::creation`] answers without looking further.
@@ -166,7 +175,7 @@ impl<'l> Protocols<'l> {
             partial,
             by_class,
             project: None,
-            returns: None,
+            members: None,
             supertypes,
             factory_names,
         }
@@ -180,9 +189,9 @@ impl<'l> Protocols<'l> {
         protocols
     }
 
-    /// These protocols, knowing what the project's methods return.
-    pub fn with_returns(mut self, returns: &'l Returns) -> Protocols<'l> {
-        self.returns = Some(returns);
+    /// These protocols, knowing what the project's methods return and its fields hold.
+    pub fn with_members(mut self, members: &'l Members) -> Protocols<'l> {
+        self.members = Some(members);
         self
     }
 
@@ -499,9 +508,16 @@ impl<'l> Protocols<'l> {
 
 impl KnownTypes for Protocols<'_> {
     fn returns(&self, class: &str, method: &str) -> Option<String> {
-        let returns = self.returns?;
+        let returns = &self.members?.returns;
         self.ancestors(class)
             .find_map(|class| returns.get(class)?.get(method))?
+            .clone()
+    }
+
+    fn field_type(&self, class: &str, name: &str) -> Option<String> {
+        let fields = &self.members?.fields;
+        self.ancestors(class)
+            .find_map(|class| fields.get(class)?.get(name))?
             .clone()
     }
 

@@ -17,6 +17,8 @@
 //! static factories (`MediaPlayer.create(…)`) and the declared return types of the file's own
 //! methods.
 //! An unqualified call no enclosing class declares goes to the class a Java `import static` names.
+//! A name that is no local and no field of an enclosing class may be a field it inherits.
+//! A project check knows those of classes in other files ([`KnownTypes::field_type`]).
 //! Inside Kotlin scope functions, `apply`/`run`/`with` rebind `this` and `also`/`let`/`use` bind
 //! `it` to the receiver.
 //! The untyped first parameter of a listener lambda (`mp.setOnPreparedListener { it.start() }`)
@@ -62,6 +64,13 @@ pub trait KnownTypes {
     /// declares it ([`ClassInfo::returns`]).
     fn returns(&self, class: &str, method: &str) -> Option<String> {
         let _ = (class, method);
+        None
+    }
+
+    /// The type of the field `name` that a `class` of the project declares or inherits, when
+    /// another file declares it ([`ClassInfo::fields`]).
+    fn field_type(&self, class: &str, name: &str) -> Option<String> {
+        let _ = (class, name);
         None
     }
 }
@@ -120,6 +129,9 @@ pub struct ClassInfo {
     /// Its methods with a declared return type that resolves, each with that type; a name
     /// whose overloads declare different types, or none, is left out.
     pub returns: Vec<(String, String)>,
+    /// Its fields a subclass inherits (not private) whose declared type resolves, each with
+    /// that type.
+    pub fields: Vec<(String, String)>,
 }
 
 /// The result of resolving one file.
@@ -290,6 +302,7 @@ pub fn declared_classes(ir: &SourceIr, known: &dyn KnownTypes) -> Vec<ClassInfo>
         out.push(ClassInfo {
             supertypes: resolver.supertypes(class),
             returns: resolver.returns(class),
+            fields: resolver.inherited_fields(class),
             fqn,
         });
     }
@@ -642,10 +655,36 @@ impl<'a> Resolver<'a> {
         out
     }
 
+    /// The fields of `class` a subclass inherits, with their declared types
+    /// ([`ClassInfo::fields`]).
+    fn inherited_fields(&self, class: &Class) -> Vec<(String, String)> {
+        class
+            .fields
+            .iter()
+            .filter(|field| !field.modifiers.is_private && !field.modifiers.is_static)
+            .filter_map(|field| {
+                let ty = self.type_ref(field.ty.as_ref()?)?;
+                Some((field.name.clone(), ty.fqn))
+            })
+            .collect()
+    }
+
+    /// The type of the field `name` an enclosing class inherits from a class of another file,
+    /// innermost first.
+    fn inherited_field(&self, name: &str) -> Option<ExprType> {
+        self.classes.iter().rev().find_map(|ctx| {
+            ctx.supertypes
+                .iter()
+                .find_map(|sup| self.known.field_type(sup, name))
+                .map(Self::instance)
+        })
+    }
+
     fn class(&mut self, class: &Class, fqn: String) {
         // A class declared twice extends what either declaration extends.
         let supertypes = self.supertypes(class);
         let returns = self.returns(class);
+        let fields = self.inherited_fields(class);
         let info = self
             .res
             .classes
@@ -654,6 +693,7 @@ impl<'a> Resolver<'a> {
                 fqn: fqn.clone(),
                 supertypes: Vec::new(),
                 returns,
+                fields,
             });
         crate::protocols::extend_supertypes(&mut info.supertypes, &supertypes);
         // Pushed first: the return types may name the member types the class inherits.
@@ -905,6 +945,9 @@ impl<'a> Resolver<'a> {
                 if name.starts_with(char::is_uppercase) {
                     return self.type_name(name).map(Self::class_ref);
                 }
+                if let Some(ty) = self.inherited_field(name) {
+                    return Some(ty);
+                }
                 if self.ir.language == Language::Kotlin {
                     if let Some(receiver) = self.implicit_this() {
                         self.res.properties.insert(expr.id, receiver);
@@ -933,6 +976,9 @@ impl<'a> Resolver<'a> {
                             .bindings
                             .insert(expr.id, Binding::Field { class, name });
                         return ty;
+                    }
+                    if let Some(ty) = self.inherited_field(name) {
+                        return Some(ty);
                     }
                 }
                 let receiver_ty = receiver_ty?;
