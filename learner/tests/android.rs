@@ -17,7 +17,7 @@ use adb_support::jvm_support::{
 };
 use adb_support::{config, experiment, host_agent, scratch, server};
 use learner::backend::android::{
-    learn_on_devices, list_devices, AndroidConfig, DeviceDisagreement, DeviceUse,
+    learn_on_devices, list_devices, AndroidConfig, AndroidError, DeviceDisagreement, DeviceUse,
 };
 use learner::{Details, Learned};
 use learner::{End, NoProgress};
@@ -153,6 +153,17 @@ async fn learn_while(
     device: Arc<FakeDevice>,
     disturb: impl FnOnce(&FakeDevice) + Send + 'static,
 ) -> Learned {
+    try_learn_while(config, device, disturb)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// [`learn_while`], its failure returned.
+async fn try_learn_while(
+    config: &AndroidConfig,
+    device: Arc<FakeDevice>,
+    disturb: impl FnOnce(&FakeDevice) + Send + 'static,
+) -> Result<Learned, AndroidError> {
     let watcher = tokio::task::spawn_blocking(move || {
         while device.agents_running() == 0 {
             std::thread::sleep(Duration::from_millis(5));
@@ -160,7 +171,12 @@ async fn learn_while(
         std::thread::sleep(Duration::from_millis(300));
         disturb(&device);
     });
-    let run = learn(ITERATOR, config).await;
+    let run = learn_on_devices(
+        experiment(&format!("{ITERATOR}.toml")),
+        config,
+        &mut NoProgress,
+    )
+    .await;
     watcher.await.expect("the disturbance ran");
     run
 }
@@ -193,6 +209,39 @@ async fn a_device_unplugged_mid_query_is_waited_for_and_the_run_resumes() {
         .filter(|it| it.as_str() == "-|host:devices-l")
         .count();
     assert!(polls >= 2, "{requests:?}");
+}
+
+/// The only device leaves for longer than the run waits: the run fails naming it, and its
+/// journal keeps what finished, so the rerun once the device is back resumes from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_failed_by_a_lost_device_resumes_from_its_journal() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
+    let _turn = ONE_RUN_AT_A_TIME.lock().await;
+    let dir = scratch("journal");
+    let adb = server(&dir, &["away"], 34);
+    let device = Arc::clone(adb.device("away"));
+    let mut config = config(&[&adb]);
+    config.patience.wait_ms = 1_000;
+    config.jvm.journal = Some(dir.join("run.journal"));
+    let stopped = try_learn_while(&config, Arc::clone(&device), FakeDevice::unplug)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let End::Failed(error) = &stopped.outcome.end else {
+        panic!("the run did not fail: {:?}", stopped.outcome.end);
+    };
+    let message = error.to_string();
+    assert!(message.contains("away"), "{message}");
+
+    device.plug();
+    let run = learn(ITERATOR, &config).await;
+    assert_learned(&run, ITERATOR);
+    assert!(
+        run.resumed_queries > 0,
+        "nothing resumed from the journal: {:?}",
+        run.statistics
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -56,6 +56,8 @@ pub struct LearnSettings {
     pub classpath: Vec<PathBuf>,
     /// The device, for the Android backend.
     pub device_serial: Option<String>,
+    /// The adb servers the Android backend finds devices on; empty for the server's own.
+    pub adb_servers: Vec<String>,
     /// The Android SDK level, for the Robolectric backend.
     pub sdk: u32,
     /// How long a wait lasts before it counts as quiet.
@@ -313,6 +315,23 @@ pub struct Learners {
     pub android: AndroidConfig,
 }
 
+impl Learners {
+    /// The Android backend's configuration for `settings`: their device, and their adb
+    /// servers in place of these learners' own when they name any.
+    fn android_config(&self, settings: &LearnSettings) -> AndroidConfig {
+        let servers = if settings.adb_servers.is_empty() {
+            self.android.servers.clone()
+        } else {
+            settings.adb_servers.clone()
+        };
+        AndroidConfig {
+            servers,
+            serials: settings.device_serial.iter().cloned().collect(),
+            ..self.android.clone()
+        }
+    }
+}
+
 impl Learner for Learners {
     fn draft(&self, request: &LearnRequest) -> Result<Draft, LearnError> {
         match request.settings.backend {
@@ -362,10 +381,7 @@ impl Learner for Learners {
                 learn.experiment = Some(Arc::new(experiment));
                 learn.classpath = settings.classpath.clone();
                 learn.sdk = Some(settings.sdk);
-                learn.android = AndroidConfig {
-                    serials: settings.device_serial.iter().cloned().collect(),
-                    ..self.android.clone()
-                };
+                learn.android = self.android_config(settings);
             }
         }
         let mut progress = Reports(report);
@@ -469,6 +485,27 @@ impl Progress for Reports<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `typestar.adbServers` replaces the learners' servers; without it they stay.
+    #[test]
+    fn the_editors_adb_servers_and_device_reach_the_android_backend() {
+        let learners = Learners {
+            android: AndroidConfig {
+                servers: vec!["127.0.0.1:5037".to_owned()],
+                ..AndroidConfig::default()
+            },
+        };
+        let mut settings = crate::lsp::settings::Settings::default().learning;
+        assert_eq!(
+            learners.android_config(&settings).servers,
+            ["127.0.0.1:5037"]
+        );
+        settings.adb_servers = vec!["farm-a:5037".to_owned(), "farm-b:5037".to_owned()];
+        settings.device_serial = Some("farm-1".to_owned());
+        let config = learners.android_config(&settings);
+        assert_eq!(config.servers, ["farm-a:5037", "farm-b:5037"]);
+        assert_eq!(config.serials, ["farm-1"]);
+    }
 
     /// What the editor shows of an error: what failed, each cause once, and the next step.
     #[test]

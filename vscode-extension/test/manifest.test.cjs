@@ -15,6 +15,7 @@ test('settings: exactly the keys the server and the client read, with the server
   // key: [JSON type, default]; the defaults are the server's own (server/src/lsp/settings.rs), because VS Code sends
   // these to the server through workspace/configuration whenever the user has not set a value.
   const expected = {
+    'typestar.adbServers': ['array', []],
     'typestar.backend': ['string', 'jvm'],
     'typestar.classpath': ['array', []],
     'typestar.deviceSerial': [['string', 'null'], null],
@@ -39,6 +40,7 @@ test('settings: exactly the keys the server and the client read, with the server
   }
   assert.deepEqual(settings['typestar.backend'].enum, ['jvm', 'android', 'robolectric', 'model']);
   assert.deepEqual(settings['typestar.classpath'].items, { type: 'string' });
+  assert.deepEqual(settings['typestar.adbServers'].items, { type: 'string' });
   assert.deepEqual(settings['typestar.trace.server'].enum, ['off', 'messages', 'verbose']);
 });
 

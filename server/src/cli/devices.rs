@@ -109,3 +109,36 @@ pub fn describe_run(uses: &[DeviceUse], disagreements: &[DeviceDisagreement]) ->
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn used(serial: &str, runs: u64, gone: bool) -> DeviceUse {
+        DeviceUse {
+            serial: serial.to_owned(),
+            server: "farm:5037".to_owned(),
+            runs,
+            gone,
+        }
+    }
+
+    #[test]
+    fn the_report_names_both_devices_and_traces_of_a_disagreement() {
+        let disagreement = DeviceDisagreement {
+            inputs: vec!["prepare".to_owned(), "start".to_owned()],
+            first: ("A".to_owned(), vec!["eps".to_owned(), "eps".to_owned()]),
+            second: ("B".to_owned(), vec!["eps".to_owned(), "err".to_owned()]),
+        };
+        let text = describe_run(&[used("A", 12, false), used("B", 7, true)], &[disagreement]);
+        assert_eq!(
+            text,
+            "\nDevices (runs each served):\n\
+             - A (farm:5037): 12 runs\n\
+             - B (farm:5037): 7 runs, gone at the end\n\
+             Devices that answered the same inputs differently (non-determinism across \
+             devices, never merged): 1\n\
+             - prepare start: A answered eps eps, B answered eps err\n"
+        );
+    }
+}

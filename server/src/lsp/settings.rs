@@ -25,6 +25,8 @@ pub struct Options {
     pub classpath: Option<Vec<PathBuf>>,
     /// `typestar.deviceSerial`: the adb serial of the device to learn on.
     pub device_serial: Option<String>,
+    /// `typestar.adbServers`: the adb servers (`host:port`) to find devices on.
+    pub adb_servers: Option<Vec<String>>,
     /// `typestar.sdk`: the Android SDK level the Robolectric backend runs classes on.
     pub sdk: Option<u32>,
     /// `typestar.timeouts`.
@@ -118,6 +120,7 @@ impl Settings {
                 backend: options.backend.unwrap_or(Backend::Jvm),
                 classpath: options.classpath.unwrap_or_default(),
                 device_serial: options.device_serial,
+                adb_servers: options.adb_servers.unwrap_or_default(),
                 sdk: options
                     .sdk
                     .unwrap_or(learner::backend::robolectric::DEFAULT_SDK),
@@ -179,6 +182,7 @@ mod tests {
         let (settings, error) = Settings::from_json(json!({
             "backend": "android",
             "deviceSerial": "emulator-5554",
+            "adbServers": ["farm-a:5037", "farm-b:5037"],
             "classpath": ["lib/a.jar"],
             "timeouts": { "queryMs": 5000 },
             "jobs": 4,
@@ -191,6 +195,10 @@ mod tests {
         assert_eq!(
             settings.learning.device_serial.as_deref(),
             Some("emulator-5554")
+        );
+        assert_eq!(
+            settings.learning.adb_servers,
+            ["farm-a:5037", "farm-b:5037"]
         );
         assert_eq!(settings.learning.query_timeout, Duration::from_secs(5));
         assert_eq!(settings.learning.quiescence, Duration::from_secs(1));
