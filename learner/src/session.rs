@@ -349,7 +349,11 @@ async fn learn_checked<S: Sul>(
     progress: &mut dyn Progress,
 ) -> Outcome {
     let alphabet = Arc::clone(&config.alphabet);
-    let distinguisher = |bound| DistinguisherBound::new(bound).with_suite(suite);
+    let distinguisher = |bound| {
+        DistinguisherBound::new(bound)
+            .with_suite(suite)
+            .knowing(Arc::clone(pipeline.tree()))
+    };
     let cache = CacheConsistency::new(Arc::clone(pipeline.tree()), Arc::clone(&alphabet));
     match equivalence {
         EquivalenceChoice::DistinguisherBound(bound) => {

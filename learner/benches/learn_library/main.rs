@@ -31,7 +31,7 @@ use typestates::Typestate;
 use report::{Measured, Variant};
 
 /// The reference configuration (`typestar learn --states model`) and the alternatives measured beside it.
-fn variants(states: usize) -> [Variant; 7] {
+fn variants(states: usize) -> [Variant; 8] {
     [
         Variant::new(Algorithm::default(), EquivalenceChoice::StateBound(states)),
         Variant::new(Algorithm::LStar, EquivalenceChoice::StateBound(states)),
@@ -51,6 +51,11 @@ fn variants(states: usize) -> [Variant; 7] {
             EquivalenceChoice::DistinguisherBound(2),
         )
         .with_suite(Suite::Chained),
+        Variant::new(
+            Algorithm::default(),
+            EquivalenceChoice::DistinguisherBound(2),
+        )
+        .with_suite(Suite::ChainedKnown),
     ]
 }
 

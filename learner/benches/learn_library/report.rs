@@ -409,7 +409,7 @@ fn distinguisher_bound_split(out: &mut String, measured: &[Measured]) {
          (which count DroidStar's filter answers too; ✗ = not exact).\n\
          *floor*: the fewest runs any learner executes whose result Algorithm 2 accepts, for the result and access words of that run \
          (`DistinguisherBound::runs_floor`: the check's words cut after their first `err`, less those another extends; each must be a prefix of a run, and no run holds two). \
-         The chained suite (`--suite chained`) proves the same bound with other words, so its runs may go below that floor.\n\n| class |",
+         The chained suites (`--suite chained`, `--suite chained-known`) prove the same bound with other words, so their runs may go below that floor.\n\n| class |",
     );
     for &column in &columns {
         let label = measured[0].runs[column].0.label();

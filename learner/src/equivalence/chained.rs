@@ -22,6 +22,13 @@
 //! [`chained_runs`] plans the runs greedily.
 //! Each run goes on to the nearest open check its rank allows.
 //! It ends at an `err`, or when no open check is reachable.
+//!
+//! Traces already observed count as runs already made ([`Suite::ChainedKnown`]).
+//! A trace that answers as the hypothesis closes every check a planned run with its inputs would.
+//! The proof above never asks when a proven word was run, only that it answered so.
+//! So checks the learning queries, earlier rounds or prefixes of longer runs answered are skipped.
+//!
+//! [`Suite::ChainedKnown`]: crate::equivalence::Suite::ChainedKnown
 
 use std::collections::{HashMap, VecDeque};
 
@@ -42,15 +49,17 @@ struct Check {
     limit: u32,
 }
 
-/// The runs that prove `hypothesis` under distinguisher bound `bound`, as the module says.
+/// The runs that prove `hypothesis` under distinguisher bound `bound`, as the module says,
+/// beside the `known` traces, each of which must answer as `hypothesis` does.
 /// `quiet_is_noop` makes quiet `wait` self-loops free, as Algorithm 2's optimisation (a) does.
 pub(crate) fn chained_runs(
     hypothesis: &Hypothesis,
     bound: usize,
     quiet_is_noop: bool,
+    known: &[Word],
 ) -> Vec<Word> {
     let plan = Plan::new(hypothesis, bound, quiet_is_noop);
-    plan.runs()
+    plan.runs(known)
 }
 
 /// The hypothesis's transitions ranked, and every check they need.
@@ -198,19 +207,24 @@ impl<'a> Plan<'a> {
         }
     }
 
-    /// The runs, planned greedily until every check is covered.
-    fn runs(&self) -> Vec<Word> {
+    /// The runs, planned greedily until every check the `known` traces leave open is covered.
+    fn runs(&self, known: &[Word]) -> Vec<Word> {
         let mealy = &self.hypothesis.mealy;
         let mut open = vec![true; self.checks.len()];
         let mut remaining = self.checks.len();
+        for word in known {
+            let mut run = Run::new(mealy.initial);
+            for input in word {
+                match mealy.column(*input) {
+                    Some(column) if !run.ended => run.push(self, column),
+                    _ => break,
+                }
+            }
+            remaining -= self.cover(&run, 0, &mut open);
+        }
         let mut runs = Vec::new();
         while remaining > 0 {
-            let mut run = Run {
-                columns: Vec::new(),
-                states: vec![mealy.initial],
-                ranks: vec![FREE],
-                ended: false,
-            };
+            let mut run = Run::new(mealy.initial);
             while !run.ended {
                 let Some((path, check)) = self.nearest(&run, &open) else {
                     break;
@@ -343,6 +357,16 @@ struct Run {
 }
 
 impl Run {
+    /// A run not yet begun, at `initial`.
+    fn new(initial: u32) -> Run {
+        Run {
+            columns: Vec::new(),
+            states: vec![initial],
+            ranks: vec![FREE],
+            ended: false,
+        }
+    }
+
     fn push(&mut self, plan: &Plan, column: usize) {
         let state = *self.states.last().expect("a run has a state");
         let (target, output) = plan.hypothesis.mealy.transition(state, column);
@@ -365,7 +389,7 @@ mod tests {
     use typestates::mealy::{to_mealy, Mealy};
 
     use super::chained_runs;
-    use crate::closure::{words_of_length, Output};
+    use crate::closure::{words_of_length, Input, Output};
     use crate::hypothesis::Hypothesis;
 
     /// The model as a hypothesis, with its breadth-first access words.
@@ -402,22 +426,58 @@ mod tests {
         sorted.len() == signatures.len()
     }
 
+    /// Words as the learning and earlier rounds leave them: each access word followed by one
+    /// input, and 50 walks of six inputs from the initial state (seeded).
+    fn learning_words(hypothesis: &Hypothesis) -> Vec<Vec<Input>> {
+        let inputs = &hypothesis.mealy.inputs;
+        let pairs = words_of_length(inputs, 1);
+        let mut seed: u64 = 17;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let walks: Vec<Vec<Input>> = (0..50)
+            .map(|_| (0..6).map(|_| inputs[next() % inputs.len()]).collect())
+            .collect();
+        hypothesis
+            .access
+            .iter()
+            .flat_map(|access| {
+                pairs.iter().map(move |pair| {
+                    let mut word = access.clone();
+                    word.extend(pair);
+                    word
+                })
+            })
+            .chain(walks)
+            .collect()
+    }
+
     /// Soundness, by mutation: every machine one transition away from a library model (another
     /// target, or `err`) that differs from it and keeps distinguisher bound 2 answers some
-    /// chained run differently. Models of at most 12 states keep the test quick.
-    #[test]
-    fn every_mutant_within_the_bound_fails_a_chained_run() {
+    /// chained run differently. Models of at most 12 states (8 beside known traces) keep the test quick.
+    /// With `known` traces, the runs are planned beside those the mutant answers as the model:
+    /// a system like the mutant may have left just those.
+    /// The test fails when the known traces' ranks are ignored.
+    fn every_mutant_within_the_bound_fails(known: KnownTraces) {
         let bound = 2;
         let mut mutants = 0;
+        let mut told_by_traces = 0;
         for file in typestates::library::bundled_files() {
             let model =
                 typestates::format::parse(file.path, file.text).expect("bundled files parse");
             let mealy = to_mealy(&model).minimize();
-            if mealy.n_states() > 12 {
+            if mealy.n_states() > known.largest_model() {
                 continue;
             }
             let hypothesis = hypothesis(mealy.clone());
-            let runs = chained_runs(&hypothesis, bound, false);
+            let candidates = match known {
+                KnownTraces::None => Vec::new(),
+                KnownTraces::LearningWords => learning_words(&hypothesis),
+            };
+            let runs = chained_runs(&hypothesis, bound, false, &candidates);
             let n = mealy.n_states() as u32;
             for state in 0..n {
                 for column in 0..mealy.inputs.len() {
@@ -438,18 +498,84 @@ mod tests {
                         {
                             continue;
                         }
+                        // The traces a system like the mutant may have left: those it answers
+                        // as the model (one it answers otherwise is a counterexample already).
+                        let traces: Vec<Vec<Input>> = candidates
+                            .iter()
+                            .filter(|word| mutant.outputs(word) == mealy.outputs(word))
+                            .cloned()
+                            .collect();
+                        let replanned;
+                        let runs = if traces.len() == candidates.len() {
+                            &runs
+                        } else {
+                            told_by_traces += 1;
+                            replanned = chained_runs(&hypothesis, bound, false, &traces);
+                            &replanned
+                        };
                         mutants += 1;
                         assert!(
                             runs.iter()
                                 .any(|run| mutant.outputs(run) != mealy.outputs(run)),
                             "{}: no chained run tells the model from its mutant \
-                             (state {state}, column {column} to {new_target}, {new_output:?})",
-                            file.path
+                             (state {state}, column {column} to {new_target}, {new_output:?}, \
+                             {} known traces)",
+                            file.path,
+                            traces.len()
                         );
                     }
                 }
             }
         }
         assert!(mutants > 100, "only {mutants} mutants checked");
+        if known == KnownTraces::LearningWords {
+            assert!(
+                told_by_traces > 0,
+                "no mutant answers a known trace otherwise"
+            );
+        }
+    }
+
+    /// Which traces count as observed before the chained runs.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum KnownTraces {
+        None,
+        LearningWords,
+    }
+
+    impl KnownTraces {
+        /// The most states a mutated model has: planning once per mutant is slower.
+        fn largest_model(self) -> usize {
+            match self {
+                KnownTraces::None => 12,
+                KnownTraces::LearningWords => 8,
+            }
+        }
+    }
+
+    #[test]
+    fn every_mutant_within_the_bound_fails_a_chained_run() {
+        every_mutant_within_the_bound_fails(KnownTraces::None);
+    }
+
+    #[test]
+    fn every_mutant_within_the_bound_fails_a_run_planned_beside_known_traces() {
+        every_mutant_within_the_bound_fails(KnownTraces::LearningWords);
+    }
+
+    /// The known traces close checks: fewer runs are planned beside them, never more.
+    #[test]
+    fn known_traces_close_checks() {
+        let mut fewer = 0;
+        for file in typestates::library::bundled_files() {
+            let model =
+                typestates::format::parse(file.path, file.text).expect("bundled files parse");
+            let hypothesis = hypothesis(to_mealy(&model).minimize());
+            let alone = chained_runs(&hypothesis, 2, false, &[]).len();
+            let beside = chained_runs(&hypothesis, 2, false, &learning_words(&hypothesis)).len();
+            assert!(beside <= alone, "{}: {beside} > {alone}", file.path);
+            fewer += usize::from(beside < alone);
+        }
+        assert!(fewer > 0, "no known trace closed a check");
     }
 }

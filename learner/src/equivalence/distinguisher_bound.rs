@@ -21,11 +21,13 @@
 //! words `R(q')·s` as their own runs before the transitions out of `q'` extend them.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use crate::closure::{first_err, words_of_length, Input, Output, Word};
 use crate::equivalence::chained::chained_runs;
 use crate::equivalence::{first_disagreement, Counterexample, EquivalenceOracle};
 use crate::hypothesis::Hypothesis;
+use crate::oracle::tree::PrefixTree;
 use crate::oracle::{MembershipOracle, QueryError};
 
 /// How Algorithm 2's test words are run.
@@ -41,11 +43,19 @@ pub enum Suite {
     /// Other words with the same guarantee: a transition is checked after any proven word
     /// reaching its source, so one run checks many transitions (`chained`'s module doc).
     Chained,
+    /// The chained checks less those the traces already observed answer: the learning's
+    /// queries, earlier rounds' runs and the prefixes of each ([`DistinguisherBound::knowing`]).
+    ChainedKnown,
 }
 
 impl Suite {
     /// Every way, baseline first.
-    pub const ALL: [Suite; 3] = [Suite::PerTransition, Suite::MaximalWords, Suite::Chained];
+    pub const ALL: [Suite; 4] = [
+        Suite::PerTransition,
+        Suite::MaximalWords,
+        Suite::Chained,
+        Suite::ChainedKnown,
+    ];
 
     /// The name on the command line and in reports.
     pub fn name(self) -> &'static str {
@@ -53,6 +63,7 @@ impl Suite {
             Suite::PerTransition => "per-transition",
             Suite::MaximalWords => "maximal-words",
             Suite::Chained => "chained",
+            Suite::ChainedKnown => "chained-known",
         }
     }
 }
@@ -76,11 +87,13 @@ impl std::str::FromStr for Suite {
 const CHAINED_BATCH: usize = 8;
 
 /// Algorithm 2 with distinguisher bound `bound`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct DistinguisherBound {
     bound: usize,
     quiet_is_noop: bool,
     suite: Suite,
+    /// The traces observed so far, which [`Suite::ChainedKnown`] counts as runs made.
+    known: Option<Arc<PrefixTree>>,
 }
 
 impl DistinguisherBound {
@@ -90,6 +103,16 @@ impl DistinguisherBound {
             bound,
             quiet_is_noop: false,
             suite: Suite::PerTransition,
+            known: None,
+        }
+    }
+
+    /// The same oracle, reading the traces observed so far from `tree`.
+    /// Only [`Suite::ChainedKnown`] uses them; without a tree it plans as [`Suite::Chained`].
+    pub fn knowing(self, tree: Arc<PrefixTree>) -> DistinguisherBound {
+        DistinguisherBound {
+            known: Some(tree),
+            ..self
         }
     }
 
@@ -203,13 +226,32 @@ impl EquivalenceOracle for DistinguisherBound {
         hypothesis: &Hypothesis,
         mq: &M,
     ) -> Result<Option<Counterexample>, QueryError> {
+        let known = match (self.suite, &self.known) {
+            (Suite::ChainedKnown, Some(tree)) => {
+                let traces = tree.maximal_traces(&hypothesis.mealy.inputs);
+                // A trace that answers otherwise is a counterexample already.
+                if let Some((word, outputs)) = traces
+                    .iter()
+                    .find(|(word, outputs)| hypothesis.outputs(word) != *outputs)
+                {
+                    return Ok(Some(Counterexample {
+                        word: word.clone(),
+                        outputs: outputs.clone(),
+                    }));
+                }
+                traces.into_iter().map(|(word, _)| word).collect()
+            }
+            _ => Vec::new(),
+        };
         let batches = match self.suite {
             Suite::PerTransition => self.batches(hypothesis),
             Suite::MaximalWords => maximal_words(self.batches(hypothesis)),
-            Suite::Chained => chained_runs(hypothesis, self.bound, self.quiet_is_noop)
-                .chunks(CHAINED_BATCH)
-                .map(<[Word]>::to_vec)
-                .collect(),
+            Suite::Chained | Suite::ChainedKnown => {
+                chained_runs(hypothesis, self.bound, self.quiet_is_noop, &known)
+                    .chunks(CHAINED_BATCH)
+                    .map(<[Word]>::to_vec)
+                    .collect()
+            }
         };
         for words in batches {
             if let Some(counterexample) = first_disagreement(hypothesis, mq, words).await? {

@@ -83,7 +83,8 @@ pub struct LearnArgs {
     bound: Option<usize>,
     /// How a distinguisher bound's test words run: `per-transition` (the Starling paper's Algorithm 2,
     /// the default), `maximal-words` (the same words, less those another test word of the
-    /// round extends) or `chained` (one run checks many transitions after proven words); the same guarantee.
+    /// round extends), `chained` (one run checks many transitions after proven words) or
+    /// `chained-known` (chained, less the checks the traces already observed answer); the same guarantee.
     #[arg(long, value_name = "SUITE")]
     suite: Option<Suite>,
     /// Guarantee: at most N states, the error sink not counted (as in DroidStar's Table 1);
@@ -533,7 +534,7 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
          {devices}",
         algorithm = run.algorithm.describe(),
         oracle = match run.suite {
-            Suite::MaximalWords | Suite::Chained => format!(
+            Suite::MaximalWords | Suite::Chained | Suite::ChainedKnown => format!(
                 "{} (test words: {})",
                 run.equivalence.describe(),
                 run.suite.name()
