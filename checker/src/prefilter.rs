@@ -88,6 +88,8 @@ impl NameFilter {
     /// A file check (an editor's keystroke, a fuzzer's input) needs the filter of the library
     /// it checks against, and building it costs more than comparing the library with the last
     /// one; a different library builds a new filter.
+    /// The comparison is one number when the library is the last one or a clone of it (its
+    /// edition); a library built afresh is compared entry by entry.
     pub(crate) fn of_library(library: &Library) -> Arc<NameFilter> {
         thread_local! {
             static LAST: RefCell<Option<(Library, Arc<NameFilter>)>> = const { RefCell::new(None) };

@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::files::{read_regular, Visited};
 use crate::format::{self, Diagnostic};
@@ -235,10 +236,33 @@ pub enum LookupError {
 pub const LEARNED_DIR: &str = "learned";
 
 /// A set of protocols, one per class, sorted by class name.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Library {
     entries: BTreeMap<String, Entry>,
+    edition: Edition,
 }
+
+/// Which entries a library holds: a new number for each library built and each change of one.
+/// A clone keeps it, so two libraries of one edition hold the same entries.
+/// A check compares the library with the last one per input; an edition makes that cheap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Edition(u64);
+
+impl Default for Edition {
+    fn default() -> Edition {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        Edition(NEXT.fetch_add(1, Ordering::Relaxed))
+    }
+}
+
+/// Libraries are equal when they hold the same entries, whatever their editions.
+impl PartialEq for Library {
+    fn eq(&self, other: &Library) -> bool {
+        self.edition == other.edition || self.entries == other.entries
+    }
+}
+
+impl Eq for Library {}
 
 impl Library {
     /// The protocols bundled with typestar.
@@ -306,6 +330,7 @@ impl Library {
             entry.overrides = Some(old.source);
         }
         self.entries.insert(class, entry);
+        self.edition = Edition::default();
     }
 
     /// The protocol of a class, by fully qualified name.
@@ -363,7 +388,10 @@ impl Library {
                 (class.clone(), entry)
             })
             .collect();
-        Library { entries }
+        Library {
+            entries,
+            edition: Edition::default(),
+        }
     }
 
     /// All entries, sorted by class name.

@@ -527,6 +527,21 @@ fn user_folder_adds_and_overrides() {
     );
 }
 
+/// Equality is by entries: two libraries built apart are equal, and a change to a clone
+/// (which starts out with its original's edition) makes them differ.
+#[test]
+fn libraries_are_equal_by_their_entries() {
+    let bundled = Library::bundled();
+    assert_eq!(Library::bundled(), bundled);
+    let mut changed = bundled.clone();
+    assert_eq!(changed, bundled);
+    let dir = TempDir::new("equality");
+    dir.write("android/media/MediaRecorder.typestate", USER_RECORDER);
+    changed.add_dir(&dir.0).unwrap();
+    assert_ne!(changed, bundled);
+    assert_eq!(changed, Library::load_dir(&dir.0).unwrap());
+}
+
 #[test]
 fn user_folder_errors_name_file_line_and_column() {
     let dir = TempDir::new("errors");

@@ -5,6 +5,7 @@
 //! `checker::project_config` makes a class extending a protocol class in one file tracked in every other.
 //! It also makes a wrapper's methods run in the order its clients call them.
 
+use std::path::Path;
 use std::sync::{Arc, PoisonError, RwLock};
 
 use checker::ir::{Class, LineCol};
@@ -43,7 +44,7 @@ impl Checker for StaticChecker {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .check(library, &source(file), &config);
-        let not_checked_fully = not_checked_fully(&result, &config);
+        let not_checked_fully = not_checked_fully(&result, &config, file);
         let findings = result
             .violations
             .into_iter()
@@ -190,8 +191,12 @@ fn language(language: Language) -> checker::ir::Language {
 
 /// The checker counts 1-based lines and 1-based byte columns.
 /// The finding that says a file was not checked fully, at the place nesting went too deep,
-/// or at the start of the file when the time limit was hit.
-fn not_checked_fully(result: &checker::CheckResult, config: &CheckConfig) -> Option<Finding> {
+/// or at the start of the file, which it names, when the time limit was hit.
+fn not_checked_fully(
+    result: &checker::CheckResult,
+    config: &CheckConfig,
+    file: &SourceFile,
+) -> Option<Finding> {
     let (at, message) = match (result.too_deep, result.timed_out) {
         (Some(too_deep), _) => (
             span(too_deep.span),
@@ -204,7 +209,11 @@ fn not_checked_fully(result: &checker::CheckResult, config: &CheckConfig) -> Opt
         (None, true) => (
             Span::new(Pos::new(0, 0), Pos::new(0, 0)),
             format!(
-                "checking took longer than the limit of {} s: the file was not checked fully",
+                "checking {} took longer than the limit of {} s: the file was not checked fully",
+                file.path
+                    .as_deref()
+                    .and_then(Path::file_name)
+                    .map_or("this file".into(), |name| name.to_string_lossy()),
                 config.time_limit.as_secs_f64()
             ),
         ),

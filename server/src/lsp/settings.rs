@@ -209,6 +209,17 @@ mod tests {
     }
 
     #[test]
+    fn the_time_limit_defaults_to_the_checkers() {
+        let (settings, error) = Settings::from_json(json!({ "unreleased": true }));
+        assert_eq!(error, None);
+        assert_eq!(settings.check.time_limit, Duration::from_secs(10));
+        assert_eq!(
+            settings.check.time_limit,
+            checker::CheckConfig::default().time_limit
+        );
+    }
+
+    #[test]
     fn malformed_settings_fall_back_to_defaults() {
         let cases = [
             (json!({ "backend": "toaster" }), "toaster"),
