@@ -48,20 +48,20 @@ pub type Supertypes = HashMap<String, Vec<String>>;
 
 /// The declared types of the members of the project's classes, by class and member.
 /// A member whose declarations disagree has no type.
-pub type Returns = HashMap<String, HashMap<String, Option<String>>>;
+pub type MemberTypes = HashMap<String, HashMap<String, Option<String>>>;
 
 /// What the project's classes declare of their members, for the objects of those classes.
 #[derive(Debug, Clone, Default)]
 pub struct Members {
     /// The return types of their methods ([`crate::resolve::ClassInfo::returns`]).
-    pub returns: Returns,
+    pub returns: MemberTypes,
     /// The types of the fields their subclasses inherit ([`crate::resolve::ClassInfo::fields`]).
-    pub fields: Returns,
+    pub fields: MemberTypes,
 }
 
 /// Records the types a declaration of the class `fqn` gives its members: where two
 /// declarations of the class disagree, the member's type is left unknown.
-pub fn add_types(into: &mut Returns, fqn: &str, types: &[(String, String)]) {
+pub fn add_types(into: &mut MemberTypes, fqn: &str, types: &[(String, String)]) {
     let known = into.entry(fqn.to_owned()).or_default();
     for (member, ty) in types {
         known
