@@ -18,6 +18,8 @@ pub enum Failure {
     },
     /// Learning ran and ended on an error.
     Learning,
+    /// Resuming from or writing to a learning journal.
+    Journal(PathBuf),
     /// Building the dexed agent for Android devices.
     BuildDex,
     /// Listing the devices of the adb servers.
@@ -41,6 +43,7 @@ impl Failure {
             }
             Failure::RunAgents { backend } => format!("cannot learn on the {backend} backend"),
             Failure::Learning => "learning failed".to_owned(),
+            Failure::Journal(file) => format!("cannot use the journal {}", file.display()),
             Failure::BuildDex => "cannot build the agent for Android devices".to_owned(),
             Failure::ListDevices => "cannot list the Android devices".to_owned(),
             Failure::FetchRobolectric => "cannot fetch Robolectric's artifacts".to_owned(),
@@ -63,6 +66,9 @@ impl Failure {
             }
             Failure::Learning => {
                 "learn with --journal FILE, and rerun with the same journal to resume without repeating queries"
+            }
+            Failure::Journal(_) => {
+                "give a new --journal path to start afresh; learner/JOURNAL.md describes the format"
             }
             Failure::BuildDex => {
                 "run agent-android/android/build-dex.sh to see the whole error; it needs a JDK and Maven Central"

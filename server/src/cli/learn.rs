@@ -280,7 +280,7 @@ fn execute(args: LearnArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         .context("cannot start the async runtime")?;
     let run = runtime
         .block_on(learner::learn_request(request, &mut bar))
-        .map_err(|error| failure(error, args.backend))?;
+        .map_err(|error| failure(error, &args))?;
     bar.finish();
     let report = report(&args, &backend, &run);
     write_outputs(&args, &report, run.typestate.as_ref(), out)?;
@@ -305,12 +305,13 @@ fn describe_backend(args: &LearnArgs) -> String {
 }
 
 /// The failure a learning error stands for on the command line.
-fn failure(error: LearnError, backend: BackendKind) -> anyhow::Error {
-    let context = match &error {
-        LearnError::Journal(_) | LearnError::Missing(..) => return error.into(),
-        LearnError::Android(AndroidError::Dex { .. }) => Failure::BuildDex,
+fn failure(error: LearnError, args: &LearnArgs) -> anyhow::Error {
+    let context = match (&error, &args.journal) {
+        (LearnError::Journal(_), Some(journal)) => Failure::Journal(journal.clone()),
+        (LearnError::Journal(_) | LearnError::Missing(..), _) => return error.into(),
+        (LearnError::Android(AndroidError::Dex { .. }), _) => Failure::BuildDex,
         _ => Failure::RunAgents {
-            backend: backend.name(),
+            backend: args.backend.name(),
         },
     };
     anyhow::Error::new(error).context(context)
@@ -775,9 +776,10 @@ mod tests {
             "--journal",
             journal.to_str().unwrap(),
         ]);
-        let error = format!("{:#}", second.unwrap_err());
+        let error = crate::cli::failure::render(&second.unwrap_err());
         assert!(error.contains("belongs to another experiment"), "{error}");
         assert!(error.contains("class android.os.CountDownTimer"), "{error}");
+        assert!(error.contains("help: give a new --journal path"), "{error}");
         assert!(report.is_empty());
     }
 
