@@ -11,7 +11,8 @@
 //! Which reads qualify is the resolver's business ([`Resolution::properties`]).
 //! Only Kotlin reads that resolve to no local and no field of an enclosing class qualify, and of those only the ones on a protocol object.
 //! So a client's own property stays what it is.
-//! (Kotlin rejects a property of a protocol subclass whose getter would override an accessor of the protocol class.)
+//! Kotlin rejects a property of a protocol subclass whose getter would override an accessor of the
+//! protocol class.
 //! Java sources are left alone: Java's `obj.field` is a field.
 //! A setter counts when the protocol binds it (Kotlin requires the Java getter too, which the code compiling shows).
 //! The rewritten call keeps the id of the assigned property.

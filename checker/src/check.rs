@@ -1,5 +1,6 @@
-//! The entry points: [`check`] a file against the library (with what is known at each call,
-//! for hovers), and [`states_at`], which analyses the file again for one call.
+//! The entry points: [`check`] a file against the library, with what is known at each call, for
+//! hovers.
+//! [`states_at`] analyses the file again for one call.
 //!
 //! Per file: lower, resolve (with the library as [`crate::resolve::KnownTypes`]) and find the tracked places.
 //! Then, per class, compute the state after construction and solve the event model ([`crate::events`]).

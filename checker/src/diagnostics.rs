@@ -8,11 +8,13 @@
 //! - `typestate-violation-handled`: a violation inside a `try` whose `catch` catches what the
 //!   call throws: the developer expects it, so it is reported apart, at a lower severity.
 //!
-//! Each violation names the states, the exception the framework throws, the calls that led
-//! the object there (as related locations) and what the protocol allows instead.
+//! Each violation names the states and the exception the framework throws.
+//! It names the calls that led the object there, as related locations, and what the protocol allows
+//! instead.
 //!
 //! A restriction of the experiment that learned the protocol (`CALLIN restricted`) is never a
-//! finding: nothing was run, so the call is unknown there, not forbidden.
+//! finding.
+//! Nothing was run, so the call is unknown there, not forbidden.
 //! After it the object may be in any state, as one of unknown origin, until a call that works
 //! narrows it again.
 

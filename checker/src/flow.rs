@@ -8,8 +8,9 @@
 //! loops), not once per path.
 //! On a chain of `if`s, visiting in arrival order instead costs a visit of the rest of the
 //! chain per branch.
-//! The solver caps the number of node visits, so a lattice of unexpected height cannot make
-//! it hang; [`Solution::converged`] tells whether the fixpoint was reached.
+//! The solver caps the number of node visits, so a lattice of unexpected height cannot make it
+//! hang.
+//! [`Solution::converged`] tells whether the fixpoint was reached.
 
 use std::collections::BTreeSet;
 

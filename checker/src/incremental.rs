@@ -16,7 +16,9 @@
 //! 4. An edit inside one method, whose tree changed only inside that method's node, lowers only that method into the kept IR.
 //!    Its expressions are numbered from where the kept one's started ([`crate::ir::Method::ids`]), and what follows is renumbered if the count changed.
 //! 5. Otherwise it lowers the whole new tree, and compares it with the kept IR relocated across the edit ([`relocate`]).
-//!    If they are equal, the edit touched only what the IR does not record (blank space, a literal's contents), and the kept findings, relocated, are the answer.
+//!    If they are equal, the edit touched only what the IR does not record (blank space, a
+//!    literal's contents).
+//!    Then the kept findings, relocated, are the answer.
 //! 6. Otherwise it analyses the new IR as [`crate::check`] does.
 //!    If only some methods differ and [`Last::reusable`] allows it, the analyses of the others' bodies are taken from the last check ([`body_memo`]).
 //!

@@ -1,12 +1,12 @@
 //! The language-neutral intermediate representation that Java and Kotlin files are lowered into.
 //!
-//! The IR keeps only what the typestate analysis needs: declarations with their declared types,
-//! and statement trees made of local declarations, assignments, calls, branches, loops, `try`
-//! and jumps.
+//! The IR keeps only what the typestate analysis needs.
+//! That is declarations with their declared types, and statement trees.
+//! The statements are local declarations, assignments, calls, branches, loops, `try` and jumps.
 //! Everything else (arithmetic, string templates, array accesses) survives as
 //! [`ExprKind::Other`], so the calls nested inside it are not lost.
-//! Every node carries a [`Span`], and every expression a file-unique [`ExprId`], which later
-//! passes use as a key for side tables such as resolved types.
+//! Every node carries a [`Span`], and every expression a file-unique [`ExprId`].
+//! Later passes use the id as a key for side tables such as resolved types.
 
 use std::fmt;
 

@@ -11,7 +11,9 @@
 //! - Only a name that was given a newly created object is followed ([`Owned`]).
 //! - A value of unknown origin never leaks, nor one a call of unknown effect may have released or kept (`Value::forgotten`, passing it to any method).
 //! - A platform writer (`Bitmap.compress`) leaves the stream it is given owned here.
-//! - A local declared in the body and given only objects of known origin holds nothing where it was not given one yet (a `catch` entered before its initializer ran).
+//! - Take a local declared in the body and given only objects of known origin.
+//!   It holds nothing where it was not given one yet, as in a `catch` entered before its
+//!   initializer ran.
 //! - A name whose object another name still holds (a must-alias group) does not drop it.
 //! - Returned, stored in a field, captured, passed on (wrapper constructors, containers), try-with-resources and `use {}` move the obligation away.
 //! - A wrapper of an object the body does not own owns nothing either: its resource is the wrapped one's ([`foreign_wrappers`]).

@@ -21,8 +21,10 @@
 //! A project check knows those of classes in other files ([`KnownTypes::field_type`]).
 //! Inside Kotlin scope functions, `apply`/`run`/`with` rebind `this` and `also`/`let`/`use` bind
 //! `it` to the receiver.
-//! The untyped first parameter of a listener lambda (`mp.setOnPreparedListener { it.start() }`)
-//! gets the type of the object it is registered on, which is how Android listeners are shaped.
+//! The untyped first parameter of a listener lambda gets the type of the object it is registered
+//! on.
+//! An example is `it` in `mp.setOnPreparedListener { it.start() }`; Android listeners are shaped
+//! so.
 //! A Kotlin property read may resolve to no local and no field of an enclosing class
 //! (`player.duration`, or `duration` on the implicit `this`).
 //! Then its receiver's type is recorded ([`Resolution::properties`]).

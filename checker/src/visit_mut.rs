@@ -5,8 +5,8 @@
 //! A pass implements [`VisitMut`] and overrides the hooks it cares about.
 //! Each hook defaults to its `walk_*` function, which visits every part of the node.
 //! The walks destructure every node without `..`.
-//! So a field added to the IR fails to compile here until the walk covers it, and no pass can
-//! silently miss a span or an expression.
+//! So a field added to the IR fails to compile here until the walk covers it.
+//! No pass can silently miss a span or an expression.
 //! Every [`Span`] of the IR reaches [`VisitMut::visit_span`], after the node's children.
 
 use crate::ir::{

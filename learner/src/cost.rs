@@ -1,7 +1,7 @@
 //! The cost model of a device: what a reset, a callin and a wait cost in time.
 //!
-//! On a device every `wait` that ends `quiet` lasts the whole quiescence timeout, and a reset
-//! (a fresh object, often a fresh activity) costs more than any step.
+//! On a device every `wait` that ends `quiet` lasts the whole quiescence timeout.
+//! A reset (a fresh object, often a fresh activity) costs more than any step.
 //! The model predicts the device time of a run from its [`CountSnapshot`].
 //! It decides whether extending the current run is worth it: it is whenever a reset costs more than a step.
 

@@ -5,10 +5,12 @@
 //! `build_unavailable`, both `OkHttpClient.newCall()`) with those callins in the alphabet.
 //! The learned machine starts in a state where only they are enabled.
 //! A filter (at most one of them per query) disables them everywhere else.
-//! The library's format says the same thing with creators: callins that are not inputs of the
-//! automaton but say in which state a new object starts.
-//! [`creators_from_initial`] rewrites the first form into the second, and refuses, saying why,
-//! whenever the learned machine is not of that shape, so that nothing it learned is lost.
+//! The library's format says the same thing with creators.
+//! A creator is a callin that is no input of the automaton but says in which state a new object
+//! starts.
+//! [`creators_from_initial`] rewrites the first form into the second.
+//! It refuses, saying why, whenever the learned machine is not of that shape, so that nothing it
+//! learned is lost.
 
 use thiserror::Error;
 use typestates::{CallinId, StateId, Step, Typestate, WaitOutcome};

@@ -1,5 +1,6 @@
-//! A learner's hypothesis: a Mealy machine plus an access word for each state, which the
-//! equivalence oracles reuse as state representatives (the Starling paper, Remark 1).
+//! A learner's hypothesis: a Mealy machine plus an access word for each state.
+//! The equivalence oracles reuse the access words as state representatives (the Starling paper,
+//! Remark 1).
 
 use typestates::mealy::Mealy;
 

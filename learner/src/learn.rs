@@ -1,6 +1,6 @@
-//! The learning loop: hypothesis, equivalence query, refinement, until no counterexample is
-//! found, a non-determinism is reported, a hypothesis outgrows the state bound or the system
-//! fails.
+//! The learning loop: hypothesis, equivalence query, refinement.
+//! It ends when no counterexample is found, a non-determinism is reported, a hypothesis outgrows
+//! the state bound or the system fails.
 //!
 //! [`learn`] never panics on the system's behaviour and never loses work.
 //! Every way it ends is an [`Outcome`] with the last hypothesis and the number of equivalence rounds.

@@ -62,9 +62,10 @@
 //!    That table is `refuse_what_the_backend_ignores`.
 //!
 //! ```text
-//! let pipeline = Pipeline::new(alphabet, suls, &PipelineConfig::default())?;
+//! let pipeline = Pipeline::new(Arc::clone(&alphabet), suls, &PipelineConfig::default())?;
 //! let mut eq = DistinguisherBound::new(2);
-//! let outcome = learn(&LearnConfig::default(), pipeline.oracle(), &mut eq, &mut NoProgress).await;
+//! let config = LearnConfig::new(alphabet);
+//! let outcome = learn(&config, pipeline.oracle(), &mut eq, &mut NoProgress).await;
 //! ```
 
 pub(crate) mod apartness;

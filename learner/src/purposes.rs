@@ -1,7 +1,8 @@
 //! Learning purposes beyond query filters: input variants, and output merge and split.
 //!
-//! - **Input variants.** One input symbol may have several concrete forms (two URLs that both serve
-//!   an image, `prepare()` and `prepareAsync()` when they are meant to agree).
+//! - **Input variants.** One input symbol may have several concrete forms.
+//!   Examples are two URLs that both serve an image, or `prepare()` and `prepareAsync()` when they
+//!   are meant to agree.
 //!   Running every combination of forms per query, as DroidStar did, is exponential.
 //!   [`RoundRobin`] instead gives each *run* the next form of every variant input (run `r` uses
 //!   form `r mod forms`).

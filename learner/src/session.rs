@@ -1,7 +1,11 @@
-//! One learning session over any backend: the query engine built over the backend's instances, the
-//! equivalence oracle chosen, the learning loop run, and everything the run produced collected.
-//! The model backend ([`crate::simulation`]), `typestar learn` and the JVM backend all learn
-//! through [`learn_system`]; a backend only supplies [`Sul`] instances.
+//! One learning session over any backend.
+//! It builds the query engine over the backend's instances and chooses the equivalence oracle.
+//! It runs the learning loop and collects everything the run produced.
+//! Every backend learns through `learn_setup`, from its arm of [`crate::backend::learn`].
+//! A backend gives it a `Setup`: its [`Sul`] instances, alphabet, defaults, cost model and origin.
+//! `learn_setup` returns a [`Learned`]: the outcome, statistics and the typestate.
+//! Its core, [`learn_system`], learns the system behind any [`Sul`] instances.
+//! Tests with scripted systems call [`learn_system`] directly.
 //!
 //! Under a state bound `N`, a result the bound's proof accepts is tested once more before it is accepted.
 //! The test is against every system of `N + 1` states.

@@ -1,5 +1,6 @@
-//! Learning a typestate through the model backend: the whole pipeline on a simulated
-//! device, as the test matrix, the benchmarks and demos use it, through the one entry point.
+//! Learning a typestate through the model backend: the whole pipeline on a simulated device.
+//! The test matrix, the benchmarks and demos use it; it goes through the one entry point,
+//! `backend::learn`.
 
 use typestates::mealy::{to_mealy, Mealy};
 use typestates::Typestate;

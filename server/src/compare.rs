@@ -1,5 +1,6 @@
-//! The text of `typestar diff`: where two typestates behave differently, and where one says an
-//! input was only restricted by its experiment and the other an error.
+//! The text of `typestar diff`: where two typestates behave differently.
+//! It also shows where one says an input was only restricted by its experiment and the other an
+//! error.
 //! The CLI prints it, and `typestar.learnClass` shows it when it learned a class the library
 //! already has.
 

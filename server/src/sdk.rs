@@ -1,7 +1,8 @@
 //! The Android API levels an app runs on, read from its project configuration.
 //!
-//! A source file belongs to the module of the nearest folder above it that holds a Gradle
-//! build file (`build.gradle`, `build.gradle.kts`), or, with none, an `AndroidManifest.xml`.
+//! A source file belongs to the module of the nearest folder above it with a Gradle build file
+//! (`build.gradle`, `build.gradle.kts`).
+//! With none, it is the nearest folder with an `AndroidManifest.xml`.
 //! Each of `minSdk` and `targetSdk` is read from the first place that says:
 //! 1. the module's Gradle file (`minSdk 21`, `minSdk = 21`, `minSdkVersion 21`, `minSdkVersion(21)`, and the same for `targetSdk`);
 //! 2. its manifest's `<uses-sdk android:minSdkVersion="21" android:targetSdkVersion="34">` (`src/main/AndroidManifest.xml`, or `AndroidManifest.xml` in the module folder);

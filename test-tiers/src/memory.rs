@@ -1,5 +1,5 @@
-//! Peak memory of one piece of work, measured in a process of its own: the test binary run
-//! again with an environment variable naming the work.
+//! Peak memory of one piece of work, measured in a process of its own.
+//! That process is the test binary run again with an environment variable naming the work.
 //! Growth tests compare the peak at `n` and at `4 n`: about 4 is linear, 16 quadratic.
 //! No clock is read.
 

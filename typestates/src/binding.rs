@@ -5,18 +5,19 @@
 //! Several callins may refine the same method by argument or environment (SQLiteOpenHelper's
 //! `openNew` and `openLV` are both `getWritableDatabase()`).
 //! A checker that sees that method treats the call as "one of these".
-//! A callback names how the client receives it: a listener interface method plus the callin that
-//! registers the listener, or a method the client overrides.
-//! Several callbacks may share that method, told apart by a condition on [`crate::Callback`]
-//! (FileObserver's `modified` and `deleted` are both `onEvent(int, String)`, told apart by the
-//! event mask).
+//! A callback names how the client receives it.
+//! That is a listener interface method plus the callin that registers the listener, or a method the
+//! client overrides.
+//! Several callbacks may share that method, told apart by a condition on [`crate::Callback`].
+//! FileObserver's `modified` and `deleted` are both `onEvent(int, String)`, told apart by the event
+//! mask.
 //!
 //! An *observer* is a method whose return value the state decides (`isPlaying()`, `hasNext()`,
 //! `getStatus()`).
 //! It is bound by callins that each name one answer ([`CallinBinding::returns`]), as JaTyC's
 //! decision states do.
-//! In a state, the answers it can give are enabled and lead to the state that answer implies; an
-//! answer it cannot give is an error without an exception.
+//! In a state, the answers it can give are enabled and lead to the state that answer implies.
+//! An answer it cannot give is an error without an exception.
 //! A call that throws there has every answer an error with the exception.
 //! A checker that sees `if (player.isPlaying())` keeps, on each branch, only the states the
 //! matching answer leads to.

@@ -9,7 +9,9 @@
 //! Behaviour is the synchronous closure, where a restriction of the experiment is `err`, as the
 //! learner saw it.
 //! One side may say the API forbids a call and the other that its experiment never tried it.
-//! That is still a difference worth a witness: a DroidStar import, which cannot tell, against the library's file, or a learned typestate against one written from the Javadoc.
+//! That is still a difference worth a witness.
+//! It arises between a DroidStar import, which cannot tell, and the library's file.
+//! It also arises between a learned typestate and one written from the Javadoc.
 //! So those are listed apart, in [`Diff::restrictions`], answering `restricted`.
 
 use crate::mealy::{to_mealy, Input, Mealy, Output, Signature};

@@ -1,8 +1,9 @@
 //! The protocol library: the typestates bundled in the binary, plus a user's folder of
 //! `.typestate` files that adds classes or overrides bundled ones.
 //!
-//! The bundled files live under `typestates/library/<package path>/<Class>.typestate` and are
-//! embedded with `include_str!` (the list below; a test checks it names every file on disk).
+//! The bundled files live under `typestates/library/<package path>/<Class>.typestate`.
+//! They are embedded with `include_str!` by the list below; a test checks it names every file on
+//! disk.
 //! A user folder (a project's `.typestar/`) is read recursively.
 //! A file there whose class is already in the library replaces it, and the entry remembers what it
 //! replaced.

@@ -1,5 +1,5 @@
-//! Obligations: states an object must not be abandoned in, the callins that end them, and
-//! when the component owning the object must have called one of them.
+//! Obligations: states an object must not be abandoned in, and the callins that end them.
+//! They also say when the component owning the object must have called one of them.
 //!
 //! A `MediaRecorder` holds the microphone until `release()`; a `CountDownTimer` started and dropped
 //! keeps ticking until `cancel()`.

@@ -7,8 +7,9 @@
 //! ([`super::relocate::compare`], or the one method [`crate::Incremental`] lowered again).
 //! A run of one of them from an equal entry state, in the same pass, answers with the note.
 //! A reused note moves into this check's notes, which also answer a repeat within this check.
-//! It reuses only when the body's result is a function of its code, its entry state and what
-//! the file declares: no local is captured by deferred code.
+//! It reuses only when the body's result is a function of its code, its entry state and what the
+//! file declares.
+//! That needs that no local is captured by deferred code.
 //! The other conditions are in ARCHITECTURE.md (checker: per-method reuse), checked in
 //! [`crate::incremental`].
 

@@ -2,13 +2,16 @@
 //!
 //! A [`TextEdit`] replaces the bytes `start..old_end` of the old text by the bytes `start..new_end` of the new one.
 //! [`Shift`] maps an old position to the new text.
-//! Positions before the edit stay, positions after it move by the edit's length (and by its lines), and positions inside the replaced bytes have no image.
+//! Positions before the edit stay, and positions after it move by the edit's length and lines.
+//! Positions inside the replaced bytes have no image.
 //! The start of a span at a pure insertion point moves with the text after it, and its end stays with the text before it.
 //! So spans never grow over inserted text.
 //!
 //! [`ir`] relocates a whole [`SourceIr`] in place, and says whether every position had an image.
 //! [`compare`] does the same, and compares with the IR lowered from the new text, method by method.
-//! When every position had an image and the IRs are equal, the two texts differ only in what the IR does not record (comments, blank space, literal contents).
+//! Say every position had an image and the IRs are equal.
+//! Then the two texts differ only in what the IR does not record (comments, blank space, literal
+//! contents).
 //! Then the findings of the old text, relocated by [`result`], are those of the new one.
 //! `tests/incremental.rs` checks this against a check from scratch after many random edits.
 //! When they differ only in some methods, the analyses of the others may be reused ([`super::body_memo`]).

@@ -1,11 +1,12 @@
-//! Identification under a state bound: which basis state each node of the observation tree
-//! may be, once the basis holds every state the bound allows.
+//! Identification under a state bound: which basis state each node of the observation tree may be.
+//! It applies once the basis holds every state the bound allows.
 //!
 //! The basis nodes are pairwise apart, so they reach as many distinct states.
 //! That may be as many as the bound allows (less the error sink once seen).
 //! Then every live state of the system is a basis state, and every live node of the tree *is* one of them.
 //! A node is then told from a basis state not only by a word both answer differently (apartness) but also by a transition.
-//! When the node and the state answer an input alike yet the nodes they reach can be no common state, they are different states.
+//! Take a node and a state that answer an input alike.
+//! When the nodes they reach can be no common state, the two are different states.
 //! Refining the candidates of every
 //! node until nothing changes identifies nodes that apartness leaves open.
 //! In a run through several transitions, a deeper node once identified identifies the nodes

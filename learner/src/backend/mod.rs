@@ -3,14 +3,16 @@
 //! [`learn`] is the one entry point: a front end fills a [`Request`], and its backend's module
 //! learns it through the shared pipeline.
 //!
-//! - [`model`]: any typestate run as a black box on a simulated clock, with callback
-//!   latencies, the quiescence timeout and optional noise; for tests and benchmarks.
+//! - [`model`]: any typestate run as a black box on a simulated clock, for tests and benchmarks.
+//!   The clock has callback latencies, the quiescence timeout and optional noise.
 //! - [`jvm`]: real Java classes run by agent processes on the host JVM, described by TOML
 //!   experiment files.
-//! - [`robolectric`]: Android framework classes run by the same agent inside Robolectric, on
-//!   the paused main looper with a simulated clock, from the same experiment files.
-//! - [`android`]: classes run by the agent on Android devices over adb, one worker per
-//!   device, across any number of adb servers, from the same experiment files.
+//! - [`robolectric`]: Android framework classes run by the same agent inside Robolectric, from the
+//!   same experiment files.
+//!   They run on the paused main looper with a simulated clock.
+//! - [`android`]: classes run by the agent on Android devices over adb, from the same experiment
+//!   files.
+//!   It has one worker per device, across any number of adb servers.
 
 pub mod android;
 pub mod fixtures;

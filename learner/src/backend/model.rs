@@ -5,7 +5,8 @@
 //! quiescence timeout and answers `quiet`.
 //! A callback slower than the timeout is seen as `quiet`, as on a device.
 //! Optional noise makes a callback late (held back to a later wait) or missing (the object moves on
-//! silently), each with half of the given probability.
+//! silently).
+//! Each happens with half of the given probability.
 //! Every random choice comes from a seeded generator: same seed, same run.
 //! Nothing sleeps; time only advances the [`SimClock`].
 

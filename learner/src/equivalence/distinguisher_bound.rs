@@ -2,9 +2,10 @@
 //! For every transition `q -i-> q'`, the words `R(q)·i` and `R(q')` must agree on every suffix of
 //! length at most the distinguisher bound.
 //! Representatives are the learner's access words (Remark 1).
-//! The optimisations of §4.3: `err` transitions are never checked (every extension of `err` is
-//! `err`), and `wait`/`quiet` self-loops are skipped when the experiment assumes quiescence changes
-//! nothing ([`DistinguisherBound::assuming_quiet_is_noop`]).
+//! The optimisations of §4.3: `err` transitions are never checked, since every extension of `err`
+//! is `err`.
+//! `wait`/`quiet` self-loops are skipped when the experiment assumes quiescence changes nothing
+//! ([`DistinguisherBound::assuming_quiet_is_noop`]).
 //! That assumption is off by default because it is false for some classes.
 //! MediaRecorder needs a quiet moment after `start()` before `stop()` is allowed.
 //! A hypothesis that misses it has a quiet self-loop there that only this check refutes.
@@ -12,13 +13,15 @@
 //! Correct under the assumption that any two states of the system are told apart by a word
 //! no longer than the bound.
 //!
-//! [`Suite`] says how the test words run: transition by transition as in the paper, or
-//! only the words no other test word of the round extends ([`Suite::MaximalWords`]).
+//! [`Suite`] says how the test words run.
+//! They run transition by transition as in the paper, or only the words no other test word of the
+//! round extends ([`Suite::MaximalWords`]).
 //! A word that is a proper prefix of another test word is answered by the longer word's run.
 //! The system is deterministic, and the comparison with the hypothesis covers the prefix.
 //! So both check the same words and give the same guarantee.
-//! In the last round, where no counterexample exists, the paper's order runs a target's
-//! words `R(q')·s` as their own runs before the transitions out of `q'` extend them.
+//! Take the last round, where no counterexample exists.
+//! There the paper's order runs a target's words `R(q')·s` as their own runs before the transitions
+//! out of `q'` extend them.
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -2,9 +2,10 @@
 //!
 //! An [`EquivalenceOracle`] looks for a word on which the hypothesis and the system answer
 //! differently.
-//! Finding none is **not** a proof of equivalence: it is one only under the oracle's assumption (a
-//! distinguisher bound for [`DistinguisherBound`], a state bound for [`StateBound`] and
-//! [`WMethod`]).
+//! Finding none is **not** a proof of equivalence.
+//! It is one only under the oracle's assumption.
+//! That is a distinguisher bound for [`DistinguisherBound`], a state bound for [`StateBound`] and
+//! [`WMethod`].
 //! [`CacheConsistency`] checks everything already observed, for free, and [`Chain`] tries oracles
 //! in order.
 

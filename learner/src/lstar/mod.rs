@@ -3,8 +3,8 @@
 //! Rows of short prefixes therefore stay pairwise distinct, and no
 //! consistency check is needed.
 //!
-//! The table is filled in batches (one per closing step), so the query engine can run a
-//! table's queries in parallel and skip extensions of `err` prefixes.
+//! The table is filled in batches, one per closing step.
+//! So the query engine can run a table's queries in parallel and skip extensions of `err` prefixes.
 //!
 //! [`LStar::k_tails`] starts with every word up to a distinguisher bound `k` as columns: the
 //! k-tails of Biermann and Feldman (1972), asked actively.
@@ -14,9 +14,9 @@
 //! Its queries are then Algorithm 2's test words for that hypothesis.
 //! The rows `S·Σ` and `S` over the columns of `k` inputs are the words `R(q)·i·s` and `R(q')·s` that `DistinguisherBound` asks.
 //! So the check finds them all in the cache and runs nothing.
-//! Learning and checking together execute the check's maximal words, no more: what
-//! [`crate::equivalence::DistinguisherBound::runs_floor`] counts, below which no learner whose
-//! result Algorithm 2 accepts can go.
+//! Learning and checking together execute the check's maximal words, no more.
+//! [`crate::equivalence::DistinguisherBound::runs_floor`] counts them: no learner whose result
+//! Algorithm 2 accepts can go below.
 
 mod table;
 

@@ -1,7 +1,7 @@
-//! The observation table of L*: rows for the short prefixes `S` and their one-input
-//! extensions, columns for the suffixes `E`, each cell the outputs of the suffix.
-//! Cells are read from every answer so far, each of which answers its prefixes: a cell whose
-//! word a longer query answered is never asked.
+//! The observation table of L*: rows for the short prefixes `S` and their one-input extensions.
+//! Its columns are the suffixes `E`, and each cell holds the outputs of the suffix.
+//! Cells are read from every answer so far, each of which answers its prefixes.
+//! A cell whose word a longer query answered is never asked.
 
 use std::collections::HashMap;
 

@@ -1,7 +1,7 @@
 //! The error-closure layer: no extension of a known `err` prefix is ever executed.
 //!
-//! After `err` every output is `err` (the Starling paper, §4.1), so a query whose known prefix in the
-//! prefix tree ends in `err` is answered at once.
+//! After `err` every output is `err` (the Starling paper, §4.1).
+//! So a query whose known prefix in the prefix tree ends in `err` is answered at once.
 
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
-//! The journal: an append-only JSON-lines file of every executed query, synced to disk, from
-//! which a killed run resumes without executing any finished query again.
+//! The journal: an append-only JSON-lines file of every executed query, synced to disk.
+//! A killed run resumes from it without executing any finished query again.
 //!
 //! The first line is a [`Header`] naming the journal format, the experiment's fingerprint, the
 //! class and the alphabet.
@@ -10,8 +10,9 @@
 //!   differs (another class, alphabet or experiment setting);
 //! - keeps every complete entry and cuts off a last line left half-written by a kill.
 //!
-//! The [`Journal`] layer writes entries in chunks of the backend's parallelism, syncing after
-//! each chunk, so a kill loses at most the queries in flight.
+//! The [`Journal`] layer writes entries in chunks of the backend's parallelism, syncing after each
+//! chunk.
+//! So a kill loses at most the queries in flight.
 //!
 //! Between entries, `{"totals": ...}` lines keep what every session executed, split into
 //! learning and checking ([`Totals`]).

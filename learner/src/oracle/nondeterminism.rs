@@ -5,8 +5,9 @@
 //! Every vote is listed ([`Disagreement`]).
 //! When the earlier trace wins, the later answer was a one-off (a callback late past the quiescence timeout on a loaded machine).
 //! The query is then run again and learning goes on.
-//! When another trace wins, learning has built on a one-off: the prefix tree takes the
-//! majority's trace and learning starts again from the tree ([`QueryError::Relearn`]).
+//! When another trace wins, learning has built on a one-off.
+//! The prefix tree takes the majority's trace and learning starts again from the tree
+//! ([`QueryError::Relearn`]).
 //! When no trace wins, the system is not deterministic: learning stops with a report of every
 //! trace and its votes.
 //!

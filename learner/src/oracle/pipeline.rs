@@ -1,5 +1,5 @@
-//! The standard query engine: every layer of [`crate::oracle`] stacked in order, with
-//! handles on the shared prefix tree, the two counters and the recorded restrictions.
+//! The standard query engine: every layer of [`crate::oracle`] stacked in order.
+//! It has handles on the shared prefix tree, the two counters and the recorded restrictions.
 //!
 //! Building a pipeline with a journal replays the journal into the prefix tree.
 //! So a resumed run asks the system nothing it already answered.

@@ -1,5 +1,6 @@
-//! The analysis boundary of the server: plain data in (a source file and the protocol library),
-//! plain data out (findings, per-call facts, hover text, edits).
+//! The analysis boundary of the server.
+//! Plain data goes in: a source file and the protocol library.
+//! Plain data comes out: findings, per-call facts, hover text, edits.
 //! Nothing here knows LSP.
 //!
 //! The LSP layer (`crate::lsp`) hands [`SourceFile`] snapshots to a [`Checker`] on a blocking

@@ -1,8 +1,9 @@
 //! The subcommands and their dispatch.
 //! Each subcommand lives in its own module and returns the process exit code: 0 for success (or "no
 //! findings"), 1 for findings or differences.
-//! Output goes through [`emit`] (`out!`, `outln!`), so a reader that closes the pipe early
-//! (`typestar library | head -n 1`) ends the program quietly.
+//! Output goes through [`emit`] (`out!`, `outln!`).
+//! So a reader that closes the pipe early (`typestar library | head -n 1`) ends the program
+//! quietly.
 
 /// `print!` through [`emit`].
 macro_rules! out {

@@ -11,8 +11,8 @@
 //! Every check runs on a [`Snapshot`].
 //! Its result is published only while the snapshot is still the document's latest state, decided
 //! under the publish lock.
-//! Edit times, check costs and waits read tokio's clock (`tokio::time::Instant`, `sleep`), so a
-//! test pauses and advances it (`tokio::time::pause`) instead of depending on the wall clock.
+//! Edit times, check costs and waits read tokio's clock (`tokio::time::Instant`, `sleep`).
+//! So a test pauses and advances it (`tokio::time::pause`) instead of depending on the wall clock.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -1,8 +1,8 @@
 //! The versioned document store: the text of every open document, its client version and the
 //! generation of its last edit.
 //!
-//! Every method is synchronous, so a handler updates the store before its first `.await` and the
-//! updates of successive notifications cannot interleave (see `server/CONTRIBUTING.md`).
+//! Every method is synchronous, so a handler updates the store before its first `.await`.
+//! The updates of successive notifications cannot interleave (see `server/CONTRIBUTING.md`).
 //! Readers take an immutable [`Snapshot`]; the text is shared with `Arc`.
 
 use std::sync::atomic::{AtomicU64, Ordering};

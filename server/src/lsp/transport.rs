@@ -3,8 +3,9 @@
 //! It replaces every message the framework could not decode by a well-formed request.
 //! The server answers that request with the JSON-RPC error (`-32700` parse error, `-32600` invalid request).
 //!
-//! Why: tower-lsp-server 0.23 reads with tokio-util's `FramedRead`, which ends the stream after
-//! the first decode error (tokio-rs/tokio#3976), so one malformed message would stop the server.
+//! Why: tower-lsp-server 0.23 reads with tokio-util's `FramedRead`.
+//! It ends the stream after the first decode error (tokio-rs/tokio#3976), so one malformed message
+//! would stop the server.
 
 use serde::Deserialize;
 use serde_json::{json, Value};

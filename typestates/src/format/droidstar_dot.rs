@@ -4,12 +4,14 @@
 //! numbers and node 0 is initial.
 //! A label is a callin, `delta_X` the callback `X` arriving when time passes, and `delta_beta` time
 //! passing quietly.
-//! The error sink is left implicit: a callin without an edge is disabled, and a state without a
-//! `delta_*` edge fails when time passes.
+//! The error sink is left implicit.
+//! A callin without an edge is disabled, and a state without a `delta_*` edge fails when time
+//! passes.
 //! Labels may be quoted or not; node and graph attributes are ignored.
 //!
 //! DroidStar knows symbols, not Java methods.
-//! So each callin is bound to an instance method of the same name with any overload, and each callback to an overridden method of the same name.
+//! So each callin is bound to an instance method of the same name with any overload.
+//! Each callback is bound to an overridden method of the same name.
 //! States are named `s0`, `s1`, … after DroidStar's numbers.
 
 mod syntax;

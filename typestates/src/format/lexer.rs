@@ -1,7 +1,7 @@
 //! Splits one line of a `.typestate` file into tokens with their columns.
 //!
-//! The format is line-oriented, so the lexer works a line at a time: a malformed line is
-//! reported and skipped without disturbing the lines around it.
+//! The format is line-oriented, so the lexer works a line at a time.
+//! A malformed line is reported and skipped without disturbing the lines around it.
 
 /// A token of the text format.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,8 +4,8 @@
 //! labels did not).
 //! States are boxes labelled with their names, with the description as tooltip.
 //! Callins are plain edges, ignored callins dotted and grey, callbacks blue, quiet moves dashed.
-//! The optional error sink is a red octagon whose edges name the exceptions, and the restrictions
-//! of the experiment lead, dashed and grey, to a grey octagon `restricted`.
+//! The optional error sink is a red octagon whose edges name the exceptions.
+//! The restrictions of the experiment lead, dashed and grey, to a grey octagon `restricted`.
 
 use std::fmt::Write;
 

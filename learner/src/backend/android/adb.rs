@@ -2,11 +2,11 @@
 //! `spawn_blocking`).
 //! Its pitfalls are worked around here:
 //!
-//! - `ADBServer` runs `adb start-server` before talking to a loopback address: it is given
-//!   the configured adb program (`/bin/true` in tests, so no daemon ever starts).
+//! - `ADBServer` runs `adb start-server` before talking to a loopback address.
+//!   It is given the configured adb program (`/bin/true` in tests, so no daemon ever starts).
 //! - `shell_command` drops the exit status: commands end with `; echo typestar-rc=$?`, read back.
-//! - `forward` does not read the port of `tcp:0`: the port is chosen here (a free one, with a
-//!   retry when another program takes it first).
+//! - `forward` does not read the port of `tcp:0`.
+//!   The port is chosen here: a free one, with a retry when another program takes it first.
 //! - `push` always creates files with mode 0777: nothing secret is pushed; the session token
 //!   goes to the agent's stdin through `exec:`.
 

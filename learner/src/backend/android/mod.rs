@@ -3,10 +3,10 @@
 //! A server is `host:port`: the local server, or a device farm's such as DeviceFarmer/STF.
 //!
 //! - [`adb`]: the adb servers and devices, through `adb_client`, its pitfalls worked around.
-//! - `agent`: the dexed agent pushed, started by `app_process` with its session token on
-//!   stdin, reached through a forward of its abstract socket and loaded with the experiment.
-//! - `pool`: the run's devices, leased by workers a run of queries at a time; lost devices are
-//!   set aside and taken back when their server lists them again.
+//! - `agent`: the dexed agent pushed and started by `app_process` with its session token on stdin.
+//!   It is reached through a forward of its abstract socket and loaded with the experiment.
+//! - `pool`: the run's devices, leased by workers a run of queries at a time.
+//!   Lost devices are set aside and taken back when their server lists them again.
 //! - `worker`: the [`crate::oracle::Sul`] of one worker.
 //!   It survives a device that goes away mid-query by replaying the run on the next device it
 //!   leases.

@@ -10,8 +10,8 @@
 //! For an abstract class under study (or one with `on…` hooks) the build makes the harness.
 //! For each abstract class a callin takes (`TimerTask` for `Timer.schedule`), a build step makes
 //! one and the callin passes it.
-//! Every argument the draft cannot know is a `"<fill: TYPE>"` placeholder, which the loader rejects
-//! with its line, so a draft cannot be run by accident.
+//! Every argument the draft cannot know is a `"<fill: TYPE>"` placeholder.
+//! The loader rejects it with its line, so a draft cannot be run by accident.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

@@ -1,5 +1,6 @@
-//! One agent process: spawned with a fresh random session token, greeted per the protocol's
-//! handshake, then asked one request at a time, each with a deadline.
+//! One agent process, spawned with a fresh random session token and greeted per the protocol's
+//! handshake.
+//! It is asked one request at a time, each with a deadline.
 //! A process that dies, answers nonsense or misses its deadline is killed and reported; it is never
 //! waited on forever.
 

@@ -1,5 +1,5 @@
-//! The JVM system under learning: one supervised agent process running an experiment,
-//! driven with the agent's `reset` and `step` requests, one `step` for the rest of a query.
+//! The JVM system under learning: one supervised agent process running an experiment.
+//! It is driven with the agent's `reset` and `step` requests, one `step` for the rest of a query.
 //!
 //! Every failure (a `crash`, `hang` or `unexpected` status, a dead or silent process) kills the
 //! agent and surfaces as a [`SulError`] naming the run.

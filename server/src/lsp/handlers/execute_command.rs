@@ -3,8 +3,9 @@
 //! Run again, it learns the class on the configured backend with cancellable progress, writes the
 //! typestate into `.typestar/` and refreshes.
 //! The model backend needs no experiment and learns at once.
-//! A class the library already has is never replaced: the result goes to `.typestar/learned/`
-//! (which is not loaded) with `typestar diff` against the library's protocol, opened for review.
+//! A class the library already has is never replaced.
+//! The result goes to `.typestar/learned/`, which is not loaded.
+//! It comes with `typestar diff` against the library's protocol, opened for review.
 //! Cancelling, by the progress' button or `$/cancelRequest`, stops the learner and ends the
 //! progress.
 

@@ -1,5 +1,6 @@
 //! `textDocument/inlayHint`: when `typestar.inlayHints.states` is on, the states the object may be
-//! in before each protocol call in the range, from the per-call results kept for the text.
+//! in before each protocol call in the range.
+//! They come from the per-call results kept for the text.
 
 use tower_lsp_server::jsonrpc;
 use tower_lsp_server::ls_types::{InlayHint, InlayHintKind, InlayHintLabel, InlayHintParams};

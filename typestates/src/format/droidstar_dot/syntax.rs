@@ -1,5 +1,5 @@
-//! The DOT subset DroidStar writes: tokens with their line:col, and a reader that recovers at
-//! the end of each statement, so one run reports every syntax error.
+//! The DOT subset DroidStar writes: tokens with their line:col, and a reader.
+//! The reader recovers at the end of each statement, so one run reports every syntax error.
 
 use crate::format::Diagnostic;
 
