@@ -1,5 +1,5 @@
 //! One walk over the statements of the IR, shared by the passes that visit every statement in
-//! source order (name resolution, places).
+//! source order (name resolution, places, clients).
 //!
 //! A pass implements [`Visitor`].
 //! It says what to do with an expression and overrides the hooks it treats specially (a local declaration, a returned value, a new lexical scope).
