@@ -8,7 +8,7 @@
 //!   cache keyed by their hash.
 //! - [`process`]: one agent process with its session token, handshake and deadlines.
 //! - [`sul`]: a [`crate::oracle::Sul`] over an agent, restarting it after any failure.
-//! - [`learn`]: [`learn_class`], the entry point of `typestar learn --backend jvm`.
+//! - [`learn`]: [`learn_class`], which [`crate::backend::learn`] calls for the `jvm` backend.
 //! - [`draft`]: [`draft_experiment`], the entry point of `typestar draft`, and [`harness`]: the
 //!   harness classes a draft writes for callbacks received by overriding.
 //!
