@@ -12,8 +12,7 @@
 //! It names the calls that led the object there, as related locations, and what the protocol allows
 //! instead.
 //!
-//! A restriction of the experiment that learned the protocol (`CALLIN restricted`) is never a
-//! finding.
+//! A restriction of the experiment that learned a protocol (`CALLIN restricted`) is no finding.
 //! Nothing was run, so the call is unknown there, not forbidden.
 //! After it the object may be in any state, as one of unknown origin, until a call that works
 //! narrows it again.
