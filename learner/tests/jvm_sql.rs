@@ -6,10 +6,11 @@
 mod jvm_support;
 
 use jvm_support::{
-    assert_learned, assert_same_from_every_creator, config, experiment, learn, library,
-    maven_classpath,
+    assert_learned, config, experiment, learn, library, maven_classpath, statistics_line,
 };
 use test_tiers::Tier;
+use typestates::abstraction::{check_abstraction, Abstraction, AbstractionError};
+use typestates::Step;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connection_and_statement_are_learned_on_h2() {
@@ -27,7 +28,10 @@ async fn connection_and_statement_are_learned_on_h2() {
     }
 }
 
-/// A result set is made by its queries (the run's creators): empty, or with rows.
+/// A result set is made by its queries, of no, one and two rows: each reaches its end, so the
+/// last row's `next()` false is learned. The library forgets the row count: it abstracts the
+/// run (`typestates::abstraction`), one state standing for the rows of both queries, where the
+/// data decides `next()`'s answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn result_set_is_learned_on_h2_from_each_query() {
     if !test_tiers::runs(Tier::Jvm) {
@@ -39,6 +43,36 @@ async fn result_set_is_learned_on_h2_from_each_query() {
         .typestate
         .as_ref()
         .expect("a learned run has a typestate");
-    let class = "java.sql.ResultSet";
-    assert_same_from_every_creator(learned, &library(class), "the library's java.sql.ResultSet");
+    eprintln!("{}", statistics_line(learned, &run));
+    let library = library("java.sql.ResultSet");
+    let abstraction = Abstraction {
+        creators: &[
+            ("queryEmpty", "queryEmpty"),
+            ("queryOne", "queryRows"),
+            ("queryTwo", "queryRows"),
+        ],
+        data_decides: &[("OnRow", "nextTrue"), ("OnRow", "nextFalse")],
+    };
+    let map = check_abstraction(learned, &library, &abstraction).unwrap_or_else(|error| {
+        panic!(
+            "the library's java.sql.ResultSet does not abstract the run: {error}\n--- learned ---\n{}",
+            typestates::format::print(learned)
+        )
+    });
+    let mut stood_for: Vec<&str> = map.values().map(String::as_str).collect();
+    stood_for.sort();
+    stood_for.dedup();
+    assert_eq!(stood_for, ["Closed", "Empty", "OnRow", "Rows"], "{map:?}");
+    // Past the last row the run answered as on an empty result: a library whose rows never end
+    // (the run of a million rows before) does not abstract it.
+    let mut endless = library.clone();
+    let (on_row, next_false) = (
+        endless.state_by_name("OnRow").expect("a state"),
+        endless.callin_by_name("nextFalse").expect("a callin"),
+    );
+    endless.states[on_row.index()].on_callin[next_false.index()] = Step::unknown_error();
+    assert!(matches!(
+        check_abstraction(learned, &endless, &abstraction),
+        Err(AbstractionError::Rejects { .. })
+    ));
 }

@@ -7,6 +7,7 @@
 //! - the steps that hold on some Android API levels only ([`levels`]);
 //! - the Mealy machine of the synchronous closure ([`mealy`]), with minimisation and equivalence;
 //! - a behavioural [`diff`], and a typestate projected onto some of its inputs ([`projection`]);
+//! - whether a library typestate abstracts a run over chosen data ([`abstraction`]);
 //! - the text format people write by hand and its JSON twin ([`format`]);
 //! - renderings for people: DOT, Mermaid and the protocol table ([`render`]).
 //!
@@ -26,6 +27,7 @@
 //! let mealy = typestates::mealy::to_mealy(&typestate);
 //! ```
 
+pub mod abstraction;
 pub mod binding;
 pub mod diff;
 pub mod files;
