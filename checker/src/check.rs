@@ -49,6 +49,9 @@ pub struct CheckConfig {
     /// `MediaPlayer` never released, a stream never closed, a field overwritten while its
     /// object is live. Off by default, when only the leaks the benchmark vouches for are.
     pub report_unreleased: bool,
+    /// Whether the leak scan runs at all: [`LeakScan::Skipped`] makes no leak report, not even
+    /// those on by default, so the leak benchmark can time the check without obligations.
+    pub leak_scan: LeakScan,
     /// Whether [`check`] may skip the analysis of a file that names nothing a protocol
     /// object can come from (see [`crate::prefilter`]); such a file is only parsed, for its
     /// syntax errors. On by default; the findings are the same either way.
@@ -64,10 +67,21 @@ impl Default for CheckConfig {
             supertypes: Supertypes::default(),
             time_limit: Duration::from_secs(10),
             report_unreleased: false,
+            leak_scan: LeakScan::Run,
             skip_unrelated: true,
             clients: None,
         }
     }
+}
+
+/// Whether the leak scan ([`crate::leaks`]) runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LeakScan {
+    /// It runs, for the reports on by default or, with [`CheckConfig::report_unreleased`], all.
+    #[default]
+    Run,
+    /// It does not run: the check without obligations.
+    Skipped,
 }
 
 /// The findings of one file.
@@ -370,7 +384,8 @@ fn analyze<R>(
         .flat_map(|(class, fqn)| class.methods.iter().map(|m| (fqn.clone(), m.name.clone())))
         .collect();
     shared.overrides_use = overrides_use(&classes, &res, &places, &protocols, ir.language);
-    shared.report_unreleased = config.report_unreleased || crate::leaks::any_on_by_default();
+    shared.report_unreleased = config.leak_scan == LeakScan::Run
+        && (config.report_unreleased || crate::leaks::any_on_by_default());
     runner.start(ir, &res);
     let runner: &dyn Runner = runner;
     let mut recorded = Recorded::default();

@@ -16,6 +16,7 @@
 //!   initializer ran.
 //! - A name whose object another name still holds (a must-alias group) does not drop it.
 //! - Returned, stored in a field, captured, passed on (wrapper constructors, containers), try-with-resources and `use {}` move the obligation away.
+//! - A callin that returns its receiver (`t = new CountDownTimer(..) {..}.start()`, [`crate::platform::returns_receiver`]) gives the name the object it was called on.
 //! - A wrapper of an object the body does not own owns nothing either: its resource is the wrapped one's ([`foreign_wrappers`]).
 //! - A stream made over a file descriptor owns nothing: whoever opened the descriptor does.
 //! - States reached only by guesses never count.
@@ -408,7 +409,11 @@ fn owned_in<'e>(
     env_at: impl Fn(NodeId) -> Option<&'e Env>,
 ) -> Vec<Owned> {
     let foreign = foreign_wrappers(shared, cfg, &env_at);
-    let creates = |var: &Var, value: &Expr| {
+    let creates = |var: &Var, mut value: &Expr| {
+        // A callin that returns its receiver hands on the object it was called on.
+        while let Some(receiver) = shared.receiver_returned(value) {
+            value = receiver;
+        }
         shared
             .creation(value, shared.protocol_of_var(var))
             .is_some()

@@ -77,7 +77,7 @@ mod typestate_flow;
 mod visit;
 mod visit_mut;
 
-pub use check::{check, project_config, states_at, CheckConfig, CheckResult, StatesAt};
+pub use check::{check, project_config, states_at, CheckConfig, CheckResult, LeakScan, StatesAt};
 pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};
 pub use prefilter::NameFilter;

@@ -193,6 +193,18 @@ pub fn borrows_arguments(class: &str, method: &str, arity: usize) -> bool {
     false
 }
 
+/// Protocol callins that return the object they are called on, as `(class, method, arity)`:
+/// `timer = new CountDownTimer(..) {..}.start()` stores the started timer itself.
+/// Each entry is a claim from the platform's source, not learned from running code:
+/// - `CountDownTimer.start`: "public synchronized final CountDownTimer start()" ends with `return this;` (AOSP `core/java/android/os/CountDownTimer.java`).
+const SELF_RETURNING_METHODS: &[(&str, &str, usize)] = &[("android.os.CountDownTimer", "start", 0)];
+
+/// Whether calling `method` with `arity` arguments on an object of class `class` returns
+/// that object ([`SELF_RETURNING_METHODS`]).
+pub fn returns_receiver(class: &str, method: &str, arity: usize) -> bool {
+    SELF_RETURNING_METHODS.contains(&(class, method, arity))
+}
+
 /// Platform methods declared to return `Object` (or a supertype) whose result a client types
 /// only by a cast: a library creator bound to one of them applies only where the cast or the
 /// declared type names the protocol class.

@@ -2427,6 +2427,18 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
 
 impl Shared<'_, '_> {
     /// If `expr` creates a protocol object, its protocol and start states.
+    /// The receiver of `expr` when `expr` calls a callin that returns it
+    /// (`new CountDownTimer(..) {..}.start()`, [`crate::platform::returns_receiver`]).
+    pub(crate) fn receiver_returned<'x>(&self, expr: &'x Expr) -> Option<&'x Expr> {
+        let ExprKind::Call(call) = &expr.kind else {
+            return None;
+        };
+        let receiver = call.receiver.as_deref()?;
+        let protocol = self.protocol_of_type(self.res.type_of(receiver.id))?;
+        let class = &self.protocols.typestate(protocol).class;
+        crate::platform::returns_receiver(class, &call.name, call.args.len()).then_some(receiver)
+    }
+
     pub fn creation(
         &self,
         expr: &Expr,
@@ -2539,6 +2551,11 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             return self.other_call(expr, call, env);
         }
         self.havoc_call_arguments(expr, call, env);
+        let mut receiver = receiver;
+        if receiver.var.is_none() && self.shared.receiver_returned(expr).is_some() {
+            // The call's value is the object after the call (`t = new CountDownTimer(..) {..}.start()`).
+            receiver.var = Some(Var::Temp(expr.id));
+        }
         self.step(receiver, &callins, Cause::Call(expr.id), env)
     }
 

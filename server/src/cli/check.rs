@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use checker::CheckConfig;
+use checker::{CheckConfig, LeakScan};
 use clap::{Args, ValueEnum};
 use typestates::library::Library;
 
@@ -39,6 +39,10 @@ pub struct CheckArgs {
     /// closed); without it, only the leaks the benchmark vouches for.
     #[arg(long)]
     unreleased: bool,
+    /// Skip the leak scan, so no leak is reported, not even those vouched for: the check
+    /// without obligations, which the leak benchmark times against.
+    #[arg(long, conflicts_with = "unreleased")]
+    no_leaks: bool,
     /// Also exit with status 1 for violations the code handles (`typestate-violation-handled`:
     /// inside a `try` that catches what the call throws); they are always reported.
     #[arg(long)]
@@ -88,6 +92,11 @@ pub fn run(args: CheckArgs) -> anyhow::Result<ExitCode> {
     let defaults = CheckConfig::default();
     let config = CheckConfig {
         report_unreleased: args.unreleased,
+        leak_scan: if args.no_leaks {
+            LeakScan::Skipped
+        } else {
+            LeakScan::Run
+        },
         time_limit: args.time_limit.unwrap_or(defaults.time_limit),
         ..defaults
     };
