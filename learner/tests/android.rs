@@ -149,6 +149,18 @@ async fn two_servers_with_two_devices_each_share_the_queries() {
     assert!(devices.is_some_and(|it| it.contains("emulator-5554")));
 }
 
+/// Answers a device gives before a test disturbs it: the run is under way, far from its end.
+const ANSWERS_BEFORE_A_DISTURBANCE: u64 = 10;
+
+/// Waits, polling, until `done` holds; a generous bound turns a hang into a failure naming `what`.
+fn wait_until(what: &str, done: impl Fn() -> bool) {
+    let bound = std::time::Instant::now() + Duration::from_secs(120);
+    while !done() {
+        assert!(std::time::Instant::now() < bound, "never happened: {what}");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 /// Runs `disturb` on the device once its agent has served a few queries, while learning.
 async fn learn_while(
     config: &AndroidConfig,
@@ -167,10 +179,9 @@ async fn try_learn_while(
     disturb: impl FnOnce(&FakeDevice) + Send + 'static,
 ) -> Result<Learned, AndroidError> {
     let watcher = tokio::task::spawn_blocking(move || {
-        while device.agents_running() == 0 {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        std::thread::sleep(Duration::from_millis(300));
+        wait_until("the agent answered a few queries", || {
+            device.answers() >= ANSWERS_BEFORE_A_DISTURBANCE
+        });
         disturb(&device);
     });
     let run = learn_on_devices(
@@ -194,7 +205,9 @@ async fn a_device_unplugged_mid_query_is_waited_for_and_the_run_resumes() {
     let device = Arc::clone(adb.device("only-one"));
     let run = learn_while(&config(&[&adb]), device, |device| {
         device.unplug();
-        std::thread::sleep(Duration::from_millis(500));
+        wait_until("two device lists without the device", || {
+            device.lists_while_away() >= 2
+        });
         device.plug();
     })
     .await;

@@ -63,6 +63,10 @@ pub struct FakeDevice {
     quiet_waits: AtomicU64,
     /// Milliseconds its answers waited so far (latency and quiet waits).
     delayed_ms: AtomicU64,
+    /// Answers its agents gave so far.
+    answers: AtomicU64,
+    /// Device lists its server gave while it was unplugged.
+    lists_while_away: AtomicU64,
     plugged: AtomicBool,
     refuse_forwards: AtomicBool,
     refuse_pushes: AtomicBool,
@@ -111,6 +115,8 @@ impl FakeDevice {
             quiet_wait_ms: AtomicU64::new(0),
             quiet_waits: AtomicU64::new(0),
             delayed_ms: AtomicU64::new(0),
+            answers: AtomicU64::new(0),
+            lists_while_away: AtomicU64::new(0),
             plugged: AtomicBool::new(true),
             refuse_forwards: AtomicBool::new(false),
             refuse_pushes: AtomicBool::new(false),
@@ -175,6 +181,16 @@ impl FakeDevice {
     /// Plugs the device back in.
     pub fn plug(&self) {
         self.plugged.store(true, Ordering::SeqCst);
+    }
+
+    /// How many answers the device's agents gave so far.
+    pub fn answers(&self) -> u64 {
+        self.answers.load(Ordering::SeqCst)
+    }
+
+    /// How many device lists left the device out since it was first unplugged.
+    pub fn lists_while_away(&self) -> u64 {
+        self.lists_while_away.load(Ordering::SeqCst)
     }
 
     /// Whether an agent of this device runs now.
@@ -289,6 +305,14 @@ impl Server {
             .collect()
     }
 
+    /// The lines of `host:devices` (`-l` when `long`); each device left out counts the list.
+    fn list(&self, long: bool) -> String {
+        for away in self.devices.iter().filter(|it| !it.is_plugged()) {
+            away.lists_while_away.fetch_add(1, Ordering::SeqCst);
+        }
+        self.listing(long)
+    }
+
     fn find(&self, serial: Option<&str>) -> Result<Arc<FakeDevice>, String> {
         let plugged = self.plugged();
         match serial {
@@ -392,7 +416,7 @@ impl Server {
         }
     }
 
-    fn list(&self, long: bool) -> String {
+    fn listing(&self, long: bool) -> String {
         self.plugged()
             .iter()
             .map(|device| {
@@ -761,6 +785,7 @@ fn serve_stdio(
             if answers.write_all(format!("{line}\n").as_bytes()).is_err() {
                 break;
             }
+            slow.answers.fetch_add(1, Ordering::SeqCst);
         }
         let _ = answers.shutdown(Shutdown::Both);
     });
