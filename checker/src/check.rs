@@ -289,7 +289,7 @@ fn observed(protocols: &Protocols, observation: &Observation) -> StatesAt {
 /// project's classes ([`CheckConfig::supertypes`]) and the calls between them
 /// ([`CheckConfig::clients`]), as [`crate::Project`] finds them, so that both check alike.
 pub fn project_config(library: &Library, files: &[SourceFile], config: CheckConfig) -> CheckConfig {
-    crate::Project::new(library, files, config, 1)
+    crate::Project::new(library, &files, config, 1)
         .config()
         .clone()
 }

@@ -176,8 +176,16 @@ struct Site {
     /// Whether the caller lets go of the receiver after the call ([`Holder`]), in the call's
     /// block or one enclosing it.
     let_go: bool,
-    /// The exceptions the caller's `catch`es around the call catch (simple names).
-    caught: Vec<String>,
+    /// The exceptions the caller's `catch`es around the call catch (simple names); `None`
+    /// when none does. The sites of one `try` share one list.
+    caught: Option<Arc<[String]>>,
+}
+
+impl Site {
+    /// The exceptions the caller's `catch`es around the call catch.
+    fn caught(&self) -> &[String] {
+        self.caught.as_deref().unwrap_or_default()
+    }
 }
 
 /// The calls a set of files makes on typed receivers, by method name.
@@ -208,6 +216,7 @@ impl Sites {
             types: HashSet::default(),
             in_place: in_place_functions(ir),
             catching: Vec::new(),
+            caught_last: None,
         };
         for class in &ir.classes {
             walker.class(class, &qualify(ir.package.as_deref(), &class.name));
@@ -236,7 +245,7 @@ impl Sites {
         self.by_method.iter().flat_map(|(method, sites)| {
             sites
                 .iter()
-                .filter(|site| !site.caught.is_empty())
+                .filter(|site| site.caught.is_some())
                 .map(move |site| (&*site.class, method.as_str()))
         })
     }
@@ -557,7 +566,7 @@ impl Graph<'_, '_, '_> {
             if !self.related(class, &site.class) {
                 continue;
             }
-            let mut here = site.caught.clone();
+            let mut here = site.caught().to_vec();
             if let Caller::Method { class, method } = &site.caller {
                 let key = (class.to_string(), method.to_string());
                 // Code outside the project may call an exported method with no `try`.
@@ -567,7 +576,7 @@ impl Graph<'_, '_, '_> {
                         above
                             .into_iter()
                             .flatten()
-                            .filter(|t| !site.caught.contains(t)),
+                            .filter(|t| !site.caught().contains(t)),
                     );
                 }
             }
@@ -731,6 +740,8 @@ struct Walker<'r> {
     in_place: HashSet<(String, String)>,
     /// The exceptions the enclosing `try`s of the method catch (simple names).
     catching: Vec<String>,
+    /// The last list of [`Site::caught`] made, shared by the sites that catch the same.
+    caught_last: Option<Arc<[String]>>,
 }
 
 impl<'a> Walker<'a> {
@@ -986,13 +997,22 @@ impl<'a> Walker<'a> {
             return None;
         }
         let class = self.interned(class);
+        let caught = match &self.caught_last {
+            _ if self.catching.is_empty() => None,
+            Some(last) if **last == *self.catching => Some(last.clone()),
+            _ => {
+                let list: Arc<[String]> = Arc::from(self.catching.as_slice());
+                self.caught_last = Some(list.clone());
+                Some(list)
+            }
+        };
         let sites = self.sites.by_method.entry(method.to_owned()).or_default();
         sites.push(Site {
             class,
             receiver,
             caller,
             let_go: false,
-            caught: self.catching.clone(),
+            caught,
         });
         Some(sites.len() - 1)
     }

@@ -82,4 +82,4 @@ pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation
 pub use incremental::{Incremental, Lowering, Reuse};
 pub use prefilter::NameFilter;
 pub use project::Project;
-pub use source::SourceFile;
+pub use source::{OnDisk, SourceFile, Sources};

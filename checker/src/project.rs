@@ -19,10 +19,14 @@
 //! It is never parsed, so its syntax errors are not reported either.
 //! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the checker asks the hierarchy only about protocol classes.
 //! The results are those of [`crate::check`] with [`crate::project_config`] for every file that is checked.
+//!
+//! The project holds no file's text: it asks its [`Sources`] for a text each time a pass needs one (the prefilter, lowering, typing calls again, the check), and drops it after.
+//! What it keeps of a file between passes is its IR within the budget, the classes it declares, its call sites ([`Sites`]) and its wrappers.
+//! A file whose text cannot be read again as it was first is reported by [`Project::unread`], without findings.
 
 use rustc_hash::FxHashSet as HashSet;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -31,11 +35,12 @@ use typestates::library::Library;
 use crate::check::{check_lowered, declared_classes};
 use crate::clients::{package_root, wrappers, Clients, Fields, Order, Sites, Wrapper};
 use crate::events::Component;
+use crate::ir::Language;
 use crate::ir::{SourceIr, Span};
 use crate::prefilter::{simple_name, NameFilter};
 use crate::protocols::{add_supertypes, add_types, Members, Protocols, Supertypes};
 use crate::resolve::ClassInfo;
-use crate::source::SourceFile;
+use crate::source::Sources;
 use crate::{CheckConfig, CheckResult};
 
 /// How much source text the kept IR may stand for (see the module documentation).
@@ -66,14 +71,18 @@ enum Slot {
     OutOfTime,
     /// Lowering panicked.
     Failed,
+    /// The text could not be read again as it was first.
+    Unread,
 }
 
 /// A set of files checked together.
 pub struct Project<'a> {
     library: &'a Library,
-    files: &'a [SourceFile],
+    files: &'a dyn Sources,
     slots: Vec<Slot>,
     config: CheckConfig,
+    /// The files whose text could not be read again when checked.
+    unread: Vec<AtomicBool>,
 }
 
 impl<'a> Project<'a> {
@@ -81,7 +90,7 @@ impl<'a> Project<'a> {
     /// extended by the project's own classes), using up to `jobs` threads.
     pub fn new(
         library: &'a Library,
-        files: &'a [SourceFile],
+        files: &'a dyn Sources,
         mut config: CheckConfig,
         jobs: usize,
     ) -> Project<'a> {
@@ -101,13 +110,19 @@ impl<'a> Project<'a> {
             lowered: (0..files.len()).map(|_| None).collect(),
             failed: vec![false; files.len()],
             out_of_time: vec![false; files.len()],
+            unread: vec![false; files.len()],
             interim: config.supertypes.clone(),
             pending: Vec::new(),
             needed: HashSet::default(),
         };
-        let todo: Vec<usize> = (0..files.len())
-            .filter(|&i| found.filter.matches(&files[i].text))
-            .collect();
+        let mut todo = Vec::new();
+        for i in 0..files.len() {
+            match files.text(i) {
+                Some(text) if found.filter.matches(&text) => todo.push(i),
+                Some(_) => {}
+                None => found.unread[i] = true,
+            }
+        }
         found.lower(todo);
         // Only these can have findings; the files lowered later are read for their calls.
         let analysed: Vec<bool> = found.lowered.iter().map(Option::is_some).collect();
@@ -126,10 +141,14 @@ impl<'a> Project<'a> {
             if !wrappers.iter().any(|w| w.fields == Fields::Tracked) {
                 continue;
             }
+            let Some(text) = files.text(i) else {
+                found.unread[i] = true;
+                continue;
+            };
             let result = match ir {
-                Some(ir) => check_lowered(library, &files[i].text, ir, &any_order),
-                None => match lower_within(&files[i], config.time_limit) {
-                    Some(ir) => check_lowered(library, &files[i].text, &ir, &any_order),
+                Some(ir) => check_lowered(library, &text, ir, &any_order),
+                None => match lower_within(files.language(i), &text, config.time_limit) {
+                    Some(ir) => check_lowered(library, &text, &ir, &any_order),
                     None => continue,
                 },
             };
@@ -246,14 +265,18 @@ impl<'a> Project<'a> {
             lowered,
             failed,
             out_of_time,
+            unread,
             ..
         } = found;
         let slots = lowered
             .into_iter()
             .zip(failed.iter().zip(&out_of_time))
-            .zip(first.into_iter().zip(analysed))
+            .zip(first.into_iter().zip(analysed.into_iter().zip(&unread)))
             .map(
-                |((lowered, (&failed, &out_of_time)), (first, analysed))| match (lowered, first) {
+                |((lowered, (&failed, &out_of_time)), (first, (analysed, &unread)))| match (
+                    lowered, first,
+                ) {
+                    _ if unread => Slot::Unread,
                     (Some(_), _) if !analysed => Slot::Skipped,
                     (Some(_), Some(result)) => Slot::Checked(Box::new(result)),
                     (Some(Lowered { ir: Some(ir), .. }), None) => Slot::Kept(Box::new(ir)),
@@ -269,6 +292,7 @@ impl<'a> Project<'a> {
             files,
             slots,
             config,
+            unread: (0..files.len()).map(|_| AtomicBool::new(false)).collect(),
         }
     }
 
@@ -291,6 +315,16 @@ impl<'a> Project<'a> {
         )
     }
 
+    /// Whether the text of file `index` could not be read again as it was first (removed or
+    /// changed during the check); such a file has no findings.
+    pub fn unread(&self, index: usize) -> bool {
+        matches!(self.slots.get(index), Some(Slot::Unread))
+            || self
+                .unread
+                .get(index)
+                .is_some_and(|unread| unread.load(Ordering::Relaxed))
+    }
+
     /// Whether lowering file `index` failed with an internal error.
     pub fn failed(&self, index: usize) -> bool {
         matches!(self.slots.get(index), Some(Slot::Failed))
@@ -309,16 +343,30 @@ impl<'a> Project<'a> {
 
     /// Checks file `index` (an empty result for a skipped file or an index out of range).
     pub fn check(&self, index: usize) -> CheckResult {
-        match (self.files.get(index), self.slots.get(index)) {
-            (Some(file), Some(Slot::Kept(ir))) => {
-                check_lowered(self.library, &file.text, ir, &self.config)
+        let text = || {
+            let text = self.files.text(index);
+            if text.is_none() {
+                self.unread[index].store(true, Ordering::Relaxed);
             }
-            (Some(file), Some(Slot::Relower)) => match lower_within(file, self.config.time_limit) {
-                Some(ir) => check_lowered(self.library, &file.text, &ir, &self.config),
-                None => timed_out(),
+            text
+        };
+        match self.slots.get(index) {
+            Some(Slot::Kept(ir)) => match text() {
+                Some(text) => check_lowered(self.library, &text, ir, &self.config),
+                None => CheckResult::default(),
             },
-            (Some(_), Some(Slot::Checked(result))) => CheckResult::clone(result),
-            (Some(_), Some(Slot::OutOfTime)) => timed_out(),
+            Some(Slot::Relower) => match text() {
+                Some(text) => {
+                    let language = self.files.language(index);
+                    match lower_within(language, &text, self.config.time_limit) {
+                        Some(ir) => check_lowered(self.library, &text, &ir, &self.config),
+                        None => timed_out(),
+                    }
+                }
+                None => CheckResult::default(),
+            },
+            Some(Slot::Checked(result)) => CheckResult::clone(result),
+            Some(Slot::OutOfTime) => timed_out(),
             _ => CheckResult::default(),
         }
     }
@@ -327,13 +375,15 @@ impl<'a> Project<'a> {
 /// The files lowered so far and what they taught: the state of [`Project::new`]'s search.
 struct Discovery<'a, 'p, 'l> {
     library: &'a Library,
-    files: &'a [SourceFile],
+    files: &'a dyn Sources,
     lowering: Lowering<'a, 'p, 'l>,
     jobs: usize,
     filter: NameFilter,
     lowered: Vec<Option<Lowered>>,
     failed: Vec<bool>,
     out_of_time: Vec<bool>,
+    /// The files whose text could not be read again as it was first.
+    unread: Vec<bool>,
     /// Supertypes learnt so far.
     interim: Supertypes,
     /// The classes not yet known to extend a protocol class.
@@ -361,6 +411,7 @@ impl Discovery<'_, '_, '_> {
                     }
                     Outcome::OutOfTime => self.out_of_time[i] = true,
                     Outcome::Panicked => self.failed[i] = true,
+                    Outcome::Unread => self.unread[i] = true,
                 }
             }
             let mut new_names = NameFilter::default();
@@ -482,7 +533,8 @@ impl Discovery<'_, '_, '_> {
         }
         (0..self.files.len())
             .filter(|&i| self.lowered[i].is_none() && !self.failed[i] && !self.out_of_time[i])
-            .filter(|&i| names.matches(&self.files[i].text))
+            .filter(|&i| !self.unread[i])
+            .filter(|&i| self.files.text(i).is_some_and(|text| names.matches(&text)))
             .collect()
     }
 
@@ -511,17 +563,21 @@ impl Discovery<'_, '_, '_> {
     ) {
         for (i, slot) in self.lowered.iter_mut().enumerate() {
             let names = if retyped[i] { new_names } else { typing };
-            let Some(file) = slot
-                .as_mut()
-                .filter(|_| !names.is_empty() && names.matches(&self.files[i].text))
-            else {
+            let Some(file) = slot.as_mut().filter(|_| !names.is_empty()) else {
                 continue;
             };
+            let Some(text) = self.files.text(i) else {
+                self.unread[i] = true;
+                continue;
+            };
+            if !names.matches(&text) {
+                continue;
+            }
             retyped[i] = true;
             let relowered;
             let ir = match &file.ir {
                 Some(ir) => ir,
-                None => match lower_within(&self.files[i], self.lowering.limit) {
+                None => match lower_within(self.files.language(i), &text, self.lowering.limit) {
                     Some(ir) => {
                         relowered = ir;
                         &relowered
@@ -585,10 +641,10 @@ fn timed_out() -> CheckResult {
     }
 }
 
-/// Parses `file`, giving up when parsing takes longer than `limit`, and lowers it; `None`
+/// Parses `text`, giving up when parsing takes longer than `limit`, and lowers it; `None`
 /// when parsing ran out of time.
-pub(crate) fn lower_within(file: &SourceFile, limit: Duration) -> Option<SourceIr> {
-    crate::lang::lower_within(file.language, &file.text, Instant::now().checked_add(limit)).ok()
+pub(crate) fn lower_within(language: Language, text: &str, limit: Duration) -> Option<SourceIr> {
+    crate::lang::lower_within(language, text, Instant::now().checked_add(limit)).ok()
 }
 
 /// What lowering one file gave.
@@ -599,11 +655,13 @@ enum Outcome {
     OutOfTime,
     /// Lowering panicked.
     Panicked,
+    /// The text could not be read again as it was first.
+    Unread,
 }
 
 /// What lowering a round of files needs.
 struct Lowering<'f, 'p, 'l> {
-    files: &'f [SourceFile],
+    files: &'f dyn Sources,
     library_only: &'p Protocols<'l>,
     /// How long parsing one file may take.
     limit: Duration,
@@ -636,14 +694,17 @@ impl Lowering<'_, '_, '_> {
     }
 
     fn one(&self, i: usize) -> Outcome {
-        let file = &self.files[i];
+        let Some(text) = self.files.text(i) else {
+            return Outcome::Unread;
+        };
+        let language = self.files.language(i);
         std::panic::catch_unwind(AssertUnwindSafe(|| {
-            lower_within(file, self.limit).map(|ir| {
+            lower_within(language, &text, self.limit).map(|ir| {
                 let classes = declared_classes(&ir, self.library_only);
                 let res = crate::resolve::resolve(&ir, self.library_only);
                 let sites = Sites::of_file(&ir, &res);
                 let wrappers = wrappers(&ir, &res, self.library_only);
-                let len = file.text.len();
+                let len = text.len();
                 let kept = self
                     .budget
                     .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |left| {

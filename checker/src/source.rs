@@ -2,6 +2,7 @@
 //! limit, with a clear error for anything else.
 //! [`SourceFile::decode`] also reads a file that is not UTF-8, as Latin-1, and says so.
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use crate::ir::Language;
@@ -116,4 +117,164 @@ fn accept(path: &Path, bytes: &[u8]) -> Result<Language, SourceError> {
         });
     }
     Ok(language)
+}
+
+/// The files of a project, whose texts a [`crate::Project`] asks for when it needs them.
+/// A project check holds at most a few texts at once, so its memory does not grow with the
+/// size of the project's text ([`OnDisk`] reads each text again when asked).
+pub trait Sources: Sync {
+    /// The number of files.
+    fn len(&self) -> usize;
+    /// Whether there are no files.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The language of file `index`.
+    fn language(&self, index: usize) -> Language;
+    /// The text of file `index`; `None` when it can no longer be read as it was first
+    /// (removed, or changed since).
+    fn text(&self, index: usize) -> Option<Cow<'_, str>>;
+}
+
+impl Sources for [SourceFile] {
+    fn len(&self) -> usize {
+        <[SourceFile]>::len(self)
+    }
+    fn language(&self, index: usize) -> Language {
+        self[index].language
+    }
+    fn text(&self, index: usize) -> Option<Cow<'_, str>> {
+        self.get(index)
+            .map(|file| Cow::Borrowed(file.text.as_str()))
+    }
+}
+
+impl Sources for Vec<SourceFile> {
+    fn len(&self) -> usize {
+        <[SourceFile]>::len(self)
+    }
+    fn language(&self, index: usize) -> Language {
+        self[index].language
+    }
+    fn text(&self, index: usize) -> Option<Cow<'_, str>> {
+        self.as_slice().text(index)
+    }
+}
+
+impl<const N: usize> Sources for [SourceFile; N] {
+    fn len(&self) -> usize {
+        N
+    }
+    fn language(&self, index: usize) -> Language {
+        self[index].language
+    }
+    fn text(&self, index: usize) -> Option<Cow<'_, str>> {
+        self.as_slice().text(index)
+    }
+}
+
+impl<T: Sources + ?Sized> Sources for &T {
+    fn len(&self) -> usize {
+        (**self).len()
+    }
+    fn language(&self, index: usize) -> Language {
+        (**self).language(index)
+    }
+    fn text(&self, index: usize) -> Option<Cow<'_, str>> {
+        (**self).text(index)
+    }
+}
+
+/// Files on disk, each read once when added and again whenever its text is asked for.
+/// A text read again is the one first read: a file whose bytes changed since reads as `None`.
+#[derive(Debug, Default)]
+pub struct OnDisk {
+    files: Vec<Remembered>,
+}
+
+/// What [`OnDisk`] keeps of one file: where it is and how to know it again.
+#[derive(Debug)]
+struct Remembered {
+    path: PathBuf,
+    language: Language,
+    encoding: Encoding,
+    len: usize,
+    hash: u64,
+}
+
+impl OnDisk {
+    /// Adds `file`, read from its path as `bytes` were decoded with `encoding`, keeping only its
+    /// path, language and a fingerprint of its text; returns its index.
+    pub fn add(&mut self, file: &SourceFile, encoding: Encoding) -> usize {
+        self.files.push(Remembered {
+            path: file.path.clone(),
+            language: file.language,
+            encoding,
+            len: file.text.len(),
+            hash: fingerprint(&file.text),
+        });
+        self.files.len() - 1
+    }
+
+    /// The path of file `index`.
+    pub fn path(&self, index: usize) -> &Path {
+        &self.files[index].path
+    }
+
+    /// The paths, in the order of their indices.
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.files.iter().map(|file| file.path.as_path())
+    }
+}
+
+impl Sources for OnDisk {
+    fn len(&self) -> usize {
+        self.files.len()
+    }
+    fn language(&self, index: usize) -> Language {
+        self.files[index].language
+    }
+    fn text(&self, index: usize) -> Option<Cow<'_, str>> {
+        let file = self.files.get(index)?;
+        let limit = u64::try_from(MAX_SOURCE_BYTES).unwrap_or(u64::MAX);
+        let bytes = typestates::files::read_regular(&file.path, limit).ok()?;
+        let text = match file.encoding {
+            Encoding::Utf8 => String::from_utf8(bytes).ok()?,
+            Encoding::Latin1 => bytes.into_iter().map(char::from).collect(),
+        };
+        (text.len() == file.len && fingerprint(&text) == file.hash).then_some(Cow::Owned(text))
+    }
+}
+
+/// A hash of `text` to know it again (not a defence against forgery).
+fn fingerprint(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = rustc_hash::FxHasher::default();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A text read again is the one first read: a change in between reads as `None`.
+    #[test]
+    fn on_disk_reads_a_text_again_only_while_it_is_unchanged() {
+        let dir = std::env::temp_dir().join(format!("typestar-on-disk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("A.java");
+        let first = b"class A { String s = \"caf\xe9\"; }".to_vec();
+        std::fs::write(&path, &first).unwrap();
+        let (file, encoding) = SourceFile::decode(&path, first).unwrap();
+        assert_eq!(encoding, Encoding::Latin1);
+        let mut sources = OnDisk::default();
+        let index = sources.add(&file, encoding);
+        assert_eq!(sources.text(index).as_deref(), Some(file.text.as_str()));
+        std::fs::write(&path, b"class A { String s = \"cafe\"; }").unwrap();
+        assert_eq!(sources.text(index), None);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(sources.text(index), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -100,7 +100,8 @@ fn wrapper_clients_are_followed_across_files() {
     let alone = check(&library, &files[0], &CheckConfig::default());
     assert_eq!(alone.violations, vec![]);
     // Without the job, nothing calls the engine: it runs any time, and so does the sink.
-    let project = Project::new(&library, &files[..2], CheckConfig::default(), 1);
+    let first_two = &files[..2];
+    let project = Project::new(&library, &first_two, CheckConfig::default(), 1);
     assert_eq!(project.check(0).violations.len(), 1);
 }
 

@@ -8,6 +8,8 @@
 //! A Java or Kotlin package of the same name is checked.
 //! A folder under which no Java or Kotlin file is found is an error, so that a wrong path is not taken for a clean project.
 //! A file that is not UTF-8 is read as Latin-1, with a warning.
+//! Files are read once to find which can be checked, and again whenever the check needs a text (see [`checker::Project`]): no text is held for the whole run, so memory does not grow with the project's text.
+//! A file whose text changed in between is reported (`file-changed`), not checked.
 //! The walk enters each folder once, however many links lead to it.
 //! A file that is not a regular file (a FIFO, socket or device), or is larger than the checker's limit, is reported by name, unread (see [`typestates::files`]).
 //!
@@ -17,18 +19,20 @@
 //! Each finding says on which of the file's levels it happens.
 //! A finding on no level of the file's module is not reported.
 
+use std::collections::BTreeMap;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use checker::source::{Encoding, MAX_SOURCE_BYTES};
-use checker::{CheckConfig, CheckResult, Project, SourceFile, Unreleased, Violation};
+use checker::Violation;
+use checker::{CheckConfig, CheckResult, OnDisk, Project, SourceFile, Sources, Unreleased};
 use typestates::files::Visited;
 use typestates::library::Library;
 use typestates::{ApiLevels, LevelSet};
 
-use crate::sdk::{level_bands, library_on, merge_finding, AppLevels, SdkReader, SdkSetting};
+use crate::sdk::{library_on, merge_finding, AppLevels, LevelBands, SdkReader, SdkSetting};
 pub use crate::unchecked::{FileError, FileWarning};
 
 /// Folders never descended into: dependencies and tool state (hidden folders are skipped too).
@@ -44,8 +48,8 @@ const BUILD_OUTPUT: &[(&str, &[&str])] = &[
 /// One checked file: its findings, and the API levels each happens on.
 #[derive(Debug)]
 pub struct CheckedFile {
-    /// The file.
-    pub source: SourceFile,
+    /// The file, with the lines the report shows.
+    pub source: ShownFile,
     /// What the check found.
     pub result: CheckResult,
     /// The API levels of the file's module.
@@ -54,6 +58,35 @@ pub struct CheckedFile {
     pub violation_levels: Vec<LevelSet>,
     /// The levels each of `result.unreleased` happens on, in the same order.
     pub unreleased_levels: Vec<LevelSet>,
+}
+
+/// What a report shows of a checked file: its path, and the source lines its violations start
+/// on (read again after the check).
+#[derive(Debug, Clone, Default)]
+pub struct ShownFile {
+    /// The path.
+    pub path: PathBuf,
+    /// The lines kept, by number from 1.
+    lines: BTreeMap<u32, String>,
+}
+
+impl ShownFile {
+    /// The file at `path`, with the lines of `text` numbered `wanted` (from 1, as in a span).
+    fn new(path: PathBuf, text: &str, wanted: impl IntoIterator<Item = u32>) -> ShownFile {
+        let wanted: std::collections::BTreeSet<u32> = wanted.into_iter().collect();
+        let last = wanted.last().copied().unwrap_or(0);
+        let lines = (1..=last)
+            .zip(text.lines())
+            .filter(|(number, _)| wanted.contains(number))
+            .map(|(number, line)| (number, line.to_owned()))
+            .collect();
+        ShownFile { path, lines }
+    }
+
+    /// Line `number` (from 1), if kept.
+    pub fn line(&self, number: u32) -> Option<&str> {
+        self.lines.get(&number).map(String::as_str)
+    }
 }
 
 /// The outcome of checking a project.
@@ -190,7 +223,8 @@ pub fn check_paths(
 ) -> ProjectResult {
     let (found, mut errors) = collect(paths);
     let mut warnings = Vec::new();
-    let mut sources = Vec::new();
+    let mut sources = OnDisk::default();
+    let mut bands = LevelBands::new(library);
     for path in found {
         let read = read_source(&path)
             .map_err(|err| FileError::of_read(&path, &err))
@@ -202,13 +236,14 @@ pub fn check_paths(
                 if encoding == Encoding::Latin1 {
                     warnings.push(FileWarning::Latin1 { path });
                 }
-                sources.push(source);
+                bands.read(&source.text);
+                sources.add(&source, encoding);
             }
             Err(error) => errors.push(error),
         }
     }
     let mut reader = SdkReader::new(sdk);
-    let apps: Vec<AppLevels> = sources.iter().map(|s| reader.levels_of(&s.path)).collect();
+    let apps: Vec<AppLevels> = sources.paths().map(|p| reader.levels_of(p)).collect();
     warnings.extend(
         reader
             .warnings
@@ -217,24 +252,50 @@ pub fn check_paths(
     );
     let jobs = jobs.max(1);
     let limit = config.time_limit;
-    let results = check_on_levels(library, &sources, &apps, config, jobs);
+    let results = check_on_levels(library, &sources, &bands.bands(), &apps, config, jobs);
     let mut files = Vec::new();
-    for ((source, app), result) in sources.into_iter().zip(apps).zip(results) {
-        match result {
-            Ok(checked) => {
-                errors.extend(FileError::incomplete(&source.path, &checked.result, limit));
-                files.push(CheckedFile {
-                    source,
-                    result: checked.result,
-                    app,
-                    violation_levels: checked.violation_levels,
-                    unreleased_levels: checked.unreleased_levels,
-                });
+    for (index, (app, result)) in apps.into_iter().zip(results).enumerate() {
+        let path = sources.path(index).to_owned();
+        let checked = match result {
+            Ok(checked) => checked,
+            Err(Lost::Internal) => {
+                errors.push(FileError::Internal { path });
+                continue;
             }
-            Err(Internal) => errors.push(FileError::Internal {
-                path: source.path.clone(),
-            }),
-        }
+            Err(Lost::Changed) => {
+                errors.push(FileError::Changed { path });
+                continue;
+            }
+        };
+        errors.extend(FileError::incomplete(&path, &checked.result, limit));
+        let wanted: Vec<u32> = checked
+            .result
+            .violations
+            .iter()
+            .map(|v| v.span.start.line)
+            .collect();
+        let source = if wanted.is_empty() {
+            ShownFile {
+                path,
+                lines: BTreeMap::new(),
+            }
+        } else {
+            // The report shows these lines: read the text again, as it was checked.
+            match sources.text(index) {
+                Some(text) => ShownFile::new(path, &text, wanted),
+                None => {
+                    errors.push(FileError::Changed { path });
+                    continue;
+                }
+            }
+        };
+        files.push(CheckedFile {
+            source,
+            result: checked.result,
+            app,
+            violation_levels: checked.violation_levels,
+            unreleased_levels: checked.unreleased_levels,
+        });
     }
     ProjectResult {
         files,
@@ -243,9 +304,14 @@ pub fn check_paths(
     }
 }
 
-/// The checker failed on a file (it panicked).
+/// Why a file has no result.
 #[derive(Debug, Clone, Copy)]
-struct Internal;
+enum Lost {
+    /// The checker failed on it (it panicked).
+    Internal,
+    /// Its text changed or went away while it was checked.
+    Changed,
+}
 
 /// A file's result with the levels of its findings.
 struct OnLevels {
@@ -259,15 +325,15 @@ struct OnLevels {
 /// module (`apps`, in the order of `sources`) where it happens.
 fn check_on_levels(
     library: &Library,
-    sources: &[SourceFile],
+    sources: &OnDisk,
+    bands: &[ApiLevels],
     apps: &[AppLevels],
     config: CheckConfig,
     jobs: usize,
-) -> Vec<Result<OnLevels, Internal>> {
-    let bands = level_bands(library, sources.iter().map(|s| &*s.text));
-    let mut merged: Vec<Option<Result<OnLevels, Internal>>> =
+) -> Vec<Result<OnLevels, Lost>> {
+    let mut merged: Vec<Option<Result<OnLevels, Lost>>> =
         (0..sources.len()).map(|_| None).collect();
-    for band in bands {
+    for &band in bands {
         if !apps.iter().any(|app| app.range().overlaps(band)) {
             continue;
         }
@@ -281,7 +347,7 @@ fn check_on_levels(
             }
             match (slot.as_mut(), result) {
                 (Some(Err(_)), _) => {}
-                (_, Err(Internal)) => *slot = Some(Err(Internal)),
+                (_, Err(lost)) => *slot = Some(Err(lost)),
                 (None, Ok(result)) => {
                     let mut on = OnLevels {
                         result: CheckResult {
@@ -352,11 +418,11 @@ fn sort_by_place<T, K: Ord>(found: &mut Vec<T>, on: &mut Vec<LevelSet>, key: imp
 /// takes the others down.
 fn check_all(
     project: &Project<'_>,
-    sources: &[SourceFile],
+    sources: &OnDisk,
     jobs: usize,
-) -> Vec<Result<CheckResult, Internal>> {
+) -> Vec<Result<CheckResult, Lost>> {
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<Result<CheckResult, Internal>>>> =
+    let results: Mutex<Vec<Option<Result<CheckResult, Lost>>>> =
         Mutex::new(vec![None; sources.len()]);
     std::thread::scope(|scope| {
         for _ in 0..jobs.min(sources.len()) {
@@ -366,10 +432,19 @@ fn check_all(
                     break;
                 }
                 let result = if project.failed(index) {
-                    Err(Internal)
+                    Err(Lost::Internal)
                 } else {
                     std::panic::catch_unwind(AssertUnwindSafe(|| project.check(index)))
-                        .map_err(|_| Internal)
+                        .map_err(|_| Lost::Internal)
+                        .and_then(|result| match project.unread(index) {
+                            true => Err(Lost::Changed),
+                            // The states at each call are for editors: no report shows them,
+                            // and kept for every file they would grow with the project.
+                            false => Ok(CheckResult {
+                                calls: Vec::new(),
+                                ..result
+                            }),
+                        })
                 };
                 results.lock().unwrap_or_else(|e| e.into_inner())[index] = Some(result);
             });

@@ -34,18 +34,54 @@ pub fn level_bands<'t>(
     library: &Library,
     texts: impl IntoIterator<Item = &'t str>,
 ) -> Vec<ApiLevels> {
-    let mut varying = Library::default();
-    for entry in library.iter().filter(|e| e.typestate.varies_by_level()) {
-        varying.insert(entry.clone());
+    let mut bands = LevelBands::new(library);
+    for text in texts {
+        bands.read(text);
     }
-    if varying.is_empty() {
-        return vec![ApiLevels::ALL];
+    bands.bands()
+}
+
+/// [`level_bands`] from texts seen one at a time, so that none needs to be kept.
+pub struct LevelBands {
+    /// The protocols that change with the level.
+    varying: Library,
+    /// What names them; `None` once some text did (or when none varies).
+    filter: Option<NameFilter>,
+    named: bool,
+}
+
+impl LevelBands {
+    /// Nothing read yet.
+    pub fn new(library: &Library) -> LevelBands {
+        let mut varying = Library::default();
+        for entry in library.iter().filter(|e| e.typestate.varies_by_level()) {
+            varying.insert(entry.clone());
+        }
+        let filter = (!varying.is_empty()).then(|| NameFilter::new(&varying));
+        LevelBands {
+            varying,
+            filter,
+            named: false,
+        }
     }
-    let filter = NameFilter::new(&varying);
-    if !texts.into_iter().any(|text| filter.matches(text)) {
-        return vec![ApiLevels::ALL];
+
+    /// Reads one text.
+    pub fn read(&mut self, text: &str) {
+        if let Some(filter) = &self.filter {
+            if filter.matches(text) {
+                self.named = true;
+                self.filter = None;
+            }
+        }
     }
-    ApiLevels::ALL.split(varying.level_boundaries())
+
+    /// The ranges of levels, from the texts read.
+    pub fn bands(&self) -> Vec<ApiLevels> {
+        if !self.named {
+            return vec![ApiLevels::ALL];
+        }
+        ApiLevels::ALL.split(self.varying.level_boundaries())
+    }
 }
 
 /// The library on the levels of `band`, one of [`level_bands`]: `library` itself when `band`

@@ -82,6 +82,12 @@ pub enum FileError {
         /// The limit.
         limit: Duration,
     },
+    /// A file that changed or went away while it was checked: the check reads a file's text
+    /// again when it needs it, and never checks a text other than the one first read.
+    Changed {
+        /// The file.
+        path: PathBuf,
+    },
     /// The checker failed on the file (a bug).
     Internal {
         /// The file.
@@ -161,6 +167,7 @@ impl FileError {
             FileError::NotSource { .. } => "not-a-source-file",
             FileError::TooDeep { .. } => "nested-too-deep",
             FileError::TimeLimit { .. } => "time-limit",
+            FileError::Changed { .. } => "file-changed",
             FileError::Internal { .. } => "internal-error",
         }
     }
@@ -178,6 +185,7 @@ impl FileError {
             | FileError::NotSource { path }
             | FileError::TooDeep { path, .. }
             | FileError::TimeLimit { path, .. }
+            | FileError::Changed { path }
             | FileError::Internal { path } => path,
         }
     }
@@ -211,6 +219,9 @@ impl FileError {
                 "checking took longer than the limit of {} s per file; the file was not checked fully",
                 limit.as_secs_f64()
             ),
+            FileError::Changed { .. } => {
+                "changed or removed while it was checked; not checked".to_owned()
+            }
             FileError::Internal { .. } => {
                 "internal error in the checker; the file was skipped".to_owned()
             }
@@ -239,6 +250,7 @@ impl FileError {
                 "the limit is fixed: the code outside the deep part was checked; flatten the nesting to check it all"
             }
             FileError::TimeLimit { .. } => "raise the limit with `--time-limit SECONDS`",
+            FileError::Changed { .. } => "check again once nothing writes to the file",
             FileError::Internal { .. } => {
                 "please report it, with the file: the other files were still checked"
             }

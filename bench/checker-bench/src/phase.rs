@@ -10,9 +10,10 @@
 //! - `check`: the full `checker::check` with the bundled library, file by file, without
 //!   cross-file supertypes (`CheckConfig::default()`, which only parses the files the name
 //!   prefilter rules out);
-//! - `check-project`: what `typestar check DIR` does (`server/src/project.rs`): all files read
-//!   into memory, a `checker::Project` over them (the name prefilter, then one lowering of
-//!   each remaining file, split over the threads, and the project's supertypes), then
+//! - `check-project`: what `typestar check DIR` does (`server/src/project.rs`): every file
+//!   read once and remembered by path ([`checker::OnDisk`]), a `checker::Project` over them
+//!   (the name prefilter, then one lowering of each remaining file, split over the threads,
+//!   and the project's supertypes, reading each text again when a pass needs it), then
 //!   `Project::check` of each file.
 
 use std::path::{Path, PathBuf};
@@ -20,8 +21,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use checker::source::SourceFile;
+use checker::source::{Encoding, SourceFile};
 use checker::CheckConfig;
+use checker::OnDisk;
 use typestates::library::Library;
 
 /// The phases a child can run.
@@ -131,7 +133,7 @@ pub fn run(phase: Phase, files: &[PathBuf], threads: usize) -> (Tally, f64) {
     let (sources, index) = if phase == Phase::CheckProject {
         load(files)
     } else {
-        (Vec::new(), Vec::new())
+        (OnDisk::default(), Vec::new())
     };
     let project = (phase == Phase::CheckProject)
         .then(|| checker::Project::new(&library, &sources, CheckConfig::default(), threads));
@@ -170,16 +172,13 @@ fn read(path: &Path) -> Option<SourceFile> {
         .and_then(|bytes| SourceFile::from_bytes(path, bytes).ok())
 }
 
-/// Reads every file; the accepted ones in order, and for each path its index among them.
-fn load(paths: &[PathBuf]) -> (Vec<SourceFile>, Vec<Option<usize>>) {
-    let mut accepted = Vec::new();
+/// Reads every file once; the accepted ones remembered in order, and for each path its index
+/// among them.
+fn load(paths: &[PathBuf]) -> (OnDisk, Vec<Option<usize>>) {
+    let mut accepted = OnDisk::default();
     let index = paths
         .iter()
-        .map(|p| {
-            let file = read(p)?;
-            accepted.push(file);
-            Some(accepted.len() - 1)
-        })
+        .map(|p| Some(accepted.add(&read(p)?, Encoding::Utf8)))
         .collect();
     (accepted, index)
 }

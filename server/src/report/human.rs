@@ -4,10 +4,10 @@
 
 use std::fmt::Write;
 
-use checker::{Related, SourceFile, Violation};
+use checker::{Related, Violation};
 
 use super::{severity, shown_levels};
-use server::project::ProjectResult;
+use server::project::{ProjectResult, ShownFile};
 use typestates::LevelSet;
 
 /// ANSI styles, or none.
@@ -103,7 +103,7 @@ pub fn render(project: &ProjectResult, style: Style) -> String {
 }
 
 /// One note per related location of a finding.
-fn render_related(out: &mut String, file: &SourceFile, related: &[Related]) {
+fn render_related(out: &mut String, file: &ShownFile, related: &[Related]) {
     for related in related {
         let _ = writeln!(
             out,
@@ -125,7 +125,7 @@ fn write_levels(out: &mut String, levels: &LevelSet) {
 
 fn render_violation(
     out: &mut String,
-    file: &SourceFile,
+    file: &ShownFile,
     v: &Violation,
     levels: &LevelSet,
     style: Style,
@@ -143,7 +143,7 @@ fn render_violation(
     let line = v.span.start.line;
     let col = v.span.start.col;
     let _ = writeln!(out, "  --> {}:{line}:{col}", file.path.display());
-    if let Some(text) = file.text.lines().nth(line as usize - 1) {
+    if let Some(text) = file.line(line) {
         let gutter = " ".repeat(line.to_string().len());
         let width = if v.span.end.line == line {
             (v.span.end.col.saturating_sub(col)).max(1) as usize

@@ -4,11 +4,12 @@
 //! It lists every file that could not be checked, and every file checked with a caveat (`warnings`: read as Latin-1, a level setting not read).
 //! A finding's `api_levels` says on which API levels it happens (`null`: every level).
 
-use checker::{SourceFile, Violation};
+use checker::Violation;
+
 use serde_json::{json, Value};
 
 use super::{severity, shown_levels};
-use server::project::ProjectResult;
+use server::project::{ProjectResult, ShownFile};
 use typestates::LevelSet;
 
 /// The report as pretty-printed JSON.
@@ -103,7 +104,7 @@ pub fn render(project: &ProjectResult) -> String {
     serde_json::to_string_pretty(&report).expect("JSON values serialize") + "\n"
 }
 
-fn finding(file: &SourceFile, v: &Violation, levels: &LevelSet) -> Value {
+fn finding(file: &ShownFile, v: &Violation, levels: &LevelSet) -> Value {
     let path = file.path.display().to_string();
     json!({
         "path": path,

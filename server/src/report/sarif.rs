@@ -6,7 +6,8 @@
 //! A notification's descriptor id is the error's code, and its text ends with the next step.
 //! A result's property `apiLevels` says on which API levels it happens, when not on every level.
 
-use checker::{SourceFile, Violation, ViolationKind};
+use checker::{Violation, ViolationKind};
+
 use serde_sarif::sarif::{
     ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification,
     PhysicalLocation, PropertyBag, Region, ReportingDescriptor, ReportingDescriptorReference,
@@ -15,7 +16,7 @@ use serde_sarif::sarif::{
 
 use std::collections::BTreeMap;
 
-use server::project::ProjectResult;
+use server::project::{ProjectResult, ShownFile};
 use typestates::LevelSet;
 
 use super::shown_levels;
@@ -125,7 +126,7 @@ pub fn render(project: &ProjectResult) -> String {
     serde_json::to_string_pretty(&sarif).expect("SARIF serializes") + "\n"
 }
 
-fn location(file: &SourceFile, line: u32, col: u32, message: Option<&str>) -> Location {
+fn location(file: &ShownFile, line: u32, col: u32, message: Option<&str>) -> Location {
     let physical = PhysicalLocation::builder()
         .artifact_location(
             ArtifactLocation::builder()
@@ -163,7 +164,7 @@ fn with_levels(mut result: SarifResult, levels: &LevelSet) -> SarifResult {
     result
 }
 
-fn result_of(file: &SourceFile, v: &Violation) -> SarifResult {
+fn result_of(file: &ShownFile, v: &Violation) -> SarifResult {
     let level = match v.kind {
         ViolationKind::Definite => ResultLevel::Error,
         ViolationKind::Possible | ViolationKind::Ignored => ResultLevel::Warning,
