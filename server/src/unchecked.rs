@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use checker::ir::TooDeep;
 use checker::source::SourceError;
-use checker::CheckResult;
+use checker::{CheckResult, Unconverged};
 use typestates::files::Refused;
 
 /// A file or folder that could not be checked, or not fully.
@@ -82,6 +82,14 @@ pub enum FileError {
         /// The limit.
         limit: Duration,
     },
+    /// The analysis of a method stopped at its cap before settling; its class's findings
+    /// were withheld.
+    Unconverged {
+        /// The file.
+        path: PathBuf,
+        /// The class, the method and the place.
+        unconverged: Unconverged,
+    },
     /// The checker failed on the file (a bug).
     Internal {
         /// The file.
@@ -136,16 +144,29 @@ impl FileError {
         }
     }
 
-    /// Why the check of the file at `path` is incomplete (nested too deep, or out of time
-    /// under `limit`); `None` when it is complete.
-    pub fn incomplete(path: &Path, result: &CheckResult, limit: Duration) -> Option<FileError> {
+    /// Why the check of the file at `path` is incomplete (nested too deep or out of time
+    /// under `limit`, and each method whose analysis did not settle); empty when it is complete.
+    pub fn incomplete(path: &Path, result: &CheckResult, limit: Duration) -> Vec<FileError> {
         let path = path.to_owned();
-        if let Some(too_deep) = result.too_deep {
-            return Some(FileError::TooDeep { path, too_deep });
-        }
-        result
-            .timed_out
-            .then_some(FileError::TimeLimit { path, limit })
+        let cut = match (result.too_deep, result.timed_out) {
+            (Some(too_deep), _) => Some(FileError::TooDeep {
+                path: path.clone(),
+                too_deep,
+            }),
+            (None, true) => Some(FileError::TimeLimit {
+                path: path.clone(),
+                limit,
+            }),
+            (None, false) => None,
+        };
+        let unconverged = result
+            .unconverged
+            .iter()
+            .map(|unconverged| FileError::Unconverged {
+                path: path.clone(),
+                unconverged: unconverged.clone(),
+            });
+        cut.into_iter().chain(unconverged).collect()
     }
 
     /// The stable code of this kind of error.
@@ -161,6 +182,7 @@ impl FileError {
             FileError::NotSource { .. } => "not-a-source-file",
             FileError::TooDeep { .. } => "nested-too-deep",
             FileError::TimeLimit { .. } => "time-limit",
+            FileError::Unconverged { .. } => "analysis-unsettled",
             FileError::Internal { .. } => "internal-error",
         }
     }
@@ -178,6 +200,7 @@ impl FileError {
             | FileError::NotSource { path }
             | FileError::TooDeep { path, .. }
             | FileError::TimeLimit { path, .. }
+            | FileError::Unconverged { path, .. }
             | FileError::Internal { path } => path,
         }
     }
@@ -211,6 +234,9 @@ impl FileError {
                 "checking took longer than the limit of {} s per file; the file was not checked fully",
                 limit.as_secs_f64()
             ),
+            FileError::Unconverged { unconverged, .. } => {
+                format!("{}; the file was not checked fully", unconverged.describe())
+            }
             FileError::Internal { .. } => {
                 "internal error in the checker; the file was skipped".to_owned()
             }
@@ -239,6 +265,9 @@ impl FileError {
                 "the limit is fixed: the code outside the deep part was checked; flatten the nesting to check it all"
             }
             FileError::TimeLimit { .. } => "raise the limit with `--time-limit SECONDS`",
+            FileError::Unconverged { .. } => {
+                "the cap is fixed: split the method (its loops or long chains of assignments) to check that class; the other classes were checked"
+            }
             FileError::Internal { .. } => {
                 "please report it, with the file: the other files were still checked"
             }
@@ -251,6 +280,13 @@ impl fmt::Display for FileError {
         match self {
             // The place follows the path as `path:line:col`.
             FileError::TooDeep { path, too_deep } => write!(f, "{}:{too_deep}", path.display()),
+            FileError::Unconverged { path, unconverged } => write!(
+                f,
+                "{}:{}: {}",
+                path.display(),
+                unconverged.span.start,
+                self.problem()
+            ),
             _ => write!(f, "{}: {}", self.path().display(), self.problem()),
         }
     }
