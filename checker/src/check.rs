@@ -102,6 +102,38 @@ pub struct CheckResult {
     /// editors: hovers and inlay hints answered from the check itself); suppressions do not
     /// apply.
     pub calls: Vec<StatesAt>,
+    /// The classes whose findings were withheld because a dataflow solve stopped short, in
+    /// source order; the rest of the file was checked.
+    pub unconverged: Vec<Unconverged>,
+}
+
+/// A class whose findings were withheld, and the body that caused it.
+/// The dataflow of that body (the class's own, or a helper's it follows) stopped at the
+/// solver's visit cap before a fixpoint, so the states it computed are unfinished.
+/// Every finding of the class could rest on them, so none is reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unconverged {
+    /// The class, fully qualified.
+    pub class: String,
+    /// The method the body is in, if it is in one (not a field's initializer).
+    pub method: Option<String>,
+    /// The body.
+    pub span: Span,
+}
+
+impl Unconverged {
+    /// What happened, without the place: which body stopped short and which findings went.
+    pub fn describe(&self) -> String {
+        let class = self.class.rsplit('.').next().unwrap_or(&self.class);
+        let body = match &self.method {
+            Some(method) => format!("`{class}.{method}`"),
+            None => format!("a field initializer of `{class}`"),
+        };
+        format!(
+            "the analysis of {body} stopped at its cap before settling, so no finding of class `{}` is reported",
+            self.class
+        )
+    }
 }
 
 /// What the analysis knows of the receiver of one call, for hovers.
@@ -218,15 +250,14 @@ fn findings(
     config: &CheckConfig,
     runner: &mut dyn Runner,
 ) -> CheckResult {
-    let (timed_out, (violations, mut unreleased, calls)) =
-        analyze(library, ir, config, runner, |cx| {
-            let all = config.report_unreleased;
-            let unreleased = crate::leaks::report(cx.protocols, cx.recorded.losses, all);
-            let merged = diagnostics::merge(cx.recorded.observations);
-            let violations = diagnostics::violations(cx.protocols, cx.places, text, &merged);
-            let calls = merged.iter().map(|o| observed(cx.protocols, o)).collect();
-            (violations, unreleased, calls)
-        });
+    let (cut, (violations, mut unreleased, calls)) = analyze(library, ir, config, runner, |cx| {
+        let all = config.report_unreleased;
+        let unreleased = crate::leaks::report(cx.protocols, cx.recorded.losses, all);
+        let merged = diagnostics::merge(cx.recorded.observations);
+        let violations = diagnostics::violations(cx.protocols, cx.places, text, &merged);
+        let calls = merged.iter().map(|o| observed(cx.protocols, o)).collect();
+        (violations, unreleased, calls)
+    });
     let mut violations: Vec<Violation> = violations
         .into_iter()
         .filter(|v| !suppress::is_suppressed(ir, v.span))
@@ -236,10 +267,11 @@ fn findings(
     CheckResult {
         violations,
         syntax_errors: ir.syntax_errors.clone(),
-        timed_out,
+        timed_out: cut.timed_out,
         too_deep: ir.too_deep,
         unreleased,
         calls,
+        unconverged: cut.unconverged,
     }
 }
 
@@ -316,6 +348,8 @@ struct Analysed<'c, 'l> {
 struct Recorded {
     observations: Vec<Observation>,
     losses: Losses,
+    /// See [`BodyResult::unfinished`].
+    unfinished: Vec<Span>,
 }
 
 impl Recorded {
@@ -323,6 +357,7 @@ impl Recorded {
     fn take(&mut self, result: &mut BodyResult) {
         self.observations.append(&mut result.observations);
         self.losses.append(&mut result.losses);
+        self.unfinished.append(&mut result.unfinished);
     }
 
     fn append(&mut self, other: &mut Recorded) {
@@ -331,15 +366,71 @@ impl Recorded {
     }
 }
 
+/// What an [`analyze`] left out.
+struct Cut {
+    /// Whether it ran out of time.
+    timed_out: bool,
+    /// The classes whose observations and losses it withheld.
+    unconverged: Vec<Unconverged>,
+}
+
+/// The [`Runner`] of one class's check: runs through `runner`, and notes the bodies whose
+/// solve stopped short in any pass.
+struct Watch<'r> {
+    runner: &'r dyn Runner,
+    unfinished: std::cell::RefCell<Vec<Span>>,
+}
+
+impl Runner for Watch<'_> {
+    fn run<'a>(
+        &self,
+        shared: &Shared<'a, '_>,
+        class: &str,
+        body: &'a Body,
+        entry: Env,
+        pass: Pass,
+    ) -> BodyResult {
+        let result = self.runner.run(shared, class, body, entry, pass);
+        self.unfinished.borrow_mut().extend(&result.unfinished);
+        result
+    }
+}
+
+/// The [`Unconverged`] of class `fqn` for the bodies `unfinished`, naming the innermost
+/// method of `classes` around each.
+fn unconverged(classes: &[(&Class, String)], fqn: &str, unfinished: &[Span]) -> Vec<Unconverged> {
+    let mut spans = unfinished.to_vec();
+    spans.sort_by_key(|span| (span.start_byte, span.end_byte));
+    spans.dedup();
+    let method = |body: Span| {
+        classes
+            .iter()
+            .flat_map(|(class, _)| &class.methods)
+            .filter(|m| m.span.start_byte <= body.start_byte && body.end_byte <= m.span.end_byte)
+            .min_by_key(|m| m.span.end_byte - m.span.start_byte)
+            .map(|m| m.name.clone())
+    };
+    spans
+        .into_iter()
+        .map(|span| Unconverged {
+            class: fqn.to_owned(),
+            method: method(span),
+            span,
+        })
+        .collect()
+}
+
 /// Runs the analysis of `ir`, with the bodies of its events run through `runner`, and hands
-/// the observations to `finish`; also returns whether it ran out of time.
+/// the observations to `finish`; also returns what it left out.
+/// A class with a body whose solve stopped short ([`BodyResult::unfinished`]), in any pass,
+/// records nothing: its event states, and so its findings, may rest on unfinished states.
 fn analyze<R>(
     library: &Library,
     ir: &SourceIr,
     config: &CheckConfig,
     runner: &mut dyn Runner,
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
-) -> (bool, R) {
+) -> (Cut, R) {
     let deadline = Instant::now().checked_add(config.time_limit);
     let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
@@ -389,16 +480,30 @@ fn analyze<R>(
     runner.start(ir, &res);
     let runner: &dyn Runner = runner;
     let mut recorded = Recorded::default();
+    let mut withheld = Vec::new();
     for (class, fqn) in &classes {
-        recorded.append(&mut check_class(&shared, class, fqn, &initializers, runner));
+        let watch = Watch {
+            runner,
+            unfinished: std::cell::RefCell::default(),
+        };
+        let mut found = check_class(&shared, class, fqn, &initializers, &watch);
+        found.unfinished.append(&mut watch.unfinished.take());
+        if found.unfinished.is_empty() {
+            recorded.append(&mut found);
+        } else {
+            withheld.extend(unconverged(&classes, fqn, &found.unfinished));
+        }
     }
-    let timed_out = shared.out_of_time();
+    let cut = Cut {
+        timed_out: shared.out_of_time(),
+        unconverged: withheld,
+    };
     let res = finish(Analysed {
         protocols: &protocols,
         places: &places,
         recorded,
     });
-    (timed_out, res)
+    (cut, res)
 }
 
 /// The locals declared in method bodies that contain deferred code (lambdas, anonymous

@@ -124,3 +124,6 @@ fn reverse_postorder(cfg: &Cfg<'_>) -> Vec<usize> {
     }
     order
 }
+
+#[cfg(test)]
+mod tests;

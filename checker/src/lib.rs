@@ -7,7 +7,8 @@
 //! - `accessors` turns Kotlin property reads of Java getters on protocol objects back into calls.
 //! - [`cfg`] builds a control-flow graph per method body and lambda.
 //!   It inlines the lambdas of Kotlin's inline functions (`inline`: `apply`, `let`, `use`, `forEach`, …).
-//! - [`flow`] solves forward dataflow problems over those graphs to a fixpoint.
+//! - `flow` solves forward dataflow problems over those graphs to a fixpoint.
+//!   A body whose solve stops at the solver's cap short of one withholds its class's findings ([`Unconverged`]).
 //! - [`protocols`] is the typestate library as the checker sees it, with `platform` knowledge of class hierarchies.
 //! - [`places`] finds the tracked objects, and `typestate_flow` tracks their states through one body.
 //! - `events` orders the bodies of a class: Android lifecycles, event handlers, listener callbacks.
@@ -34,7 +35,6 @@
 //! 6. In `server`, its extensions in `analysis::Language` and the project walk (`server/src/project.rs`).
 //!
 //! The public API is what `server` and the benchmarks use: the modules declared `pub` below and the re-exports.
-//! `flow` is public too, for the data-driven tests in `checker/tests/`.
 //! Every other module is private to the crate.
 //!
 //! ```text
@@ -49,6 +49,11 @@
 #[cfg(test)]
 extern crate self as checker;
 
+// The helpers of the tests outside the crate, for the tests inside it.
+#[cfg(test)]
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 mod accessors;
 mod assertions;
 pub mod cfg;
@@ -57,7 +62,7 @@ mod clients;
 mod diagnostics;
 mod events;
 mod fixes;
-pub mod flow;
+mod flow;
 mod incremental;
 mod inline;
 pub mod ir;
@@ -77,7 +82,9 @@ mod typestate_flow;
 mod visit;
 mod visit_mut;
 
-pub use check::{check, project_config, states_at, CheckConfig, CheckResult, LeakScan, StatesAt};
+pub use check::{
+    check, project_config, states_at, CheckConfig, CheckResult, LeakScan, StatesAt, Unconverged,
+};
 pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};
 pub use prefilter::NameFilter;

@@ -1517,6 +1517,10 @@ pub struct BodyResult {
     /// In the [`Pass::Record`] pass with [`Shared::report_unreleased`], what the leak scan
     /// found in this body and in the helpers it called; empty otherwise.
     pub losses: Losses,
+    /// The bodies (this one, or a helper it followed) whose dataflow stopped at the solver's
+    /// visit cap short of a fixpoint ([`crate::flow::Solution::converged`]).
+    /// What this result holds rests on their unfinished states.
+    pub unfinished: Vec<Span>,
 }
 
 /// A helper and the state it is entered in: the key of its summaries.
@@ -1602,6 +1606,7 @@ fn analyze_within<'a>(
             started_groups: BTreeSet::new(),
             observations: Vec::new(),
             losses: Losses::default(),
+            unfinished: Vec::new(),
         };
     }
     let cfg = shared.cfg(body);
@@ -1613,6 +1618,7 @@ fn analyze_within<'a>(
         started_groups: RefCell::default(),
         observations: RefCell::default(),
         losses: RefCell::default(),
+        unfinished: RefCell::default(),
         outer_caught,
     };
     let solution = solve(&cfg, &analysis);
@@ -1649,6 +1655,10 @@ fn analyze_within<'a>(
     }
     // What the helpers the record pass followed lost.
     losses.append(&mut analysis.losses.take());
+    let mut unfinished = analysis.unfinished.take();
+    if !solution.converged {
+        unfinished.push(body.span);
+    }
     BodyResult {
         exit: exit.0,
         normal_exit: solution.state_at(cfg.exit).0.clone(),
@@ -1656,6 +1666,7 @@ fn analyze_within<'a>(
         started_groups: analysis.started_groups.take(),
         observations: analysis.observations.take(),
         losses,
+        unfinished,
     }
 }
 
@@ -1670,6 +1681,8 @@ struct BodyAnalysis<'s, 'a, 'l> {
     observations: RefCell<Vec<Observation>>,
     /// What the leak scans of the helpers called found ([`BodyResult::losses`]).
     losses: RefCell<Losses>,
+    /// The helpers followed whose solve stopped short ([`BodyResult::unfinished`]).
+    unfinished: RefCell<Vec<Span>>,
     /// The exceptions the callers' `catch`es around the call of this helper catch (simple
     /// names): a violation here that throws one of them is handled there.
     outer_caught: Vec<String>,
@@ -3048,6 +3061,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 result
             }
         };
+        self.unfinished.borrow_mut().extend(&result.unfinished);
         let Some(exit) = result.exit else {
             return false;
         };
@@ -3456,6 +3470,7 @@ pub fn eval_initializer(
         started_groups: RefCell::default(),
         observations: RefCell::default(),
         losses: RefCell::default(),
+        unfinished: RefCell::default(),
         outer_caught: Vec::new(),
     };
     analysis.eval(expr, &Env::new(), expected)

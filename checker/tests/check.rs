@@ -15,7 +15,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use checker::{check, CheckConfig, SourceFile};
-use support::{annotations, assert_annotations, violations};
+use support::{annotations, assert_annotations, leaks, unconverged, violations};
 use typestates::library::Library;
 
 /// The marker that starts the near misses of a protocol fixture.
@@ -70,6 +70,28 @@ fn check_all(dir: &str) {
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Each fixture of `unconverged/` has a class whose dataflow stops at the solver's visit cap:
+/// its violations and leaks are withheld and the body is named; the other classes are checked.
+#[test]
+fn unconverged_fixtures() {
+    let paths = fixtures("unconverged");
+    assert!(!paths.is_empty(), "no fixtures in unconverged/");
+    let config = CheckConfig {
+        report_unreleased: true,
+        ..CheckConfig::default()
+    };
+    for path in paths {
+        let bytes = std::fs::read(&path).expect("fixture is readable");
+        let file = SourceFile::from_bytes(&path, bytes).expect("fixture is checkable");
+        let result = check(&Library::bundled(), &file, &config);
+        assert!(!result.timed_out, "{}: timed out", path.display());
+        let mut found = violations(&result.violations);
+        found.extend(leaks(&result.unreleased));
+        found.extend(unconverged(&result.unconverged));
+        assert_annotations(&path, &file.text, found);
+    }
 }
 
 #[test]

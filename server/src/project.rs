@@ -374,6 +374,13 @@ fn check_on_levels(
 impl OnLevels {
     /// Adds the findings of one range of levels, merging those found on other levels already.
     fn add(&mut self, result: CheckResult, levels: ApiLevels) {
+        // What one band left unchecked stays said, whichever band came first.
+        self.result.timed_out |= result.timed_out;
+        for unconverged in result.unconverged {
+            if !self.result.unconverged.contains(&unconverged) {
+                self.result.unconverged.push(unconverged);
+            }
+        }
         for violation in result.violations {
             merge_finding(
                 &mut self.result.violations,

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use checker::ir::TooDeep;
 use checker::source::SourceError;
-use checker::CheckResult;
+use checker::{CheckResult, Unconverged};
 use typestates::files::Refused;
 
 /// A file or folder that could not be checked, or not fully.
@@ -88,6 +88,14 @@ pub enum FileError {
         /// The file.
         path: PathBuf,
     },
+    /// The analysis of a method stopped at its cap before settling; its class's findings
+    /// were withheld.
+    Unconverged {
+        /// The file.
+        path: PathBuf,
+        /// The class, the method and the place.
+        unconverged: Unconverged,
+    },
     /// The checker failed on the file (a bug).
     Internal {
         /// The file.
@@ -142,16 +150,29 @@ impl FileError {
         }
     }
 
-    /// Why the check of the file at `path` is incomplete (nested too deep, or out of time
-    /// under `limit`); `None` when it is complete.
-    pub fn incomplete(path: &Path, result: &CheckResult, limit: Duration) -> Option<FileError> {
+    /// Why the check of the file at `path` is incomplete (nested too deep or out of time
+    /// under `limit`, and each method whose analysis did not settle); empty when it is complete.
+    pub fn incomplete(path: &Path, result: &CheckResult, limit: Duration) -> Vec<FileError> {
         let path = path.to_owned();
-        if let Some(too_deep) = result.too_deep {
-            return Some(FileError::TooDeep { path, too_deep });
-        }
-        result
-            .timed_out
-            .then_some(FileError::TimeLimit { path, limit })
+        let cut = match (result.too_deep, result.timed_out) {
+            (Some(too_deep), _) => Some(FileError::TooDeep {
+                path: path.clone(),
+                too_deep,
+            }),
+            (None, true) => Some(FileError::TimeLimit {
+                path: path.clone(),
+                limit,
+            }),
+            (None, false) => None,
+        };
+        let unconverged = result
+            .unconverged
+            .iter()
+            .map(|unconverged| FileError::Unconverged {
+                path: path.clone(),
+                unconverged: unconverged.clone(),
+            });
+        cut.into_iter().chain(unconverged).collect()
     }
 
     /// The stable code of this kind of error.
@@ -168,6 +189,7 @@ impl FileError {
             FileError::TooDeep { .. } => "nested-too-deep",
             FileError::TimeLimit { .. } => "time-limit",
             FileError::Changed { .. } => "file-changed",
+            FileError::Unconverged { .. } => "analysis-unsettled",
             FileError::Internal { .. } => "internal-error",
         }
     }
@@ -186,6 +208,7 @@ impl FileError {
             | FileError::TooDeep { path, .. }
             | FileError::TimeLimit { path, .. }
             | FileError::Changed { path }
+            | FileError::Unconverged { path, .. }
             | FileError::Internal { path } => path,
         }
     }
@@ -222,6 +245,9 @@ impl FileError {
             FileError::Changed { .. } => {
                 "changed or removed while it was checked; not checked".to_owned()
             }
+            FileError::Unconverged { unconverged, .. } => {
+                format!("{}; the file was not checked fully", unconverged.describe())
+            }
             FileError::Internal { .. } => {
                 "internal error in the checker; the file was skipped".to_owned()
             }
@@ -251,6 +277,9 @@ impl FileError {
             }
             FileError::TimeLimit { .. } => "raise the limit with `--time-limit SECONDS`",
             FileError::Changed { .. } => "check again once nothing writes to the file",
+            FileError::Unconverged { .. } => {
+                "the cap is fixed: split the method (its loops or long chains of assignments) to check that class; the other classes were checked"
+            }
             FileError::Internal { .. } => {
                 "please report it, with the file: the other files were still checked"
             }
@@ -263,6 +292,13 @@ impl fmt::Display for FileError {
         match self {
             // The place follows the path as `path:line:col`.
             FileError::TooDeep { path, too_deep } => write!(f, "{}:{too_deep}", path.display()),
+            FileError::Unconverged { path, unconverged } => write!(
+                f,
+                "{}:{}: {}",
+                path.display(),
+                unconverged.span.start,
+                self.problem()
+            ),
             _ => write!(f, "{}: {}", self.path().display(), self.problem()),
         }
     }

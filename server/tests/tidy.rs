@@ -190,8 +190,9 @@ fn only_the_incremental_checker_uses_its_reuse_layer() {
     );
 }
 
-/// The checker's public API is what other crates and its own tests use: every module
+/// The checker's public API is what other crates and its integration tests use: every module
 /// `checker/src/lib.rs` declares `pub` is named as `checker::<module>` outside its sources.
+/// Tests of a private module live in the crate (`checker/src/flow/tests.rs`).
 #[test]
 fn every_public_module_of_the_checker_is_used_outside_it() {
     let root = workspace_root();

@@ -236,7 +236,12 @@ pub fn check_corpus(root: &Path, threads: usize) -> Result<Vec<Finding>, String>
     let mut findings = Vec::new();
     for (i, file) in sources.iter().enumerate() {
         let path = relative(&file.path, root);
-        for v in project.check(i).violations {
+        let result = project.check(i);
+        // A class withheld for a solve that stopped at the cap is no finding: say so.
+        for u in &result.unconverged {
+            eprintln!("{path}:{}: {}", u.span.start, u.describe());
+        }
+        for v in result.violations {
             findings.push(Finding {
                 path: path.clone(),
                 line: v.span.start.line as usize,

@@ -98,6 +98,9 @@ impl Analysis {
             }
             relocate_held_value(shift, &mut observation.value);
         }
+        for span in &mut self.result.unfinished {
+            shift.span(span);
+        }
         let losses = &mut self.result.losses;
         for owned in &mut losses.owned {
             shift.span(&mut owned.span);

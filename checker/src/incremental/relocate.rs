@@ -422,6 +422,9 @@ pub fn result(shift: &mut Shift, result: &mut CheckResult) {
     for call in &mut result.calls {
         shift.span(&mut call.span);
     }
+    for unconverged in &mut result.unconverged {
+        shift.span(&mut unconverged.span);
+    }
 }
 
 fn violation(shift: &mut Shift, violation: &mut Violation) {

@@ -4,15 +4,12 @@
 //! Nothing else may carry one.
 //! They live in the crate because they walk the IR with the crate's own `Visitor`.
 
-#[path = "../../tests/support/mod.rs"]
-mod support;
-
 use std::path::Path;
 
+use crate::support::{assert_annotations, language_of, Annotation};
 use checker::ir::{Class, Expr, ExprKind, Method, SourceIr};
 use checker::resolve::Resolution;
 use checker::visit::Visitor;
-use support::{assert_annotations, language_of, Annotation};
 
 /// Classes the fixtures may assume exist outside the file, as the typestate library will.
 const KNOWN: &[&str] = &[

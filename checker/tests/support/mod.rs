@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use checker::ir::Language;
-use checker::{Unreleased, Violation};
+use checker::{Unconverged, Unreleased, Violation};
 
 /// One expected or actual finding: a line, a byte column range on it, and a message.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -109,6 +109,23 @@ pub fn leaks(found: &[Unreleased]) -> Vec<Annotation> {
                     if u.definite { "definite" } else { "possible" },
                     u.states.join(", ")
                 ),
+            }
+        })
+        .collect()
+}
+
+/// Classes withheld for a solve that stopped short, as annotations: `unconverged:
+/// Class.method` at the first column of the body that stopped.
+pub fn unconverged(found: &[Unconverged]) -> Vec<Annotation> {
+    found
+        .iter()
+        .map(|u| {
+            let class = u.class.rsplit('.').next().unwrap_or(&u.class);
+            let method = u.method.as_deref().unwrap_or("<initializer>");
+            Annotation {
+                line: u.span.start.line,
+                cols: (u.span.start.col, u.span.start.col + 1),
+                text: format!("unconverged: {class}.{method}"),
             }
         })
         .collect()

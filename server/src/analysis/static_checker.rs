@@ -190,23 +190,24 @@ fn language(language: Language) -> checker::ir::Language {
 }
 
 /// The checker counts 1-based lines and 1-based byte columns.
-/// The finding that says a file was not checked fully, at the place nesting went too deep,
-/// or at the start of the file, which it names, when the time limit was hit.
+/// The findings that say a file was not checked fully: at the place nesting went too deep,
+/// or at the start of the file, which it names, when the time limit was hit; and at the start
+/// of each body whose analysis did not settle.
 fn not_checked_fully(
     result: &checker::CheckResult,
     config: &CheckConfig,
     file: &SourceFile,
-) -> Option<Finding> {
-    let (at, message) = match (result.too_deep, result.timed_out) {
-        (Some(too_deep), _) => (
+) -> Vec<Finding> {
+    let cut = match (result.too_deep, result.timed_out) {
+        (Some(too_deep), _) => Some((
             span(too_deep.span),
             format!(
                 "{} nested deeper than {} levels: the file was not checked fully",
                 too_deep.nesting.describe(),
                 too_deep.nesting.limit()
             ),
-        ),
-        (None, true) => (
+        )),
+        (None, true) => Some((
             Span::new(Pos::new(0, 0), Pos::new(0, 0)),
             format!(
                 "checking {} took longer than the limit of {} s: the file was not checked fully",
@@ -216,17 +217,27 @@ fn not_checked_fully(
                     .map_or("this file".into(), |name| name.to_string_lossy()),
                 config.time_limit.as_secs_f64()
             ),
-        ),
-        (None, false) => return None,
+        )),
+        (None, false) => None,
     };
-    Some(Finding {
-        code: FindingCode::NotCheckedFully,
-        span: at,
-        certainty: Certainty::Possible,
-        message,
-        related: Vec::new(),
-        fix: None,
-    })
+    let unconverged = result.unconverged.iter().map(|unconverged| {
+        let start = span(unconverged.span).start;
+        (
+            Span::new(start, start),
+            format!("{}: the file was not checked fully", unconverged.describe()),
+        )
+    });
+    cut.into_iter()
+        .chain(unconverged)
+        .map(|(at, message)| Finding {
+            code: FindingCode::NotCheckedFully,
+            span: at,
+            certainty: Certainty::Possible,
+            message,
+            related: Vec::new(),
+            fix: None,
+        })
+        .collect()
 }
 
 fn span(span: checker::ir::Span) -> Span {

@@ -3,16 +3,15 @@
 //! A toy analysis records which calls happened before each `probe()` call: `may` on some
 //! path, `must` on every path, plus null-check facts (`x!=null`) from branch edges.
 //! Each `probe()` in the fixtures carries the expected `// ^^^^^ may: …; must: …`.
-
-mod support;
+//! They live in the crate because the solver is private to it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use crate::support::{assert_annotations, language_of, Annotation};
 use checker::cfg::{Cfg, CloseTarget, EdgeKind, Node, NodeKind};
 use checker::flow::{solve, Analysis, Lattice};
 use checker::ir::{Class, ExprKind};
-use support::{assert_annotations, language_of, Annotation};
 
 /// `None` for unreached points; otherwise the may and must sets.
 #[derive(Clone, PartialEq, Debug)]
