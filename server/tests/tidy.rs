@@ -122,9 +122,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn every_rust_file_opens_with_a_doc_comment() {
-    let root = workspace_root();
+/// The Rust files of every crate, the fuzz workspace's included.
+fn workspace_rust_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for krate in [
         "typestates",
@@ -137,6 +136,13 @@ fn every_rust_file_opens_with_a_doc_comment() {
     ] {
         rust_files(&root.join(krate), &mut files);
     }
+    files
+}
+
+#[test]
+fn every_rust_file_opens_with_a_doc_comment() {
+    let root = workspace_root();
+    let files = workspace_rust_files(&root);
     assert!(files.len() > 5, "the walk found the sources");
     let undocumented: Vec<String> = files
         .iter()
@@ -694,18 +700,7 @@ fn ignore_problems(file: &str, text: &str) -> Vec<String> {
 #[test]
 fn every_slow_test_is_ignored_so_the_summary_counts_it() {
     let root = workspace_root();
-    let mut files = Vec::new();
-    for krate in [
-        "typestates",
-        "learner",
-        "checker",
-        "server",
-        "bench",
-        "fuzz",
-        "test-tiers",
-    ] {
-        rust_files(&root.join(krate), &mut files);
-    }
+    let files = workspace_rust_files(&root);
     let mut slow_files = 0;
     let mut problems = Vec::new();
     for path in &files {
