@@ -652,6 +652,7 @@ fn calls(body: &[&str], name: &str) -> bool {
 /// The problems of one file's tests with slow tiers and `#[ignore]`.
 /// A test that reaches a tier's guard, itself or through a function of the file, is `#[ignore]`d.
 /// An `#[ignore]`d test is a slow one, or opt-in and named `opt_in_*` (CI skips those).
+/// A test whose name holds `opt_in_` is `#[ignore]`d, since CI skips it.
 fn ignore_problems(file: &str, text: &str) -> Vec<String> {
     let functions = functions(text);
     let mut slow: Vec<&str> = functions
@@ -686,6 +687,11 @@ fn ignore_problems(file: &str, text: &str) -> Vec<String> {
         if is_test && is_slow && !ignored {
             problems.push(format!(
                 "{file}: `{name}` reaches a slow tier's guard without `#[ignore = \"slow tier …\"]`"
+            ));
+        }
+        if is_test && !ignored && name.contains("opt_in_") {
+            problems.push(format!(
+                "{file}: `{name}` is not `#[ignore]`d, but CI's `--skip opt_in_` leaves it out"
             ));
         }
         if is_test && ignored && !is_slow && !name.starts_with("opt_in_") {
@@ -735,7 +741,8 @@ fn a_slow_test_without_ignore_is_refused() {
          #[tokio::test]\n#[ignore = \"slow tier jvm\"]\nasync fn through_a_helper() {{\n    helper();\n}}\n\
          #[tokio::test]\nasync fn through_a_helper_unmarked() {{\n    helper();\n}}\n\
          #[test]\n#[ignore = \"needs a device\"]\nfn device() {{}}\n\
-         #[test]\n#[ignore = \"needs a device\"]\nfn opt_in_device() {{}}\n"
+         #[test]\n#[ignore = \"needs a device\"]\nfn opt_in_device() {{}}\n\
+         #[test]\nfn not_opt_in_after_all() {{}}\n"
     );
     assert_eq!(
         ignore_problems("sample.rs", &text),
@@ -743,6 +750,7 @@ fn a_slow_test_without_ignore_is_refused() {
             "sample.rs: `direct` reaches a slow tier's guard without `#[ignore = \"slow tier …\"]`",
             "sample.rs: `through_a_helper_unmarked` reaches a slow tier's guard without `#[ignore = \"slow tier …\"]`",
             "sample.rs: `device` is `#[ignore]`d but reaches no tier's guard and is not named `opt_in_*`",
+            "sample.rs: `not_opt_in_after_all` is not `#[ignore]`d, but CI's `--skip opt_in_` leaves it out",
         ]
     );
 }
