@@ -18,7 +18,10 @@ learner/robolectric/fetch.sh --sdk 34 >/dev/null
 step "cargo test"
 # TYPESTAR_SLOW=1 runs every slow tier (test-tiers/src/lib.rs: jvm, robolectric, device-fake,
 # robustness, random-edits, random-machines, editor); the Robolectric tier alone takes ~10 min.
-TYPESTAR_SLOW=1 cargo test --workspace
+# Slow tests are `#[ignore]`d so a plain `cargo test` counts them as ignored: `--include-ignored`
+# runs them. Opt-in tests (a real device, Debian's adb, the device benchmark) are named
+# `opt_in_*` and stay out.
+TYPESTAR_SLOW=1 cargo test --workspace -- --include-ignored --skip opt_in_
 step "fuzzing, a fixed number of executions per target (fuzz/README.md)"
 fuzz/run.sh ci
 # The sanitizer builds are not used again; CI machines' disks are small.

@@ -6,4 +6,4 @@
 # TYPESTAR_BENCH_QUIET_MS=500 to vary; TYPESTAR_ROBOLECTRIC_DIR for the cached Robolectric jars)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-CARGO_INCREMENTAL=0 cargo test -p learner --test android_bench -- --ignored --nocapture devices_speed_up
+CARGO_INCREMENTAL=0 cargo test -p learner --test android_bench -- --ignored --nocapture opt_in_devices_speed_up

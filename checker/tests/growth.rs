@@ -122,6 +122,7 @@ const FAMILIES: &[Family] = &[
 const TEST: &str = "the_flow_analysis_memory_grows_linearly_with_objects_and_registrations";
 
 #[test]
+#[ignore = "slow tier robustness: TYPESTAR_SLOW=robustness cargo test -- --include-ignored"]
 fn the_flow_analysis_memory_grows_linearly_with_objects_and_registrations() {
     if let Ok(child) = std::env::var(CHILD) {
         let (path, n) = child.split_once(':').expect("path:n");

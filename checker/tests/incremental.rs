@@ -275,6 +275,7 @@ fn fixtures() -> Vec<PathBuf> {
 }
 
 #[test]
+#[ignore = "slow tier random-edits: TYPESTAR_SLOW=random-edits cargo test -- --include-ignored"]
 fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
     if !test_tiers::runs(Tier::RandomEdits) {
         return;

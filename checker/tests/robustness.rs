@@ -66,6 +66,7 @@ const JAVA_SAMPLE: &str = include_str!("fixtures/java/Flow.java");
 const KOTLIN_SAMPLE: &str = include_str!("fixtures/kotlin/Flow.kt");
 
 #[test]
+#[ignore = "slow tier robustness: TYPESTAR_SLOW=robustness cargo test -- --include-ignored"]
 fn random_bytes_and_token_soup() {
     if !test_tiers::runs(Tier::Robustness) {
         return;
@@ -115,6 +116,7 @@ fn random_bytes_and_token_soup() {
 }
 
 #[test]
+#[ignore = "slow tier robustness: TYPESTAR_SLOW=robustness cargo test -- --include-ignored"]
 fn every_truncation_of_the_fixtures() {
     if !test_tiers::runs(Tier::Robustness) {
         return;

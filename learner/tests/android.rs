@@ -91,6 +91,7 @@ fn runs_of(run: &Learned, serial: &str) -> u64 {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn two_servers_with_two_devices_each_share_the_queries() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -195,6 +196,7 @@ async fn try_learn_while(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn a_device_unplugged_mid_query_is_waited_for_and_the_run_resumes() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -229,6 +231,7 @@ async fn a_device_unplugged_mid_query_is_waited_for_and_the_run_resumes() {
 /// The only device leaves for longer than the run waits: the run fails naming it, and its
 /// journal keeps what finished, so the rerun once the device is back resumes from it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn a_run_failed_by_a_lost_device_resumes_from_its_journal() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -260,6 +263,7 @@ async fn a_run_failed_by_a_lost_device_resumes_from_its_journal() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn an_unplugged_device_leaves_its_queries_to_the_others() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -278,6 +282,7 @@ async fn an_unplugged_device_leaves_its_queries_to_the_others() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn a_killed_agent_is_started_again() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -301,6 +306,7 @@ async fn a_killed_agent_is_started_again() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn a_device_refusing_forwards_is_set_aside() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -316,6 +322,7 @@ async fn a_device_refusing_forwards_is_set_aside() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn fail_replies_end_the_run_with_adbs_message() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -357,6 +364,7 @@ async fn fail_replies_end_the_run_with_adbs_message() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn a_slow_device_gives_the_same_answers() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -385,6 +393,7 @@ async fn a_slow_device_gives_the_same_answers() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn an_unreachable_server_is_named() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -411,6 +420,7 @@ async fn an_unreachable_server_is_named() {
 /// `http://127.0.0.1:18095/hello.txt` on the device, which `adb reverse` takes to the host's
 /// fixture server; the reverse is removed with the agent.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn fixtures_are_served_from_the_host_over_adb_reverse() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -454,6 +464,7 @@ async fn fixtures_are_served_from_the_host_over_adb_reverse() {
 /// disagreeing inputs once more on each device, and stops, naming both devices and what each
 /// answered: a model learned on both would be neither device's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn devices_that_answer_differently_stop_the_run_naming_both() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;

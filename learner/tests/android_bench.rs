@@ -41,7 +41,7 @@ fn setting(name: &str, default: u64) -> u64 {
 
 #[test]
 #[ignore = "benchmark: run bench/android/run.sh"]
-fn devices_speed_up() {
+fn opt_in_devices_speed_up() {
     let latency = setting("TYPESTAR_BENCH_LATENCY_MS", LATENCY_MS);
     let experiment = experiment(EXPERIMENT);
     // Milliseconds each `quiet` output adds to its answer: a device waits the quiescence

@@ -43,6 +43,7 @@ const CASES: &[(&str, &str)] = &[
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tiers robolectric and device-fake: TYPESTAR_SLOW=robolectric,device-fake cargo test -- --include-ignored"]
 async fn device_only_classes_learn_on_fake_devices() {
     if !test_tiers::runs(Tier::DeviceFake) || !test_tiers::runs(Tier::Robolectric) {
         return;

@@ -1,9 +1,9 @@
 //! Opt-in tests of the Android path, run with `--ignored` (`learner/ANDROID.md`, "Tests"):
 //!
-//! - `debian_adb_accepts_the_fake_server`: Debian's `adb` (`apt-get install adb`) as a
+//! - `opt_in_debian_adb_accepts_the_fake_server`: Debian's `adb` (`apt-get install adb`) as a
 //!   second, independent client of the fake adb server the CI tests use, so the fake is
 //!   checked against a real client's expectations. No daemon starts: the fake answers first.
-//! - `learns_on_a_real_device`: the dexed agent on the device `TYPESTAR_ADB_SERIAL` of the
+//! - `opt_in_learns_on_a_real_device`: the dexed agent on the device `TYPESTAR_ADB_SERIAL` of the
 //!   local adb server (or `TYPESTAR_ADB_SERVER`), learning `java.util.ArrayList`'s iterator
 //!   there and comparing it with the expected typestate.
 
@@ -34,7 +34,7 @@ fn adb(port: u16, args: &[&str]) -> (i32, String) {
 
 #[test]
 #[ignore = "opt-in: needs Debian's adb; run with --ignored"]
-fn debian_adb_accepts_the_fake_server() {
+fn opt_in_debian_adb_accepts_the_fake_server() {
     let dir = scratch("debian_adb");
     let fake = server(&dir, &["fake-1", "fake-2"], 34);
     let port = fake.addr.port();
@@ -100,7 +100,7 @@ fn debian_adb_accepts_the_fake_server() {
 
 #[test]
 #[ignore = "opt-in: needs a device; set TYPESTAR_ADB_SERIAL and run with --ignored"]
-fn learns_on_a_real_device() {
+fn opt_in_learns_on_a_real_device() {
     let serial = std::env::var("TYPESTAR_ADB_SERIAL")
         .expect("TYPESTAR_ADB_SERIAL names the device to learn on (adb devices lists it)");
     let mut config = AndroidConfig {

@@ -130,6 +130,7 @@ async fn describe_on_jvm(classes: &[&str], config: &JvmConfig) -> Vec<Vec<Public
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn jdk_library_classes_have_every_public_method_classified() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -141,11 +142,13 @@ async fn jdk_library_classes_have_every_public_method_classified() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn okhttp_library_classes_have_every_public_method_classified() {
     assert_maven_listings("okhttp3.", "fetch-okhttp.sh", "okhttp", "OkHttp 4.12").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn retrofit_library_classes_have_every_public_method_classified() {
     assert_maven_listings(
         "retrofit2.",
@@ -170,6 +173,7 @@ async fn assert_maven_listings(prefix: &str, script: &str, dir: &str, what: &str
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn android_library_classes_have_every_public_method_classified() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -183,6 +187,7 @@ async fn android_library_classes_have_every_public_method_classified() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn android_libraries_from_maven_have_every_public_method_classified() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;

@@ -40,6 +40,7 @@ async fn draft(class: &str) -> Draft {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn a_drafted_timer_experiment_learns_with_its_generated_task_harness() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -115,6 +116,7 @@ async fn a_drafted_timer_experiment_learns_with_its_generated_task_harness() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn an_abstract_class_is_built_as_its_harness_and_its_hooks_are_callbacks() {
     if !test_tiers::runs(Tier::Jvm) {
         return;

@@ -165,6 +165,7 @@ fn syntax_and_schema_errors_name_their_line() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn creators_that_do_not_fit_the_learned_machine_are_refused_with_the_result() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -262,6 +263,7 @@ async fn unreachable_jvm_is_a_clear_error() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn a_hanging_callin_ends_learning_with_an_error_naming_the_query() {
     if !test_tiers::runs(Tier::Jvm) {
         return;

@@ -12,6 +12,7 @@ use learner::backend::BackendKind;
 use test_tiers::Tier;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn timer_with_a_timer_task() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -21,6 +22,7 @@ async fn timer_with_a_timer_task() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn submission_publisher_with_a_subscriber() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -37,6 +39,7 @@ async fn submission_publisher_with_a_subscriber() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn completable_future_with_a_consumer() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -53,6 +56,7 @@ async fn completable_future_with_a_consumer() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn array_list_iterator() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -68,6 +72,7 @@ async fn array_list_iterator() {
 /// The runs the library's documented Scanner and ListIterator generalise: a Scanner over one
 /// line, the list iterator of a one-element list.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn runs_behind_generalised_protocols() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -80,6 +85,7 @@ async fn runs_behind_generalised_protocols() {
 
 /// The library's protocols learned on the host JVM are what their experiments learn.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn learned_library_protocols() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -137,6 +143,7 @@ async fn learned_library_protocols() {
 /// The library's documented protocols of abstract JDK types hold on one real subclass each:
 /// learned on it, each is equivalent to the documented contract.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn documented_library_protocols_hold_on_real_classes() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -156,6 +163,7 @@ async fn documented_library_protocols_hold_on_real_classes() {
 /// nothing, so it does not throw after close() (the library's file says so in a note); the
 /// library's FileOutputStream protocol is the one learned.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn file_output_stream_flushes_after_close() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -189,6 +197,7 @@ async fn file_output_stream_flushes_after_close() {
 /// `expect = { null = true }` and `expect_not = { null = true }` split an observer into the
 /// answers `null` and `nonnull`, each where the state gives it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn null_and_non_null_observers() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -244,6 +253,7 @@ expect_not = { null = true }
 /// fetches them (`tests/android_fixtures/url-stream.toml`, which devices reach over
 /// `adb reverse`); a fixture that is not there is named in the error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn fixtures_are_served_on_the_host() {
     if !test_tiers::runs(Tier::Jvm) {
         return;

@@ -31,6 +31,7 @@ fn okhttp_classpath() -> Vec<PathBuf> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn okhttp_call_against_a_local_server() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -46,6 +47,7 @@ async fn okhttp_call_against_a_local_server() {
 /// The learned typestate with onFailure an ordinary callback and the builds as creators is
 /// the library's okhttp3.Call: equivalent from the initial state and from every creator.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn okhttp_call_with_on_failed_is_the_library_protocol() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -89,12 +91,14 @@ fn library_call() -> Typestate {
 
 /// The library's okhttp3/ResponseBody.typestate is what its experiment learns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn response_body_is_the_library_protocol() {
     learns_the_library_protocol("okhttp3.ResponseBody").await;
 }
 
 /// The library's okhttp3/Response.typestate is what its experiment learns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn response_is_the_library_protocol() {
     learns_the_library_protocol("okhttp3.Response").await;
 }

@@ -12,6 +12,7 @@ use jvm_support::{assert_learned, config, experiment, learn, library, maven_clas
 use test_tiers::Tier;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn retrofit_call_is_the_library_protocol() {
     if !test_tiers::runs(Tier::Jvm) {
         return;

@@ -13,6 +13,7 @@ use typestates::abstraction::{check_abstraction, Abstraction, AbstractionError};
 use typestates::Step;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn connection_and_statement_are_learned_on_h2() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -33,6 +34,7 @@ async fn connection_and_statement_are_learned_on_h2() {
 /// run (`typestates::abstraction`), one state standing for the rows of both queries, where the
 /// data decides `next()`'s answer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn result_set_is_learned_on_h2_from_each_query() {
     if !test_tiers::runs(Tier::Jvm) {
         return;

@@ -41,6 +41,7 @@ use typestates::{ProvenanceKind, Typestate};
 /// ContentProviderClient's second `release()` throws on SDK 23 (where `close()` does not exist
 /// yet) and not on SDK 29.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn library_levels_are_learned_on_their_sdk() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -212,6 +213,7 @@ async fn compare_learned_with_droidstar(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn count_down_timer_agrees_with_droidstar() {
     let Some((diff, report)) = compare_with_droidstar(
         "android.os.CountDownTimer.toml",
@@ -250,6 +252,7 @@ async fn count_down_timer_agrees_with_droidstar() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn async_task_agrees_with_droidstar() {
     let Some((diff, report)) = compare_with_droidstar(
         "android.os.AsyncTask.toml",
@@ -266,6 +269,7 @@ async fn async_task_agrees_with_droidstar() {
 /// SQLiteOpenHelper runs AOSP code on Robolectric's native SQLite, with DroidStar's alphabet and
 /// a harness for its hooks.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn sqlite_open_helper_agrees_with_droidstar() {
     let Some((diff, report)) = compare_with_droidstar(
         "android.database.sqlite.SQLiteOpenHelper.toml",
@@ -316,6 +320,7 @@ async fn sqlite_open_helper_agrees_with_droidstar() {
 /// checks no state at all: one state, where a device throws IllegalStateException for `start()`
 /// before `prepare()`. SpeechRecognizer's shadow accepts every call and calls back nothing.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn table1_classes_learn_the_shadow_simulations() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -351,6 +356,7 @@ async fn table1_classes_learn_the_shadow_simulations() {
 /// the restrictions are DroidStar's singleInputs, which its automaton says are errors.
 /// The machine is kept in `tests/robolectric/BluetoothAdapter-shadow.typestate-body`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn bluetooth_adapter_simulated_against_droidstar() {
     let Some((learned, diff, report)) = compare_learned_with_droidstar(
         "android.bluetooth.BluetoothAdapter.toml",
@@ -385,6 +391,7 @@ const BLUETOOTH_WITNESSES: &[&str] = &[
 /// and `enque_valid wait` is quiet where a device's download completes. Removing with nothing
 /// enqueued is an error in both (DroidStar's learning purpose throws).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn download_manager_simulated_against_table1() {
     learn_simulated_and_run_traces(
         "android.app.DownloadManager.toml",
@@ -406,6 +413,7 @@ async fn download_manager_simulated_against_table1() {
 /// The paper's point of note holds: onMediaScannerConnected() arrives even when disconnect()
 /// follows connect() at once, and the connection is closed then (scanFile() throws).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn media_scanner_connection_against_table1() {
     learn_simulated_and_run_traces(
         "android.media.MediaScannerConnection.toml",
@@ -429,6 +437,7 @@ async fn media_scanner_connection_against_table1() {
 /// truncating; DroidStar's overwrite saw two), and Robolectric keeps watching a file deleted
 /// and made again, where the paper says a device calls back nothing more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn file_observer_simulated_against_droidstar() {
     learn_simulated_and_run_traces(
         "android.os.FileObserver.toml",
@@ -506,6 +515,7 @@ fn accepts(typestate: &Typestate, trace: &str) -> bool {
 /// service (no shadow, no binder in ShadowServiceManager), so `getSystemService` gives null and
 /// no session can be made. If this starts to pass the build, write its experiment.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn spell_checker_session_has_no_service_inside_robolectric() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -533,6 +543,7 @@ async fn spell_checker_session_has_no_service_inside_robolectric() {
 /// inside the sandbox fetches them (`tests/android_fixtures/url-stream.toml`); a fixture that is
 /// not there is named in the error.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn fixtures_are_served_on_the_host() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -562,6 +573,7 @@ const EVERY_WITNESS: usize = 64;
 /// library binds to one callin are folded into it once they answer alike in every state
 /// (`Typestate::grouped_like`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn learned_library_protocols() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -736,6 +748,7 @@ const HANDLER_THREAD_STILL_ALIVE: &[&str] = &[
 /// HandlerThread learned on SDK 23 and 29 is the library's machine, as on SDK 34
 /// (`learned_library_protocols`): three levels, no difference to keep.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn handler_thread_is_the_same_on_three_sdk_levels() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -827,6 +840,7 @@ async fn against_the_library(
 /// drawColor() in every state, so the library's `draw` binds them from a run. Their experiment
 /// names a longer budget per call (`[timeouts] callin_ms`; the agent's default is 5 s).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn canvas_heavy_draws_answer_like_draw() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -848,6 +862,7 @@ async fn canvas_heavy_draws_answer_like_draw() {
 /// SQLiteDatabase, learned on an in-memory one: the creators the file binds beyond `create`
 /// open the same kind of object.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn sqlite_database_from_a_file_answers_like_the_library() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -870,6 +885,7 @@ async fn sqlite_database_from_a_file_answers_like_the_library() {
 /// the state where start() throws; before start() and once the thread has ended, getLooper() is
 /// null and the call throws.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn handler_thread_quits_through_its_looper() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -900,6 +916,7 @@ async fn handler_thread_quits_through_its_looper() {
 /// answer, on a row the data does, and after close() a move to another row throws. So the
 /// library keeps moveToNext() out of its Cursor (its notes say why).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn cursor_move_to_next_answers_by_state_only_before_the_first_row() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -951,6 +968,7 @@ async fn cursor_move_to_next_answers_by_state_only_before_the_first_row() {
 /// AccessibilityNodeInfo (not in the library: AOSP's pool rejects a second recycle() before
 /// Android 13, the shadow does not).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn shadows_that_check_nothing_stay_out_of_the_learned_library() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -985,6 +1003,7 @@ async fn shadows_that_check_nothing_stay_out_of_the_learned_library() {
 /// A callin that hangs the main thread cannot be preempted: the agent's watchdog ends the JVM
 /// after `callin_ms`, and learning stops with an error naming the call and the query.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn a_hung_main_thread_ends_the_jvm_and_the_run() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -1098,6 +1117,7 @@ fn witness_lines(diff: &Diff) -> Vec<String> {
 /// onLoadingFailed() is an error of DroidStar's experiment (`[errors] callbacks`) and an
 /// ordinary callback of the file (its notes say why). Any other difference is a drift.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn image_loader_against_table1_and_the_library() {
     let Some((learned, diff)) = table1_library_against_its_file(
         "com.nostra13.universalimageloader.core.ImageLoader.toml",
@@ -1125,6 +1145,7 @@ async fn image_loader_against_table1_and_the_library() {
 /// DroidStar's error callback onError (an error response other than an error status), which the
 /// file leaves out, is extra.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn request_queue_against_table1_and_the_library() {
     let Some((learned, diff)) = table1_library_against_its_file(
         "com.android.volley.RequestQueue.toml",
@@ -1154,6 +1175,7 @@ async fn request_queue_against_table1_and_the_library() {
 /// length 5. And `hasNext()` is true at the end of the document (AOSP compares with the end
 /// tokens of objects and arrays only).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn json_reader_learns_one_documents_path() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;

@@ -29,6 +29,7 @@ fn devices(servers: &[&str]) -> (i32, String) {
 }
 
 #[test]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 fn devices_lists_every_servers_devices_with_their_api_levels() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -61,6 +62,7 @@ fn devices_lists_every_servers_devices_with_their_api_levels() {
 /// The learned typestate, the report's device lines and the progress bar on a terminal are
 /// checked.
 #[test]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 fn learn_on_fake_devices_through_the_cli_with_the_real_dex() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;

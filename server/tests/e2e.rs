@@ -75,6 +75,7 @@ fn assert_player_hover(stdout: &str) {
 }
 
 #[test]
+#[ignore = "slow tier editor: TYPESTAR_SLOW=editor cargo test -- --include-ignored"]
 fn neovim_shows_diagnostics_and_a_hover() {
     if !test_tiers::runs(Tier::Editor) {
         return;
@@ -96,6 +97,7 @@ fn neovim_shows_diagnostics_and_a_hover() {
 }
 
 #[test]
+#[ignore = "slow tier editor: TYPESTAR_SLOW=editor cargo test -- --include-ignored"]
 fn emacs_eglot_shows_java_and_kotlin_diagnostics_and_a_hover() {
     if !test_tiers::runs(Tier::Editor) {
         return;

@@ -97,6 +97,7 @@ fn an_unknown_experiment_is_refused_naming_the_shipped_ones() {
 }
 
 #[test]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 fn the_installed_binary_learns_a_shipped_experiment_on_the_jvm() {
     if !test_tiers::runs(Tier::Jvm) {
         return;

@@ -1,6 +1,7 @@
 //! Tidy checks over the whole workspace.
 //! They check the dependency directions ARCHITECTURE.md promises, and a `//!` doc comment opening every Rust file.
 //! They check that the map names what exists, one short sentence per line, and that module docs stay short.
+//! They check that every slow test is `#[ignore]`d, so `cargo test` counts it as ignored.
 //! They check the checker's boundaries: its reuse layer used by nothing else, and its public modules used outside it.
 
 use std::path::{Path, PathBuf};
@@ -121,9 +122,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-#[test]
-fn every_rust_file_opens_with_a_doc_comment() {
-    let root = workspace_root();
+/// The Rust files of every crate, the fuzz workspace's included.
+fn workspace_rust_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for krate in [
         "typestates",
@@ -136,6 +136,13 @@ fn every_rust_file_opens_with_a_doc_comment() {
     ] {
         rust_files(&root.join(krate), &mut files);
     }
+    files
+}
+
+#[test]
+fn every_rust_file_opens_with_a_doc_comment() {
+    let root = workspace_root();
+    let files = workspace_rust_files(&root);
     assert!(files.len() > 5, "the walk found the sources");
     let undocumented: Vec<String> = files
         .iter()
@@ -576,4 +583,175 @@ fn code_spans_emptied(line: &str) -> String {
         .map(|(index, part)| if index % 2 == 0 { part } else { "" })
         .collect::<Vec<_>>()
         .join("`")
+}
+
+/// A slow test's guard; written in two pieces so this file does not match itself.
+const TIER_GUARD: &str = concat!("runs(", "Tier::");
+
+/// A function of a Rust file, split at each `fn` line: its name, attribute lines and body.
+struct Function<'t> {
+    name: &'t str,
+    attributes: Vec<&'t str>,
+    body: Vec<&'t str>,
+}
+
+/// The name of the function a line declares, if it declares one.
+fn declared_function(line: &str) -> Option<&str> {
+    let rest = line.trim_start();
+    let rest = rest.strip_prefix("pub ").unwrap_or(rest);
+    let rest = rest.strip_prefix("async ").unwrap_or(rest);
+    let rest = rest.strip_prefix("fn ")?;
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    Some(&rest[..end])
+}
+
+fn functions(text: &str) -> Vec<Function<'_>> {
+    let lines: Vec<&str> = text.lines().collect();
+    let starts: Vec<usize> = (0..lines.len())
+        .filter(|&index| declared_function(lines[index]).is_some())
+        .collect();
+    let mut found = Vec::new();
+    for (position, &start) in starts.iter().enumerate() {
+        let end = starts.get(position + 1).copied().unwrap_or(lines.len());
+        let attributes = lines[..start]
+            .iter()
+            .rev()
+            .take_while(|line| {
+                let line = line.trim_start();
+                line.starts_with("#[") || line.starts_with("///")
+            })
+            .copied()
+            .collect();
+        let body = lines[start + 1..end]
+            .iter()
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .copied()
+            .collect();
+        let name = declared_function(lines[start]).expect("a declaration");
+        found.push(Function {
+            name,
+            attributes,
+            body,
+        });
+    }
+    found
+}
+
+/// Whether `body` calls the function `name`.
+fn calls(body: &[&str], name: &str) -> bool {
+    let call = format!("{name}(");
+    body.iter().any(|line| {
+        line.match_indices(&call).any(|(at, _)| {
+            !line[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// The problems of one file's tests with slow tiers and `#[ignore]`.
+/// A test that reaches a tier's guard, itself or through a function of the file, is `#[ignore]`d.
+/// An `#[ignore]`d test is a slow one, or opt-in and named `opt_in_*` (CI skips those).
+/// A test whose name holds `opt_in_` is `#[ignore]`d, since CI skips it.
+fn ignore_problems(file: &str, text: &str) -> Vec<String> {
+    let functions = functions(text);
+    let mut slow: Vec<&str> = functions
+        .iter()
+        .filter(|function| function.body.iter().any(|line| line.contains(TIER_GUARD)))
+        .map(|function| function.name)
+        .collect();
+    loop {
+        let reached: Vec<&str> = functions
+            .iter()
+            .filter(|function| !slow.contains(&function.name))
+            .filter(|function| slow.iter().any(|name| calls(&function.body, name)))
+            .map(|function| function.name)
+            .collect();
+        if reached.is_empty() {
+            break;
+        }
+        slow.extend(reached);
+    }
+    let mut problems = Vec::new();
+    for function in &functions {
+        let is_test = function.attributes.iter().any(|line| {
+            line.trim_start().starts_with("#[")
+                && (line.contains("test]") || line.contains("test("))
+        });
+        let ignored = function
+            .attributes
+            .iter()
+            .any(|line| line.trim_start().starts_with("#[ignore"));
+        let is_slow = slow.contains(&function.name);
+        let name = function.name;
+        if is_test && is_slow && !ignored {
+            problems.push(format!(
+                "{file}: `{name}` reaches a slow tier's guard without `#[ignore = \"slow tier …\"]`"
+            ));
+        }
+        if is_test && !ignored && name.contains("opt_in_") {
+            problems.push(format!(
+                "{file}: `{name}` is not `#[ignore]`d, but CI's `--skip opt_in_` leaves it out"
+            ));
+        }
+        if is_test && ignored && !is_slow && !name.starts_with("opt_in_") {
+            problems.push(format!(
+                "{file}: `{name}` is `#[ignore]`d but reaches no tier's guard and is not named `opt_in_*`"
+            ));
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_slow_test_is_ignored_so_the_summary_counts_it() {
+    let root = workspace_root();
+    let files = workspace_rust_files(&root);
+    let mut slow_files = 0;
+    let mut problems = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        slow_files += usize::from(text.contains(TIER_GUARD));
+        let file = path
+            .strip_prefix(&root)
+            .unwrap_or(path)
+            .display()
+            .to_string();
+        problems.extend(ignore_problems(&file, &text));
+    }
+    assert!(slow_files > 10, "the walk found the slow tests");
+    assert!(
+        problems.is_empty(),
+        "slow tests must show as `ignored` in cargo test's summary (test-tiers/src/lib.rs):\n{}",
+        problems.join("\n")
+    );
+    let ci = std::fs::read_to_string(root.join(".ci/test.sh")).expect(".ci/test.sh");
+    assert!(
+        ci.contains("-- --include-ignored --skip opt_in_"),
+        "CI runs the ignored slow tests and skips the opt-in ones"
+    );
+}
+
+#[test]
+fn a_slow_test_without_ignore_is_refused() {
+    let text = format!(
+        "#[test]\nfn fast() {{}}\n\
+         #[test]\nfn direct() {{\n    if !test_tiers::{TIER_GUARD}Jvm) {{ return; }}\n}}\n\
+         fn helper() {{\n    if !test_tiers::{TIER_GUARD}Jvm) {{ return; }}\n}}\n\
+         #[tokio::test]\n#[ignore = \"slow tier jvm\"]\nasync fn through_a_helper() {{\n    helper();\n}}\n\
+         #[tokio::test]\nasync fn through_a_helper_unmarked() {{\n    helper();\n}}\n\
+         #[test]\n#[ignore = \"needs a device\"]\nfn device() {{}}\n\
+         #[test]\n#[ignore = \"needs a device\"]\nfn opt_in_device() {{}}\n\
+         #[test]\nfn not_opt_in_after_all() {{}}\n"
+    );
+    assert_eq!(
+        ignore_problems("sample.rs", &text),
+        [
+            "sample.rs: `direct` reaches a slow tier's guard without `#[ignore = \"slow tier …\"]`",
+            "sample.rs: `through_a_helper_unmarked` reaches a slow tier's guard without `#[ignore = \"slow tier …\"]`",
+            "sample.rs: `device` is `#[ignore]`d but reaches no tier's guard and is not named `opt_in_*`",
+            "sample.rs: `not_opt_in_after_all` is not `#[ignore]`d, but CI's `--skip opt_in_` leaves it out",
+        ]
+    );
 }

@@ -1,8 +1,11 @@
 //! The named slow tiers of the test suites, and the one switch that runs them.
 //!
-//! A slow test starts with `if !test_tiers::runs(Tier::Jvm) { return; }`.
-//! Outside CI it is skipped unless `TYPESTAR_SLOW` asks for its tier.
+//! A slow test is marked `#[ignore = "slow tier jvm: …"]`, so `cargo test` counts it as ignored.
+//! It starts with `if !test_tiers::runs(Tier::Jvm) { return; }`, for runs that pass `--include-ignored`.
+//! Then it is skipped outside CI unless `TYPESTAR_SLOW` asks for its tier.
 //! A skip prints a `SKIPPED` line on the terminal, past the test harness's capture.
+//! `TYPESTAR_SLOW=jvm cargo test -- --include-ignored` runs the `jvm` tier.
+//! Opt-in tests (a device, Debian's `adb`) are named `opt_in_*`; CI passes `--skip opt_in_`.
 //! `TYPESTAR_SLOW=1` (or `all`) runs every tier; `TYPESTAR_SLOW=jvm,robolectric` runs those two.
 //! `TYPESTAR_SLOW=0` runs none, even in CI.
 //! Without `TYPESTAR_SLOW`, a set `CI` variable runs every tier, as `.ci/run` and `.ci/test.sh` do.
@@ -114,7 +117,7 @@ pub fn runs(tier: Tier) -> bool {
         let name = tier.name();
         let _ = writeln!(
             std::io::stderr(),
-            "SKIPPED {test}: slow tier `{name}` (TYPESTAR_SLOW={name} or TYPESTAR_SLOW=1 runs it)"
+            "SKIPPED {test}: slow tier `{name}` (TYPESTAR_SLOW={name} or TYPESTAR_SLOW=1, with -- --include-ignored, runs it)"
         );
     }
     runs

@@ -25,9 +25,16 @@ pub fn report_peak(work: impl FnOnce()) {
 
 /// In the parent: runs the test `test` of this test binary again with `variable` set to
 /// `value` (the test then calls [`report_peak`]); returns the peak it reports, in KiB.
+/// The test is a slow one, so `#[ignore]`d: the child includes ignored tests.
 pub fn peak_kib(test: &str, variable: &str, value: &str) -> u64 {
     let output = Command::new(std::env::current_exe().expect("the test binary"))
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .args([
+            test,
+            "--exact",
+            "--include-ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(variable, value)
         .output()
         .expect("the test binary runs");

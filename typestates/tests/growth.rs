@@ -51,6 +51,7 @@ const FAMILIES: &[Family] = &[
 const N: usize = 1_000;
 
 #[test]
+#[ignore = "slow tier robustness: TYPESTAR_SLOW=robustness cargo test -- --include-ignored"]
 fn the_readers_memory_grows_linearly_with_the_file() {
     if let Ok(child) = std::env::var(CHILD) {
         let (name, n) = child.split_once(':').expect("name:n");

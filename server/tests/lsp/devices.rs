@@ -52,6 +52,7 @@ async fn reported(server: &mut TestServer) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn a_class_is_learned_on_a_fake_device_beside_the_bundled_protocol() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;
@@ -87,6 +88,7 @@ async fn a_class_is_learned_on_a_fake_device_beside_the_bundled_protocol() {
 /// Cancelling a run on a device, either way, ends the progress and the agent on the device
 /// (the exec stream closing ends it, as adbd does).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
 async fn cancelling_a_run_on_a_fake_device_ends_its_agent() {
     if !test_tiers::runs(Tier::DeviceFake) {
         return;

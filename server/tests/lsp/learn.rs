@@ -259,6 +259,7 @@ async fn the_robolectric_backend_drafts_from_the_shipped_experiment_or_says_what
 /// experiment is drafted, then run; the library has the class, so the result goes beside it
 /// with `typestar diff`'s report, shown to the user, and the bundled protocol stays in use.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn an_android_class_is_learned_in_robolectric_beside_the_bundled_protocol() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
@@ -336,6 +337,7 @@ async fn a_class_the_agent_cannot_find_says_what_to_set() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn the_jvm_backend_drafts_then_learns_a_jdk_class() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -494,6 +496,7 @@ fn marked_line<'a>(text: &'a str, marker: &str) -> (u32, &'a str) {
 /// compiled with the JDK onto `typestar.classpath`, drafted, reviewed, learned on the host JVM;
 /// the learned protocol is the one `learned/` holds, and it reports `NoteSender`'s bug at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn the_example_apps_own_class_is_learned_on_the_host_jvm_and_checks_its_clients() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -584,6 +587,7 @@ impl Cancel {
 /// Cancelling a learning run on the host JVM, either way, ends the progress and every JVM of
 /// the run: none is left whose class path names the run's classes folder.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier jvm: TYPESTAR_SLOW=jvm cargo test -- --include-ignored"]
 async fn cancelling_a_run_on_the_host_jvm_stops_its_jvms() {
     if !test_tiers::runs(Tier::Jvm) {
         return;
@@ -613,6 +617,7 @@ async fn cancelling_a_run_on_the_host_jvm_stops_its_jvms() {
 /// Cancelling a learning run in Robolectric, either way, ends the progress and the run's JVM.
 /// The run's JVM is told apart by a folder of its own on `typestar.classpath`, which its class path names.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
 async fn cancelling_a_run_in_robolectric_stops_its_jvm() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
