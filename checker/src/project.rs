@@ -7,21 +7,24 @@
 //!
 //! The IR of the analysed files is kept up to [`KEPT_TEXT_BYTES`] of their source text, spent as files are lowered.
 //! The IR and what is kept with it take about 17 times the text.
-//! With 5 MiB, checking the benchmark corpus peaks near 170 MiB.
+//! With 5 MiB, checking the benchmark corpus peaks near 158 MiB (`bench/checker/memory.sh`).
 //! With 7 MiB it passed 200 MB.
 //! The IR of files past it is dropped at once, and they are lowered again when checked.
 //! That bounds the memory of very large projects, at the cost of a second lowering of those files.
 //!
 //! Parsing a file stops at [`CheckConfig::time_limit`] (tree-sitter's progress callback), as the analysis does.
-//! A file whose parse runs out of time is reported as timed out, with no findings, instead of holding a thread and its memory for minutes.
+//! A file whose parse runs out of time is reported as timed out, with no findings.
+//! It does not hold a thread and its memory for minutes.
 //!
 //! A skipped file cannot produce a finding (see [`crate::prefilter`]).
 //! It is never parsed, so its syntax errors are not reported either.
 //! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the checker asks the hierarchy only about protocol classes.
 //! The results are those of [`crate::check`] with [`crate::project_config`] for every file that is checked.
 //!
-//! The project holds no file's text: it asks its [`Sources`] for a text each time a pass needs one (the prefilter, lowering, typing calls again, the check), and drops it after.
-//! What it keeps of a file between passes is its IR within the budget, the classes it declares, its call sites ([`Sites`]) and its wrappers.
+//! The project holds no file's text: it asks its [`Sources`] for one each time a pass needs it, and drops it after.
+//! The passes that read texts are the prefilter, lowering, typing calls again, and the check.
+//! Between passes it keeps a file's IR within the budget, and the classes it declares.
+//! It keeps its call sites ([`Sites`]) and its wrappers too.
 //! A file whose text cannot be read again as it was first is reported by [`Project::unread`], without findings.
 
 use rustc_hash::FxHashSet as HashSet;

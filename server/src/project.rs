@@ -6,9 +6,11 @@
 //!
 //! Folders of build output are skipped: `build` beside a Gradle build file, `target` beside a `pom.xml`, and `out` holding class files.
 //! A Java or Kotlin package of the same name is checked.
-//! A folder under which no Java or Kotlin file is found is an error, so that a wrong path is not taken for a clean project.
+//! A folder under which no Java or Kotlin file is found is an error.
+//! So a wrong path is not taken for a clean project.
 //! A file that is not UTF-8 is read as Latin-1, with a warning.
-//! Files are read once to find which can be checked, and again whenever the check needs a text (see [`checker::Project`]): no text is held for the whole run, so memory does not grow with the project's text.
+//! Files are read once to find which can be checked, and again whenever the check needs a text (see [`checker::Project`]).
+//! No text is held for the whole run, so the texts do not add up in memory.
 //! A file whose text changed in between is reported (`file-changed`), not checked.
 //! The walk enters each folder once, however many links lead to it.
 //! A file that is not a regular file (a FIFO, socket or device), or is larger than the checker's limit, is reported by name, unread (see [`typestates::files`]).

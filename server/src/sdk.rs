@@ -12,7 +12,8 @@
 //! It is passed over with a warning naming the place, and the next source answers.
 //!
 //! The app's levels are `minSdk..targetSdk`.
-//! An app declares it was built for `targetSdk`, and Android keeps an app's behaviour at its `targetSdk` where it gates a change on the target level.
+//! An app declares it was built for `targetSdk`.
+//! Android keeps an app's behaviour at its `targetSdk` where it gates a change on the target level.
 //! An unknown end leaves that side open.
 
 use std::borrow::Cow;

@@ -2,8 +2,8 @@
 //!
 //! A run learns a class on chosen data: a `ResultSet` of no, one and two rows, each made by its
 //! own creator.
-//! The learned machine counts rows; the library does not, so one library state stands for
-//! several learned ones, and on a row it allows both answers of `next()`.
+//! The learned machine counts rows; the library does not.
+//! So one library state stands for several learned ones, and on a row it allows both answers of `next()`.
 //! [`check_abstraction`] checks that the library is such a quotient of the run, claiming nothing
 //! the run did not show:
 //! - every learned state stands for one library state (the map follows the learned steps from
