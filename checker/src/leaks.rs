@@ -10,7 +10,7 @@
 //! Precision rules:
 //! - Only a name that was given a newly created object is followed ([`Owned`]).
 //! - A value of unknown origin never leaks.
-//! Nor does one a call of unknown effect may have released or kept (`Value::forgotten`, passing it to any method).
+//!   Nor does one a call of unknown effect may have released or kept (`Value::forgotten`, passing it to any method).
 //! - A platform writer (`Bitmap.compress`) leaves the stream it is given owned here.
 //! - Take a local declared in the body and given only objects of known origin.
 //!   It holds nothing where it was not given one yet, as in a `catch` entered before its

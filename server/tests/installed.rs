@@ -46,10 +46,21 @@ impl Installed {
     }
 
     /// Runs [`Installed::command`].
+    /// Another test's child may still hold the copy's write handle, inherited between its fork
+    /// and its exec (`ExecutableFileBusy`): that passes once the child execs, so try again.
     fn run(&self, args: &[&str]) -> Output {
-        self.command(args)
-            .output()
-            .expect("the installed binary starts")
+        let mut tries = 0;
+        loop {
+            match self.command(args).output() {
+                Err(error)
+                    if error.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 =>
+                {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                started => return started.expect("the installed binary starts"),
+            }
+        }
     }
 
     /// The folders of the cache whose names start with `prefix`.
