@@ -467,6 +467,14 @@ fn analyze<R>(
     let initializers = initializer_bodies(&classes, ir.language);
     let mut shared = Shared::new(&protocols, &res, &places, ir.language, helpers, deadline);
     shared.captured = captured_locals(&classes, &places, &res);
+    shared.once_captured = crate::once::captures(&crate::once::Context {
+        classes: &classes,
+        places: &places,
+        res: &res,
+        protocols: &protocols,
+        helpers: &shared.helpers,
+        language: ir.language,
+    });
     shared.private_fields = private_fields(&classes, &res);
     shared.clients = clients;
     shared.own_methods = classes

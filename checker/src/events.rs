@@ -626,6 +626,7 @@ fn run_handlers<'a>(
                     .run(shared, model.fqn, body, entry, Pass::Fixpoint)
                     .exit;
                 if let Some(exit) = exit {
+                    let exit = without_own_copies(shared, *handler, exit, current);
                     let ends = plain
                         && matches!(handler, EventCode::Method(m)
                             if !m.modifiers.is_private
@@ -648,6 +649,37 @@ fn run_handlers<'a>(
         }
     }
     hub
+}
+
+/// `exit` of deferred code that runs once per creation, with the locals it alone captures as
+/// they were before it ran: each creation has its own copy, which no later run sees
+/// ([`crate::once`]).
+fn without_own_copies(
+    shared: &Shared<'_, '_>,
+    handler: EventCode<'_>,
+    mut exit: Env,
+    before: &Env,
+) -> Env {
+    let EventCode::Deferred(deferred) = handler else {
+        return exit;
+    };
+    let Some(locals) = shared.once_captured.get(&deferred.body.span.start_byte) else {
+        return exit;
+    };
+    let mut facts = (*exit.facts).clone();
+    for local in locals {
+        let var = Var::Local(*local);
+        match before.get(&var) {
+            Some(value) => exit.insert(var.clone(), value.clone()),
+            None => exit.remove(&var),
+        };
+        match before.facts.get(&var) {
+            Some(known) => facts.insert(var, known.clone()),
+            None => facts.remove(&var),
+        };
+    }
+    exit.facts = facts.into();
+    exit
 }
 
 /// Whether a method of a plain class that left `exit` ended its object.

@@ -69,6 +69,7 @@ pub mod ir;
 pub mod lang;
 mod leak_fixes;
 pub mod leaks;
+mod once;
 pub mod places;
 mod platform;
 mod prefilter;

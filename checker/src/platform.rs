@@ -214,3 +214,54 @@ const UNTYPED_FACTORIES: &[(&str, &str)] = &[("android.content.Context", "getSys
 pub fn is_untyped_factory(class: &str, method: &str) -> bool {
     UNTYPED_FACTORIES.contains(&(class, method))
 }
+
+/// Platform methods that hand a task over to run once, as `(class, methods)`.
+/// The repeating ones (`scheduleAtFixedRate`) are not among them.
+/// Each entry is a claim from the platform's documentation, not learned from running code:
+/// - `Executor.execute`: "Executes the given command at some time in the future" (Java SE API).
+/// - `ExecutorService.submit`: "Submits a Runnable task for execution" (Java SE API).
+/// - `ScheduledExecutorService.schedule`: "Submits a one-shot task that becomes enabled after the given delay" (Java SE API).
+/// - `Handler.post*`: "Causes the Runnable r to be added to the message queue" (Android API reference).
+/// - `View.post*`: "Causes the Runnable to be added to the message queue" (Android API reference).
+/// - `Activity.runOnUiThread`: "Runs the specified action on the UI thread", at once or posted (Android API reference).
+const HANDOFF_METHODS: &[(&str, &[&str])] = &[
+    ("java.util.concurrent.Executor", &["execute"]),
+    (
+        "java.util.concurrent.ExecutorService",
+        &["execute", "submit"],
+    ),
+    (
+        "java.util.concurrent.ScheduledExecutorService",
+        &["execute", "submit", "schedule"],
+    ),
+    (
+        "java.util.concurrent.ThreadPoolExecutor",
+        &["execute", "submit"],
+    ),
+    (
+        "java.util.concurrent.ScheduledThreadPoolExecutor",
+        &["execute", "submit", "schedule"],
+    ),
+    (
+        "android.os.Handler",
+        &["post", "postDelayed", "postAtTime", "postAtFrontOfQueue"],
+    ),
+    (
+        "android.view.View",
+        &[
+            "post",
+            "postDelayed",
+            "postOnAnimation",
+            "postOnAnimationDelayed",
+        ],
+    ),
+    ("android.app.Activity", &["runOnUiThread"]),
+];
+
+/// Whether calling `method` on an object that `is_a` some class hands its task argument over
+/// to run once ([`HANDOFF_METHODS`]).
+pub fn hands_off(is_a: impl Fn(&str) -> bool, method: &str) -> bool {
+    HANDOFF_METHODS
+        .iter()
+        .any(|(class, methods)| methods.contains(&method) && is_a(class))
+}

@@ -1387,6 +1387,9 @@ pub struct Shared<'a, 'l> {
     /// them, so their objects outlive the method like fields do (see [`Shared::survives`]).
     /// Each maps to the byte offset it is declared at.
     pub captured: HashMap<LocalId, usize>,
+    /// The captured locals of deferred code that runs once per creation, which no later run
+    /// sees ([`crate::once`]).
+    pub once_captured: crate::once::OnceCaptures,
     /// The private fields of the file's classes, as [`Var::Field`]s: the only fields whose
     /// flags the analysis follows, since code elsewhere cannot write them between events.
     pub private_fields: HashSet<Var>,
@@ -1426,6 +1429,7 @@ impl<'a, 'l> Shared<'a, 'l> {
             cfgs: RefCell::default(),
             var_protocols: RefCell::default(),
             captured: HashMap::default(),
+            once_captured: HashMap::default(),
             private_fields: HashSet::default(),
             own_methods: HashSet::default(),
             overrides_use: HashSet::default(),

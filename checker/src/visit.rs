@@ -7,8 +7,9 @@
 //! The expressions are the pass's business.
 //! [`Visitor::visit_expr`] gets each expression a statement holds directly (a condition, an initializer).
 //! A pass that finds statements inside an expression (a lambda body, Kotlin's `if` as a value) walks them with [`Visitor::visit_block`] or [`Visitor::visit_stmt`].
+//! A pass that wants every part of an expression calls [`walk_expr`] from its `visit_expr`.
 
-use crate::ir::{Class, Expr, Local, Method, Param, Stmt, StmtKind};
+use crate::ir::{Body, Class, Expr, ExprKind, Local, Method, Param, Stmt, StmtKind};
 
 /// A pass over statements; every hook but [`Visitor::visit_expr`] has a default.
 pub trait Visitor<'a> {
@@ -63,6 +64,58 @@ pub trait Visitor<'a> {
     /// A Kotlin local function.
     fn visit_local_function(&mut self, method: &'a Method) {
         let _ = method;
+    }
+
+    /// A lambda `expr` with its body, met by [`walk_expr`]: by default, the body's statements.
+    fn visit_lambda(&mut self, expr: &'a Expr, body: &'a Body) {
+        let _ = expr;
+        self.visit_block(&body.stmts);
+    }
+
+    /// The body of an anonymous class, met by [`walk_expr`]: by default, nothing.
+    fn visit_anonymous_class(&mut self, class: &'a Class) {
+        let _ = class;
+    }
+}
+
+/// Visits the parts of `expr` in source order: its operands with [`Visitor::visit_expr`],
+/// a lambda with [`Visitor::visit_lambda`], a `when` or `if` as a value with
+/// [`Visitor::visit_stmt`], an anonymous class with [`Visitor::visit_anonymous_class`].
+pub fn walk_expr<'a, V: Visitor<'a> + ?Sized>(visitor: &mut V, expr: &'a Expr) {
+    match &expr.kind {
+        ExprKind::Name(_)
+        | ExprKind::This(_)
+        | ExprKind::Super
+        | ExprKind::Null
+        | ExprKind::Bool(_)
+        | ExprKind::Int(_)
+        | ExprKind::Literal => {}
+        ExprKind::Field { receiver, .. } | ExprKind::MethodRef { receiver, .. } => {
+            visitor.visit_expr(receiver);
+        }
+        ExprKind::Call(call) => {
+            call.receiver.iter().for_each(|r| visitor.visit_expr(r));
+            call.args.iter().for_each(|a| visitor.visit_expr(a));
+        }
+        ExprKind::New { args, body, .. } => {
+            args.iter().for_each(|a| visitor.visit_expr(a));
+            body.iter()
+                .for_each(|class| visitor.visit_anonymous_class(class));
+        }
+        ExprKind::Lambda { body, .. } => visitor.visit_lambda(expr, body),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign {
+            target: lhs,
+            value: rhs,
+        } => {
+            visitor.visit_expr(lhs);
+            visitor.visit_expr(rhs);
+        }
+        ExprKind::Not(inner)
+        | ExprKind::Cast { expr: inner, .. }
+        | ExprKind::TypeTest { expr: inner, .. } => visitor.visit_expr(inner),
+        ExprKind::Control(stmt) => visitor.visit_stmt(stmt),
+        ExprKind::Other(parts) => parts.iter().for_each(|p| visitor.visit_expr(p)),
     }
 }
 

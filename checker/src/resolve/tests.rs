@@ -9,7 +9,7 @@ use std::path::Path;
 use crate::support::{assert_annotations, language_of, Annotation};
 use checker::ir::{Class, Expr, ExprKind, Method, SourceIr};
 use checker::resolve::Resolution;
-use checker::visit::Visitor;
+use checker::visit::{walk_expr, Visitor};
 
 /// Classes the fixtures may assume exist outside the file, as the typestate library will.
 const KNOWN: &[&str] = &[
@@ -132,43 +132,17 @@ impl<'a> Calls<'a> {
 
 impl<'a> Visitor<'a> for Calls<'a> {
     fn visit_expr(&mut self, expr: &'a Expr) {
-        match &expr.kind {
-            ExprKind::Call(call) => {
-                self.0.push(expr);
-                call.receiver.iter().for_each(|r| self.visit_expr(r));
-                call.args.iter().for_each(|a| self.visit_expr(a));
-            }
-            ExprKind::Field { receiver, .. } => {
-                self.0.push(expr);
-                self.visit_expr(receiver)
-            }
-            ExprKind::MethodRef { receiver, .. } => self.visit_expr(receiver),
-            ExprKind::New { args, body, .. } => {
-                args.iter().for_each(|a| self.visit_expr(a));
-                body.iter().for_each(|c| self.class(c));
-            }
-            ExprKind::Lambda { body, .. } => self.visit_block(&body.stmts),
-            ExprKind::Binary { lhs, rhs, .. } => {
-                self.visit_expr(lhs);
-                self.visit_expr(rhs);
-            }
-            ExprKind::Assign { target, value } => {
-                self.visit_expr(target);
-                self.visit_expr(value);
-            }
-            ExprKind::Not(e)
-            | ExprKind::Cast { expr: e, .. }
-            | ExprKind::TypeTest { expr: e, .. } => self.visit_expr(e),
-            ExprKind::Control(stmt) => self.visit_stmt(stmt),
-            ExprKind::Other(parts) => parts.iter().for_each(|p| self.visit_expr(p)),
-            ExprKind::Name(_) => self.0.push(expr),
-            ExprKind::This(_)
-            | ExprKind::Super
-            | ExprKind::Null
-            | ExprKind::Bool(_)
-            | ExprKind::Int(_)
-            | ExprKind::Literal => {}
+        if matches!(
+            expr.kind,
+            ExprKind::Call(_) | ExprKind::Field { .. } | ExprKind::Name(_)
+        ) {
+            self.0.push(expr);
         }
+        walk_expr(self, expr);
+    }
+
+    fn visit_anonymous_class(&mut self, class: &'a Class) {
+        self.class(class);
     }
 
     fn visit_local_class(&mut self, class: &'a Class) {
