@@ -52,6 +52,7 @@ pub fn captures(cx: &Context<'_, '_>) -> OnceCaptures {
         code: Vec::new(),
         loops: Vec::new(),
         uses: Vec::new(),
+        stack: Vec::new(),
     };
     for (class, _) in cx.classes {
         layout.class(class);
@@ -61,6 +62,16 @@ pub fn captures(cx: &Context<'_, '_>) -> OnceCaptures {
         .declarations()
         .map(|(at, local)| (local, at))
         .collect();
+    let by_body: HashMap<usize, usize> = layout
+        .code
+        .iter()
+        .enumerate()
+        .map(|(index, code)| (code.body.start_byte, index))
+        .collect();
+    let mut by_local: HashMap<LocalId, Vec<Use>> = HashMap::default();
+    for used in &layout.uses {
+        by_local.entry(used.local).or_default().push(*used);
+    }
     let mut out = OnceCaptures::default();
     for deferred in &cx.places.deferred {
         let Some(registration) = deferred.registration else {
@@ -69,27 +80,24 @@ pub fn captures(cx: &Context<'_, '_>) -> OnceCaptures {
         if !runs_once(cx, &layout, deferred, registration) {
             continue;
         }
-        let Some(own) = layout
-            .code
-            .iter()
-            .position(|c| c.body == deferred.body.span)
-        else {
+        let Some(&own) = by_body.get(&deferred.body.span.start_byte) else {
             continue;
         };
-        let Some(creator) = layout.enclosing(own) else {
+        let Some(creator) = layout.code[own].parent else {
             continue;
         };
         let mut locals: Vec<LocalId> = layout
             .uses
             .iter()
-            .filter(|(at, _)| layout.innermost(*at) == Some(own))
-            .map(|&(_, local)| local)
+            .filter(|used| used.owner == Some(own))
+            .map(|used| used.local)
             .collect::<HashSet<_>>()
             .into_iter()
             .filter(|local| {
-                declared
-                    .get(local)
-                    .is_some_and(|&at| layout.per_creation(*local, at, own, creator))
+                declared.get(local).is_some_and(|&at| {
+                    let uses = by_local.get(local).map_or(&[][..], Vec::as_slice);
+                    layout.per_creation(at, uses, own, creator)
+                })
             })
             .collect();
         if !locals.is_empty() {
@@ -191,10 +199,12 @@ fn helper_runs_once(
     let every_use_runs = layout
         .uses
         .iter()
-        .filter(|(at, local)| {
-            *local == task && method.span.start_byte <= *at && *at < method.span.end_byte
+        .filter(|used| {
+            used.local == task
+                && method.span.start_byte <= used.at
+                && used.at < method.span.end_byte
         })
-        .all(|(at, _)| covered.contains(at));
+        .all(|used| covered.contains(&used.at));
     every_use_runs && !runs.is_empty() && !runs.iter().any(|&run| reaches_again(&cfg, run, &runs))
 }
 
@@ -224,6 +234,18 @@ struct Code {
     extent: Span,
     /// Its body.
     body: Span,
+    /// The innermost code around it.
+    parent: Option<usize>,
+}
+
+/// A use of a local by name.
+#[derive(Clone, Copy)]
+struct Use {
+    /// Its first byte.
+    at: usize,
+    local: LocalId,
+    /// The innermost code it is in.
+    owner: Option<usize>,
 }
 
 /// Where the file's code, loops and uses of locals are.
@@ -232,8 +254,10 @@ struct Layout<'r> {
     code: Vec<Code>,
     /// Every loop statement.
     loops: Vec<Span>,
-    /// Every use of a local by name, at its first byte.
-    uses: Vec<(usize, LocalId)>,
+    /// Every use of a local by name.
+    uses: Vec<Use>,
+    /// The code being walked, innermost last.
+    stack: Vec<usize>,
 }
 
 impl Layout<'_> {
@@ -252,8 +276,11 @@ impl Layout<'_> {
         self.code.push(Code {
             extent,
             body: body.span,
+            parent: self.stack.last().copied(),
         });
+        self.stack.push(self.code.len() - 1);
         self.visit_block(&body.stmts);
+        self.stack.pop();
     }
 
     /// The innermost code that holds byte `at`.
@@ -266,35 +293,20 @@ impl Layout<'_> {
             .map(|(index, _)| index)
     }
 
-    /// The innermost code around code `inner`.
-    fn enclosing(&self, inner: usize) -> Option<usize> {
-        let extent = self.code[inner].extent;
-        self.code
-            .iter()
-            .enumerate()
-            .filter(|&(index, c)| index != inner && c.extent.contains(extent))
-            .min_by_key(|(_, c)| c.extent.end_byte - c.extent.start_byte)
-            .map(|(index, _)| index)
-    }
-
-    /// Whether `local`, declared at byte `at`, is new at each creation of code `own` by code
-    /// `creator`, and only they use it.
-    fn per_creation(&self, local: LocalId, at: usize, own: usize, creator: usize) -> bool {
+    /// Whether a local declared at byte `at` and used at `uses` is new at each creation of code
+    /// `own` by code `creator`, and only they use it.
+    fn per_creation(&self, at: usize, uses: &[Use], own: usize, creator: usize) -> bool {
         let (inner, outer) = (self.code[own].extent, self.code[creator].extent);
         let in_loops = self
             .loops
             .iter()
             .filter(|l| outer.contains(**l) && l.contains(inner))
             .all(|l| l.start_byte <= at && at < l.end_byte);
-        let used_by =
-            |place: usize| matches!(self.innermost(place), Some(c) if c == own || c == creator);
         self.innermost(at) == Some(creator)
             && in_loops
-            && self
-                .uses
+            && uses
                 .iter()
-                .filter(|(_, used)| *used == local)
-                .all(|&(place, _)| used_by(place))
+                .all(|used| matches!(used.owner, Some(c) if c == own || c == creator))
     }
 }
 
@@ -334,7 +346,11 @@ impl<'a> Visitor<'a> for Layout<'_> {
         if let (ExprKind::Name(_), Some(Binding::Local(local))) =
             (&expr.kind, self.res.binding_of(expr.id))
         {
-            self.uses.push((expr.span.start_byte, *local));
+            self.uses.push(Use {
+                at: expr.span.start_byte,
+                local: *local,
+                owner: self.stack.last().copied(),
+            });
         }
         walk_expr(self, expr);
     }
