@@ -289,7 +289,8 @@ const MAX_FACTS: usize = 8;
 const MAX_FACT_VALUES: usize = 8;
 
 /// The flag a helper's `return` sets, renamed to the call at the call site.
-const RETURNED: Var = Var::Temp(ExprId(u32::MAX));
+/// It names no expression, so relocation leaves it as it is.
+pub(crate) const RETURNED: Var = Var::Temp(ExprId(u32::MAX));
 
 /// Joins `other` into `facts`, as two paths meeting: a flag known on both keeps the union of
 /// its constants; one the other path does not know is forgotten. Returns whether it changed.

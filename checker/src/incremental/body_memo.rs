@@ -21,7 +21,7 @@ use crate::events::Runner;
 use crate::ir::{Body, SourceIr};
 use crate::places::Var;
 use crate::resolve::{LocalId, Resolution};
-use crate::typestate_flow::{analyze_body, BodyResult, Cause, Env, Pass, Shared, Value};
+use crate::typestate_flow::{analyze_body, BodyResult, Cause, Env, Pass, Shared, Value, RETURNED};
 
 /// One analysis of a method body.
 #[derive(Debug, Clone)]
@@ -150,6 +150,7 @@ impl Analysis {
 /// A variable with its expression id renumbered.
 fn renumber_var(shift: &mut Shift, var: Var) -> Var {
     match var {
+        Var::Temp(_) if var == RETURNED => var,
         Var::Temp(id) => Var::Temp(shift.expr_id(id)),
         other => other,
     }
