@@ -30,7 +30,7 @@ fn check_fixture(path: &Path) {
 fn check_fixture_with(library: &Library, path: &Path) {
     let bytes = std::fs::read(path).expect("fixture is readable");
     let file = SourceFile::from_bytes(path, bytes).expect("fixture is checkable");
-    let result = check(library, &file, &CheckConfig::default());
+    let result = check(library, &file, &support::unhurried());
     assert!(
         result.syntax_errors.is_empty(),
         "{}: syntax errors at {:?}",
@@ -80,7 +80,7 @@ fn unconverged_fixtures() {
     assert!(!paths.is_empty(), "no fixtures in unconverged/");
     let config = CheckConfig {
         report_unreleased: true,
-        ..CheckConfig::default()
+        ..support::unhurried()
     };
     for path in paths {
         let bytes = std::fs::read(&path).expect("fixture is readable");

@@ -297,7 +297,7 @@ fn incremental_results_equal_a_check_from_scratch_after_every_random_edit() {
             .any(|c| matches!(c.as_os_str().to_str(), Some("unreleased" | "leaks")));
         let config = CheckConfig {
             report_unreleased: leaks,
-            ..CheckConfig::default()
+            ..support::unhurried()
         };
         let original = std::fs::read_to_string(&path).expect("fixture is readable");
         let mut engine = Incremental::default();

@@ -8,7 +8,16 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use checker::ir::Language;
-use checker::{Unconverged, Unreleased, Violation};
+use checker::{CheckConfig, Unconverged, Unreleased, Violation};
+
+/// The default settings with a time limit no fixture reaches, however loaded the machine:
+/// these tests compare findings, never speed.
+pub fn unhurried() -> CheckConfig {
+    CheckConfig {
+        time_limit: std::time::Duration::from_secs(600),
+        ..CheckConfig::default()
+    }
+}
 
 /// One expected or actual finding: a line, a byte column range on it, and a message.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
