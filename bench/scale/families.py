@@ -3,7 +3,7 @@
 
 Usage: families.py FAMILY N | --list
 Each family grows one dimension that once made the checker or a reader superlinear, crash or
-hang (the fuzzing campaign's findings F1-F9 and F13-F14, and helpers that call themselves,
+hang (the fuzzing campaign's findings F1-F9 and F13-F15, and helpers that call themselves,
 whose analysis once doubled per level of calls); see bench/scale/run.sh.
 `--list` prints each family's name, file extension and base size (the 1x input).
 """
@@ -142,6 +142,23 @@ def json_unknown_targets(n):
             + states + "]}\n")
 
 
+def json_sparse(n):
+    """The JSON twin of typestate_sparse: N states, each with one step of its own callin."""
+    callins = ",".join(
+        f'{{"name":"c{i}","methods":[{{"kind":"instance","name":"m{i}","params":[]}}]}}'
+        for i in range(n))
+    states = ",\n".join(
+        f'{{"name":"S{i}","callins":{{"c{i}":{{"kind":"enabled","target":"S{(i + 1) % n}"}}}}}}'
+        for i in range(n))
+    return ('{"format":"typestar/1","class":"com.example.Sparse","callins":[' + callins
+            + '],"initial":"S0","states":[' + states + "]}\n")
+
+
+def typestate_many_errors(n):
+    """N lines with a lexical error each (finding F15: every error was kept)."""
+    return "typestate a.B\nstate S initial\n" + "%\n" * n
+
+
 def typestate_chain(n):
     lines = ["typestate scale.Chain", "callin create: new() creates S0", "callin next: next()", ""]
     for i in range(n):
@@ -177,6 +194,8 @@ FAMILIES = {
     "typestate-sparse": (typestate_sparse, "typestate", 250),
     "dot-sparse": (dot_sparse, "gv", 250),
     "json-unknown-targets": (json_unknown_targets, "json", 625),
+    "json-sparse": (json_sparse, "json", 250),
+    "typestate-many-errors": (typestate_many_errors, "typestate", 100000),
 }
 
 if __name__ == "__main__":

@@ -107,30 +107,41 @@ pub struct CheckResult {
     pub unconverged: Vec<Unconverged>,
 }
 
-/// A class whose findings were withheld, and the body that caused it.
-/// The dataflow of that body (the class's own, or a helper's it follows) stopped at the
-/// solver's visit cap before a fixpoint, so the states it computed are unfinished.
+/// A class whose findings were withheld, and the analysis that caused it.
+/// That analysis stopped at its cap before a fixpoint, so the states it computed are unfinished.
 /// Every finding of the class could rest on them, so none is reported.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unconverged {
     /// The class, fully qualified.
     pub class: String,
-    /// The method the body is in, if it is in one (not a field's initializer).
-    pub method: Option<String>,
-    /// The body.
+    /// The analysis that stopped short.
+    pub analysis: Unsettled,
+    /// The body, or the class for [`Unsettled::Events`].
     pub span: Span,
 }
 
+/// Which analysis of a class stopped at its cap short of a fixpoint.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unsettled {
+    /// The dataflow of a body in this method (the class's own, or a helper's it follows), at the solver's visit cap.
+    Method(String),
+    /// The dataflow of a body outside any method (a field's initializer), at the solver's visit cap.
+    Initializer,
+    /// The event model: the order of the class's methods and callbacks, at its round cap.
+    Events,
+}
+
 impl Unconverged {
-    /// What happened, without the place: which body stopped short and which findings went.
+    /// What happened, without the place: which analysis stopped short and which findings went.
     pub fn describe(&self) -> String {
         let class = self.class.rsplit('.').next().unwrap_or(&self.class);
-        let body = match &self.method {
-            Some(method) => format!("`{class}.{method}`"),
-            None => format!("a field initializer of `{class}`"),
+        let analysis = match &self.analysis {
+            Unsettled::Method(method) => format!("the analysis of `{class}.{method}`"),
+            Unsettled::Initializer => format!("the analysis of a field initializer of `{class}`"),
+            Unsettled::Events => format!("the order of events of `{class}`"),
         };
         format!(
-            "the analysis of {body} stopped at its cap before settling, so no finding of class `{}` is reported",
+            "{analysis} stopped at its cap before settling, so no finding of class `{}` is reported",
             self.class
         )
     }
@@ -350,6 +361,8 @@ struct Recorded {
     losses: Losses,
     /// See [`BodyResult::unfinished`].
     unfinished: Vec<Span>,
+    /// The class, when its event model stopped at its round cap ([`events::Rounds::Cut`]).
+    unsettled_events: Option<Span>,
 }
 
 impl Recorded {
@@ -396,10 +409,15 @@ impl Runner for Watch<'_> {
     }
 }
 
-/// The [`Unconverged`] of class `fqn` for the bodies `unfinished`, naming the innermost
-/// method of `classes` around each.
-fn unconverged(classes: &[(&Class, String)], fqn: &str, unfinished: &[Span]) -> Vec<Unconverged> {
-    let mut spans = unfinished.to_vec();
+/// The [`Unconverged`] of class `fqn` for what `found` left unsettled, naming the innermost
+/// method of `classes` around each unfinished body.
+fn unconverged(classes: &[(&Class, String)], fqn: &str, found: &Recorded) -> Vec<Unconverged> {
+    let events = found.unsettled_events.map(|span| Unconverged {
+        class: fqn.to_owned(),
+        analysis: Unsettled::Events,
+        span,
+    });
+    let mut spans = found.unfinished.clone();
     spans.sort_by_key(|span| (span.start_byte, span.end_byte));
     spans.dedup();
     let method = |body: Span| {
@@ -408,22 +426,23 @@ fn unconverged(classes: &[(&Class, String)], fqn: &str, unfinished: &[Span]) -> 
             .flat_map(|(class, _)| &class.methods)
             .filter(|m| m.span.start_byte <= body.start_byte && body.end_byte <= m.span.end_byte)
             .min_by_key(|m| m.span.end_byte - m.span.start_byte)
-            .map(|m| m.name.clone())
+            .map_or(Unsettled::Initializer, |m| {
+                Unsettled::Method(m.name.clone())
+            })
     };
-    spans
-        .into_iter()
-        .map(|span| Unconverged {
-            class: fqn.to_owned(),
-            method: method(span),
-            span,
-        })
-        .collect()
+    let bodies = spans.into_iter().map(|span| Unconverged {
+        class: fqn.to_owned(),
+        analysis: method(span),
+        span,
+    });
+    events.into_iter().chain(bodies).collect()
 }
 
 /// Runs the analysis of `ir`, with the bodies of its events run through `runner`, and hands
 /// the observations to `finish`; also returns what it left out.
 /// A class with a body whose solve stopped short ([`BodyResult::unfinished`]), in any pass,
-/// records nothing: its event states, and so its findings, may rest on unfinished states.
+/// or whose event model stopped short ([`events::Rounds::Cut`]), records nothing:
+/// its event states, and so its findings, may rest on unfinished states.
 fn analyze<R>(
     library: &Library,
     ir: &SourceIr,
@@ -496,10 +515,10 @@ fn analyze<R>(
         };
         let mut found = check_class(&shared, class, fqn, &initializers, &watch);
         found.unfinished.append(&mut watch.unfinished.take());
-        if found.unfinished.is_empty() {
+        if found.unfinished.is_empty() && found.unsettled_events.is_none() {
             recorded.append(&mut found);
         } else {
-            withheld.extend(unconverged(&classes, fqn, &found.unfinished));
+            withheld.extend(unconverged(&classes, fqn, &found));
         }
     }
     let cut = Cut {
@@ -875,6 +894,9 @@ fn check_class<'a>(
         last: ordered(Order::Last),
     };
     let solved = events::solve(shared, &model, runner);
+    if solved.rounds == events::Rounds::Cut {
+        recorded.unsettled_events = Some(class.span);
+    }
     if shared.report_unreleased {
         let lost = crate::leaks::at_lifecycle(fqn, &solved.returns, solved.last);
         recorded.losses.dropped.extend(lost);

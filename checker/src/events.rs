@@ -34,7 +34,7 @@
 //! - Add a fixture under `tests/fixtures/java/checks/` (`Components.java`, `Listeners.java`) with a true positive and a near miss.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use typestates::model::{CallbackId, WaitOutcome};
 
@@ -52,8 +52,39 @@ const HANDLERS: &str = "*";
 /// Where the event graph starts: after construction.
 const INIT: &str = "<init>";
 
-/// Rounds of the event fixpoint before giving up (a finite lattice converges far earlier).
+/// Rounds of each fixpoint of the event model before it stops ([`Rounds::Cut`]).
+/// The lattice is finite, but its height grows with the tracked fields:
+/// a handler that moves an object one field down a chain per run needs a round per field.
 const MAX_ROUNDS: usize = 24;
+
+/// Whether the fixpoints of an event model settled within [`MAX_ROUNDS`] rounds each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Rounds {
+    /// Each reached a round that changed nothing.
+    #[default]
+    Settled,
+    /// One still changed in its last round: the entry states may lack what more rounds add.
+    Cut,
+}
+
+impl Rounds {
+    /// Notes the outcome of one more fixpoint.
+    fn join(&mut self, other: Rounds) {
+        if other == Rounds::Cut {
+            *self = Rounds::Cut;
+        }
+    }
+}
+
+/// Runs `round` until it reports no change, at most [`MAX_ROUNDS`] times.
+fn until_settled(mut round: impl FnMut() -> bool) -> Rounds {
+    for _ in 0..MAX_ROUNDS {
+        if !round() {
+            return Rounds::Settled;
+        }
+    }
+    Rounds::Cut
+}
 
 /// What kind of component a class is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,6 +272,8 @@ pub struct Solved<'a> {
     pub returns: Vec<(&'static str, Env)>,
     /// The last point of the lifecycle, if the component has one (`onDestroy`).
     pub last: Option<&'static str>,
+    /// Whether the entry states are a fixpoint.
+    pub rounds: Rounds,
 }
 
 /// Computes the entry state of every event of `model`: lifecycle methods, handlers and
@@ -259,6 +292,7 @@ pub(crate) fn solve<'a>(
     let waits = Waits {
         fired: RefCell::new(vec![FlowState::bottom(); listeners.len()]),
         listeners,
+        rounds: Cell::default(),
     };
     let handlers: Vec<EventCode<'a>> = handlers.into_iter().map(|(_, code)| code).collect();
     let after_wait = |env: &Env| waits.settle(shared, model, runner, env);
@@ -266,7 +300,7 @@ pub(crate) fn solve<'a>(
     let mut outputs: HashMap<&str, FlowState> = HashMap::default();
     outputs.insert(INIT, FlowState(Some(model.init.clone())));
     let mut ended = FlowState::bottom();
-    for _ in 0..MAX_ROUNDS {
+    let mut rounds = until_settled(|| {
         let mut changed = false;
         for &(_, node) in kind.edges() {
             let mut input = FlowState::bottom();
@@ -287,7 +321,9 @@ pub(crate) fn solve<'a>(
                 continue;
             }
             let out = if node == HANDLERS {
-                let hub = run_handlers(shared, model, runner, &handlers, &after_wait, entry);
+                let (hub, hub_rounds) =
+                    run_handlers(shared, model, runner, &handlers, &after_wait, entry);
+                waits.note(hub_rounds);
                 ended.join(&hub.ended);
                 hub.open.0.unwrap_or_default()
             } else {
@@ -300,10 +336,8 @@ pub(crate) fn solve<'a>(
                 .or_insert_with(FlowState::bottom)
                 .join(&FlowState(Some(out)));
         }
-        if !changed {
-            break;
-        }
-    }
+        changed
+    });
     let mut events = Vec::new();
     for &(_, node) in kind.edges() {
         let Some(FlowState(Some(entry))) = inputs.get(node) else {
@@ -350,10 +384,12 @@ pub(crate) fn solve<'a>(
             });
         }
     }
+    rounds.join(waits.rounds.get());
     Solved {
         events,
         returns,
         last: kind.last(),
+        rounds,
     }
 }
 
@@ -373,9 +409,18 @@ struct Waits<'a> {
     listeners: Vec<FieldListener<'a>>,
     /// Per listener, the join of its entry states over every wait that ran it.
     fired: RefCell<Vec<FlowState>>,
+    /// Whether a fixpoint of the model stopped at its cap: these waits' own, or the hub's.
+    rounds: Cell<Rounds>,
 }
 
 impl<'a> Waits<'a> {
+    /// Notes the outcome of one fixpoint of the model ([`Waits::rounds`]).
+    fn note(&self, rounds: Rounds) {
+        let mut all = self.rounds.get();
+        all.join(rounds);
+        self.rounds.set(all);
+    }
+
     /// `env` after time passes: callbacks and quiet moves, and the listeners of the callbacks
     /// that arrive on fields, to a fixpoint.
     fn settle(
@@ -409,9 +454,9 @@ impl<'a> Waits<'a> {
             closed
         };
         let mut state = FlowState(Some(close(env)));
-        for _ in 0..MAX_ROUNDS {
+        let rounds = until_settled(|| {
             let Some(current) = state.0.clone() else {
-                break;
+                return false;
             };
             let mut changed = false;
             for (index, listener) in self.listeners.iter().enumerate() {
@@ -457,10 +502,9 @@ impl<'a> Waits<'a> {
                 }
                 changed |= state.join(&FlowState(Some(close(&object_state(shared, &exit)))));
             }
-            if !changed {
-                break;
-            }
-        }
+            changed
+        });
+        self.note(rounds);
         state.0.unwrap_or_default()
     }
 }
@@ -585,7 +629,7 @@ enum Side {
     Ended,
 }
 
-/// Runs the handlers any number of times from `entry`.
+/// Runs the handlers any number of times from `entry`; says whether that settled.
 fn run_handlers<'a>(
     shared: &Shared<'a, '_>,
     model: &ClassModel<'_>,
@@ -593,13 +637,13 @@ fn run_handlers<'a>(
     handlers: &[EventCode<'a>],
     after_wait: &dyn Fn(&Env) -> Env,
     entry: Env,
-) -> Hub {
+) -> (Hub, Rounds) {
     let plain = Component::of(shared.protocols, model.fqn) == Component::Plain;
     let mut hub = Hub {
         open: FlowState(Some(entry)),
         ended: FlowState::bottom(),
     };
-    for _ in 0..MAX_ROUNDS {
+    let rounds = until_settled(|| {
         let mut changed = false;
         for handler in handlers {
             let body = match handler {
@@ -644,11 +688,9 @@ fn run_handlers<'a>(
                 changed |= into.join(&FlowState(Some(exit)));
             }
         }
-        if !changed {
-            break;
-        }
-    }
-    hub
+        changed
+    });
+    (hub, rounds)
 }
 
 /// `exit` of deferred code that runs once per creation, with the locals it alone captures as

@@ -12,6 +12,7 @@
 //! - [`protocols`] is the typestate library as the checker sees it, with `platform` knowledge of class hierarchies.
 //! - [`places`] finds the tracked objects, and `typestate_flow` tracks their states through one body.
 //! - `events` orders the bodies of a class: Android lifecycles, event handlers, listener callbacks.
+//!   It caps its rounds; a model stopped short withholds the class's findings too.
 //! - `diagnostics` turns what the analysis saw into violations.
 //! - `suppress` drops the suppressed ones, and `fixes` attaches the quick fixes the checker vouches for.
 //! - `leak_fixes` says where each leak is lost and attaches the leak fixes a second check confirms.
@@ -85,6 +86,7 @@ mod visit_mut;
 
 pub use check::{
     check, project_config, states_at, CheckConfig, CheckResult, LeakScan, StatesAt, Unconverged,
+    Unsettled,
 };
 pub use diagnostics::{Fix, FixEdit, Related, StateMeaning, Unreleased, Violation, ViolationKind};
 pub use incremental::{Incremental, Lowering, Reuse};

@@ -72,8 +72,9 @@ fn check_all(dir: &str) {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Each fixture of `unconverged/` has a class whose dataflow stops at the solver's visit cap:
-/// its violations and leaks are withheld and the body is named; the other classes are checked.
+/// Each fixture of `unconverged/` has a class whose dataflow stops at the solver's visit cap,
+/// or whose event model stops at its round cap: its violations and leaks are withheld and the
+/// body (or the class) is named; the other classes are checked.
 #[test]
 fn unconverged_fixtures() {
     let paths = fixtures("unconverged");

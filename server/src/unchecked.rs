@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use checker::ir::TooDeep;
 use checker::source::SourceError;
-use checker::{CheckResult, Unconverged};
+use checker::{CheckResult, Unconverged, Unsettled};
 use typestates::files::Refused;
 
 /// A file or folder that could not be checked, or not fully.
@@ -277,9 +277,14 @@ impl FileError {
             }
             FileError::TimeLimit { .. } => "raise the limit with `--time-limit SECONDS`",
             FileError::Changed { .. } => "check again once nothing writes to the file",
-            FileError::Unconverged { .. } => {
-                "the cap is fixed: split the method (its loops or long chains of assignments) to check that class; the other classes were checked"
-            }
+            FileError::Unconverged { unconverged, .. } => match unconverged.analysis {
+                Unsettled::Method(_) | Unsettled::Initializer => {
+                    "the cap is fixed: split the method (its loops or long chains of assignments) to check that class; the other classes were checked"
+                }
+                Unsettled::Events => {
+                    "the cap is fixed: shorten the chains of fields that its methods and callbacks pass objects along to check that class; the other classes were checked"
+                }
+            },
             FileError::Internal { .. } => {
                 "please report it, with the file: the other files were still checked"
             }

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use checker::ir::Language;
-use checker::{CheckConfig, Unconverged, Unreleased, Violation};
+use checker::{CheckConfig, Unconverged, Unreleased, Unsettled, Violation};
 
 /// The default settings with a time limit no fixture reaches, however loaded the machine:
 /// these tests compare findings, never speed.
@@ -124,13 +124,18 @@ pub fn leaks(found: &[Unreleased]) -> Vec<Annotation> {
 }
 
 /// Classes withheld for a solve that stopped short, as annotations: `unconverged:
-/// Class.method` at the first column of the body that stopped.
+/// Class.method` at the first column of the body that stopped (`Class.<events>` at the
+/// class's for its event model).
 pub fn unconverged(found: &[Unconverged]) -> Vec<Annotation> {
     found
         .iter()
         .map(|u| {
             let class = u.class.rsplit('.').next().unwrap_or(&u.class);
-            let method = u.method.as_deref().unwrap_or("<initializer>");
+            let method = match &u.analysis {
+                Unsettled::Method(method) => method.as_str(),
+                Unsettled::Initializer => "<initializer>",
+                Unsettled::Events => "<events>",
+            };
             Annotation {
                 line: u.span.start.line,
                 cols: (u.span.start.col, u.span.start.col + 1),
