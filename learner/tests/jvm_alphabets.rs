@@ -62,9 +62,11 @@ fn same_type(bound: &str, param: &str) -> bool {
 /// How the library classifies `method`.
 fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
     // Kotlin names some JVM methods with characters no source can write (`-deprecated_body`).
-    let identifier = method.name.chars().enumerate().all(|(i, c)| {
-        c == '_' || c == '$' || c.is_alphabetic() || i > 0 && c.is_ascii_digit()
-    });
+    let identifier = method
+        .name
+        .chars()
+        .enumerate()
+        .all(|(i, c)| c == '_' || c == '$' || c.is_alphabetic() || i > 0 && c.is_ascii_digit());
     if !identifier {
         return "uncallable (its JVM name is no Java identifier)".to_owned();
     }
