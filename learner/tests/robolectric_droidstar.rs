@@ -753,15 +753,26 @@ async fn handler_thread_is_the_same_on_three_sdk_levels() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
+    same_on_sdk_23_and_29(
+        "android.os.HandlerThread.toml",
+        "android.os.HandlerThread",
+        HANDLER_THREAD_STILL_ALIVE,
+    )
+    .await;
+}
+
+/// Learns `file` (on the framework class `class`, AOSP code) on SDK 23 and 29 and compares each
+/// with the library's file, as [`against_the_library`] does, every callin compared.
+async fn same_on_sdk_23_and_29(file: &str, class: &str, unverified: &[&str]) {
     let library = typestates::library::Library::bundled();
     for sdk in [23, 29] {
         against_the_library(
             sdk,
             &library,
-            "android.os.HandlerThread.toml",
-            "android.os.HandlerThread",
+            file,
+            class,
             "real",
-            HANDLER_THREAD_STILL_ALIVE,
+            unverified,
             Compared::EveryCallin,
         )
         .await;
@@ -845,19 +856,12 @@ async fn cursor_is_the_same_on_three_sdk_levels() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
-    let library = typestates::library::Library::bundled();
-    for sdk in [23, 29] {
-        against_the_library(
-            sdk,
-            &library,
-            "android.database.Cursor.toml",
-            "android.database.Cursor",
-            "real",
-            &[],
-            Compared::EveryCallin,
-        )
-        .await;
-    }
+    same_on_sdk_23_and_29(
+        "android.database.Cursor.toml",
+        "android.database.Cursor",
+        &[],
+    )
+    .await;
 }
 
 /// Which callins of the library's file [`against_the_library`] compares.
