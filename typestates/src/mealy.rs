@@ -454,6 +454,7 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
         callins,
         callbacks: signature.callbacks.clone(),
         harmless: signature.harmless.clone(),
+        excluded: Vec::new(),
         states,
         initial: StateId(0),
         obligations: Vec::new(),
