@@ -5,7 +5,11 @@ import static org.robolectric.Shadows.shadowOf;
 import android.os.Looper;
 import android.os.SystemClock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
 import java.util.concurrent.TimeUnit;
+import org.robolectric.internal.ShadowProvider;
 import org.robolectric.shadows.ShadowLooper;
 import org.robolectric.shadows.ShadowPausedAsyncTask;
 
@@ -16,6 +20,12 @@ import org.robolectric.shadows.ShadowPausedAsyncTask;
  * during waits. A wait advances the looper's simulated clock task by task (after letting real
  * background threads, AsyncTask's executor, finish), so a quiet wait costs no real time; under
  * the experiment's real clock it lasts its real time instead, for work on threads of a class's own.
+ *
+ * <p>Before each query's object is built it resets Robolectric's static state as Robolectric's
+ * test runner does between two tests (every shadow provider's {@code reset()}: the shadows'
+ * static fields, the loopers' queues, the simulated clock), so that no query sees what an earlier
+ * one left there: ShadowBluetoothDevice, for one, keeps a single socket for the whole JVM, which
+ * the first query's connect-and-close leaves closed for every later query.
  *
  * <p>The main thread cannot be preempted, so the watchdog cannot end one call and keep serving:
  * when a call (or the looper work of a wait) overruns, it reports the call on stderr and ends the
@@ -34,11 +44,25 @@ final class RobolectricExecutor implements CallinExecutor {
     private final BackgroundTracker background = new BackgroundTracker();
     private final ShadowLooper main = shadowOf(Looper.getMainLooper());
     private final Watchdog watchdog = new Watchdog();
+    private final List<ShadowProvider> providers = new ArrayList<>();
 
     @SuppressWarnings("deprecation") // still the way to give AsyncTask an executor in 4.16
     RobolectricExecutor() {
         ShadowPausedAsyncTask.overrideExecutor(background);
+        for (ShadowProvider provider : ServiceLoader.load(ShadowProvider.class, getClass().getClassLoader())) {
+            providers.add(provider);
+        }
         watchdog.start();
+    }
+
+    @Override
+    @SuppressWarnings("deprecation") // see the constructor
+    public boolean resetSimulatedState() {
+        for (ShadowProvider provider : providers) {
+            provider.reset();
+        }
+        ShadowPausedAsyncTask.overrideExecutor(background); // a resetter of its own put it back
+        return true;
     }
 
     @Override
