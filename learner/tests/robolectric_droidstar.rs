@@ -353,10 +353,11 @@ async fn table1_classes_learn_the_shadow_simulations() {
 
 /// BluetoothAdapter with DroidStar's alphabet on Robolectric's simulation, against DroidStar's
 /// device automaton (12 states, Table 1). ShadowBluetoothAdapter's enable() and disable() set a
-/// field and broadcast nothing, and its socket's connect() throws IOException, so the shadow's
-/// machine has 4 states: which of enable and disable ran, each at most once. Every trace that
-/// differs does so at the first wait after an enable (no u_on), before a connect could succeed;
-/// the restrictions are DroidStar's singleInputs, which its automaton says are errors.
+/// field and broadcast nothing, and a fresh socket's connect() succeeds (the shadow connects
+/// nothing), so the shadow's machine has 8 states: which of enable, disable and connect ran,
+/// each at most once. The traces that differ do so at the first wait after an enable (no u_on)
+/// or at a connect before any u_on (which DroidStar's device fails); the restrictions are
+/// DroidStar's singleInputs, which its automaton says are errors.
 /// The machine is kept in `tests/robolectric/BluetoothAdapter-shadow.typestate-body`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
@@ -377,15 +378,18 @@ async fn bluetooth_adapter_simulated_against_droidstar() {
 /// Where Robolectric's BluetoothAdapter and DroidStar's device differ: inputs, then the last
 /// answers, Robolectric's then DroidStar's.
 const BLUETOOTH_WITNESSES: &[&str] = &[
+    "connect: eps vs err",
+    "disable connect: eps vs err",
+    "enable connect: eps vs err",
     "enable wait: quiet vs u_on",
+    "disable enable connect: eps vs err",
     "disable enable wait: quiet vs u_on",
+    "enable disable connect: eps vs err",
     "enable disable wait: quiet vs u_on",
     "disable disable: restricted vs err",
     "enable enable: restricted vs err",
     "disable enable disable: restricted vs err",
     "disable enable enable: restricted vs err",
-    "enable disable disable: restricted vs err",
-    "enable disable enable: restricted vs err",
 ];
 
 /// DownloadManager with DroidStar's alphabet on Robolectric's simulation. Table 1 has 4 states;

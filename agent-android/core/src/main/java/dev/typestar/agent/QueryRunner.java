@@ -118,7 +118,7 @@ final class QueryRunner {
                     + hang.get("message") + "); restart the agent");
         }
         experiment = null;
-        executor.resetSimulatedState();
+        executor.resetSimulatedState(next.subjectType);
         try {
             shared = setUp(next);
         } catch (SetupFailure f) {
@@ -336,7 +336,7 @@ final class QueryRunner {
             r.status = "hang";
             return r;
         }
-        if (!setUpFresh && executor.resetSimulatedState()) {
+        if (!setUpFresh && executor.resetSimulatedState(e.subjectType)) {
             try {
                 shared = setUp(e);
             } catch (SetupFailure f) {
