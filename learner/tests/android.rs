@@ -15,10 +15,12 @@ use adb_support::fake_adb::{FakeAdb, FakeDevice, Refusal};
 use adb_support::jvm_support::{
     assert_missing_fixture_named, assert_read_the_fixture, url_stream, Fixture,
 };
-use adb_support::{config, experiment, host_agent, scratch, server};
+use adb_support::{config, experiment, host_agent, host_agent_with, scratch, server, variant_jar};
 use learner::backend::android::{
     learn_on_devices, list_devices, AndroidConfig, AndroidError, DeviceDisagreement, DeviceUse,
+    Recheck,
 };
+use learner::backend::jvm::Experiment;
 use learner::{Details, Learned};
 use learner::{End, NoProgress};
 use test_tiers::Tier;
@@ -455,4 +457,81 @@ async fn fixtures_are_served_from_the_host_over_adb_reverse() {
     assert_missing_fixture_named(
         learn_on_devices(missing, &config(&[&adb]), &mut NoProgress).await,
     );
+}
+
+/// Two devices with different builds of one class (`android_fixtures/variants/`): closing a
+/// closed valve throws on one and does nothing on the other. The run notices, runs the
+/// disagreeing inputs once more on each device, and stops, naming both devices and what each
+/// answered: a model learned on both would be neither device's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier device-fake: TYPESTAR_SLOW=device-fake cargo test -- --include-ignored"]
+async fn devices_that_answer_differently_stop_the_run_naming_both() {
+    if !test_tiers::runs(Tier::DeviceFake) {
+        return;
+    }
+    let _turn = ONE_RUN_AT_A_TIME.lock().await;
+    let dir = scratch("disagreeing");
+    let devices = [("strict-phone", "strict"), ("lenient-phone", "lenient")]
+        .map(|(serial, variant)| {
+            FakeDevice::new(
+                &dir,
+                serial,
+                34,
+                host_agent_with(vec![variant_jar(variant)]),
+            )
+        })
+        .to_vec();
+    let adb = FakeAdb::start(devices);
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/android_fixtures/valve.toml");
+    let valve = Arc::new(Experiment::load(&file).unwrap_or_else(|error| panic!("{error}")));
+    let run = learn_on_devices(valve, &config(&[&adb]), &mut NoProgress)
+        .await
+        .unwrap_or_else(|error| panic!("{error}"));
+    let End::NonDeterministic(report) = &run.outcome.end else {
+        panic!(
+            "the run did not stop: {:?}; device disagreements: {:?}",
+            run.outcome.end,
+            device_disagreements(&run)
+        );
+    };
+    let stop = report.to_string();
+    assert!(
+        stop.contains("strict-phone") && stop.contains("lenient-phone"),
+        "{stop}"
+    );
+    let reproduced: Vec<&DeviceDisagreement> = device_disagreements(&run)
+        .iter()
+        .filter(|it| it.again == Recheck::Reproduced)
+        .collect();
+    assert!(!reproduced.is_empty(), "{:?}", device_disagreements(&run));
+    for disagreement in reproduced {
+        let answered = |serial: &str| {
+            [&disagreement.first, &disagreement.second]
+                .into_iter()
+                .find(|(by, _)| by == serial)
+                .map(|(_, outputs)| outputs.clone())
+                .unwrap_or_else(|| panic!("{serial} is not named: {disagreement:?}"))
+        };
+        let (strict, lenient) = (answered("strict-phone"), answered("lenient-phone"));
+        assert_eq!(
+            disagreement.inputs.last().map(String::as_str),
+            Some("close"),
+            "{disagreement:?}"
+        );
+        assert_eq!(
+            strict.last().map(String::as_str),
+            Some("err"),
+            "{disagreement:?}"
+        );
+        assert_eq!(
+            lenient.last().map(String::as_str),
+            Some("eps"),
+            "{disagreement:?}"
+        );
+        assert_eq!(
+            strict[..strict.len() - 1],
+            lenient[..lenient.len() - 1],
+            "only the last answer differs: {disagreement:?}"
+        );
+    }
 }

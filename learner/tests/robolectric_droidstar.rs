@@ -22,15 +22,18 @@
 mod jvm_support;
 mod robolectric_support;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use jvm_support::{
     assert_fixtures_served_on_the_host, experiment, maven_classpath, statistics_line, target_dir,
 };
+use learner::backend::jvm::sul::{JvmSul, Launcher};
 use learner::backend::jvm::Experiment;
 use learner::backend::robolectric::{learn_class, RobolectricConfig, DEFAULT_SDK};
 use learner::backend::BackendKind;
+use learner::oracle::Sul;
 use learner::{End, NoProgress};
 use robolectric_support::{assert_machine, config, config_on};
 use test_tiers::Tier;
@@ -350,10 +353,11 @@ async fn table1_classes_learn_the_shadow_simulations() {
 
 /// BluetoothAdapter with DroidStar's alphabet on Robolectric's simulation, against DroidStar's
 /// device automaton (12 states, Table 1). ShadowBluetoothAdapter's enable() and disable() set a
-/// field and broadcast nothing, and its socket's connect() throws IOException, so the shadow's
-/// machine has 4 states: which of enable and disable ran, each at most once. Every trace that
-/// differs does so at the first wait after an enable (no u_on), before a connect could succeed;
-/// the restrictions are DroidStar's singleInputs, which its automaton says are errors.
+/// field and broadcast nothing, and a fresh socket's connect() succeeds (the shadow connects
+/// nothing), so the shadow's machine has 8 states: which of enable, disable and connect ran,
+/// each at most once. The traces that differ do so at the first wait after an enable (no u_on)
+/// or at a connect before any u_on (which DroidStar's device fails); the restrictions are
+/// DroidStar's singleInputs, which its automaton says are errors.
 /// The machine is kept in `tests/robolectric/BluetoothAdapter-shadow.typestate-body`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
@@ -374,15 +378,18 @@ async fn bluetooth_adapter_simulated_against_droidstar() {
 /// Where Robolectric's BluetoothAdapter and DroidStar's device differ: inputs, then the last
 /// answers, Robolectric's then DroidStar's.
 const BLUETOOTH_WITNESSES: &[&str] = &[
+    "connect: eps vs err",
+    "disable connect: eps vs err",
+    "enable connect: eps vs err",
     "enable wait: quiet vs u_on",
+    "disable enable connect: eps vs err",
     "disable enable wait: quiet vs u_on",
+    "enable disable connect: eps vs err",
     "enable disable wait: quiet vs u_on",
     "disable disable: restricted vs err",
     "enable enable: restricted vs err",
     "disable enable disable: restricted vs err",
     "disable enable enable: restricted vs err",
-    "enable disable disable: restricted vs err",
-    "enable disable enable: restricted vs err",
 ];
 
 /// DownloadManager with DroidStar's alphabet on Robolectric's simulation. Table 1 has 4 states;
@@ -552,6 +559,78 @@ async fn fixtures_are_served_on_the_host() {
     config();
     let _turn = ONE_RUN_AT_A_TIME.lock().await;
     assert_fixtures_served_on_the_host(BackendKind::Robolectric).await;
+}
+
+/// A query's answer inside Robolectric does not depend on the queries one agent ran before it:
+/// each file `tests/robolectric/queries/CLASS.queries` runs in order on one agent, with the
+/// shipped experiment `CLASS.toml`; every repeated query answers as it did the first time, and
+/// the answers are pinned in `CLASS.answers`.
+/// Robolectric's shadows keep state in static fields (ShadowBluetoothDevice keeps one socket for
+/// the whole JVM, closed by the first query's connect) that its runner resets between tests only.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
+async fn answers_do_not_depend_on_earlier_queries() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let _turn = ONE_RUN_AT_A_TIME.lock().await;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/robolectric/queries");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|error| panic!("{}: {error}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|it| it == "queries"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .queries file in {}", dir.display());
+    for file in files {
+        let class = file.file_stem().and_then(|it| it.to_str()).expect("a name");
+        let experiment = experiment(&format!("{class}.toml"));
+        let alphabet = Arc::new(experiment.alphabet());
+        let launcher = Launcher {
+            command: config()
+                .agent_command(&experiment.harness_sources())
+                .unwrap_or_else(|error| panic!("{error}")),
+            experiment: Arc::clone(&experiment),
+        };
+        let mut sul = JvmSul::new(launcher, Arc::clone(&alphabet));
+        let mut first: HashMap<String, String> = HashMap::new();
+        let mut changed = Vec::new();
+        let mut answers = String::new();
+        let text = std::fs::read_to_string(&file).expect("readable");
+        for query in text
+            .lines()
+            .filter(|it| !it.is_empty() && !it.starts_with('#'))
+        {
+            let word: Vec<_> = query
+                .split_whitespace()
+                .map(|name| {
+                    alphabet
+                        .input_named(name)
+                        .unwrap_or_else(|| panic!("{class}: no input {name}"))
+                })
+                .collect();
+            sul.reset().await.unwrap_or_else(|error| panic!("{error}"));
+            let outputs = sul
+                .steps(&word)
+                .await
+                .unwrap_or_else(|error| panic!("{error}"));
+            let answer = alphabet.output_names(&outputs).join(" ");
+            answers.push_str(&format!("{query}: {answer}\n"));
+            let earlier = first
+                .entry(query.to_owned())
+                .or_insert_with(|| answer.clone());
+            if *earlier != answer {
+                changed.push(format!("{query}: {earlier}, later {answer}"));
+            }
+        }
+        sul.shutdown().await;
+        assert!(
+            changed.is_empty(),
+            "{class}: answers changed with the queries run before:\n{}\nall answers:\n{answers}",
+            changed.join("\n")
+        );
+        expect_test::expect_file![file.with_extension("answers")].assert_eq(&answers);
+    }
 }
 
 /// An experiment of `tests/robolectric/`.

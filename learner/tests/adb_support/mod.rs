@@ -119,11 +119,59 @@ pub fn config(servers: &[&FakeAdb]) -> AndroidConfig {
     }
 }
 
-/// The host agent with `jars` after the pushed class path: the host agent beside a pushed dex,
-/// which the host JVM cannot load.
+/// The host agent with `jars` after the pushed class path: a fake device with its own build of
+/// a class (`android_fixtures/variants/`), or the host agent beside a pushed dex, which the
+/// host JVM cannot load.
 pub fn host_agent_with(jars: Vec<PathBuf>) -> FakeAgent {
     FakeAgent {
         classpath: jars,
         ..host_agent()
     }
+}
+
+/// The jar of `android_fixtures/variants/<variant>`, compiled with the JDK's javac under the
+/// target directory.
+pub fn variant_jar(variant: &str) -> PathBuf {
+    let jdk = Jdk::from_env().unwrap_or_else(|error| panic!("{error}"));
+    let sources = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/android_fixtures/variants")
+        .join(variant);
+    let out = target_dir().join("fake-device-variants").join(variant);
+    let _ = std::fs::remove_dir_all(&out);
+    let classes = out.join("classes");
+    std::fs::create_dir_all(&classes).expect("target is writable");
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut folders = vec![sources];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder)
+            .expect("the variant's sources")
+            .flatten()
+        {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|it| it == "java") {
+                files.push(path);
+            }
+        }
+    }
+    let javac = Command::new(jdk.java.with_file_name("javac"))
+        .args(["--release", "11", "-d"])
+        .arg(&classes)
+        .args(&files)
+        .status()
+        .expect("the JDK has javac");
+    assert!(javac.success(), "javac failed on {files:?}");
+    let jar = out.join(format!("{variant}.jar"));
+    let status = Command::new(jdk.java.with_file_name("jar"))
+        .arg("--create")
+        .arg("--file")
+        .arg(&jar)
+        .arg("-C")
+        .arg(&classes)
+        .arg(".")
+        .status()
+        .expect("the JDK has `jar`");
+    assert!(status.success(), "jar failed for {}", jar.display());
+    jar
 }

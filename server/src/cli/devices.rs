@@ -6,7 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use learner::backend::android::{self, AndroidConfig, DeviceDisagreement, DeviceInfo, DeviceUse};
+use learner::backend::android::{
+    self, AndroidConfig, DeviceDisagreement, DeviceInfo, DeviceUse, Recheck,
+};
 
 use super::failure::Failure;
 
@@ -101,13 +103,32 @@ pub fn describe_run(uses: &[DeviceUse], disagreements: &[DeviceDisagreement]) ->
         let (first, first_outputs) = &disagreement.first;
         let (second, second_outputs) = &disagreement.second;
         text.push_str(&format!(
-            "- {}: {first} answered {}, {second} answered {}\n",
+            "- {}: {first} answered {}, {second} answered {}{}\n",
             disagreement.inputs.join(" "),
             first_outputs.join(" "),
-            second_outputs.join(" ")
+            second_outputs.join(" "),
+            describe_recheck(&disagreement.again)
         ));
     }
     text
+}
+
+/// What running a disagreement once more on both devices showed, for its report line.
+fn describe_recheck(again: &Recheck) -> String {
+    match again {
+        Recheck::NotRun => String::new(),
+        Recheck::Reproduced => {
+            "; run once more, each device answered as before: the devices differ".to_owned()
+        }
+        Recheck::OneOff { again } => {
+            let answers: Vec<String> = again
+                .iter()
+                .map(|(serial, outputs)| format!("{serial} answered {}", outputs.join(" ")))
+                .collect();
+            format!("; run once more, {}: a one-off", answers.join(", "))
+        }
+        Recheck::Unreachable(why) => format!("; not run again: {why}"),
+    }
 }
 
 #[cfg(test)]
@@ -129,6 +150,7 @@ mod tests {
             inputs: vec!["prepare".to_owned(), "start".to_owned()],
             first: ("A".to_owned(), vec!["eps".to_owned(), "eps".to_owned()]),
             second: ("B".to_owned(), vec!["eps".to_owned(), "err".to_owned()]),
+            again: Recheck::Reproduced,
         };
         let text = describe_run(&[used("A", 12, false), used("B", 7, true)], &[disagreement]);
         assert_eq!(
@@ -138,7 +160,8 @@ mod tests {
              - B (farm:5037): 7 runs, gone at the end\n\
              Devices that answered the same inputs differently (non-determinism across \
              devices, never merged): 1\n\
-             - prepare start: A answered eps eps, B answered eps err\n"
+             - prepare start: A answered eps eps, B answered eps err; run once more, each \
+             device answered as before: the devices differ\n"
         );
     }
 }

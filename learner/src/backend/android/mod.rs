@@ -32,15 +32,16 @@ use typestates::{Backend, Code, LearningRun};
 pub use adb::{AdbServer, DeviceLink};
 pub use agent::{AgentSetup, Reverse, DEVICE_DIR, MAIN_CLASS};
 pub use pool::{DeviceUse, Patience};
-pub use worker::DeviceDisagreement;
+pub use worker::{DeviceDisagreement, Recheck};
 
 use crate::backend::fixtures::FixtureServer;
 use crate::backend::jvm::{learn_with, Agents, Experiment, JvmConfig, JvmError};
 use crate::cost::CostModel;
-use crate::learn::Progress;
+use crate::learn::{End, Progress};
+use crate::oracle::nondeterminism::{Disagreement, NonDeterminism};
 use crate::session::{Details, Learned, Origin};
 use pool::Pool;
-use worker::{DeviceTraces, DeviceWorker};
+use worker::{rerun_on, DeviceTraces, DeviceWorker};
 
 /// The local adb server, as the `adb` command finds it: `127.0.0.1` at
 /// `$ANDROID_ADB_SERVER_PORT`, else 5037.
@@ -375,17 +376,108 @@ pub async fn learn_on_devices(
             date: None,
         }),
     };
-    let run = learn_with(experiment, alphabet, workers, &agents, origin, progress).await;
+    let run = learn_with(
+        Arc::clone(&experiment),
+        Arc::clone(&alphabet),
+        workers,
+        &agents,
+        origin,
+        progress,
+    )
+    .await;
+    let mut run = match run {
+        Ok(run) => run,
+        Err(error) => {
+            pool.shutdown().await;
+            return Err(error.into());
+        }
+    };
+    let mut disagreements = traces.disagreements();
+    for disagreement in &mut disagreements {
+        disagreement.again = recheck(&pool, &experiment, &alphabet, disagreement).await;
+    }
+    // A disagreement stopped learning (`End::Failed`, the worker's error) or was met on the
+    // way; where each device repeats its own answer, that is the run's end.
+    if let Some(differ) = disagreements
+        .iter()
+        .find(|it| it.again == Recheck::Reproduced)
+    {
+        run.outcome.end = End::NonDeterministic(Box::new(devices_differ(&alphabet, differ)));
+    }
     let uses = pool.uses().await;
     pool.shutdown().await;
     drop(served);
     Ok(Learned {
         details: Details::Devices {
             uses,
-            disagreements: traces.disagreements(),
+            disagreements,
         },
-        ..run?
+        ..run
     })
+}
+
+/// Runs a disagreement's inputs once more on each of its two devices.
+/// A one-off of one device is the learning pipeline's to settle; two devices that each
+/// repeat their own answer differ, and a model learned on both would be neither's.
+async fn recheck(
+    pool: &Pool,
+    experiment: &Experiment,
+    alphabet: &crate::closure::Alphabet,
+    disagreement: &DeviceDisagreement,
+) -> Recheck {
+    let mut again = Vec::new();
+    for (serial, outputs) in [&disagreement.first, &disagreement.second] {
+        match rerun_on(pool, experiment, alphabet, serial, &disagreement.inputs).await {
+            Ok(now) => again.push((serial.clone(), now, outputs)),
+            Err(why) => return Recheck::Unreachable(why),
+        }
+    }
+    if again.iter().all(|(_, now, before)| now == *before) {
+        Recheck::Reproduced
+    } else {
+        Recheck::OneOff {
+            again: again
+                .into_iter()
+                .map(|(serial, now, _)| (serial, now))
+                .collect(),
+        }
+    }
+}
+
+/// The stop of a run whose devices differ: both traces, each given twice by its device.
+fn devices_differ(
+    alphabet: &crate::closure::Alphabet,
+    differ: &DeviceDisagreement,
+) -> NonDeterminism {
+    let word: Vec<_> = differ
+        .inputs
+        .iter()
+        .filter_map(|it| alphabet.input_named(it))
+        .collect();
+    let outputs = |names: &[String]| -> Vec<_> {
+        names
+            .iter()
+            .filter_map(|it| alphabet.output_named(it))
+            .collect()
+    };
+    let (first, first_outputs) = &differ.first;
+    let (second, second_outputs) = &differ.second;
+    let (first_outputs, second_outputs) = (outputs(first_outputs), outputs(second_outputs));
+    let description = format!(
+        "devices {first} and {second} answer `{}` differently, each twice: {first} `{}`, \
+         {second} `{}`; no one model is both devices', so learn on each alone (--device SERIAL)",
+        alphabet.render_word(&word),
+        alphabet.render_trace(&word, &first_outputs),
+        alphabet.render_trace(&word, &second_outputs),
+    );
+    NonDeterminism {
+        disagreement: Disagreement {
+            prefix: word,
+            votes: vec![(first_outputs, 2), (second_outputs, 2)],
+            reruns: 2,
+        },
+        description,
+    }
 }
 
 /// "Android 14 (API 34), Pixel 7, on devices A, B".

@@ -108,6 +108,8 @@ impl std::ops::DerefMut for Devices {
 /// The devices of a run.
 pub struct Pool {
     slots: Mutex<Devices>,
+    /// How many devices the run has, gone or not.
+    size: usize,
     changed: Notify,
     setup: AgentSetup,
     experiment: Arc<Experiment>,
@@ -133,8 +135,9 @@ impl Pool {
                 lost: None,
                 owner: None,
             })
-            .collect();
+            .collect::<Vec<Slot>>();
         Pool {
+            size: slots.len(),
             slots: Mutex::new(Devices {
                 slots,
                 ..Devices::default()
@@ -144,6 +147,11 @@ impl Pool {
             experiment,
             patience,
         }
+    }
+
+    /// How many devices the run has, gone or not.
+    pub fn size(&self) -> usize {
+        self.size
     }
 
     /// A free device with a running agent for `worker`, `preferred` if it is free; waits
@@ -196,6 +204,28 @@ impl Pool {
             let _ = tokio::time::timeout(poll, self.changed.notified()).await;
             self.look_for_returns().await;
         }
+    }
+
+    /// The device `serial` for `worker`, if it is free now: a lease to run something on that
+    /// device in particular, after learning. `None` when it is gone or leased.
+    pub async fn acquire_device(
+        &self,
+        serial: &str,
+        worker: usize,
+    ) -> Option<Result<Lease, AndroidError>> {
+        let index = {
+            let mut slots = self.slots.lock().await;
+            let index = slots
+                .iter()
+                .position(|it| it.link.serial == serial && it.state == State::Free)?;
+            slots[index].state = State::Leased;
+            index
+        };
+        let lease = self.ready(index, worker).await;
+        if let Err(error) = &lease {
+            self.set_aside(index, &error.to_string()).await;
+        }
+        Some(lease)
     }
 
     /// Gives a leased device back, with its agent, which holds `worker`'s run.

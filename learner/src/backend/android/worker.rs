@@ -32,6 +32,25 @@ pub struct DeviceDisagreement {
     pub first: (String, Vec<String>),
     /// The other device's serial and its outputs.
     pub second: (String, Vec<String>),
+    /// What running `inputs` once more on each of the two devices showed.
+    pub again: Recheck,
+}
+
+/// What running a disagreement's inputs once more on each of its two devices showed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Recheck {
+    /// Not run again (yet).
+    NotRun,
+    /// Each device gave its own answer again: the devices differ, and no one model is both's.
+    Reproduced,
+    /// At least one device answered otherwise this time: a one-off, which the vote of the
+    /// learning pipeline settles.
+    OneOff {
+        /// The serial and outputs of each device this time.
+        again: Vec<(String, Vec<String>)>,
+    },
+    /// It could not run on one of them (gone, or the agent failed), for this reason.
+    Unreachable(String),
 }
 
 /// The runs of every device, as a tree of inputs, each answer with the device that gave it.
@@ -50,8 +69,13 @@ struct Traces {
 
 impl DeviceTraces {
     /// Records a run of `serial`; a different answer of another device to the same inputs
-    /// is a disagreement.
-    fn record(&self, alphabet: &Alphabet, serial: &str, run: &[(Input, Output)]) {
+    /// is a disagreement, returned when it is new.
+    fn record(
+        &self,
+        alphabet: &Alphabet,
+        serial: &str,
+        run: &[(Input, Output)],
+    ) -> Option<DeviceDisagreement> {
         let mut traces = self.inner.lock().expect("trace lock is never poisoned");
         let mut node = 0;
         let mut known: Vec<(Output, String)> = Vec::new();
@@ -69,27 +93,71 @@ impl DeviceTraces {
                 let names = |outputs: Vec<Output>| alphabet.output_names(&outputs);
                 let word: Vec<Input> = run[..=depth].iter().map(|(input, _)| *input).collect();
                 let inputs = alphabet.input_names(&word);
-                if !traces.found.iter().any(|it| it.inputs == inputs) {
-                    let mut theirs: Vec<Output> = known.iter().map(|(it, _)| *it).collect();
-                    theirs.push(seen);
-                    let ours: Vec<Output> = run[..=depth].iter().map(|(_, it)| *it).collect();
-                    traces.found.push(DeviceDisagreement {
-                        inputs,
-                        first: (by, names(theirs)),
-                        second: (serial.to_owned(), names(ours)),
-                    });
+                if traces.found.iter().any(|it| it.inputs == inputs) {
+                    return None;
                 }
-                return;
+                let mut theirs: Vec<Output> = known.iter().map(|(it, _)| *it).collect();
+                theirs.push(seen);
+                let ours: Vec<Output> = run[..=depth].iter().map(|(_, it)| *it).collect();
+                let found = DeviceDisagreement {
+                    inputs,
+                    first: (by, names(theirs)),
+                    second: (serial.to_owned(), names(ours)),
+                    again: Recheck::NotRun,
+                };
+                traces.found.push(found.clone());
+                return Some(found);
             }
             known.push((seen, by));
             node = child;
         }
+        None
     }
 
     /// The disagreements found so far.
     pub fn disagreements(&self) -> Vec<DeviceDisagreement> {
         let traces = self.inner.lock().expect("trace lock is never poisoned");
         traces.found.clone()
+    }
+}
+
+/// Runs `inputs` from a reset on the device `serial`, once learning is over, and returns its
+/// outputs; an error says why it could not.
+pub async fn rerun_on(
+    pool: &Pool,
+    experiment: &Experiment,
+    alphabet: &Alphabet,
+    serial: &str,
+    inputs: &[String],
+) -> Result<Vec<String>, String> {
+    // No learning worker has this number: the device's agent holds no worker's run after it.
+    let worker = usize::MAX;
+    let mut lease = match pool.acquire_device(serial, worker).await {
+        None => return Err(format!("{serial} is gone or busy")),
+        Some(Err(error)) => return Err(error.to_string()),
+        Some(Ok(lease)) => lease,
+    };
+    let timeout = experiment.longest_request_ms() + 5_000;
+    let agent = &mut lease.agent.as_mut().expect("a lease has an agent").agent;
+    let ran = async {
+        run_request(agent, "reset", Map::new(), timeout).await?;
+        let mut body = Map::new();
+        body.insert("inputs".into(), json!(inputs));
+        let reply = run_request(agent, "step", body, timeout).await?;
+        step_outputs(alphabet, &reply, inputs.len()).map_err(RunFailure::Answered)
+    }
+    .await;
+    match ran {
+        Ok(outputs) => {
+            lease.runs += 1;
+            pool.release(lease, worker).await;
+            Ok(alphabet.output_names(&outputs))
+        }
+        Err(failure) => {
+            let message = format!("{serial}: {}", failure.message());
+            pool.lose(lease.index, lease.agent.take(), &message).await;
+            Err(message)
+        }
     }
 }
 
@@ -100,10 +168,15 @@ pub struct DeviceWorker {
     alphabet: Arc<Alphabet>,
     traces: Arc<DeviceTraces>,
     lease: Option<Lease>,
-    /// This worker's number, which is also the device it prefers.
+    /// This worker's number, which is also the device it prefers first.
     id: usize,
+    /// The device this worker's run prefers: the next one at each reset, so the same inputs
+    /// run on several devices and a difference between them shows.
+    preferred: usize,
     /// The run since the last reset, with its answers.
     run: Vec<(Input, Output)>,
+    /// The device that gave the last answer.
+    answered_by: Option<String>,
 }
 
 impl DeviceWorker {
@@ -122,6 +195,8 @@ impl DeviceWorker {
             traces,
             lease: None,
             id,
+            preferred: id,
+            answered_by: None,
             run: Vec::new(),
         }
     }
@@ -129,8 +204,6 @@ impl DeviceWorker {
     /// Gives the device back to the pool, its agent holding this worker's run.
     async fn release(&mut self) {
         if let Some(lease) = self.lease.take() {
-            self.traces
-                .record(&self.alphabet, &lease.link.serial, &self.run);
             self.pool.release(lease, self.id).await;
         }
     }
@@ -162,7 +235,7 @@ impl DeviceWorker {
             if self.lease.is_none() {
                 let lease = self
                     .pool
-                    .acquire(self.id, self.id)
+                    .acquire(self.id, self.preferred)
                     .await
                     .map_err(|error| self.error(&error.to_string()))?;
                 let intact = lease.run == RunState::Intact;
@@ -187,6 +260,7 @@ impl DeviceWorker {
             let agent = &mut lease.agent.as_mut().expect("a lease has an agent").agent;
             match run_request(agent, kind, body.clone(), timeout).await {
                 Ok(reply) => {
+                    self.answered_by = Some(lease.link.serial.clone());
                     if kind == "reset" {
                         self.lease.as_mut().expect("leased above").runs += 1;
                     }
@@ -269,6 +343,21 @@ impl DeviceWorker {
         Ok(())
     }
 
+    /// The error that stops learning when two devices answered the same inputs differently:
+    /// the vote of the learning pipeline would run on whichever devices its workers hold, and
+    /// learn a mix of both. The backend then runs the inputs again on each device.
+    fn differ(&self, found: &DeviceDisagreement) -> SulError {
+        SulError::new(format!(
+            "{}: devices {} and {} answered `{}` differently: {} and {}",
+            self.experiment.class(),
+            found.first.0,
+            found.second.0,
+            found.inputs.join(" "),
+            found.first.1.join(" "),
+            found.second.1.join(" ")
+        ))
+    }
+
     fn error(&self, message: &str) -> SulError {
         let run: Vec<&str> = self
             .run
@@ -290,6 +379,7 @@ impl DeviceWorker {
 impl Sul for DeviceWorker {
     async fn reset(&mut self) -> Result<(), SulError> {
         self.run.clear();
+        self.preferred = (self.preferred + 1) % self.pool.size().max(1);
         self.request("reset", Map::new()).await.map(drop)
     }
 
@@ -310,6 +400,12 @@ impl Sul for DeviceWorker {
             .map_err(|message| self.error(&message))?;
         self.run
             .extend(inputs.iter().copied().zip(outputs.iter().copied()));
+        // Recorded with its last answers, which often differ (an `err` ends a run).
+        if let Some(serial) = &self.answered_by {
+            if let Some(found) = self.traces.record(&self.alphabet, serial, &self.run) {
+                return Err(self.differ(&found));
+            }
+        }
         Ok(outputs)
     }
 }
@@ -368,6 +464,7 @@ mod tests {
                 inputs: vec![start.clone()],
                 first: ("A".to_owned(), vec!["eps".to_owned()]),
                 second: ("B".to_owned(), vec!["err".to_owned()]),
+                again: Recheck::NotRun,
             }]
         );
         // One device disagreeing with itself is the pipeline's non-determinism check's.

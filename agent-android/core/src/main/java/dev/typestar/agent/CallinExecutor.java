@@ -68,6 +68,17 @@ interface CallinExecutor {
         return bus.poll(timeoutMs);
     }
 
+    /**
+     * Puts back the state a simulated platform keeps for the whole process for the classes around
+     * {@code subject}, as a fresh process holds it, before a query's object is built; true if it
+     * did, and the experiment's setup steps must then run again (what they made or registered may
+     * live in that state). Only Robolectric keeps such state: its shadows' static fields, which its
+     * test runner resets between tests. On a host JVM and on a device there is nothing to put back.
+     */
+    default boolean resetSimulatedState(Class<?> subject) {
+        return false;
+    }
+
     /** Lets {@code ms} pass (settle and drain times), on {@code clock} under Robolectric, in real time elsewhere. */
     default void pause(long ms, Clock clock) throws InterruptedException {
         Thread.sleep(ms);

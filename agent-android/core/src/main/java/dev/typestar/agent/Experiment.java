@@ -145,6 +145,8 @@ final class Experiment {
     }
 
     final String name;
+    /** The type of the object under test, as its build step or callin declares it. */
+    final Class<?> subjectType;
     final List<Step> setup;
     final Map<String, ListenerProxy.Spec> listeners;
     final List<Step> build;
@@ -164,6 +166,7 @@ final class Experiment {
 
     private Experiment(Builder b) {
         this.name = b.name;
+        this.subjectType = b.subjectType;
         this.setup = b.setup;
         this.listeners = b.listeners;
         this.build = b.build;
@@ -227,6 +230,7 @@ final class Experiment {
                     "no build step names the object under test (add \"as\": \"subject\" to the step that creates it,"
                             + " or to a callin that returns it)");
         }
+        b.subjectType = names.get(SUBJECT);
         b.teardown = steps(f, "teardown", new LinkedHashMap<>(names), platform, false);
         parseErrors(f, b);
         parseTimeouts(f, b);
@@ -235,6 +239,7 @@ final class Experiment {
 
     private static final class Builder {
         String name;
+        Class<?> subjectType;
         List<Step> setup;
         Map<String, ListenerProxy.Spec> listeners = new LinkedHashMap<>();
         List<Step> build;

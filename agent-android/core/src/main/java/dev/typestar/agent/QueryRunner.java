@@ -87,6 +87,11 @@ final class QueryRunner {
     private final CallinExecutor executor;
     private Experiment experiment;
     private Scope shared;
+    /**
+     * Whether {@link #shared} was set up on freshly reset simulated state and no object was built
+     * since: the next query then needs no reset.
+     */
+    private boolean setUpFresh;
     private long lastGeneration;
     private Live live;
     private Run run;
@@ -113,26 +118,20 @@ final class QueryRunner {
                     + hang.get("message") + "); restart the agent");
         }
         experiment = null;
-        Callbacks.bind(bus, 0); // reporters made during setup belong to no generation: always stale
-        Scope setupScope = new Scope(null);
-        for (int i = 0; i < next.setup.size(); i++) {
-            Experiment.Step step = next.setup.get(i);
-            CallinExecutor.Outcome o = executor.run(() -> {
-                step.run(setupScope);
-                return null;
-            }, next.stepMs);
-            String field = "experiment.setup[" + i + "]";
-            if (o.timedOut) {
-                throw new RequestException("hang", field, field + " (" + step.call.signature + ") did not return within "
-                        + next.stepMs + " ms; restart the agent");
+        executor.resetSimulatedState(next.subjectType);
+        try {
+            shared = setUp(next);
+        } catch (SetupFailure f) {
+            String field = "experiment.setup[" + f.index + "]";
+            if (f.outcome.timedOut) {
+                throw new RequestException("hang", field, field + " (" + f.step.call.signature
+                        + ") did not return within " + next.stepMs + " ms; restart the agent");
             }
-            if (o.thrown != null) {
-                throw new RequestException("setup-failed", field, field + " (" + step.call.signature + ") threw "
-                        + describe(o.thrown));
-            }
+            throw new RequestException("setup-failed", field, field + " (" + f.step.call.signature + ") threw "
+                    + describe(f.outcome.thrown));
         }
+        setUpFresh = true;
         experiment = next;
-        shared = setupScope;
         Map<String, Object> reply = new LinkedHashMap<>();
         reply.put("name", next.name);
         reply.put("inputs", next.inputAlphabet());
@@ -145,6 +144,39 @@ final class QueryRunner {
         reply.put("errorCallbacks", new ArrayList<>(next.errorCallbacks));
         reply.put("warnings", warnings);
         return reply;
+    }
+
+    /** A setup step that hung or threw: which one, and how it ended. */
+    private static final class SetupFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        final int index;
+        final transient Experiment.Step step;
+        final transient CallinExecutor.Outcome outcome;
+
+        SetupFailure(int index, Experiment.Step step, CallinExecutor.Outcome outcome) {
+            super(step.call.signature);
+            this.index = index;
+            this.step = step;
+            this.outcome = outcome;
+        }
+    }
+
+    /** Runs {@code next}'s setup steps into a new scope, up to the first that hangs or throws. */
+    private Scope setUp(Experiment next) throws SetupFailure, InterruptedException {
+        Callbacks.bind(bus, 0); // reporters made during setup belong to no generation: always stale
+        Scope setupScope = new Scope(null);
+        for (int i = 0; i < next.setup.size(); i++) {
+            Experiment.Step step = next.setup.get(i);
+            CallinExecutor.Outcome o = executor.run(() -> {
+                step.run(setupScope);
+                return null;
+            }, next.stepMs);
+            if (o.timedOut || o.thrown != null) {
+                throw new SetupFailure(i, step, o);
+            }
+        }
+        return setupScope;
     }
 
     /** Resolves the {@code inputs} array of a query against the current experiment. */
@@ -304,6 +336,16 @@ final class QueryRunner {
             r.status = "hang";
             return r;
         }
+        if (!setUpFresh && executor.resetSimulatedState(e.subjectType)) {
+            try {
+                shared = setUp(e);
+            } catch (SetupFailure f) {
+                r.status = f.outcome.timedOut ? "hang" : "crash";
+                r.failure = failure("setup", null, null, f.index, f.step.call.signature, f.outcome.thrown, e.stepMs);
+                return r;
+            }
+        }
+        setUpFresh = false;
         bus.open(r.generation, e.harnessSymbols, e.errorCallbacks);
         Callbacks.bind(bus, r.generation);
         Scope scope = new Scope(shared);

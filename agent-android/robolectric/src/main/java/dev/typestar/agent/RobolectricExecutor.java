@@ -5,7 +5,17 @@ import static org.robolectric.Shadows.shadowOf;
 import android.os.Looper;
 import android.os.SystemClock;
 import java.time.Duration;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import org.robolectric.annotation.Resetter;
+import org.robolectric.internal.ShadowProvider;
 import org.robolectric.shadows.ShadowLooper;
 import org.robolectric.shadows.ShadowPausedAsyncTask;
 
@@ -16,6 +26,15 @@ import org.robolectric.shadows.ShadowPausedAsyncTask;
  * during waits. A wait advances the looper's simulated clock task by task (after letting real
  * background threads, AsyncTask's executor, finish), so a quiet wait costs no real time; under
  * the experiment's real clock it lasts its real time instead, for work on threads of a class's own.
+ *
+ * <p>Before each query's object is built it resets the static state of the shadows of the
+ * subject's package, as Robolectric's test runner does between two tests (their
+ * {@code @Resetter} methods), so that no query sees what an earlier one left there:
+ * ShadowBluetoothDevice, for one, keeps a single socket for the whole JVM, which the first query's
+ * connect-and-close leaves closed for every later query. The shadows of other packages keep their
+ * state, as within one test: the application's content resolver, services and loopers, which
+ * Robolectric sets up once per test (resetting them all left MediaScannerConnection without its
+ * media provider).
  *
  * <p>The main thread cannot be preempted, so the watchdog cannot end one call and keep serving:
  * when a call (or the looper work of a wait) overruns, it reports the call on stderr and ends the
@@ -34,11 +53,60 @@ final class RobolectricExecutor implements CallinExecutor {
     private final BackgroundTracker background = new BackgroundTracker();
     private final ShadowLooper main = shadowOf(Looper.getMainLooper());
     private final Watchdog watchdog = new Watchdog();
+    /** Real class name to shadow class name, from every shadow provider. */
+    private final Map<String, String> shadows = new HashMap<>();
+    /** The {@code @Resetter} methods of the shadows of each package, found on first use. */
+    private final Map<String, List<Method>> resetters = new HashMap<>();
 
     @SuppressWarnings("deprecation") // still the way to give AsyncTask an executor in 4.16
     RobolectricExecutor() {
         ShadowPausedAsyncTask.overrideExecutor(background);
+        for (ShadowProvider provider : ServiceLoader.load(ShadowProvider.class, getClass().getClassLoader())) {
+            for (Map.Entry<String, String> entry : provider.getShadows()) {
+                shadows.putIfAbsent(entry.getKey(), entry.getValue());
+            }
+        }
         watchdog.start();
+    }
+
+    @Override
+    @SuppressWarnings("deprecation") // see the constructor
+    public boolean resetSimulatedState(Class<?> subject) {
+        String pkg = subject.getPackage() == null ? "" : subject.getPackage().getName();
+        for (Method resetter : resetters.computeIfAbsent(pkg, this::resettersOf)) {
+            try {
+                resetter.invoke(null);
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot reset " + resetter + ": " + e, e);
+            }
+        }
+        ShadowPausedAsyncTask.overrideExecutor(background); // in case a resetter put it back
+        return true;
+    }
+
+    /** The static {@code @Resetter} methods of the shadows of the classes of package {@code pkg}. */
+    private List<Method> resettersOf(String pkg) {
+        List<Method> found = new ArrayList<>();
+        for (Map.Entry<String, String> entry : new TreeMap<>(shadows).entrySet()) {
+            String real = entry.getKey();
+            if (!real.substring(0, Math.max(0, real.lastIndexOf('.'))).equals(pkg)) {
+                continue;
+            }
+            Class<?> shadow;
+            try {
+                shadow = Class.forName(entry.getValue(), true, getClass().getClassLoader());
+            } catch (ClassNotFoundException | LinkageError e) {
+                continue; // a shadow of a class this SDK level lacks
+            }
+            for (Method m : shadow.getDeclaredMethods()) {
+                if (m.isAnnotationPresent(Resetter.class) && Modifier.isStatic(m.getModifiers())
+                        && m.getParameterCount() == 0) {
+                    m.setAccessible(true);
+                    found.add(m);
+                }
+            }
+        }
+        return found;
     }
 
     @Override
