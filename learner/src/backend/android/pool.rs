@@ -229,8 +229,13 @@ impl Pool {
     }
 
     /// Gives a leased device back, with its agent, which holds `worker`'s run.
+    /// No other device holds that run any more: a worker's run goes on where it last ran, so
+    /// a device it ran on before (an earlier run, or this one before it moved) is behind.
     pub async fn release(&self, lease: Lease, worker: usize) {
         let mut slots = self.slots.lock().await;
+        for other in slots.iter_mut().filter(|it| it.owner == Some(worker)) {
+            other.owner = None;
+        }
         let slot = &mut slots[lease.index];
         slot.agent = lease.agent;
         slot.owner = Some(worker);
