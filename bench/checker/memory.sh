@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Peak memory of the checker as the project grows: the corpus checked whole, then as 2 and 4
+# Peak memory of the checker as the project grows: the corpus checked whole, then as 2, 4 and 8
 # copies of itself side by side (hard links under bench/work/corpus-xN/copyK), by
 # `typestar check`'s project check (`check-project`) and the per-file check (`check`).
 # Writes bench/results/checker-memory.md.
 #
-#   bench/checker/memory.sh [--copies 1,2,4] [--threads 1,2]
+#   bench/checker/memory.sh [--copies 1,2,4,8] [--threads 1,2]
 #
 # The issue's target: peak memory under 200 MB however large the corpus is.
 # Each run is one child process (`checker-bench phase`), measured by GNU time.
@@ -14,7 +14,7 @@ root="$(cd "$here/../.." && pwd)"
 work="$root/bench/work"
 cd "$root"
 
-copies="1,2,4"
+copies="1,2,4,8"
 threads="1,2"
 while [[ $# -gt 0 ]]; do
     case "$1" in

@@ -221,7 +221,14 @@ impl Sites {
         for class in &ir.classes {
             walker.class(class, &qualify(ir.package.as_deref(), &class.name));
         }
-        walker.sites
+        let mut sites = walker.sites;
+        // The project keeps every file's sites until all are read: no spare capacity.
+        sites.by_method.values_mut().for_each(Vec::shrink_to_fit);
+        sites.by_method.shrink_to_fit();
+        sites.hidden.shrink_to_fit();
+        sites.companions.shrink_to_fit();
+        sites.untyped.shrink_to_fit();
+        sites
     }
 
     /// Adds the sites of another file.

@@ -23,7 +23,7 @@
 //!
 //! The project holds no file's text: it asks its [`Sources`] for one each time a pass needs it, and drops it after.
 //! The passes that read texts are the prefilter, lowering, typing calls again, and the check.
-//! Between passes it keeps a file's IR within the budget, and the classes it declares.
+//! Between passes it keeps a file's IR within the budget; the classes it declares go into the project's supertypes and member types as it is lowered.
 //! It keeps its call sites ([`Sites`]) and its wrappers too.
 //! A file whose text cannot be read again as it was first is reported by [`Project::unread`], without findings.
 
@@ -49,11 +49,12 @@ use crate::{CheckConfig, CheckResult};
 /// How much source text the kept IR may stand for (see the module documentation).
 pub const KEPT_TEXT_BYTES: usize = 5 << 20;
 
-/// A lowered file and the classes it declares.
+/// What the project keeps of a lowered file between passes.
+/// The classes it declares are not kept: their supertypes and member types go into the
+/// project's ([`Discovery::interim`], [`Discovery::members`]) as the file is lowered.
 struct Lowered {
     /// The IR, unless keeping it would pass the memory budget ([`KEPT_TEXT_BYTES`]).
     ir: Option<SourceIr>,
-    classes: Vec<ClassInfo>,
     /// The calls it makes on typed receivers ([`crate::clients`]).
     sites: Sites,
     /// Its classes that keep protocol objects in fields.
@@ -115,6 +116,7 @@ impl<'a> Project<'a> {
             out_of_time: vec![false; files.len()],
             unread: vec![false; files.len()],
             interim: config.supertypes.clone(),
+            members: Members::default(),
             pending: Vec::new(),
             needed: HashSet::default(),
         };
@@ -134,7 +136,7 @@ impl<'a> Project<'a> {
         // again the files that declare one whose methods turn out driven.
         let mut first = vec![None; files.len()];
         let mut any_order = config.clone();
-        any_order.supertypes = found.supertypes();
+        any_order.supertypes = found.interim.clone();
         any_order.clients = Some(Arc::new(Clients::default()));
         let mut suspects = Vec::new();
         for (i, slot) in found.lowered.iter().enumerate() {
@@ -197,8 +199,8 @@ impl<'a> Project<'a> {
         let mut retyped = vec![false; files.len()];
         let mut typing = NameFilter::default();
         let members = loop {
-            let supertypes = found.supertypes();
-            let members = found.members();
+            let supertypes = found.interim.clone();
+            let members = found.members.clone();
             let protocols = Protocols::with_project(library, &supertypes).with_members(&members);
             // Only a project method that returns a class whose callers are followed, or a
             // field that holds one, can type a receiver that matters: a file is typed again
@@ -227,7 +229,7 @@ impl<'a> Project<'a> {
             }
             found.lower(todo);
         };
-        config.supertypes = found.supertypes();
+        config.supertypes = found.interim.clone();
         let protocols = Protocols::with_project(library, &config.supertypes).with_members(&members);
         let mut sites = Sites::default();
         for file in found.lowered.iter_mut().flatten() {
@@ -387,8 +389,11 @@ struct Discovery<'a, 'p, 'l> {
     out_of_time: Vec<bool>,
     /// The files whose text could not be read again as it was first.
     unread: Vec<bool>,
-    /// Supertypes learnt so far.
+    /// The supertypes of the project's classes learnt so far (and the configuration's): a
+    /// class declared more than once extends what any of its declarations does.
     interim: Supertypes,
+    /// What the project's classes learnt so far declare of their members ([`add_types`]).
+    members: Members,
     /// The classes not yet known to extend a protocol class.
     pending: Vec<String>,
     /// The methods, as (class, method), whose callers must be seen: wrappers' methods with
@@ -405,10 +410,12 @@ impl Discovery<'_, '_, '_> {
             for (i, result) in self.lowering.all(&todo, self.jobs) {
                 match result {
                     Outcome::Lowered(file) => {
-                        let file = *file;
-                        for info in &file.classes {
+                        let (file, classes) = *file;
+                        for info in classes {
                             add_supertypes(&mut self.interim, &info.fqn, &info.supertypes);
-                            self.pending.push(info.fqn.clone());
+                            add_types(&mut self.members.returns, &info.fqn, &info.returns);
+                            add_types(&mut self.members.fields, &info.fqn, &info.fields);
+                            self.pending.push(info.fqn);
                         }
                         self.lowered[i] = Some(file);
                     }
@@ -541,18 +548,6 @@ impl Discovery<'_, '_, '_> {
             .collect()
     }
 
-    /// What the project's classes declare of their members ([`add_types`]).
-    fn members(&self) -> Members {
-        let mut out = Members::default();
-        for file in self.lowered.iter().flatten() {
-            for info in &file.classes {
-                add_types(&mut out.returns, &info.fqn, &info.returns);
-                add_types(&mut out.fields, &info.fqn, &info.fields);
-            }
-        }
-        out
-    }
-
     /// Types again, with what the project declares (`protocols`), the calls of the files
     /// lowered that name one of the methods `typing` (`new_names` for the files `retyped`
     /// already): lowering typed them against the library alone, before the files declaring
@@ -592,18 +587,6 @@ impl Discovery<'_, '_, '_> {
             let res = crate::resolve::resolve(ir, protocols);
             file.sites = Sites::of_file(ir, &res);
         }
-    }
-
-    /// The supertypes of the project's classes: a class declared more than once extends what
-    /// any of its declarations does.
-    fn supertypes(&self) -> Supertypes {
-        let mut out = self.interim.clone();
-        for file in self.lowered.iter().flatten() {
-            for info in &file.classes {
-                add_supertypes(&mut out, &info.fqn, &info.supertypes);
-            }
-        }
-        out
     }
 }
 
@@ -652,8 +635,8 @@ pub(crate) fn lower_within(language: Language, text: &str, limit: Duration) -> O
 
 /// What lowering one file gave.
 enum Outcome {
-    /// The IR and the classes the file declares.
-    Lowered(Box<Lowered>),
+    /// What is kept of the file, and the classes it declares.
+    Lowered(Box<(Lowered, Vec<ClassInfo>)>),
     /// Parsing ran out of time.
     OutOfTime,
     /// Lowering panicked.
@@ -714,12 +697,12 @@ impl Lowering<'_, '_, '_> {
                         left.checked_sub(len)
                     })
                     .is_ok();
-                Lowered {
+                let file = Lowered {
                     ir: kept.then_some(ir),
-                    classes,
                     sites,
                     wrappers,
-                }
+                };
+                (file, classes)
             })
         }))
         .map_or(Outcome::Panicked, |lowered| {
