@@ -1,10 +1,7 @@
 //! The complete alphabet of every class of the bundled library the agent can describe: each
 //! public instance method the agent's `describe` lists (inherited ones included) is classified
-//! by the library's bindings as a callin, an observer (a callin refined by its answer), a
-//! callback (a method the client overrides) or the registration of one (a listener's setter),
-//! harmless, excluded (left out of the alphabet, with the reason in the file), uncallable (a JVM
-//! name no source can write), or unknown (bound to nothing: a call of it has an unknown effect
-//! on the protocol).
+//! by the library's bindings as a callin, an observer (a callin refined by its answer),
+//! harmless, or unknown (bound to nothing: a call of it has an unknown effect on the protocol).
 //! An observer says how its answers were found: `by experiment` when the protocol was learned
 //! (the learner ran the method in every state and recorded its abstracted answer), `by
 //! binding` when a person wrote which state gives which answer.
@@ -26,7 +23,7 @@ use std::path::Path;
 use learner::backend::jvm::{public_methods, JvmConfig, PublicMethod};
 use learner::backend::robolectric;
 use test_tiers::Tier;
-use typestates::binding::{CallbackBinding, MethodKind, MethodRef, Params};
+use typestates::binding::{MethodKind, MethodRef, Params};
 use typestates::library::{Entry, Library};
 use typestates::{ProvenanceKind, Typestate};
 
@@ -44,32 +41,13 @@ fn binds(reference: &MethodRef, method: &PublicMethod) -> bool {
                     && types
                         .iter()
                         .zip(&method.params)
-                        .all(|(bound, param)| same_type(bound, param))
+                        .all(|(bound, param)| *bound == param.replace('$', "."))
             }
         }
 }
 
-/// Whether a library file's parameter type `bound` names the agent's `param`: nested types in
-/// binary form (`Canvas$EdgeType`), and a varargs parameter (`long...`) as its array (`long[]`).
-fn same_type(bound: &str, param: &str) -> bool {
-    let param = param.replace('$', ".");
-    match bound.strip_suffix("...") {
-        Some(element) => param.strip_suffix("[]") == Some(element),
-        None => *bound == param,
-    }
-}
-
 /// How the library classifies `method`.
 fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
-    // Kotlin names some JVM methods with characters no source can write (`-deprecated_body`).
-    let identifier = method
-        .name
-        .chars()
-        .enumerate()
-        .all(|(i, c)| c == '_' || c == '$' || c.is_alphabetic() || i > 0 && c.is_ascii_digit());
-    if !identifier {
-        return "uncallable (its JVM name is no Java identifier)".to_owned();
-    }
     let callins: Vec<String> = typestate
         .callins
         .iter()
@@ -91,32 +69,8 @@ fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
     if !callins.is_empty() {
         return callins.join(", ");
     }
-    let callbacks: Vec<String> = typestate
-        .callbacks
-        .iter()
-        .filter_map(|callback| match &callback.binding {
-            CallbackBinding::Listener { register, .. } if *register == method.name => {
-                Some(format!("registers callback {}", callback.name))
-            }
-            CallbackBinding::Override {
-                class: None,
-                method: overridden,
-            } if *overridden == method.name => Some(format!("callback {}", callback.name)),
-            _ => None,
-        })
-        .collect();
-    if !callbacks.is_empty() {
-        return callbacks.join(", ");
-    }
     if typestate.harmless.iter().any(|m| binds(m, method)) {
         return "harmless".to_owned();
-    }
-    if typestate
-        .excluded
-        .iter()
-        .any(|exclusion| exclusion.methods.iter().any(|m| binds(m, method)))
-    {
-        return "excluded (the file says why)".to_owned();
     }
     "unknown".to_owned()
 }

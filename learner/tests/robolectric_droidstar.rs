@@ -832,115 +832,19 @@ async fn handler_thread_is_the_same_on_three_sdk_levels() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
-    same_on_sdk_23_and_29(
-        "android.os.HandlerThread.toml",
-        "android.os.HandlerThread",
-        HANDLER_THREAD_STILL_ALIVE,
-    )
-    .await;
-}
-
-/// Learns `file` (on the framework class `class`, AOSP code) on SDK 23 and 29 and compares each
-/// with the library's file, as [`against_the_library`] does, every callin compared.
-async fn same_on_sdk_23_and_29(file: &str, class: &str, unverified: &[&str]) {
     let library = typestates::library::Library::bundled();
     for sdk in [23, 29] {
         against_the_library(
             sdk,
             &library,
-            file,
-            class,
+            "android.os.HandlerThread.toml",
+            "android.os.HandlerThread",
             "real",
-            unverified,
+            HANDLER_THREAD_STILL_ALIVE,
             Compared::EveryCallin,
         )
         .await;
     }
-}
-
-/// SQLiteDatabase's methods the library binds to `exec`, `query` and `begin` from the bytecode
-/// (`android.database.sqlite.SQLiteDatabase-alphabet.toml`, each its own input) take their
-/// group's step in every state, the five it calls harmless answer everywhere and change
-/// nothing, and validateSql(), which it excludes, answers after a close() only inside a
-/// transaction.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
-async fn sqlite_database_alphabet_is_grouped_as_the_library_groups_it() {
-    if !test_tiers::runs(Tier::Robolectric) {
-        return;
-    }
-    let class = "android.database.sqlite.SQLiteDatabase";
-    let library = typestates::library::Library::bundled();
-    let learned = learn_on(
-        experiment("android.database.sqlite.SQLiteDatabase-alphabet.toml"),
-        "real",
-        DEFAULT_SDK,
-    )
-    .await;
-    eprintln!("{}", typestates::format::print(&learned));
-    let harmless = [
-        "isInMemoryDatabase",
-        "isReadOnly",
-        "getSyncedTables",
-        "toString",
-        "getAttachedDbs",
-    ];
-    for name in harmless {
-        let input = learned.callin_by_name(name).expect("an input of the run");
-        for state in learned.state_ids() {
-            assert_eq!(
-                learned.step(state, input).target(),
-                Some(state),
-                "{name} in {}:\n{}",
-                learned.state(state).name,
-                typestates::format::print(&learned)
-            );
-        }
-    }
-    // validateSql() throws after close(), but answers after a close() inside a transaction: the
-    // library excludes it, since its Closed state cannot say both.
-    let input = |name: &str| learned.callin_by_name(name).expect("an input of the run");
-    let after = |start, name: &str| learned.step(start, input(name)).target();
-    let closed = after(learned.initial, "close").expect("close() answers");
-    let begun = after(learned.initial, "begin").expect("begin() answers");
-    let closed_in_transaction = after(begun, "close").expect("close() answers");
-    assert_eq!(after(closed, "validateSql"), None);
-    assert_eq!(
-        after(closed_in_transaction, "validateSql"),
-        Some(closed_in_transaction)
-    );
-    let others: Vec<&str> = learned
-        .input_callins()
-        .map(|id| learned.callin(id).name.as_str())
-        .filter(|name| !harmless.contains(name) && *name != "validateSql")
-        .collect();
-    let learned = learned
-        .project_onto(&others)
-        .unwrap_or_else(|error| panic!("{error}"));
-    compare_with_library(
-        &learned,
-        DEFAULT_SDK,
-        &library,
-        class,
-        &[],
-        Compared::ExperimentInputs,
-    );
-}
-
-/// Cursor, with getCount() refined by zero or not, learned on SDK 23 and 29 is the library's
-/// machine, as on SDK 34 (`learned_library_protocols`): three levels, no difference to keep.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
-async fn cursor_is_the_same_on_three_sdk_levels() {
-    if !test_tiers::runs(Tier::Robolectric) {
-        return;
-    }
-    same_on_sdk_23_and_29(
-        "android.database.Cursor.toml",
-        "android.database.Cursor",
-        &[],
-    )
-    .await;
 }
 
 /// Which callins of the library's file [`against_the_library`] compares.
@@ -965,20 +869,6 @@ async fn against_the_library(
     compared: Compared,
 ) {
     let learned = learn_on(experiment(file), code, sdk).await;
-    compare_with_library(&learned, sdk, library, class, unverified, compared);
-}
-
-/// Compares `learned` (a run on the framework class `class` on SDK level `sdk`), its inputs
-/// grouped as the library groups them, with the library's file at that level, as
-/// [`against_the_library`] does.
-fn compare_with_library(
-    learned: &Typestate,
-    sdk: u32,
-    library: &typestates::library::Library,
-    class: &str,
-    unverified: &[&str],
-    compared: Compared,
-) {
     // Every class here is framework code: the provenance says so, naming the sandbox's jar.
     let framework = "AOSP framework code (Robolectric's android-all-instrumented-";
     assert!(

@@ -454,7 +454,6 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
         callins,
         callbacks: signature.callbacks.clone(),
         harmless: signature.harmless.clone(),
-        excluded: Vec::new(),
         states,
         initial: StateId(0),
         obligations: Vec::new(),

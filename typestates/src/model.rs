@@ -78,10 +78,6 @@ pub struct Typestate {
     /// checker lets them pass. Any other method the protocol does not name has an unknown
     /// effect.
     pub harmless: Vec<MethodRef>,
-    /// Methods of the class the protocol leaves out of its alphabet on purpose, each group with
-    /// the reason: a call of one has an unknown effect, as for a method the protocol does not
-    /// name, but the library says why it is not classified.
-    pub excluded: Vec<Exclusion>,
     /// The states; [`StateId`] indexes this.
     pub states: Vec<State>,
     /// The state a fresh object starts in when created by the experiment's reset.
@@ -90,15 +86,6 @@ pub struct Typestate {
     pub obligations: Vec<crate::obligation::Obligation>,
     /// Traces the protocol must accept or reject; checked by the library tests.
     pub examples: Vec<Example>,
-}
-
-/// Methods a protocol leaves out of its alphabet, and why (`excluded: … because "…"`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Exclusion {
-    /// The methods left out.
-    pub methods: Vec<MethodRef>,
-    /// Why: "DRM keys have a protocol of their own, not learned".
-    pub reason: String,
 }
 
 /// A method the client calls.

@@ -229,7 +229,6 @@ impl Builder<'_> {
             callins,
             callbacks,
             harmless: Vec::new(),
-            excluded: Vec::new(),
             states,
             initial,
             obligations: Vec::new(),

@@ -55,9 +55,6 @@ struct TypestateDto {
     /// Methods that never change the state: a checker lets them pass.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     harmless: Vec<MethodDto>,
-    /// Methods left out of the alphabet on purpose, each group with the reason.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    excluded: Vec<ExclusionDto>,
     /// The name of the state a fresh object starts in.
     initial: String,
     /// The states, each with its transitions.
@@ -214,17 +211,6 @@ struct MethodDto {
     name: String,
     /// The parameter types as written in Java source, or `"any"` for any overload.
     params: ParamsDto,
-}
-
-/// Methods left out of the alphabet, and why.
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(rename = "Exclusion")]
-struct ExclusionDto {
-    /// The methods left out.
-    methods: Vec<MethodDto>,
-    /// Why they are left out.
-    reason: String,
 }
 
 /// What kind of member a method is.
