@@ -572,7 +572,7 @@ fn collect_classes<'a>(class: &'a Class, fqn: String, out: &mut Vec<(&'a Class, 
     out.push((class, fqn));
 }
 
-/// The methods the class (or a class nested in it) calls on itself whose body is the one that runs: private ones, and
+/// The methods the class calls on itself whose body is the one that runs: private ones, and
 /// those no subclass can override (final or static methods, methods of a final class, or of a
 /// class no class of the project extends); none named in a method reference.
 /// Non-private ones stay event handlers too: other code may call them.
@@ -597,7 +597,9 @@ fn collect_helpers<'a>(
             && method.kind == MethodKind::Method
             && method.body.is_some()
             && !method.modifiers.is_abstract
-            && called_in_place(places, fqn, &method.name)
+            && places
+                .self_calls
+                .contains(&(fqn.to_owned(), method.name.clone()))
             && !places.method_refs.contains(&method.name);
         if is_helper {
             let index = helpers.values().map(Vec::len).sum();
@@ -607,13 +609,6 @@ fn collect_helpers<'a>(
                 .push(Helper { method, index });
         }
     }
-}
-
-/// Whether code of the class `fqn` calls its method `name` on the object itself, or code of a
-/// class nested in it calls it unqualified: either way the call runs the body in place.
-fn called_in_place(places: &Places<'_>, fqn: &str, name: &str) -> bool {
-    let key = (fqn.to_owned(), name.to_owned());
-    places.self_calls.contains(&key) || places.enclosing_calls.contains(&key)
 }
 
 /// Each field initializer of `classes` that runs code of its own (see [`runs_code`]) as a

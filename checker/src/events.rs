@@ -14,7 +14,6 @@
 //!   So only the class's own code runs after the end: deferred code and private methods ([`Hub`]).
 //! - Handlers (`handlers`): methods others may call, methods named by references, lambdas and anonymous listeners.
 //! - Private methods the class calls itself are helpers, analysed at their call sites, not events.
-//!   One only a nested class calls is both: it also runs on the enclosing object at any time.
 //! - A driven method ([`ClassModel::driven`], from `clients.rs`) starts from unknown field states.
 //! - A last method ([`ClassModel::last`]) runs from the hub; its exit leads to no other event.
 //!

@@ -80,9 +80,6 @@ pub struct Places<'a> {
     pub method_refs: Vec<String>,
     /// `(class, method)` for every call on the object itself (`name(…)`, `this.name(…)`).
     pub self_calls: HashSet<(String, String)>,
-    /// `(class, method)` for every unqualified call from a nested class of `class` on a method
-    /// `class` declares (`openDatabase(…)` in an inner `Runnable`).
-    pub enclosing_calls: HashSet<(String, String)>,
     /// Every call and object creation, for related locations.
     pub sites: HashMap<ExprId, Site>,
     /// Locals whose object may be kept elsewhere: passed as an argument, assigned or copied to
@@ -431,13 +428,6 @@ impl<'a> Walker<'a> {
             let key = (self.current_class().to_owned(), call.name.clone());
             self.places.self_calls.insert(key);
         }
-        if call.receiver.is_none() {
-            let declaring = self.res.receiver_of(expr.id).map(|ty| ty.fqn.as_str());
-            if let Some(outer) = declaring.filter(|outer| encloses(outer, self.current_class())) {
-                let key = (outer.to_owned(), call.name.clone());
-                self.places.enclosing_calls.insert(key);
-            }
-        }
         if let Some(receiver) = &call.receiver {
             self.expr(receiver);
         } else if let Some(var) = self.this_var(self.res.receiver_of(expr.id)) {
@@ -642,12 +632,4 @@ impl<'a> Visitor<'a> for Walker<'a> {
     fn visit_local_function(&mut self, method: &'a Method) {
         self.method(method);
     }
-}
-
-/// Whether the class `outer` encloses the class `inner` (their fully qualified names): a
-/// nested class (`Outer.Inner`) or an anonymous one (`Outer$line:col`).
-pub(crate) fn encloses(outer: &str, inner: &str) -> bool {
-    inner
-        .strip_prefix(outer)
-        .is_some_and(|rest| rest.starts_with('.') || rest.starts_with('$'))
 }

@@ -17,7 +17,6 @@
 //! - An exception edge keeps the state from before the call.
 //! - Null checks, boolean callins (`hasNext()`) and flags refine the states on branch edges.
 //! - `BodyAnalysis::helper_call`: a private helper is analysed from the caller's state, memoised per entry state.
-//!   A nested class's unqualified call of an enclosing class's helper is one too; the enclosing object's fields stay out.
 //! - Its [`Returned`] summary makes the call stand for the field it returns, or for the object it made.
 //! - `BodyAnalysis::record`: the observations of the last pass, which `diagnostics` turns into findings.
 //! - [`ValueData::listeners`]: which listeners each path registered, so the event model runs one only where it was registered.
@@ -2374,7 +2373,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         let flag = |expr: &Expr| -> Option<Var> {
             match &expr.kind {
                 // What a helper returned; any other call's result is not followed.
-                ExprKind::Call(call) => self.helper(expr, call).map(|_| Var::Temp(expr.id)),
+                ExprKind::Call(call) => self.helper(call).map(|_| Var::Temp(expr.id)),
                 _ => {
                     let var = self.shared.places.var(expr)?;
                     (self.shared.protocol_of_var(var).is_none() && self.shared.follows_flag(var))
@@ -2622,7 +2621,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
     /// A call that is no callin of a tracked receiver: a private helper is analysed in
     /// place; any other method may do anything to the tracked objects passed to it.
     fn other_call(&self, expr: &Expr, call: &Call, env: &mut Env) -> bool {
-        if self.helper(expr, call).is_some() {
+        if self.helper(call).is_some() {
             return self.helper_call(expr, call, env, Pass::Fixpoint, &[]);
         }
         env.remove(&Var::Temp(expr.id));
@@ -2978,22 +2977,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         caught: &[String],
     ) -> bool {
         env.remove(&Var::Temp(expr.id));
-        let Some((class, helper)) = self.helper(expr, call) else {
+        let Some(helper) = self.helper(call) else {
             return true;
-        };
-        // An enclosing class's helper runs on the enclosing object, whose fields and `this`
-        // this class's analysis does not follow: what it does to them stays there.
-        let kept = |var: &Var| {
-            let enclosing = class != self.class
-                && matches!(var, Var::Field(owner, _) | Var::This(owner) if owner == class);
-            self.shared.survives(var) && !enclosing
-        };
-        // Its calls on those fields would be seen in no state here; the enclosing class's own
-        // events record its body, so it runs here only for what it does to this class's objects.
-        let pass = if class == self.class {
-            pass
-        } else {
-            Pass::Fixpoint
         };
         let recursive = self.shared.active_helpers.borrow().contains(&helper.index);
         if recursive || self.depth >= MAX_HELPER_DEPTH {
@@ -3059,7 +3044,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                 self.shared.active_helpers.borrow_mut().push(helper.index);
                 let mut result = analyze_within(
                     self.shared,
-                    class,
+                    self.class,
                     body,
                     entry,
                     pass,
@@ -3098,7 +3083,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             } else if !self.shared.survives(var) {
                 let moved = exit
                     .iter()
-                    .find(|(v, held)| kept(v) && held.alias == Some(group));
+                    .find(|(v, held)| self.shared.survives(v) && held.alias == Some(group));
                 if let Some((_, held)) = moved {
                     *value = held.clone();
                 }
@@ -3124,14 +3109,14 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
             value
         };
         for (var, value) in &exit {
-            if kept(var) {
+            if self.shared.survives(var) {
                 env.insert(var.clone(), carried(value));
             }
         }
         let path_facts = Arc::make_mut(&mut env.facts);
         path_facts.retain(|var, _| !matches!(var, Var::Field(..)));
         for (var, values) in exit.facts.iter() {
-            if matches!(var, Var::Field(..)) && kept(var) {
+            if matches!(var, Var::Field(..)) {
                 path_facts.insert(var.clone(), values.clone());
             } else if *var == RETURNED {
                 path_facts.insert(called.clone(), values.clone());
@@ -3144,7 +3129,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         }
         if let Some(returned) = result.returned {
             let place = returned.place.and_then(|place| {
-                if kept(&place) {
+                if self.shared.survives(&place) {
                     return Some(place);
                 }
                 bound
@@ -3161,7 +3146,7 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                     let mut value = returned.value;
                     let shared_group = value.alias.is_some_and(|group| {
                         exit.iter()
-                            .any(|(var, v)| kept(var) && v.alias == Some(group))
+                            .any(|(var, v)| self.shared.survives(var) && v.alias == Some(group))
                     });
                     if !shared_group {
                         value.alias = None;
@@ -3174,29 +3159,21 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
         true
     }
 
-    /// The helper that `call` (the expression `expr`) runs, if it runs one, with its class: a
-    /// helper of the class, or one of an enclosing class that an unqualified call names.
-    fn helper(&self, expr: &Expr, call: &Call) -> Option<(&str, Helper<'a>)> {
-        let class = match &call.receiver {
-            // An unqualified call may name a method of an enclosing class.
-            None => self
-                .shared
-                .res
-                .receiver_of(expr.id)
-                .map(|ty| ty.fqn.as_str())
-                .filter(|outer| crate::places::encloses(outer, self.class))
-                .unwrap_or(self.class),
-            Some(receiver) if matches!(receiver.kind, ExprKind::This(None)) => self.class,
-            Some(_) => return None,
+    /// The private helper of the class that `call` calls, if it calls one.
+    fn helper(&self, call: &Call) -> Option<Helper<'a>> {
+        let receiver_is_this = match &call.receiver {
+            None => true,
+            Some(receiver) => matches!(receiver.kind, ExprKind::This(None)),
         };
-        let helper = self
-            .shared
+        if !receiver_is_this {
+            return None;
+        }
+        self.shared
             .helpers
-            .get(&(class, call.name.as_str()))?
+            .get(&(self.class, call.name.as_str()))?
             .iter()
             .find(|h| h.method.params.len() == call.args.len())
-            .copied()?;
-        Some((class, helper))
+            .copied()
     }
 
     /// The return summary of a helper's body, from the states entering its `return`s.
