@@ -1195,11 +1195,14 @@ impl Lattice for FlowState {
                     let held = held.clone();
                     let mut current = held.clone();
                     current.take_path_facts(&path);
-                    changed |= current.join(&value);
+                    current.join(&value);
                     current.drop_path_facts(&mine.facts);
+                    // What changed is the value written back, not the joined one: the join
+                    // sees the path's facts it took, which the write-back drops again.
                     // Written back only when it differs, so that it stays shared where not.
                     if !current.includes(&held) {
                         mine.insert(var, current);
+                        changed = true;
                     }
                 }
                 None => {
