@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use typestates::library::Library;
 
 use crate::cfg::{Cfg, NodeKind};
-use crate::clients::{Clients, Fields, Order, Sites};
+use crate::clients::{Clients, Fields, Order, SiteTable, Sites};
 use crate::diagnostics::{self, Unreleased, Violation};
 use crate::events::{self, ClassModel, EventCode, Fresh, Runner};
 use crate::ir::{
@@ -462,7 +462,7 @@ fn analyze<R>(
             .cloned()
             .collect();
         Arc::new(Clients::new(
-            &Sites::of_file(ir, &res),
+            &SiteTable::of_file(Sites::of_file(ir, &res)),
             &tracked,
             &classes,
             &protocols,

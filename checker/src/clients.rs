@@ -181,13 +181,6 @@ struct Site {
     caught: Option<Arc<[String]>>,
 }
 
-impl Site {
-    /// The exceptions the caller's `catch`es around the call catch.
-    fn caught(&self) -> &[String] {
-        self.caught.as_deref().unwrap_or_default()
-    }
-}
-
 /// The calls a set of files makes on typed receivers, by method name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Sites {
@@ -221,56 +214,234 @@ impl Sites {
         for class in &ir.classes {
             walker.class(class, &qualify(ir.package.as_deref(), &class.name));
         }
-        let mut sites = walker.sites;
-        // The project keeps every file's sites until all are read: no spare capacity.
-        sites.by_method.values_mut().for_each(Vec::shrink_to_fit);
-        sites.by_method.shrink_to_fit();
-        sites.hidden.shrink_to_fit();
-        sites.companions.shrink_to_fit();
-        sites.untyped.shrink_to_fit();
-        sites
+        walker.sites
     }
 
-    /// Adds the sites of another file.
-    pub(crate) fn extend(&mut self, other: Sites) {
-        for (method, sites) in other.by_method {
-            self.by_method.entry(method).or_default().extend(sites);
+    /// The same sites with their names in `names`: a few bytes a site, and no name kept twice.
+    /// The order of each method's sites is kept.
+    pub(crate) fn pack(self, names: &mut Names) -> FileSites {
+        let mut sites = Vec::with_capacity(self.by_method.values().map(Vec::len).sum());
+        for (method, list) in &self.by_method {
+            let method = names.id(method);
+            for site in list {
+                sites.push(Packed {
+                    method,
+                    class: names.id(&site.class),
+                    caller: match &site.caller {
+                        Caller::Deferred => None,
+                        Caller::Method { class, method } => {
+                            Some((names.id(class), names.id(method)))
+                        }
+                    },
+                    caught: site.caught.as_ref().map(|list| names.list_id(list)),
+                    fresh: site.receiver == Receiver::Fresh,
+                    let_go: site.let_go,
+                });
+            }
         }
-        self.untyped.extend(other.untyped);
-        self.hidden.extend(other.hidden);
-        self.companions.extend(other.companions);
+        let mut pairs = |set: &mut dyn Iterator<Item = (&String, &String)>| -> Box<[(u32, u32)]> {
+            set.map(|(a, b)| (names.id(a), names.id(b))).collect()
+        };
+        FileSites {
+            sites: sites.into_boxed_slice(),
+            hidden: pairs(&mut self.hidden.iter().map(|(a, b)| (a, b))),
+            companions: pairs(&mut self.companions.iter()),
+            untyped: pairs(&mut self.untyped.iter().map(|(a, b)| (a, b))),
+        }
+    }
+}
+
+/// The names of a project's call sites ([`FileSites`], [`SiteTable`]), each kept once
+/// however many files name it.
+#[derive(Debug, Default)]
+pub(crate) struct Names {
+    ids: HashMap<Arc<str>, u32>,
+    names: Vec<Arc<str>>,
+    /// The lists of [`Site::caught`], each kept once.
+    list_ids: HashMap<Arc<[String]>, u32>,
+    lists: Vec<Arc<[String]>>,
+}
+
+impl Names {
+    fn id(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = u32::try_from(self.names.len()).expect("fewer than 2^32 names");
+        let name: Arc<str> = Arc::from(name);
+        self.ids.insert(name.clone(), id);
+        self.names.push(name);
+        id
     }
 
+    fn list_id(&mut self, list: &Arc<[String]>) -> u32 {
+        if let Some(&id) = self.list_ids.get(list) {
+            return id;
+        }
+        let id = u32::try_from(self.lists.len()).expect("fewer than 2^32 lists");
+        self.list_ids.insert(list.clone(), id);
+        self.lists.push(list.clone());
+        id
+    }
+
+    /// The id of `name`, if some site names it.
+    fn get(&self, name: &str) -> Option<u32> {
+        self.ids.get(name).copied()
+    }
+
+    fn name(&self, id: u32) -> &str {
+        &self.names[id as usize]
+    }
+}
+
+/// A [`Site`] with its names in [`Names`].
+#[derive(Debug, Clone, Copy)]
+struct Packed {
+    /// The method called (the constructor's name for a creation).
+    method: u32,
+    class: u32,
+    /// The caller, as (class, method); `None` for deferred code.
+    caller: Option<(u32, u32)>,
+    caught: Option<u32>,
+    /// Whether the receiver is [`Receiver::Fresh`].
+    fresh: bool,
+    let_go: bool,
+}
+
+/// The sites of one file, packed with the project's [`Names`]: what a project keeps of a file
+/// until all its files are read.
+#[derive(Debug, Default)]
+pub(crate) struct FileSites {
+    sites: Box<[Packed]>,
+    hidden: Box<[(u32, u32)]>,
+    companions: Box<[(u32, u32)]>,
+    untyped: Box<[(u32, u32)]>,
+}
+
+impl FileSites {
     /// The class whose name the members of the Kotlin companion object `class` are called
     /// through.
-    pub(crate) fn companion_of(&self, class: &str) -> Option<&str> {
-        self.companions.get(class).map(String::as_str)
+    pub(crate) fn companion_of<'n>(&self, names: &'n Names, class: &str) -> Option<&'n str> {
+        let class = names.get(class)?;
+        let (_, of) = self.companions.iter().find(|(c, _)| *c == class)?;
+        Some(names.name(*of))
     }
 
     /// The methods some code calls inside a `try` with `catch`es, as (receiver type, method).
-    pub(crate) fn calls_in_a_try(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.by_method.iter().flat_map(|(method, sites)| {
-            sites
-                .iter()
-                .filter(|site| site.caught.is_some())
-                .map(move |site| (&*site.class, method.as_str()))
-        })
+    pub(crate) fn calls_in_a_try<'n>(
+        &'n self,
+        names: &'n Names,
+    ) -> impl Iterator<Item = (&'n str, &'n str)> {
+        self.sites
+            .iter()
+            .filter(|site| site.caught.is_some())
+            .map(|site| (names.name(site.class), names.name(site.method)))
     }
 
     /// The methods some code calls on an object it does not own ([`Receiver::Held`]), as
     /// (receiver type, method), with the methods those calls are made from, as (class, method).
-    pub(crate) fn held_calls(&self) -> impl Iterator<Item = ((&str, &str), (&str, &str))> {
-        self.by_method.iter().flat_map(|(method, sites)| {
-            sites.iter().filter_map(move |site| match &site.caller {
-                Caller::Method {
-                    class,
-                    method: caller,
-                } if site.receiver == Receiver::Held => {
-                    Some(((&*site.class, method.as_str()), (&**class, &**caller)))
-                }
-                _ => None,
+    pub(crate) fn held_calls<'n>(
+        &'n self,
+        names: &'n Names,
+    ) -> impl Iterator<Item = ((&'n str, &'n str), (&'n str, &'n str))> {
+        self.sites
+            .iter()
+            .filter(|site| !site.fresh)
+            .filter_map(|site| {
+                let (class, method) = site.caller?;
+                Some((
+                    (names.name(site.class), names.name(site.method)),
+                    (names.name(class), names.name(method)),
+                ))
             })
+    }
+}
+
+/// The calls of a set of files by method, packed ([`FileSites`]): what [`Clients::new`] reads.
+#[derive(Debug, Default)]
+pub struct SiteTable {
+    names: Names,
+    by_method: HashMap<u32, Vec<Packed>>,
+    hidden: HashSet<(u32, u32)>,
+    untyped: HashSet<(u32, u32)>,
+}
+
+impl SiteTable {
+    /// An empty table for sites packed with `names`.
+    pub(crate) fn new(names: Names) -> SiteTable {
+        SiteTable {
+            names,
+            ..SiteTable::default()
+        }
+    }
+
+    /// The sites of one file.
+    pub(crate) fn of_file(sites: Sites) -> SiteTable {
+        let mut names = Names::default();
+        let file = sites.pack(&mut names);
+        let mut table = SiteTable::new(names);
+        table.add(&file);
+        table
+    }
+
+    /// Adds the sites of a file packed with this table's names, after those added before.
+    pub(crate) fn add(&mut self, file: &FileSites) {
+        for site in &file.sites {
+            self.by_method.entry(site.method).or_default().push(*site);
+        }
+        self.hidden.extend(file.hidden.iter().copied());
+        self.untyped.extend(file.untyped.iter().copied());
+    }
+
+    /// The calls of `method`, in the order they were added.
+    fn of_method<'t>(&'t self, method: &str) -> impl Iterator<Item = View<'t>> {
+        let sites = self.names.get(method).and_then(|m| self.by_method.get(&m));
+        sites.into_iter().flatten().map(|site| View {
+            class: self.names.name(site.class),
+            receiver: if site.fresh {
+                Receiver::Fresh
+            } else {
+                Receiver::Held
+            },
+            caller: site.caller,
+            let_go: site.let_go,
+            caught: site.caught.map_or(&[], |id| &self.names.lists[id as usize]),
+            table: self,
         })
+    }
+
+    /// Whether some code calls `method` on a receiver of unknown type, in the package root `root`.
+    fn untyped(&self, root: &str, method: &str) -> bool {
+        let (Some(root), Some(method)) = (self.names.get(root), self.names.get(method)) else {
+            return false;
+        };
+        self.untyped.contains(&(root, method))
+    }
+}
+
+/// A site of a [`SiteTable`], its names read.
+struct View<'t> {
+    class: &'t str,
+    receiver: Receiver,
+    caller: Option<(u32, u32)>,
+    let_go: bool,
+    /// The exceptions the caller's `catch`es around the call catch (simple names).
+    caught: &'t [String],
+    table: &'t SiteTable,
+}
+
+impl<'t> View<'t> {
+    /// The caller, as (class, method); `None` for deferred code.
+    fn caller(&self) -> Option<(&'t str, &'t str)> {
+        let (class, method) = self.caller?;
+        let names = &self.table.names;
+        Some((names.name(class), names.name(method)))
+    }
+
+    /// Whether only the project can call the caller ([`Sites::hidden`]).
+    fn caller_hidden(&self) -> bool {
+        self.caller
+            .is_some_and(|caller| self.table.hidden.contains(&caller))
     }
 }
 
@@ -314,7 +485,7 @@ impl Clients {
     /// module documentation, over the methods the wrappers' callers reach back to.
     /// Finds what every call of the methods of `catching` catches.
     pub fn new(
-        sites: &Sites,
+        sites: &SiteTable,
         wrappers: &[Wrapper],
         catching: &[Wrapper],
         protocols: &Protocols<'_>,
@@ -452,7 +623,7 @@ enum Calls {
 
 /// The methods a solve looks at, each with the calls that may make it free.
 struct Graph<'s, 'p, 'l> {
-    sites: &'s Sites,
+    sites: &'s SiteTable,
     protocols: &'p Protocols<'l>,
     /// Each class met with its supertypes.
     ancestors: HashMap<String, HashSet<String>>,
@@ -500,19 +671,15 @@ impl Graph<'_, '_, '_> {
     fn called(&mut self, class: &str, method: &str) -> bool {
         let sites = self.sites;
         let root = package_root(class);
-        let untyped = (root.to_owned(), method.to_owned());
-        let by_project = |site: &&Site| match &site.caller {
-            Caller::Method { class: owner, .. } => **owner != *class && package_root(owner) == root,
-            Caller::Deferred => true,
+        let by_project = |site: &View<'_>| match site.caller() {
+            Some((owner, _)) => owner != class && package_root(owner) == root,
+            None => true,
         };
-        sites.untyped.contains(&untyped)
+        sites.untyped(root, method)
             || sites
-                .by_method
-                .get(method)
-                .into_iter()
-                .flatten()
+                .of_method(method)
                 .filter(by_project)
-                .any(|site| self.related(class, &site.class))
+                .any(|site| self.related(class, site.class))
     }
 
     /// Whether `method` of `class` has calls, and every caller lets go of the object after
@@ -520,8 +687,8 @@ impl Graph<'_, '_, '_> {
     fn let_go_by_every_caller(&mut self, class: &str, method: &str) -> bool {
         let sites = self.sites;
         let mut any = false;
-        for site in sites.by_method.get(method).into_iter().flatten() {
-            if self.related(class, &site.class) {
+        for site in sites.of_method(method) {
+            if self.related(class, site.class) {
                 if !site.let_go {
                     return false;
                 }
@@ -569,21 +736,21 @@ impl Graph<'_, '_, '_> {
         visiting.push((class.to_owned(), method.to_owned()));
         let sites = self.sites;
         let mut caught: Option<Vec<String>> = None;
-        for site in sites.by_method.get(method).into_iter().flatten() {
-            if !self.related(class, &site.class) {
+        for site in sites.of_method(method) {
+            if !self.related(class, site.class) {
                 continue;
             }
-            let mut here = site.caught().to_vec();
-            if let Caller::Method { class, method } = &site.caller {
+            let mut here = site.caught.to_vec();
+            if let Some((class, method)) = site.caller() {
                 let key = (class.to_string(), method.to_string());
                 // Code outside the project may call an exported method with no `try`.
-                if sites.hidden.contains(&key) && !visiting.contains(&key) {
+                if site.caller_hidden() && !visiting.contains(&key) {
                     let above = self.caught_up_from(&key.0, &key.1, visiting);
                     here.extend(
                         above
                             .into_iter()
                             .flatten()
-                            .filter(|t| !site.caught().contains(t)),
+                            .filter(|t| !site.caught.contains(t)),
                     );
                 }
             }
@@ -610,17 +777,17 @@ impl Graph<'_, '_, '_> {
         let sites = self.sites;
         let mut edges = Vec::new();
         let mut related = false;
-        for site in sites.by_method.get(&method).into_iter().flatten() {
-            if !self.related(&class, &site.class) {
+        for site in sites.of_method(&method) {
+            if !self.related(&class, site.class) {
                 continue;
             }
             related = true;
             if site.receiver == Receiver::Fresh {
                 continue;
             }
-            edges.push(match &site.caller {
-                Caller::Deferred => Edge::Deferred,
-                Caller::Method { class, method } => Edge::From(self.node(class, method)),
+            edges.push(match site.caller() {
+                None => Edge::Deferred,
+                Some((class, method)) => Edge::From(self.node(class, method)),
             });
         }
         if related {

@@ -24,19 +24,23 @@
 //! The project holds no file's text: it asks its [`Sources`] for one each time a pass needs it, and drops it after.
 //! The passes that read texts are the prefilter, lowering, typing calls again, and the check.
 //! Between passes it keeps a file's IR within the budget; the classes it declares go into the project's supertypes and member types as it is lowered.
-//! It keeps its call sites ([`Sites`]) and its wrappers too.
+//! It keeps its call sites, packed with names shared by all files ([`FileSites`]).
+//! It keeps its wrappers only while a pass may still ask for them.
+//! Each lowered file is taken in as it is done: a round's files are never all held at once.
 //! A file whose text cannot be read again as it was first is reported by [`Project::unread`], without findings.
 
 use rustc_hash::FxHashSet as HashSet;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use typestates::library::Library;
 
 use crate::check::{check_lowered, declared_classes};
-use crate::clients::{package_root, wrappers, Clients, Fields, Order, Sites, Wrapper};
+use crate::clients::{
+    package_root, wrappers, Clients, Fields, FileSites, Names, Order, SiteTable, Sites, Wrapper,
+};
 use crate::events::Component;
 use crate::ir::Language;
 use crate::ir::{SourceIr, Span};
@@ -55,9 +59,10 @@ pub const KEPT_TEXT_BYTES: usize = 5 << 20;
 struct Lowered {
     /// The IR, unless keeping it would pass the memory budget ([`KEPT_TEXT_BYTES`]).
     ir: Option<SourceIr>,
-    /// The calls it makes on typed receivers ([`crate::clients`]).
-    sites: Sites,
-    /// Its classes that keep protocol objects in fields.
+    /// The calls it makes on typed receivers ([`crate::clients`]), their names in
+    /// [`Discovery::names`].
+    sites: FileSites,
+    /// Its classes, with their methods: kept only while a pass may ask for them.
     wrappers: Vec<Wrapper>,
 }
 
@@ -108,6 +113,7 @@ impl<'a> Project<'a> {
                 library_only: &library_only,
                 limit: config.time_limit,
                 budget: &budget,
+                wrappers: true,
             },
             jobs,
             filter: NameFilter::new(library),
@@ -119,6 +125,7 @@ impl<'a> Project<'a> {
             members: Members::default(),
             pending: Vec::new(),
             needed: HashSet::default(),
+            names: Names::default(),
         };
         let mut todo = Vec::new();
         for i in 0..files.len() {
@@ -140,7 +147,7 @@ impl<'a> Project<'a> {
         any_order.clients = Some(Arc::new(Clients::default()));
         let mut suspects = Vec::new();
         for (i, slot) in found.lowered.iter().enumerate() {
-            let Some(Lowered { ir, wrappers, .. }) = slot else {
+            let Some(Lowered { ir, wrappers, .. }) = slot.as_deref() else {
                 continue;
             };
             if !wrappers.iter().any(|w| w.fields == Fields::Tracked) {
@@ -173,12 +180,20 @@ impl<'a> Project<'a> {
                     .filter(|w| w.methods.iter().any(|(_, span)| reported(span)))
                     .cloned(),
             );
-            first[i] = Some(result);
+            first[i] = Some(Box::new(result));
         }
         // A method of a class with no protocol fields may have findings its callers catch:
         // follow the callers of those some call in a `try` ([`Clients::caught_by_callers`]).
         // Only their direct callers matter: the files naming them are read, with no chain up.
         let called = found.called_in_a_try();
+        // From here on only the final pass asks for wrappers, and only of the files with a
+        // first result: the others are dropped, and the files read from here on keep none.
+        found.lowering.wrappers = false;
+        for (file, first) in found.lowered.iter_mut().zip(&first) {
+            if let Some(file) = file.as_mut().filter(|_| first.is_none()) {
+                file.wrappers = Vec::new();
+            }
+        }
         let mut catching = suspects.clone();
         let methods = suspects
             .iter()
@@ -231,9 +246,9 @@ impl<'a> Project<'a> {
         };
         config.supertypes = found.interim.clone();
         let protocols = Protocols::with_project(library, &config.supertypes).with_members(&members);
-        let mut sites = Sites::default();
+        let mut sites = SiteTable::new(std::mem::take(&mut found.names));
         for file in found.lowered.iter_mut().flatten() {
-            sites.extend(std::mem::take(&mut file.sites));
+            sites.add(&std::mem::take(&mut file.sites));
         }
         let clients = Clients::new(&sites, &suspects, &catching, &protocols);
         // A first result stands only where nothing it was checked with changed: a class read
@@ -283,9 +298,11 @@ impl<'a> Project<'a> {
                 ) {
                     _ if unread => Slot::Unread,
                     (Some(_), _) if !analysed => Slot::Skipped,
-                    (Some(_), Some(result)) => Slot::Checked(Box::new(result)),
-                    (Some(Lowered { ir: Some(ir), .. }), None) => Slot::Kept(Box::new(ir)),
-                    (Some(Lowered { ir: None, .. }), None) => Slot::Relower,
+                    (Some(_), Some(result)) => Slot::Checked(result),
+                    (Some(file), None) => match file.ir {
+                        Some(ir) => Slot::Kept(Box::new(ir)),
+                        None => Slot::Relower,
+                    },
                     (None, _) if failed => Slot::Failed,
                     (None, _) if out_of_time => Slot::OutOfTime,
                     (None, _) => Slot::Skipped,
@@ -384,7 +401,8 @@ struct Discovery<'a, 'p, 'l> {
     lowering: Lowering<'a, 'p, 'l>,
     jobs: usize,
     filter: NameFilter,
-    lowered: Vec<Option<Lowered>>,
+    /// What is kept of each file lowered, boxed: most files of a large project are not.
+    lowered: Vec<Option<Box<Lowered>>>,
     failed: Vec<bool>,
     out_of_time: Vec<bool>,
     /// The files whose text could not be read again as it was first.
@@ -399,6 +417,8 @@ struct Discovery<'a, 'p, 'l> {
     /// The methods, as (class, method), whose callers must be seen: wrappers' methods with
     /// findings, and the methods that call them on objects they do not own.
     needed: HashSet<(String, String)>,
+    /// The names of the lowered files' call sites, each kept once.
+    names: Names,
 }
 
 impl Discovery<'_, '_, '_> {
@@ -407,23 +427,32 @@ impl Discovery<'_, '_, '_> {
     /// name turns up.
     fn lower(&mut self, mut todo: Vec<usize>) {
         while !todo.is_empty() {
-            for (i, result) in self.lowering.all(&todo, self.jobs) {
-                match result {
+            // Each file is taken in as it is lowered: a round's files are never all held at once.
+            self.lowering
+                .all(&todo, self.jobs, |i, result| match result {
                     Outcome::Lowered(file) => {
-                        let (file, classes) = *file;
+                        let Read {
+                            ir,
+                            sites,
+                            wrappers,
+                            classes,
+                        } = *file;
                         for info in classes {
                             add_supertypes(&mut self.interim, &info.fqn, &info.supertypes);
                             add_types(&mut self.members.returns, &info.fqn, &info.returns);
                             add_types(&mut self.members.fields, &info.fqn, &info.fields);
                             self.pending.push(info.fqn);
                         }
-                        self.lowered[i] = Some(file);
+                        self.lowered[i] = Some(Box::new(Lowered {
+                            ir,
+                            sites: sites.pack(&mut self.names),
+                            wrappers,
+                        }));
                     }
                     Outcome::OutOfTime => self.out_of_time[i] = true,
                     Outcome::Panicked => self.failed[i] = true,
                     Outcome::Unread => self.unread[i] = true,
-                }
-            }
+                });
             let mut new_names = NameFilter::default();
             let protocols = Protocols::with_project(self.library, &self.interim);
             let filter = &mut self.filter;
@@ -455,7 +484,7 @@ impl Discovery<'_, '_, '_> {
             .lowered
             .iter()
             .flatten()
-            .flat_map(|file| file.sites.calls_in_a_try())
+            .flat_map(|file| file.sites.calls_in_a_try(&self.names))
             .collect();
         let protocols = Protocols::with_project(self.library, &self.interim);
         let mut out = Vec::new();
@@ -504,7 +533,7 @@ impl Discovery<'_, '_, '_> {
                 .lowered
                 .iter()
                 .flatten()
-                .flat_map(|file| file.sites.held_calls())
+                .flat_map(|file| file.sites.held_calls(&self.names))
                 .filter(|(callee, caller)| {
                     self.needed.contains(&own(*callee)) && !self.needed.contains(&own(*caller))
                 })
@@ -523,7 +552,7 @@ impl Discovery<'_, '_, '_> {
                 .lowered
                 .iter()
                 .flatten()
-                .find_map(|file| file.sites.companion_of(class));
+                .find_map(|file| file.sites.companion_of(&self.names, class));
             for name in [Some(simple_name(class)), companion_of.map(simple_name)]
                 .into_iter()
                 .flatten()
@@ -585,7 +614,7 @@ impl Discovery<'_, '_, '_> {
                 },
             };
             let res = crate::resolve::resolve(ir, protocols);
-            file.sites = Sites::of_file(ir, &res);
+            file.sites = Sites::of_file(ir, &res).pack(&mut self.names);
         }
     }
 }
@@ -636,13 +665,21 @@ pub(crate) fn lower_within(language: Language, text: &str, limit: Duration) -> O
 /// What lowering one file gave.
 enum Outcome {
     /// What is kept of the file, and the classes it declares.
-    Lowered(Box<(Lowered, Vec<ClassInfo>)>),
+    Lowered(Box<Read>),
     /// Parsing ran out of time.
     OutOfTime,
     /// Lowering panicked.
     Panicked,
     /// The text could not be read again as it was first.
     Unread,
+}
+
+/// A file lowered: its IR while the budget lasts, its calls, wrappers and classes.
+struct Read {
+    ir: Option<SourceIr>,
+    sites: Sites,
+    wrappers: Vec<Wrapper>,
+    classes: Vec<ClassInfo>,
 }
 
 /// What lowering a round of files needs.
@@ -653,30 +690,39 @@ struct Lowering<'f, 'p, 'l> {
     limit: Duration,
     /// The source bytes whose IR may still be kept.
     budget: &'f AtomicUsize,
+    /// Whether to find the files' wrappers.
+    wrappers: bool,
 }
 
 impl Lowering<'_, '_, '_> {
     /// Lowers the files `todo` names and resolves their class declarations, on up to `jobs`
     /// threads, parsing each within the limit and keeping its IR while the budget lasts.
-    fn all(&self, todo: &[usize], jobs: usize) -> Vec<(usize, Outcome)> {
+    /// Gives each file to `take` as it is done, on the calling thread (in `todo`'s order on one).
+    fn all(&self, todo: &[usize], jobs: usize, mut take: impl FnMut(usize, Outcome)) {
         let jobs = jobs.clamp(1, todo.len().max(1));
         if jobs == 1 {
-            return todo.iter().map(|&i| (i, self.one(i))).collect();
+            todo.iter().for_each(|&i| take(i, self.one(i)));
+            return;
         }
         let next = AtomicUsize::new(0);
-        let out = Mutex::new(Vec::with_capacity(todo.len()));
+        let (send, receive) = std::sync::mpsc::sync_channel(jobs);
         std::thread::scope(|scope| {
             for _ in 0..jobs {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
+                let send = send.clone();
+                let next = &next;
+                scope.spawn(move || {
                     while let Some(&i) = todo.get(next.fetch_add(1, Ordering::Relaxed)) {
-                        mine.push((i, self.one(i)));
+                        if send.send((i, self.one(i))).is_err() {
+                            break;
+                        }
                     }
-                    out.lock().unwrap_or_else(|e| e.into_inner()).extend(mine);
                 });
             }
+            drop(send);
+            receive
+                .into_iter()
+                .for_each(|(i, outcome)| take(i, outcome));
         });
-        out.into_inner().unwrap_or_else(|e| e.into_inner())
     }
 
     fn one(&self, i: usize) -> Outcome {
@@ -689,7 +735,11 @@ impl Lowering<'_, '_, '_> {
                 let classes = declared_classes(&ir, self.library_only);
                 let res = crate::resolve::resolve(&ir, self.library_only);
                 let sites = Sites::of_file(&ir, &res);
-                let wrappers = wrappers(&ir, &res, self.library_only);
+                let wrappers = if self.wrappers {
+                    wrappers(&ir, &res, self.library_only)
+                } else {
+                    Vec::new()
+                };
                 let len = text.len();
                 let kept = self
                     .budget
@@ -697,12 +747,12 @@ impl Lowering<'_, '_, '_> {
                         left.checked_sub(len)
                     })
                     .is_ok();
-                let file = Lowered {
+                Read {
                     ir: kept.then_some(ir),
                     sites,
                     wrappers,
-                };
-                (file, classes)
+                    classes,
+                }
             })
         }))
         .map_or(Outcome::Panicked, |lowered| {
