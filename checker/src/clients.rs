@@ -93,7 +93,7 @@ use crate::inline::inlined;
 use crate::inline::{Binds, Inlined};
 use crate::ir::{
     BinaryOp, Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr,
-    StmtKind,
+    Span, StmtKind,
 };
 use crate::protocols::Protocols;
 use crate::resolve::{is_collection, qualify, Binding, LocalId, Resolution};
@@ -384,6 +384,11 @@ impl SiteTable {
         table
     }
 
+    /// The names its sites are packed with.
+    pub(crate) fn names(&self) -> &Names {
+        &self.names
+    }
+
     /// Adds the sites of a file packed with this table's names, after those added before.
     pub(crate) fn add(&mut self, file: &FileSites) {
         for site in &file.sites {
@@ -451,11 +456,43 @@ impl<'t> View<'t> {
 pub struct Wrapper {
     /// The fully qualified name.
     pub class: String,
-    /// Its methods' names, with where each is declared.
-    pub methods: Vec<(String, crate::ir::Span)>,
+    /// Its methods' names.
+    pub methods: Vec<String>,
     /// Whether its fields hold protocol objects: only then does the order of its methods
     /// matter.
     pub fields: Fields,
+}
+
+impl Wrapper {
+    /// The same wrapper with its names in `names`.
+    pub(crate) fn pack(&self, names: &mut Names) -> PackedWrapper {
+        PackedWrapper {
+            class: names.id(&self.class),
+            methods: self.methods.iter().map(|m| names.id(m)).collect(),
+            fields: self.fields,
+        }
+    }
+}
+
+/// A [`Wrapper`] with its names in [`Names`]: what a project keeps of a file's classes.
+#[derive(Debug)]
+pub(crate) struct PackedWrapper {
+    class: u32,
+    methods: Box<[u32]>,
+    /// What its fields hold.
+    pub(crate) fields: Fields,
+}
+
+impl PackedWrapper {
+    /// The fully qualified name.
+    pub(crate) fn class<'n>(&self, names: &'n Names) -> &'n str {
+        names.name(self.class)
+    }
+
+    /// Its methods' names.
+    pub(crate) fn methods<'n>(&'n self, names: &'n Names) -> impl Iterator<Item = &'n str> {
+        self.methods.iter().map(|&m| names.name(m))
+    }
 }
 
 /// What a [`Wrapper`]'s fields hold.
@@ -502,7 +539,7 @@ impl Clients {
             caught_above: HashMap::default(),
         };
         for wrapper in wrappers {
-            for (method, _) in &wrapper.methods {
+            for method in &wrapper.methods {
                 graph.node(&wrapper.class, method);
             }
         }
@@ -511,7 +548,7 @@ impl Clients {
         }
         let methods = |of: &'_ [Wrapper]| {
             of.iter()
-                .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
+                .flat_map(|w| w.methods.iter().map(|m| (w.class.clone(), m.clone())))
                 .collect::<Vec<_>>()
         };
         let last = methods(wrappers)
@@ -799,12 +836,25 @@ impl Graph<'_, '_, '_> {
 /// The classes `ir` declares (typed by `res`), each marked by whether it keeps objects of a
 /// protocol of `protocols` in fields ([`Fields`]).
 pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_>) -> Vec<Wrapper> {
+    wrappers_with_spans(ir, res, protocols)
+        .into_iter()
+        .map(|(wrapper, _)| wrapper)
+        .collect()
+}
+
+/// [`wrappers`], each with where its methods are declared, in the order of
+/// [`Wrapper::methods`].
+pub(crate) fn wrappers_with_spans(
+    ir: &SourceIr,
+    res: &Resolution,
+    protocols: &Protocols<'_>,
+) -> Vec<(Wrapper, Vec<Span>)> {
     fn visit(
         class: &Class,
         fqn: &str,
         res: &Resolution,
         protocols: &Protocols<'_>,
-        out: &mut Vec<Wrapper>,
+        out: &mut Vec<(Wrapper, Vec<Span>)>,
     ) {
         let Some(fqn) = res.class(fqn).map(|info| info.fqn.as_str()) else {
             return;
@@ -813,20 +863,20 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
             res.type_of_field(fqn, &field.name)
                 .is_some_and(|ty| protocols.protocol_of(&ty.fqn).is_some())
         });
-        out.push(Wrapper {
+        let methods = class
+            .methods
+            .iter()
+            .filter(|m| m.kind == MethodKind::Method);
+        let wrapper = Wrapper {
             class: fqn.to_owned(),
-            methods: class
-                .methods
-                .iter()
-                .filter(|m| m.kind == MethodKind::Method)
-                .map(|m| (m.name.clone(), m.span))
-                .collect(),
+            methods: methods.clone().map(|m| m.name.clone()).collect(),
             fields: if tracks {
                 Fields::Tracked
             } else {
                 Fields::Untracked
             },
-        });
+        };
+        out.push((wrapper, methods.map(|m| m.span).collect()));
         for nested in class
             .classes
             .iter()

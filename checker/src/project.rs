@@ -39,7 +39,8 @@ use typestates::library::Library;
 
 use crate::check::{check_lowered, declared_classes};
 use crate::clients::{
-    package_root, wrappers, Clients, Fields, FileSites, Names, Order, SiteTable, Sites, Wrapper,
+    package_root, wrappers, wrappers_with_spans, Clients, Fields, FileSites, Names, Order,
+    PackedWrapper, SiteTable, Sites, Wrapper,
 };
 use crate::events::Component;
 use crate::ir::Language;
@@ -62,8 +63,9 @@ struct Lowered {
     /// The calls it makes on typed receivers ([`crate::clients`]), their names in
     /// [`Discovery::names`].
     sites: FileSites,
-    /// Its classes, with their methods: kept only while a pass may ask for them.
-    wrappers: Vec<Wrapper>,
+    /// Its classes, with their methods (names in [`Discovery::names`]): kept only while a
+    /// pass may ask for them.
+    wrappers: Box<[PackedWrapper]>,
 }
 
 /// What the project holds of one file.
@@ -157,13 +159,18 @@ impl<'a> Project<'a> {
                 found.unread[i] = true;
                 continue;
             };
-            let result = match ir {
-                Some(ir) => check_lowered(library, &text, ir, &any_order),
+            let relowered;
+            let ir = match ir {
+                Some(ir) => ir,
                 None => match lower_within(files.language(i), &text, config.time_limit) {
-                    Some(ir) => check_lowered(library, &text, &ir, &any_order),
+                    Some(ir) => {
+                        relowered = ir;
+                        &relowered
+                    }
                     None => continue,
                 },
             };
+            let result = check_lowered(library, &text, ir, &any_order);
             // Only the wrappers with findings, leak reports included: the others have nothing
             // a client could change. All their methods: one without findings may be the last
             // its clients call.
@@ -173,13 +180,17 @@ impl<'a> Project<'a> {
                     .chain(result.unreleased.iter().map(|u| u.span))
                     .any(|at| span.contains(at))
             };
-            suspects.extend(
-                wrappers
-                    .iter()
-                    .filter(|w| w.fields == Fields::Tracked)
-                    .filter(|w| w.methods.iter().any(|(_, span)| reported(span)))
-                    .cloned(),
-            );
+            // Where the methods are declared is asked again of the IR: it is not kept.
+            if !result.violations.is_empty() || !result.unreleased.is_empty() {
+                let res = crate::resolve::resolve(ir, &library_only);
+                suspects.extend(
+                    wrappers_with_spans(ir, &res, &library_only)
+                        .into_iter()
+                        .filter(|(w, _)| w.fields == Fields::Tracked)
+                        .filter(|(_, spans)| spans.iter().any(reported))
+                        .map(|(w, _)| w),
+                );
+            }
             first[i] = Some(Box::new(result));
         }
         // A method of a class with no protocol fields may have findings its callers catch:
@@ -191,13 +202,13 @@ impl<'a> Project<'a> {
         found.lowering.wrappers = false;
         for (file, first) in found.lowered.iter_mut().zip(&first) {
             if let Some(file) = file.as_mut().filter(|_| first.is_none()) {
-                file.wrappers = Vec::new();
+                file.wrappers = Box::default();
             }
         }
         let mut catching = suspects.clone();
         let methods = suspects
             .iter()
-            .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
+            .flat_map(|w| w.methods.iter().map(|m| (w.class.clone(), m.clone())))
             .collect();
         need(&mut found.needed, &found.interim, methods);
         // The files read from here on are read for their calls: their IR is not kept.
@@ -265,12 +276,14 @@ impl<'a> Project<'a> {
         if changed {
             first.iter_mut().for_each(|result| *result = None);
         }
+        let names = sites.names();
         for (i, slot) in found.lowered.iter().enumerate() {
-            let drives = |w: &Wrapper| {
-                w.methods.iter().any(|(m, _)| {
-                    clients.order(&w.class, m) != Order::Free
-                        || !clients.caught_by_callers(&w.class, m).is_empty()
-                        || clients.called_only_outside(&w.class, m)
+            let drives = |w: &PackedWrapper| {
+                let class = w.class(names);
+                w.methods(names).any(|m| {
+                    clients.order(class, m) != Order::Free
+                        || !clients.caught_by_callers(class, m).is_empty()
+                        || clients.called_only_outside(class, m)
                 })
             };
             if slot
@@ -443,6 +456,7 @@ impl Discovery<'_, '_, '_> {
                             add_types(&mut self.members.fields, &info.fqn, &info.fields);
                             self.pending.push(info.fqn);
                         }
+                        let wrappers = wrappers.iter().map(|w| w.pack(&mut self.names)).collect();
                         self.lowered[i] = Some(Box::new(Lowered {
                             ir,
                             sites: sites.pack(&mut self.names),
@@ -490,17 +504,18 @@ impl Discovery<'_, '_, '_> {
         let mut out = Vec::new();
         let untracked = self.lowered.iter().flatten().flat_map(|f| &f.wrappers);
         for wrapper in untracked.filter(|w| w.fields == Fields::Untracked) {
-            let types: Vec<&str> = protocols.ancestors(&wrapper.class).collect();
+            let class = wrapper.class(&self.names);
+            let types: Vec<&str> = protocols.ancestors(class).collect();
             let methods: Vec<_> = wrapper
-                .methods
-                .iter()
-                .filter(|(m, _)| types.iter().any(|ty| called.contains(&(*ty, m.as_str()))))
-                .cloned()
+                .methods(&self.names)
+                .filter(|m| types.iter().any(|ty| called.contains(&(*ty, *m))))
+                .map(str::to_owned)
                 .collect();
             if !methods.is_empty() {
                 out.push(Wrapper {
+                    class: class.to_owned(),
                     methods,
-                    ..wrapper.clone()
+                    fields: wrapper.fields,
                 });
             }
         }
