@@ -7,7 +7,7 @@
 //!
 //! The IR of the analysed files is kept up to [`KEPT_TEXT_BYTES`] of their source text, spent as files are lowered.
 //! The IR and what is kept with it take about 17 times the text.
-//! With 5 MiB, checking the benchmark corpus peaks near 158 MiB (`bench/checker/memory.sh`).
+//! With 5 MiB, checking the benchmark corpus peaks near 145 MiB (`bench/checker/memory.sh`).
 //! With 7 MiB it passed 200 MB.
 //! The IR of files past it is dropped at once, and they are lowered again when checked.
 //! That bounds the memory of very large projects, at the cost of a second lowering of those files.
