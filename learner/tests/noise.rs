@@ -9,10 +9,14 @@
 //! Without `TYPESTAR_SLOW=1`, AsyncTask with 4 seeds; with it, three classes with 10 seeds
 //! (about three minutes of CPU in a debug build).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
 use learner::oracle::pipeline::Confirmation;
 use learner::simulation::{learn_noisy, state_bound, EquivalenceChoice};
 use learner::End;
 use typestates::library::Library;
+use typestates::Typestate;
 
 #[tokio::test]
 async fn a_noisy_run_learns_the_noise_free_model_or_stops() {
@@ -112,4 +116,155 @@ async fn the_default_outvotes_what_fewer_runs_of_each_trace_learn_wrong() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A system whose callback comes late once, while an equivalence query runs: the first
+/// callback there on a run prefix the system never ran before answers `quiet`.
+/// The equivalence oracle's fresh word then disagrees with a right hypothesis: a one-off
+/// counterexample, not a property of the class.
+struct LateOnceWhileChecking {
+    inner: learner::backend::model::ModelSul,
+    run: Vec<learner::Input>,
+    ran: std::collections::HashSet<Vec<learner::Input>>,
+    checking: Arc<AtomicBool>,
+    late: Arc<AtomicBool>,
+}
+
+impl learner::oracle::sul::Sul for LateOnceWhileChecking {
+    async fn reset(&mut self) -> Result<(), learner::oracle::sul::SulError> {
+        self.run.clear();
+        self.inner.reset().await
+    }
+
+    async fn step(
+        &mut self,
+        input: learner::Input,
+    ) -> Result<learner::Output, learner::oracle::sul::SulError> {
+        let output = self.inner.step(input).await?;
+        self.run.push(input);
+        let fresh = self.ran.insert(self.run.clone());
+        if fresh
+            && matches!(output, learner::Output::Callback(_))
+            && self.checking.load(Ordering::Relaxed)
+            && !self.late.swap(true, Ordering::Relaxed)
+        {
+            return Ok(learner::Output::Quiet);
+        }
+        Ok(output)
+    }
+}
+
+/// Tells the system when an equivalence query runs, and keeps the largest hypothesis.
+struct Watch {
+    checking: Arc<AtomicBool>,
+    largest: usize,
+}
+
+impl learner::Progress for Watch {
+    fn update(&mut self, update: learner::ProgressUpdate) {
+        self.checking.store(
+            update.phase == learner::learn::Phase::Checking,
+            Ordering::Relaxed,
+        );
+        self.largest = self.largest.max(update.n_states);
+    }
+}
+
+/// Learns `model` under `equivalence` with L# (whose checks ask words of their own, unlike
+/// k-tails under a distinguisher bound), every trace confirmed by
+/// three runs, on a system whose callback comes late once while checking unless `spent`.
+/// Returns the run, whether the callback came late, and the largest hypothesis.
+async fn learn_late_once(
+    model: &Typestate,
+    equivalence: EquivalenceChoice,
+    spent: bool,
+) -> (learner::SystemRun, bool, usize) {
+    use learner::backend::model::{ModelConfig, ModelSul, SimClock};
+    let late = Arc::new(AtomicBool::new(spent));
+    let mut watch = Watch {
+        checking: Arc::default(),
+        largest: 0,
+    };
+    let sul = LateOnceWhileChecking {
+        inner: ModelSul::new(
+            model,
+            ModelConfig::default(),
+            0,
+            Arc::new(SimClock::default()),
+        ),
+        run: Vec::new(),
+        ran: Default::default(),
+        checking: Arc::clone(&watch.checking),
+        late: Arc::clone(&late),
+    };
+    let config = learner::PipelineConfig {
+        confirmation: Confirmation::NOISY,
+        ..learner::PipelineConfig::default()
+    };
+    let run = learner::learn_system(
+        Arc::new(learner::Alphabet::of(model.signature())),
+        vec![sul],
+        learner::Algorithm::default(),
+        equivalence,
+        learner::equivalence::Suite::default(),
+        &config,
+        &mut watch,
+    )
+    .await
+    .expect("no journal");
+    (run, !spent && late.load(Ordering::Relaxed), watch.largest)
+}
+
+/// A counterexample whose first run was a one-off is run again before learning uses it: the
+/// reruns outvote it, it is dropped (and counted), and no hypothesis ever has more states
+/// than the same guarantee learns without the late callback.
+/// Before the reproduce step, learning built the one-off into states (and under a state
+/// bound could stop on a hypothesis over the bound); only the confirmation at the end voted
+/// it down.
+#[tokio::test]
+async fn a_one_off_counterexample_is_voted_on_before_learning_uses_it() {
+    let mut dropped = 0;
+    for class in ["AsyncTask", "FileObserver", "CountDownTimer", "MediaPlayer"] {
+        let model = Library::bundled()
+            .find(class)
+            .expect("a library class")
+            .typestate
+            .clone();
+        for equivalence in [
+            EquivalenceChoice::StateBound(state_bound(&model)),
+            EquivalenceChoice::DistinguisherBound(2),
+        ] {
+            let case = format!("{class} under {equivalence:?}");
+            let (clean, _, _) = learn_late_once(&model, equivalence, true).await;
+            let clean = clean
+                .outcome
+                .hypothesis
+                .expect("a hypothesis")
+                .mealy
+                .minimize();
+            let (run, late, largest) = learn_late_once(&model, equivalence, false).await;
+            assert!(late, "{case}: no callback came late");
+            assert!(
+                matches!(run.outcome.end, End::Learned),
+                "{case}: {:?}",
+                run.outcome.end
+            );
+            let learned = run.outcome.hypothesis.as_ref().expect("a hypothesis");
+            assert_eq!(
+                learned.mealy.minimize().distinguishing_word(&clean),
+                None,
+                "{case}: not what the guarantee learns without the late callback"
+            );
+            assert!(
+                largest <= clean.n_states(),
+                "{case}: a hypothesis of {largest} states, {} without the late callback",
+                clean.n_states()
+            );
+            dropped += run.outcome.dropped;
+        }
+    }
+    assert!(
+        dropped > 0,
+        "no one-off became a counterexample: the test tests nothing"
+    );
 }

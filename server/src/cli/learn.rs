@@ -556,7 +556,7 @@ fn report(args: &LearnArgs, backend: &str, run: &Learned) -> String {
         confirmation = confirmation(run.confirmation, args.confirm.is_some()),
         disagreements = disagreements(
             &run.disagreements,
-            run.outcome.restarts,
+            (run.outcome.restarts, run.outcome.dropped),
             &run.alphabet,
             args.majority
         ),
@@ -603,13 +603,13 @@ fn confirmation(confirmation: Confirmation, given: bool) -> String {
 /// The disagreements between runs and their votes, one line each after a summary line.
 fn disagreements(
     disagreements: &[Disagreement],
-    restarts: u32,
+    (restarts, dropped): (u32, u32),
     alphabet: &Alphabet,
     majority: u32,
 ) -> String {
     let reruns: u32 = disagreements.iter().map(|it| it.reruns).sum();
     let mut text = format!(
-        "Disagreements between runs, each voted on until {majority} runs agree: {} ({reruns} runs repeated; learning started again {restarts} times from corrected traces).\n",
+        "Disagreements between runs, each voted on until {majority} runs agree: {} ({reruns} runs repeated; learning started again {restarts} times from corrected traces; {dropped} counterexamples not reproduced by their reruns, dropped).\n",
         disagreements.len(),
     );
     for disagreement in disagreements {
