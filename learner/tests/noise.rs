@@ -268,3 +268,40 @@ async fn a_one_off_counterexample_is_voted_on_before_learning_uses_it() {
         "no one-off became a counterexample: the test tests nothing"
     );
 }
+
+/// Where reruns disagree, the run either learns what the guarantee learns without noise or
+/// stops with a report (exit status 1), never with a wrong model reported as learned.
+/// At noise 0.2 every run meets disagreements between runs; reruns with no majority at all
+/// are `purposes.rs`'s `a_system_with_no_majority_stops_learning_with_a_report`.
+#[tokio::test]
+async fn reruns_that_disagree_never_end_in_a_wrong_model_reported_as_learned() {
+    let (mut disagreeing, mut wrong) = (0, Vec::new());
+    for class in ["AsyncTask", "CountDownTimer"] {
+        let model = Library::bundled()
+            .find(class)
+            .expect("a library class")
+            .typestate
+            .clone();
+        for equivalence in [
+            EquivalenceChoice::StateBound(state_bound(&model)),
+            EquivalenceChoice::DistinguisherBound(2),
+        ] {
+            let clean = learn_noisy(&model, equivalence, None, 0.0, 0).await;
+            for seed in 0..4 {
+                let run = learn_noisy(&model, equivalence, None, 0.2, seed).await;
+                if run.disagreements.is_empty() {
+                    continue;
+                }
+                disagreeing += 1;
+                if matches!(run.outcome.end, End::Learned) && !run.learned_the_same_as(&clean) {
+                    wrong.push(format!("{class} {equivalence:?} seed {seed}"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "wrong models with exit 0: {wrong:#?}");
+    assert!(
+        disagreeing >= 8,
+        "only {disagreeing} of 16 runs met disagreeing reruns"
+    );
+}
