@@ -9,14 +9,33 @@
 //! Without `TYPESTAR_SLOW=1`, AsyncTask with 4 seeds; with it, three classes with 10 seeds
 //! (about three minutes of CPU in a debug build).
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+use common::{LateOnce, When};
 
 use learner::oracle::pipeline::Confirmation;
 use learner::simulation::{learn_noisy, state_bound, EquivalenceChoice};
 use learner::End;
 use typestates::library::Library;
 use typestates::Typestate;
+
+/// A library class's model, with the two guarantees these tests learn under: its own state
+/// bound and distinguisher bound 2.
+fn model_and_guarantees(class: &str) -> (Typestate, [EquivalenceChoice; 2]) {
+    let model = Library::bundled()
+        .find(class)
+        .expect("a library class")
+        .typestate
+        .clone();
+    let guarantees = [
+        EquivalenceChoice::StateBound(state_bound(&model)),
+        EquivalenceChoice::DistinguisherBound(2),
+    ];
+    (model, guarantees)
+}
 
 #[tokio::test]
 async fn a_noisy_run_learns_the_noise_free_model_or_stops() {
@@ -28,15 +47,8 @@ async fn a_noisy_run_learns_the_noise_free_model_or_stops() {
     };
     let mut wrong = Vec::new();
     for class in classes {
-        let model = Library::bundled()
-            .find(class)
-            .expect("a library class")
-            .typestate
-            .clone();
-        for equivalence in [
-            EquivalenceChoice::StateBound(state_bound(&model)),
-            EquivalenceChoice::DistinguisherBound(2),
-        ] {
+        let (model, guarantees) = model_and_guarantees(class);
+        for equivalence in guarantees {
             let clean = learn_noisy(&model, equivalence, None, 0.0, 0).await;
             assert!(matches!(clean.outcome.end, End::Learned), "{class}");
             for noise in [0.01, 0.05] {
@@ -118,42 +130,6 @@ async fn the_default_outvotes_what_fewer_runs_of_each_trace_learn_wrong() {
     assert!(failures.is_empty(), "{failures:#?}");
 }
 
-/// A system whose callback comes late once, while an equivalence query runs: the first
-/// callback there on a run prefix the system never ran before answers `quiet`.
-/// The equivalence oracle's fresh word then disagrees with a right hypothesis: a one-off
-/// counterexample, not a property of the class.
-struct LateOnceWhileChecking {
-    inner: learner::backend::model::ModelSul,
-    run: Vec<learner::Input>,
-    ran: std::collections::HashSet<Vec<learner::Input>>,
-    checking: Arc<AtomicBool>,
-    late: Arc<AtomicBool>,
-}
-
-impl learner::oracle::sul::Sul for LateOnceWhileChecking {
-    async fn reset(&mut self) -> Result<(), learner::oracle::sul::SulError> {
-        self.run.clear();
-        self.inner.reset().await
-    }
-
-    async fn step(
-        &mut self,
-        input: learner::Input,
-    ) -> Result<learner::Output, learner::oracle::sul::SulError> {
-        let output = self.inner.step(input).await?;
-        self.run.push(input);
-        let fresh = self.ran.insert(self.run.clone());
-        if fresh
-            && matches!(output, learner::Output::Callback(_))
-            && self.checking.load(Ordering::Relaxed)
-            && !self.late.swap(true, Ordering::Relaxed)
-        {
-            return Ok(learner::Output::Quiet);
-        }
-        Ok(output)
-    }
-}
-
 /// Tells the system when an equivalence query runs, and keeps the largest hypothesis.
 struct Watch {
     checking: Arc<AtomicBool>,
@@ -179,24 +155,12 @@ async fn learn_late_once(
     equivalence: EquivalenceChoice,
     spent: bool,
 ) -> (learner::SystemRun, bool, usize) {
-    use learner::backend::model::{ModelConfig, ModelSul, SimClock};
-    let late = Arc::new(AtomicBool::new(spent));
     let mut watch = Watch {
         checking: Arc::default(),
         largest: 0,
     };
-    let sul = LateOnceWhileChecking {
-        inner: ModelSul::new(
-            model,
-            ModelConfig::default(),
-            0,
-            Arc::new(SimClock::default()),
-        ),
-        run: Vec::new(),
-        ran: Default::default(),
-        checking: Arc::clone(&watch.checking),
-        late: Arc::clone(&late),
-    };
+    let (sul, late) = LateOnce::new(model, When::FreshWhile(Arc::clone(&watch.checking)));
+    late.store(spent, Ordering::Relaxed);
     let config = learner::PipelineConfig {
         confirmation: Confirmation::NOISY,
         ..learner::PipelineConfig::default()
@@ -225,15 +189,8 @@ async fn learn_late_once(
 async fn a_one_off_counterexample_is_voted_on_before_learning_uses_it() {
     let mut dropped = 0;
     for class in ["AsyncTask", "FileObserver", "CountDownTimer", "MediaPlayer"] {
-        let model = Library::bundled()
-            .find(class)
-            .expect("a library class")
-            .typestate
-            .clone();
-        for equivalence in [
-            EquivalenceChoice::StateBound(state_bound(&model)),
-            EquivalenceChoice::DistinguisherBound(2),
-        ] {
+        let (model, guarantees) = model_and_guarantees(class);
+        for equivalence in guarantees {
             let case = format!("{class} under {equivalence:?}");
             let (clean, _, _) = learn_late_once(&model, equivalence, true).await;
             let clean = clean
@@ -277,15 +234,8 @@ async fn a_one_off_counterexample_is_voted_on_before_learning_uses_it() {
 async fn reruns_that_disagree_never_end_in_a_wrong_model_reported_as_learned() {
     let (mut disagreeing, mut wrong) = (0, Vec::new());
     for class in ["AsyncTask", "CountDownTimer"] {
-        let model = Library::bundled()
-            .find(class)
-            .expect("a library class")
-            .typestate
-            .clone();
-        for equivalence in [
-            EquivalenceChoice::StateBound(state_bound(&model)),
-            EquivalenceChoice::DistinguisherBound(2),
-        ] {
+        let (model, guarantees) = model_and_guarantees(class);
+        for equivalence in guarantees {
             let clean = learn_noisy(&model, equivalence, None, 0.0, 0).await;
             for seed in 0..4 {
                 let run = learn_noisy(&model, equivalence, None, 0.2, seed).await;
