@@ -22,4 +22,5 @@ java -Dtypestar.examples="$here/examples" -Dtypestar.protocolDoc="$here/PROTOCOL
     dev.typestar.agent.LoadTest \
     dev.typestar.agent.QueryTest \
     dev.typestar.agent.IncrementalTest \
-    dev.typestar.agent.RobustnessTest
+    dev.typestar.agent.RobustnessTest \
+    dev.typestar.agent.StepClockTest

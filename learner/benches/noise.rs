@@ -86,6 +86,7 @@ struct Row {
     clean_is_model: bool,
     repeated: u64,
     restarts: u64,
+    dropped: u64,
 }
 
 /// One class under one guarantee, confirmation (`None`: the default) and noise level, over
@@ -127,6 +128,7 @@ fn measure(
                 .map(|it| u64::from(it.reruns))
                 .sum::<u64>();
             row.restarts += u64::from(run.outcome.restarts);
+            row.dropped += u64::from(run.outcome.dropped);
         }
         row
     })
@@ -264,7 +266,7 @@ fn main() {
          A disagreement between runs is voted on until 3 runs agree (`--majority 3`).\n\
          *default*: no `--confirm`, so the noisy model's default, every trace run until three runs gave it (`Confirmation::NOISY`, as on the JVM, Robolectric and Android backends); *`--confirm 1`*: each trace run once, for comparison.\n\
          *exact*: learned, and the model the same guarantee learns without noise (the last column says whether that is the library's model: under distinguisher bound 2 it is not for classes whose states need longer words to be told apart); *stopped*: a report and a non-zero exit; *wrong*: exit 0 with another model (must be 0).\n\
-         *runs*: mean runs (resets) per seed; *noise-free*: the runs without noise, where the default runs each trace once; *extra*: what noise and the repetitions cost beyond that, per seed (confirming runs included; negative where stopped runs end early); *repeated*: mean runs repeated for votes on disagreements, part of *extra*; *restarts*: learning started again from a corrected trace (total).\n",
+         *runs*: mean runs (resets) per seed; *noise-free*: the runs without noise, where the default runs each trace once; *extra*: what noise and the repetitions cost beyond that, per seed (confirming runs included; negative where stopped runs end early); *repeated*: mean runs repeated for votes on disagreements, part of *extra*; *restarts*: learning started again from a corrected trace (total); *dropped*: counterexamples whose reruns did not give them again, voted down before learning used them (total; `Pipeline::reproduce`).\n",
         limit = learner::learn::DEFAULT_GROWTH_LIMIT,
     );
     let once = (Some(Confirmation(1)), "each trace run once (`--confirm 1`)");
@@ -318,15 +320,15 @@ fn main() {
         let _ = write!(
             text,
             "\n{heading}\n\n\
-             | class | exact | stopped | wrong | runs | noise-free | extra | repeated | restarts | noise-free is the model |\n\
-             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
+             | class | exact | stopped | wrong | runs | noise-free | extra | repeated | restarts | dropped | noise-free is the model |\n\
+             | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n"
         );
         let rows = measure_all(&models, guarantee, confirmation, noise, seeds);
         let mean = |sum: u64| sum as f64 / seeds as f64;
         for (model, row) in models.iter().zip(&rows) {
             let _ = writeln!(
                 text,
-                "| {} | {} | {} | {} | {:.1} | {} | {:+.1} | {:.1} | {} | {} |",
+                "| {} | {} | {} | {} | {:.1} | {} | {:+.1} | {:.1} | {} | {} | {} |",
                 model.simple_name(),
                 row.exact,
                 row.stopped,
@@ -336,6 +338,7 @@ fn main() {
                 mean(row.runs) - row.clean as f64,
                 mean(row.repeated),
                 row.restarts,
+                row.dropped,
                 if row.clean_is_model { "yes" } else { "no" },
             );
             total.exact += row.exact;
@@ -345,11 +348,12 @@ fn main() {
             total.clean += row.clean;
             total.repeated += row.repeated;
             total.restarts += row.restarts;
+            total.dropped += row.dropped;
         }
         let all = seeds as f64 * models.len() as f64;
         let _ = writeln!(
             text,
-            "| **all** (mean per class) | {} | {} | {} | {:.1} | {:.1} | {:+.1} | {:.1} | {} | |",
+            "| **all** (mean per class) | {} | {} | {} | {:.1} | {:.1} | {:+.1} | {:.1} | {} | {} | |",
             total.exact,
             total.stopped,
             total.wrong,
@@ -358,6 +362,7 @@ fn main() {
             (total.runs as f64 - total.clean as f64 * seeds as f64) / all,
             total.repeated as f64 / all,
             total.restarts,
+            total.dropped,
         );
         eprintln!("done: noise {noise}, {label}");
         if only.is_none() {

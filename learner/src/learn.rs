@@ -194,6 +194,9 @@ pub struct Outcome {
     pub rounds: u32,
     /// Times learning started again after a majority of runs corrected a trace it had used.
     pub restarts: u32,
+    /// Counterexamples whose reruns did not give them again: voted down before learning used
+    /// them ([`crate::Pipeline::reproduce`]).
+    pub dropped: u32,
     /// The distinguisher bound the verdict rests on, if the oracle has one.
     pub distinguisher_bound: Option<u32>,
 }
@@ -206,6 +209,7 @@ impl Outcome {
             hypothesis: None,
             rounds: 0,
             restarts: 0,
+            dropped: 0,
             distinguisher_bound: None,
         }
     }
@@ -277,6 +281,7 @@ where
         hypothesis: None,
         rounds: 0,
         restarts: 0,
+        dropped: 0,
         distinguisher_bound: eq.distinguisher_bound(),
     };
     progress.update(ProgressUpdate {

@@ -18,6 +18,8 @@
 //! - There, by default, each trace a result rests on runs until three runs gave it.
 //!   That is [`oracle::pipeline::Confirmation::NOISY`].
 //! - A disagreement is voted on until three runs agree.
+//! - A counterexample also runs until three runs gave it before learning uses it.
+//!   One the reruns vote down is dropped and counted ([`Outcome::dropped`]).
 //! - The run then learns the majority's behaviour and lists the disagreements.
 //!   Or it stops with the traces.
 //!

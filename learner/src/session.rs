@@ -25,16 +25,17 @@ use crate::backend::android::{DeviceDisagreement, DeviceUse};
 use crate::closure::Alphabet;
 use crate::cost::CostModel;
 use crate::equivalence::{
-    Beyond, CacheConsistency, Chain, DistinguisherBound, EquivalenceOracle, StateBound, Suite,
-    WMethod,
+    Beyond, CacheConsistency, Chain, Counterexample, DistinguisherBound, EquivalenceOracle,
+    StateBound, Suite, WMethod,
 };
+use crate::hypothesis::Hypothesis;
 use crate::learn::{learn, Algorithm, End, LearnConfig, Outcome, Phase, Progress, ProgressUpdate};
 use crate::oracle::filter::{QueryFilter, Restrictions};
 use crate::oracle::journal::{JournalError, JournalFile, Totals};
 use crate::oracle::nondeterminism::{Disagreement, Majority};
 use crate::oracle::pipeline::{Confirmation, Pipeline, PipelineConfig};
 use crate::oracle::sul::{CountSnapshot, Counts, Sul};
-use crate::oracle::QueryError;
+use crate::oracle::{MembershipOracle, QueryError};
 use crate::report::{learned_typestate, Statistics};
 
 /// Which equivalence oracle checks hypotheses; each runs after the free cache-consistency
@@ -387,17 +388,29 @@ async fn learn_checked<S: Sul>(
 /// Learns until a result survives the check beyond the state bound and the pipeline's
 /// confirmation of the traces it rests on; a trace the confirmation corrected makes learning
 /// start again from the tree.
+/// Every counterexample is reproduced before learning uses it ([`Reproduced`]).
+/// The round limit holds across those restarts: each starts with the rounds left.
 async fn run<S: Sul, E: EquivalenceOracle>(
     config: &LearnConfig,
     pipeline: &Pipeline<S>,
-    mut eq: E,
+    eq: E,
     progress: &mut dyn Progress,
 ) -> Outcome {
+    let mut eq = Reproduced {
+        pipeline,
+        inner: eq,
+        dropped: 0,
+    };
     let (mut rounds, mut restarts) = (0, 0);
     loop {
-        let mut outcome = learn(config, pipeline.oracle(), &mut eq, progress).await;
+        let left = LearnConfig {
+            max_rounds: config.max_rounds.saturating_sub(rounds),
+            ..config.clone()
+        };
+        let mut outcome = learn(&left, pipeline.oracle(), &mut eq, progress).await;
         outcome.rounds += rounds;
         outcome.restarts += restarts;
+        outcome.dropped = eq.dropped;
         if !matches!(outcome.end, End::Learned) {
             return outcome;
         }
@@ -426,6 +439,40 @@ async fn run<S: Sul, E: EquivalenceOracle>(
                 return outcome;
             }
         }
+    }
+}
+
+/// An equivalence oracle whose counterexamples are run again until the pipeline's
+/// [`Confirmation`] of runs gave them, before learning uses them ([`Pipeline::reproduce`]).
+/// One the reruns vote down is dropped and counted: the tree takes the majority's trace and
+/// learning starts again from it.
+struct Reproduced<'a, S, E> {
+    pipeline: &'a Pipeline<S>,
+    inner: E,
+    dropped: u32,
+}
+
+impl<S: Sul, E: EquivalenceOracle> EquivalenceOracle for Reproduced<'_, S, E> {
+    async fn find_counterexample<M: MembershipOracle>(
+        &mut self,
+        hypothesis: &Hypothesis,
+        mq: &M,
+    ) -> Result<Option<Counterexample>, QueryError> {
+        let Some(counterexample) = self.inner.find_counterexample(hypothesis, mq).await? else {
+            return Ok(None);
+        };
+        match self.pipeline.reproduce(&counterexample).await {
+            Ok(()) => Ok(Some(counterexample)),
+            Err(error @ QueryError::Relearn(_)) => {
+                self.dropped += 1;
+                Err(error)
+            }
+            Err(error) => Err(error),
+        }
+    }
+
+    fn distinguisher_bound(&self) -> Option<u32> {
+        self.inner.distinguisher_bound()
     }
 }
 

@@ -6,7 +6,7 @@ mod common;
 
 use std::sync::Arc;
 
-use common::reference;
+use common::{reference, LateOnce, When};
 use learner::backend::model::{ModelConfig, ModelSul, SimClock};
 use learner::equivalence::CacheConsistency;
 use learner::equivalence::Suite;
@@ -112,11 +112,11 @@ async fn a_system_with_no_majority_stops_learning_with_a_report() {
 }
 
 /// `model` learned under its state bound with a callback late or missing in 5 % of waits
-/// (seed 8), each trace run twice, disagreements voted on until `majority` runs agree.
-async fn learn_noisy_voting(model: &Typestate, majority: Majority) -> SimulatedRun {
+/// (`seed`), each trace run twice, disagreements voted on until `majority` runs agree.
+async fn learn_noisy_voting(model: &Typestate, majority: Majority, seed: u64) -> SimulatedRun {
     let noisy = ModelConfig {
         noise: 0.05,
-        seed: 8,
+        seed,
         ..ModelConfig::default()
     };
     let session = Session::new(Choices {
@@ -130,6 +130,12 @@ async fn learn_noisy_voting(model: &Typestate, majority: Majority) -> SimulatedR
     learn_simulated(model, &session, noisy).await.unwrap()
 }
 
+/// FileObserver under its state bound, seeds 0 to 7, with the default majority of 3 and with
+/// `--majority 5`: no run learns a wrong model, and some learn the model with every glitch
+/// outvoted, each vote going on until the majority's runs agreed.
+/// The others stop with a report: a vote with no majority, or a one-off no vote met that grew
+/// a hypothesis past the bound.
+/// Which seeds do what changes with the order of queries (reruns draw on the same noise).
 #[tokio::test]
 async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
     let model = typestates::library::Library::bundled()
@@ -144,19 +150,24 @@ async fn one_off_glitches_are_outvoted_and_learning_ends_with_the_model() {
                 .iter()
                 .all(|it| it.votes.iter().any(|(_, count)| *count >= majority.0))
     };
-    let default = learn_noisy_voting(&model, Majority::default()).await;
-    let exact = matches!(default.outcome.end, End::Learned) && default.is_equivalent_to(&model);
-    assert!(exact, "{:?}", default.outcome.end);
-    // Glitches were outvoted, each by a majority of 3 runs.
-    assert!(outvoted_by(&default, Majority::default()), "{default:?}");
-    // `--majority 5`: each vote went on until 5 runs agreed. This seed's run then stops, as
-    // a one-off no vote met grows a hypothesis past the bound: never a wrong model.
-    let five = learn_noisy_voting(&model, Majority(5)).await;
-    assert!(outvoted_by(&five, Majority(5)), "{five:?}");
-    assert!(
-        !matches!(five.outcome.end, End::Learned) || five.is_equivalent_to(&model),
-        "{five:?}"
-    );
+    for majority in [Majority::default(), Majority(5)] {
+        let mut outvoted = 0;
+        for seed in 0..8 {
+            let run = learn_noisy_voting(&model, majority, seed).await;
+            let learned = matches!(run.outcome.end, End::Learned);
+            assert!(
+                !learned || run.is_equivalent_to(&model),
+                "{majority:?}, seed {seed}: a wrong model"
+            );
+            if learned && outvoted_by(&run, majority) {
+                outvoted += 1;
+            }
+        }
+        assert!(
+            outvoted > 0,
+            "{majority:?}: no run outvoted its glitches and learned"
+        );
+    }
 }
 
 /// Learns the library's `class` on the simulated backend under `filters` (built from the
@@ -282,54 +293,13 @@ async fn a_filtered_wait_is_restricted_too() {
 }
 
 /// A model whose second callback arrives too late, once, as on a loaded machine: the first
-/// observation is right, so the late one contradicts it and the rerun does not confirm it.
-/// A system whose callback comes late once: the first time a run repeats a prefix that
-/// earlier ended in a callback, that callback misses the quiescence timeout. The fault thus
-/// lands on a later observation contradicting an earlier one, whatever the query order.
-struct OneLateCallback {
-    inner: ModelSul,
-    run: Vec<learner::Input>,
-    called_back: std::collections::HashSet<Vec<learner::Input>>,
-    /// Set once the late callback has happened.
-    late_once: Arc<std::sync::atomic::AtomicBool>,
-}
-
-impl learner::oracle::sul::Sul for OneLateCallback {
-    async fn reset(&mut self) -> Result<(), learner::oracle::sul::SulError> {
-        self.run.clear();
-        self.inner.reset().await
-    }
-
-    async fn step(
-        &mut self,
-        input: learner::Input,
-    ) -> Result<learner::Output, learner::oracle::sul::SulError> {
-        let output = self.inner.step(input).await?;
-        self.run.push(input);
-        if matches!(output, learner::Output::Callback(_))
-            && !self.called_back.insert(self.run.clone())
-            && !self
-                .late_once
-                .swap(true, std::sync::atomic::Ordering::Relaxed)
-        {
-            return Ok(learner::Output::Quiet);
-        }
-        Ok(output)
-    }
-}
-
+/// observation is right, so the late one contradicts it and the rerun does not confirm it
+/// ([`When::Repeated`]).
 #[tokio::test]
 async fn a_contradiction_the_rerun_does_not_confirm_is_a_one_off_and_learning_goes_on() {
     let model = reference("CountDownTimer");
     let alphabet = Arc::new(Alphabet::of(model.signature()));
-    let clock = Arc::new(SimClock::default());
-    let late_once = Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let sul = OneLateCallback {
-        inner: ModelSul::new(&model, ModelConfig::default(), 0, Arc::clone(&clock)),
-        run: Vec::new(),
-        called_back: Default::default(),
-        late_once: Arc::clone(&late_once),
-    };
+    let (sul, late_once) = LateOnce::new(&model, When::Repeated);
     let run = learner::learn_system(
         Arc::clone(&alphabet),
         vec![sul],

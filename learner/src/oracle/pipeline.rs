@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::closure::{first_err, Alphabet, Input, Word};
 use crate::cost::CostModel;
+use crate::equivalence::Counterexample;
 use crate::oracle::cache::Cache;
 use crate::oracle::counter::Counter;
 use crate::oracle::err_closure::ErrClosure;
@@ -207,6 +208,31 @@ impl<S: Sul> Pipeline<S> {
         for word in &words {
             self.confirmed.insert(word, &self.tree.known_prefix(word));
         }
+        Ok(())
+    }
+}
+
+impl<S: Sul> Pipeline<S> {
+    /// Runs a counterexample again, below the cache, until [`Confirmation`]'s number of runs
+    /// have given it, before learning uses it.
+    /// Its first run may be a one-off (a callback late past the quiescence timeout) that the
+    /// hypothesis rightly contradicts: built into the model, it would become a state, and each
+    /// such state costs a round of queries, each a chance of another one-off.
+    /// A rerun that disagrees is voted on ([`Majority`]): the counterexample stands if its
+    /// trace wins; if another trace wins, the tree takes it and learning starts again from the
+    /// tree ([`QueryError::Relearn`]), the counterexample dropped; with no winner the system
+    /// is not deterministic ([`QueryError::NonDeterminism`]).
+    /// With one run a trace ([`Confirmation::ONCE`]) it runs nothing.
+    pub async fn reproduce(&self, counterexample: &Counterexample) -> Result<(), QueryError> {
+        let cut = first_err(&counterexample.outputs).map_or(counterexample.word.len(), |it| it + 1);
+        let word = counterexample.word[..cut].to_vec();
+        if self.confirmation.0 <= 1 || self.confirmed.lookup(&word).is_some() {
+            return Ok(());
+        }
+        for _ in 1..self.confirmation.0 {
+            self.run_again(std::slice::from_ref(&word)).await?;
+        }
+        self.confirmed.insert(&word, &self.tree.known_prefix(&word));
         Ok(())
     }
 }

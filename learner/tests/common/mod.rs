@@ -125,3 +125,73 @@ state Done
 "#,
     ),
 ];
+
+/// When a [`LateOnce`] system's callback comes late.
+pub enum When {
+    /// The first time a run repeats a prefix that earlier ended in a callback: the fault
+    /// lands on a later observation contradicting an earlier one, whatever the query order.
+    Repeated,
+    /// The first callback on a prefix never run before while the flag is set (a test's
+    /// progress sets it while an equivalence query runs): a counterexample's first run.
+    FreshWhile(std::sync::Arc<std::sync::atomic::AtomicBool>),
+}
+
+/// A model whose callback comes late once, as on a loaded machine: it misses the quiescence
+/// timeout and the wait answers `quiet`.
+pub struct LateOnce {
+    inner: learner::backend::model::ModelSul,
+    run: Vec<learner::Input>,
+    ran: std::collections::HashSet<Vec<learner::Input>>,
+    when: When,
+    late: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl LateOnce {
+    /// `model` on a simulated device, its callback late once `when` says; the flag is set
+    /// once the late callback has happened.
+    pub fn new(
+        model: &Typestate,
+        when: When,
+    ) -> (LateOnce, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        use learner::backend::model::{ModelConfig, ModelSul, SimClock};
+        let late = std::sync::Arc::default();
+        let clock = std::sync::Arc::new(SimClock::default());
+        let inner = ModelSul::new(model, ModelConfig::default(), 0, clock);
+        let sul = LateOnce {
+            inner,
+            run: Vec::new(),
+            ran: Default::default(),
+            when,
+            late: std::sync::Arc::clone(&late),
+        };
+        (sul, late)
+    }
+}
+
+impl learner::oracle::sul::Sul for LateOnce {
+    async fn reset(&mut self) -> Result<(), learner::oracle::sul::SulError> {
+        self.run.clear();
+        self.inner.reset().await
+    }
+
+    async fn step(
+        &mut self,
+        input: learner::Input,
+    ) -> Result<learner::Output, learner::oracle::sul::SulError> {
+        use std::sync::atomic::Ordering;
+        let output = self.inner.step(input).await?;
+        self.run.push(input);
+        let fresh = self.ran.insert(self.run.clone());
+        let due = match &self.when {
+            When::Repeated => !fresh,
+            When::FreshWhile(flag) => fresh && flag.load(Ordering::Relaxed),
+        };
+        if due
+            && matches!(output, learner::Output::Callback(_))
+            && !self.late.swap(true, Ordering::Relaxed)
+        {
+            return Ok(learner::Output::Quiet);
+        }
+        Ok(output)
+    }
+}

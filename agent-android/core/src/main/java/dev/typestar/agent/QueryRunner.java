@@ -168,7 +168,7 @@ final class QueryRunner {
         Scope setupScope = new Scope(null);
         for (int i = 0; i < next.setup.size(); i++) {
             Experiment.Step step = next.setup.get(i);
-            CallinExecutor.Outcome o = executor.run(() -> {
+            CallinExecutor.Outcome o = running(() -> {
                 step.run(setupScope);
                 return null;
             }, next.stepMs);
@@ -357,7 +357,7 @@ final class QueryRunner {
         t = System.nanoTime();
         for (int i = 0; i < e.build.size() && !r.failed(); i++) {
             Experiment.Step step = e.build.get(i);
-            CallinExecutor.Outcome o = executor.run(() -> {
+            CallinExecutor.Outcome o = running(() -> {
                 step.run(scope);
                 return null;
             }, e.stepMs);
@@ -390,12 +390,18 @@ final class QueryRunner {
         double took;
         if (in.call == null) {
             long w = System.nanoTime();
-            String callback = executor.awaitCallback(bus, e.quiescenceMs, e.clock);
+            String callback;
+            StepClock.start();
+            try {
+                callback = executor.awaitCallback(bus, e.quiescenceMs, e.clock);
+            } finally {
+                StepClock.stop();
+            }
             took = ms(w);
             output = callback != null ? callback : Experiment.QUIET;
         } else {
             Scope s = r.scope;
-            CallinExecutor.Outcome o = executor.run(() -> in.call.call.invoke(s), e.callinMs);
+            CallinExecutor.Outcome o = running(() -> in.call.call.invoke(s), e.callinMs);
             took = round(o.millis);
             if (o.timedOut) {
                 r.status = "hang";
@@ -442,6 +448,16 @@ final class QueryRunner {
             r.err.put("callback", errorCallback);
         }
         return new Stepped(output, took);
+    }
+
+    /** Runs {@code task} on the executor with the {@link StepClock} running. */
+    private CallinExecutor.Outcome running(CallinExecutor.Task task, long timeoutMs) throws InterruptedException {
+        StepClock.start();
+        try {
+            return executor.run(task, timeoutMs);
+        } finally {
+            StepClock.stop();
+        }
     }
 
     /** A hung run's object is unusable: its thread is stuck, so nothing more runs on it. */
@@ -511,7 +527,7 @@ final class QueryRunner {
             if (step.call.hasNullReceiver(old.scope)) {
                 continue; // bound by a callin that never ran: nothing to tear down
             }
-            CallinExecutor.Outcome o = executor.run(() -> {
+            CallinExecutor.Outcome o = running(() -> {
                 step.run(old.scope);
                 return null;
             }, old.experiment.stepMs);

@@ -2,6 +2,7 @@ package dev.typestar.harness.jdk;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.typestar.agent.StepClock;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -18,6 +19,12 @@ import java.util.concurrent.Executors;
  * with a 1×1 PNG image; any other path answers 404. Every
  * answer is delayed by {@code delayMs}, so a request is reliably still in flight for that long
  * (a {@code cancel} right after an {@code enqueue} happens before the response).
+ *
+ * <p>{@code new LocalHttpServer(delayMs, true)} measures the delay on the agent's {@link StepClock},
+ * which runs only while the code under study runs or a {@code wait} waits: the answer then comes
+ * during a {@code wait} (or a call that blocks for it), and a {@code cancel} any number of callins
+ * after the request still comes before it. On the wall clock the callins' settle times count, and
+ * a {@code cancel} a few callins later can race with the answer.
  */
 public class LocalHttpServer implements AutoCloseable {
     /** The path that answers 200. */
@@ -31,10 +38,20 @@ public class LocalHttpServer implements AutoCloseable {
     private final HttpServer server;
     private final ExecutorService threads;
     private final long delayMs;
+    private final boolean onStepClock;
 
     /** Starts the server on 127.0.0.1 with a free port; answers are delayed by {@code delayMs}. */
     public LocalHttpServer(long delayMs) throws IOException {
+        this(delayMs, false);
+    }
+
+    /**
+     * Starts the server on 127.0.0.1 with a free port; answers are delayed by {@code delayMs},
+     * on the agent's {@link StepClock} if {@code onStepClock}, else on the wall clock.
+     */
+    public LocalHttpServer(long delayMs, boolean onStepClock) throws IOException {
         this.delayMs = delayMs;
+        this.onStepClock = onStepClock;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         threads = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "typestar-http");
@@ -58,7 +75,11 @@ public class LocalHttpServer implements AutoCloseable {
 
     private void answer(HttpExchange exchange) throws IOException {
         try {
-            Thread.sleep(delayMs);
+            if (onStepClock) {
+                StepClock.sleep(delayMs);
+            } else {
+                Thread.sleep(delayMs);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
