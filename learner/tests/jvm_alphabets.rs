@@ -193,6 +193,61 @@ fn every_listed_method_is_classified() {
         })
         .collect();
     assert_listings(&library, &classes, &methods);
+    expect_test::expect_file![listings_dir().join("SUMMARY.md")]
+        .assert_eq(&summary(&library, &classes, &methods));
+}
+
+/// The table of every library class with how many of its public methods each kind of line
+/// classifies.
+fn summary(library: &Library, classes: &[&str], methods: &[Vec<PublicMethod>]) -> String {
+    let mut text = String::from(
+        "# Complete alphabets\n\n\
+         Every public instance method of every bundled class, by how its file classifies it.\n\
+         Written by `cargo test -p learner --test jvm_alphabets` from the listings beside it \
+         (`UPDATE_EXPECT=1` rewrites it).\n\
+         Excluded methods are left out of the protocol on purpose, with the reason in the file; \
+         unreachable ones are Kotlin bridges no source can name.\n\n\
+         | class | provenance | methods | callins and observers | callbacks | harmless | excluded | unreachable | unclassified |\n\
+         | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let mut totals = [0usize; 7];
+    for (class, methods) in classes.iter().zip(methods) {
+        let entry = library.get(class).expect("a library class");
+        let mut counts = [0usize; 7];
+        counts[0] = methods.len();
+        for method in methods {
+            let how = classify(&entry.typestate, method);
+            let kind = if how.starts_with("callin") || how.starts_with("observer") {
+                1
+            } else if how.contains("callback") {
+                2
+            } else if how == "harmless" {
+                3
+            } else if how.starts_with("excluded") {
+                4
+            } else if how.starts_with("not callable") {
+                5
+            } else {
+                6
+            };
+            counts[kind] += 1;
+        }
+        for (total, count) in totals.iter_mut().zip(counts) {
+            *total += count;
+        }
+        let cells: Vec<String> = counts.iter().map(usize::to_string).collect();
+        writeln!(
+            text,
+            "| `{class}` | {} | {} |",
+            entry.typestate.provenance.kind.keyword(),
+            cells.join(" | ")
+        )
+        .expect("writing to a string");
+    }
+    let cells: Vec<String> = totals.iter().map(usize::to_string).collect();
+    writeln!(text, "| {} classes | | {} |", classes.len(), cells.join(" | "))
+        .expect("writing to a string");
+    text
 }
 
 /// The library's classes whose names start with one of `prefixes`.
