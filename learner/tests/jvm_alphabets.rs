@@ -85,9 +85,10 @@ fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
             CallbackBinding::Listener { register, .. } if *register == method.name => {
                 Some(format!("registers callback {}", callback.name))
             }
-            CallbackBinding::Override { class: None, method: name } if *name == method.name => {
-                Some(format!("callback {} (overridden)", callback.name))
-            }
+            CallbackBinding::Override {
+                class: None,
+                method: name,
+            } if *name == method.name => Some(format!("callback {} (overridden)", callback.name)),
             _ => None,
         })
         .collect();
@@ -245,8 +246,13 @@ fn summary(library: &Library, classes: &[&str], methods: &[Vec<PublicMethod>]) -
         .expect("writing to a string");
     }
     let cells: Vec<String> = totals.iter().map(usize::to_string).collect();
-    writeln!(text, "| {} classes | | {} |", classes.len(), cells.join(" | "))
-        .expect("writing to a string");
+    writeln!(
+        text,
+        "| {} classes | | {} |",
+        classes.len(),
+        cells.join(" | ")
+    )
+    .expect("writing to a string");
     text
 }
 

@@ -217,7 +217,11 @@ fn classified_twice(typestate: &Typestate) -> Vec<String> {
             }
         }
     }
-    let listed = (typestate.harmless.iter().map(|m| (m, "harmless".to_owned()))).chain(
+    let listed = (typestate
+        .harmless
+        .iter()
+        .map(|m| (m, "harmless".to_owned())))
+    .chain(
         (typestate.excluded.iter())
             .flat_map(|e| e.methods.iter().map(|m| (m, "excluded".to_owned()))),
     );

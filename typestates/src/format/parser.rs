@@ -13,8 +13,8 @@ use super::{is_posted_callback, Diagnostic, RESERVED};
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::levels::ApiLevels;
 use crate::model::{
-    Callback, Callin, CallinId, Event, Example, Exclusion, Failure, LevelStep, Origin, PostedError, State,
-    StateId, Step, Steps, Typestate, WaitOutcome,
+    Callback, Callin, CallinId, Event, Example, Exclusion, Failure, LevelStep, Origin, PostedError,
+    State, StateId, Step, Steps, Typestate, WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};

@@ -2,9 +2,9 @@
 
 use super::{
     AnyOverload, BackendDto, CallbackBindingDto, CallbackDto, CallinDto, CodeDto, DeadlineDto,
-    ExampleDto, ExclusionDto, LevelStepDto, MethodDto, MethodKindDto, ObligationDto, OriginDto, ParamsDto,
-    ProvenanceDto, ProvenanceKindDto, RunDto, StateDto, StatsDto, StepDto, TypestateDto, Version,
-    WaitDto,
+    ExampleDto, ExclusionDto, LevelStepDto, MethodDto, MethodKindDto, ObligationDto, OriginDto,
+    ParamsDto, ProvenanceDto, ProvenanceKindDto, RunDto, StateDto, StatsDto, StepDto, TypestateDto,
+    Version, WaitDto,
 };
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
 use crate::model::{Origin, StateId, Step, Typestate, WaitOutcome};
