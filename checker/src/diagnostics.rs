@@ -14,8 +14,8 @@
 //!
 //! A restriction of the experiment that learned a protocol (`CALLIN restricted`) is no finding.
 //! Nothing was run, so the call is unknown there, not forbidden.
-//! After it the object may be in any state, as one of unknown origin, until a call that works
-//! narrows it again.
+//! After it, the path that took it forgets the object's state, as after a call of unknown effect.
+//! The states other paths reach still count; a call that works narrows it again.
 
 use std::collections::{BTreeMap, BTreeSet};
 

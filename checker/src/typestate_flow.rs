@@ -609,7 +609,9 @@ impl Value {
             let mut todo: Vec<StateId> = self.states.keys().copied().collect();
             while let Some(state) = todo.pop() {
                 let Some((target, cause, _)) = wait(state) else {
-                    out.unknown |= restricted(state);
+                    if restricted(state) {
+                        restrict(&mut out, self);
+                    }
                     continue;
                 };
                 if !out.states.contains_key(&target) {
@@ -629,7 +631,9 @@ impl Value {
             let mut moves: Vec<Move> = Vec::new();
             for &state in out.states.keys() {
                 let Some((target, cause, callback)) = wait(state) else {
-                    next.unknown |= restricted(state);
+                    if restricted(state) {
+                        restrict(&mut next, self);
+                    }
                     continue;
                 };
                 let runs_listener = callback.is_some_and(|callback| {
@@ -1947,6 +1951,17 @@ fn copy_result_facts(env: &mut Env, value: &Expr, var: &Var) {
     });
 }
 
+/// A step the experiment never ran (`restricted`) from a state `before` may be in: the path
+/// taking it no longer knows the object's state.
+/// It forgets the state as a call of unknown effect does ([`Value::havoc`]), so the states
+/// other paths reach still count where paths meet.
+/// An object of unknown origin stays one: nothing it reaches is known to begin with.
+fn restrict(next: &mut ValueData, before: &ValueData) {
+    next.forgotten |= !before.unknown || before.forgotten;
+    next.unknown = true;
+    next.approximate = true;
+}
+
 /// Forgets the flags `forgotten` selects, on the path and in every object's states.
 fn forget_facts(env: &mut Env, forgotten: impl Fn(&Var) -> bool) {
     if env.facts.keys().any(&forgotten) {
@@ -2845,11 +2860,8 @@ impl<'a> BodyAnalysis<'_, 'a, '_> {
                         }
                         next.approximate |= origin.unverified;
                     }
-                    // The experiment never ran this call here: the object may be in any state.
-                    Step::Restricted { .. } => {
-                        next.unknown = true;
-                        next.approximate = true;
-                    }
+                    // The experiment never ran this call here: this path forgets the state.
+                    Step::Restricted { .. } => restrict(&mut next, value),
                     // The call returns and posts an error callback: the object is in the
                     // framework's error state, which the protocol does not model, so this path
                     // forgets it and reports nothing from it alone. It does not make the other

@@ -1,12 +1,16 @@
 //! The complete alphabet of every class of the bundled library the agent can describe: each
 //! public instance method the agent's `describe` lists (inherited ones included) is classified
-//! by the library's bindings as a callin, an observer (a callin refined by its answer),
-//! harmless, or unknown (bound to nothing: a call of it has an unknown effect on the protocol).
+//! by the library's bindings as a callin, an observer (a callin refined by its answer), a
+//! callback (a listener's registration or an overridden method), harmless, excluded (left out
+//! of the protocol on purpose, with the reason), or unknown (bound to nothing).
+//! Excluded and unknown methods both have an unknown effect on the protocol for a checker; an
+//! unknown one is a method nobody classified, and no class may have one
+//! ([`every_listed_method_is_classified`], a fast test over the committed listings).
 //! An observer says how its answers were found: `by experiment` when the protocol was learned
 //! (the learner ran the method in every state and recorded its abstracted answer), `by
 //! binding` when a person wrote which state gives which answer.
-//! `tests/alphabets/<class>.txt` keeps the listing (`UPDATE_EXPECT=1` rewrites it); the unknown
-//! methods are what the library has not classified yet.
+//! `tests/alphabets/<class>.txt` keeps the listing (`UPDATE_EXPECT=1` rewrites it, from the
+//! jars in the slow tiers, from the committed method lists in the fast test).
 //! JDK classes are described on the host JVM, OkHttp's and Retrofit's with their jars
 //! (`tests/fetch-okhttp.sh`, `tests/fetch-retrofit.sh`),
 //! and Android's inside Robolectric from the android-all jar of SDK 34.
@@ -18,18 +22,18 @@ mod jvm_support;
 mod robolectric_support;
 
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use learner::backend::jvm::{public_methods, JvmConfig, PublicMethod};
 use learner::backend::robolectric;
 use test_tiers::Tier;
-use typestates::binding::{MethodKind, MethodRef, Params};
-use typestates::library::{Entry, Library};
+use typestates::binding::{CallbackBinding, MethodKind, MethodRef, Params};
+use typestates::library::{path_for_class, Entry, Library};
 use typestates::{ProvenanceKind, Typestate};
 
 /// Whether `method` (an instance method of the typestate's class) is `reference`; the agent
-/// names nested types in binary form (`Canvas$EdgeType`), a library file as Java source does
-/// (`Canvas.EdgeType`).
+/// names nested types in binary form (`Canvas$EdgeType`) and varargs as arrays (`long[]`), a
+/// library file as Java source does (`Canvas.EdgeType`, `long...`).
 fn binds(reference: &MethodRef, method: &PublicMethod) -> bool {
     reference.kind == MethodKind::Instance
         && reference.class.is_none()
@@ -41,13 +45,20 @@ fn binds(reference: &MethodRef, method: &PublicMethod) -> bool {
                     && types
                         .iter()
                         .zip(&method.params)
-                        .all(|(bound, param)| *bound == param.replace('$', "."))
+                        .all(|(bound, param)| bound.replace("...", "[]") == param.replace('$', "."))
             }
         }
 }
 
 /// How the library classifies `method`.
 fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
+    // Kotlin's `@JvmName("-deprecated_code")` bridges are public in the bytecode, but no Java or
+    // Kotlin source can name them.
+    let identifier = (method.name.chars().next()).is_some_and(|c| c.is_alphabetic() || c == '_')
+        && (method.name.chars()).all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+    if !identifier {
+        return "not callable from source (no Java identifier)".to_owned();
+    }
     let callins: Vec<String> = typestate
         .callins
         .iter()
@@ -69,8 +80,28 @@ fn classify(typestate: &Typestate, method: &PublicMethod) -> String {
     if !callins.is_empty() {
         return callins.join(", ");
     }
+    let callbacks: Vec<String> = (typestate.callbacks.iter())
+        .filter_map(|callback| match &callback.binding {
+            CallbackBinding::Listener { register, .. } if *register == method.name => {
+                Some(format!("registers callback {}", callback.name))
+            }
+            CallbackBinding::Override {
+                class: None,
+                method: name,
+            } if *name == method.name => Some(format!("callback {} (overridden)", callback.name)),
+            _ => None,
+        })
+        .collect();
+    if !callbacks.is_empty() {
+        return callbacks.join(", ");
+    }
     if typestate.harmless.iter().any(|m| binds(m, method)) {
         return "harmless".to_owned();
+    }
+    if let Some(exclusion) = (typestate.excluded.iter())
+        .find(|exclusion| exclusion.methods.iter().any(|m| binds(m, method)))
+    {
+        return format!("excluded ({})", exclusion.reason);
     }
     "unknown".to_owned()
 }
@@ -96,15 +127,133 @@ fn listing(entry: &Entry, methods: &[PublicMethod]) -> String {
     text
 }
 
-/// Compares the listing of each class with its file in `tests/alphabets/`.
+fn listings_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/alphabets")
+}
+
+/// Compares the listing of each class with its file in `tests/alphabets/`, then fails naming
+/// every method no line of the library classifies.
 fn assert_listings(library: &Library, classes: &[&str], methods: &[Vec<PublicMethod>]) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/alphabets");
     assert_eq!(classes.len(), methods.len(), "one description per class");
+    let mut unknown = Vec::new();
     for (class, methods) in classes.iter().zip(methods) {
         let entry = library.get(class).expect("a library class");
-        expect_test::expect_file![dir.join(format!("{class}.txt"))]
+        expect_test::expect_file![listings_dir().join(format!("{class}.txt"))]
             .assert_eq(&listing(entry, methods));
+        unknown.extend(unclassified(entry, methods));
     }
+    assert!(
+        unknown.is_empty(),
+        "public methods no line of the library classifies (add each to a callin, `harmless:` or `excluded:`):\n{}",
+        unknown.join("\n")
+    );
+}
+
+/// The methods of `entry`'s class that its file does not classify, each with the file's path.
+fn unclassified(entry: &Entry, methods: &[PublicMethod]) -> Vec<String> {
+    let file = format!("typestates/library/{}", path_for_class(entry.class()));
+    (methods.iter())
+        .filter(|method| classify(&entry.typestate, method) == "unknown")
+        .map(|method| format!("{file}: {}({})", method.name, method.params.join(", ")))
+        .collect()
+}
+
+/// The methods a committed listing names: `returns name(T1, T2): classification` per line.
+fn listed_methods(text: &str) -> Vec<PublicMethod> {
+    (text.lines())
+        .filter(|line| !line.starts_with('#'))
+        .map(|line| {
+            let (head, rest) = line.split_once('(').expect("`(` in a listing line");
+            let (params, _) = rest.split_once(')').expect("`)` in a listing line");
+            let (returns, name) = head.rsplit_once(' ').expect("a return type");
+            PublicMethod {
+                name: name.to_owned(),
+                params: (params.split(", "))
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_owned)
+                    .collect(),
+                returns: (returns != "void").then(|| returns.to_owned()),
+            }
+        })
+        .collect()
+}
+
+/// Every class of the library has a listing, and the library classifies every method of it.
+/// The slow tiers take the methods from the jars; this takes them from the committed listings
+/// and classifies them again, so a change of the library shows here without a jar.
+#[test]
+fn every_listed_method_is_classified() {
+    let library = Library::bundled();
+    let classes: Vec<&str> = library.iter().map(Entry::class).collect();
+    let methods: Vec<Vec<PublicMethod>> = (classes.iter())
+        .map(|class| {
+            let path = listings_dir().join(format!("{class}.txt"));
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+            listed_methods(&text)
+        })
+        .collect();
+    assert_listings(&library, &classes, &methods);
+    expect_test::expect_file![listings_dir().join("SUMMARY.md")]
+        .assert_eq(&summary(&library, &classes, &methods));
+}
+
+/// The table of every library class with how many of its public methods each kind of line
+/// classifies.
+fn summary(library: &Library, classes: &[&str], methods: &[Vec<PublicMethod>]) -> String {
+    let mut text = String::from(
+        "# Complete alphabets\n\n\
+         Every public instance method of every bundled class, by how its file classifies it.\n\
+         Written by `cargo test -p learner --test jvm_alphabets` from the listings beside it \
+         (`UPDATE_EXPECT=1` rewrites it).\n\
+         Excluded methods are left out of the protocol on purpose, with the reason in the file; \
+         unreachable ones are Kotlin bridges no source can name.\n\n\
+         | class | provenance | methods | callins and observers | callbacks | harmless | excluded | unreachable | unclassified |\n\
+         | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    let mut totals = [0usize; 7];
+    for (class, methods) in classes.iter().zip(methods) {
+        let entry = library.get(class).expect("a library class");
+        let mut counts = [0usize; 7];
+        counts[0] = methods.len();
+        for method in methods {
+            let how = classify(&entry.typestate, method);
+            let kind = if how.starts_with("callin") || how.starts_with("observer") {
+                1
+            } else if how.contains("callback") {
+                2
+            } else if how == "harmless" {
+                3
+            } else if how.starts_with("excluded") {
+                4
+            } else if how.starts_with("not callable") {
+                5
+            } else {
+                6
+            };
+            counts[kind] += 1;
+        }
+        for (total, count) in totals.iter_mut().zip(counts) {
+            *total += count;
+        }
+        let cells: Vec<String> = counts.iter().map(usize::to_string).collect();
+        writeln!(
+            text,
+            "| `{class}` | {} | {} |",
+            entry.typestate.provenance.kind.keyword(),
+            cells.join(" | ")
+        )
+        .expect("writing to a string");
+    }
+    let cells: Vec<String> = totals.iter().map(usize::to_string).collect();
+    writeln!(
+        text,
+        "| {} classes | | {} |",
+        classes.len(),
+        cells.join(" | ")
+    )
+    .expect("writing to a string");
+    text
 }
 
 /// The library's classes whose names start with one of `prefixes`.

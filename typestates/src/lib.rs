@@ -45,7 +45,7 @@ pub mod render;
 pub use binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 pub use levels::{ApiLevels, LevelSet};
 pub use model::{
-    Callback, CallbackId, Callin, CallinId, Event, Example, Failure, LevelStep, Origin,
+    Callback, CallbackId, Callin, CallinId, Event, Example, Exclusion, Failure, LevelStep, Origin,
     PostedError, State, StateId, Step, Steps, Typestate, WaitOutcome,
 };
 pub use obligation::{Basis, Deadline, Obligation};

@@ -55,6 +55,8 @@ pub struct Signature {
     pub callbacks: Vec<Callback>,
     /// The methods that never change the state ([`Typestate::harmless`]).
     pub harmless: Vec<crate::binding::MethodRef>,
+    /// The methods left out of the protocol ([`Typestate::excluded`]).
+    pub excluded: Vec<crate::model::Exclusion>,
     /// Where each creator starts, in callin order.
     pub creators: Vec<CreatorStart>,
 }
@@ -454,6 +456,7 @@ pub fn to_typestate(mealy: &Mealy, signature: &Signature) -> Typestate {
         callins,
         callbacks: signature.callbacks.clone(),
         harmless: signature.harmless.clone(),
+        excluded: signature.excluded.clone(),
         states,
         initial: StateId(0),
         obligations: Vec::new(),
@@ -511,6 +514,7 @@ impl Typestate {
             callins: self.callins.clone(),
             callbacks: self.callbacks.clone(),
             harmless: self.harmless.clone(),
+            excluded: self.excluded.clone(),
             creators,
         }
     }

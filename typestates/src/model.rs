@@ -78,6 +78,10 @@ pub struct Typestate {
     /// checker lets them pass. Any other method the protocol does not name has an unknown
     /// effect.
     pub harmless: Vec<MethodRef>,
+    /// Public methods of the class deliberately left out of the protocol, each group with the
+    /// reason: their effect is unknown, so a checker forgets the state after one, as after any
+    /// method the protocol does not name. With them a file lists every public method once.
+    pub excluded: Vec<Exclusion>,
     /// The states; [`StateId`] indexes this.
     pub states: Vec<State>,
     /// The state a fresh object starts in when created by the experiment's reset.
@@ -86,6 +90,15 @@ pub struct Typestate {
     pub obligations: Vec<crate::obligation::Obligation>,
     /// Traces the protocol must accept or reject; checked by the library tests.
     pub examples: Vec<Example>,
+}
+
+/// Public methods deliberately left out of a protocol (`excluded: … because "…"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exclusion {
+    /// The methods.
+    pub methods: Vec<MethodRef>,
+    /// Why they are left out: what about their effect is unknown.
+    pub reason: String,
 }
 
 /// A method the client calls.

@@ -5,7 +5,8 @@
 //! equivalent) and every state is reachable; every enabled transition names where it comes
 //! from, and every restriction the rule of the experiment behind it; its `accept:` lines are
 //! accepted and its `reject:` lines rejected at an error, never at a restriction (which says
-//! nothing of the API); and printing then parsing gives the same typestate. `table_1_classes_and_state_counts` holds the expected state
+//! nothing of the API); no method is classified twice (a callin, harmless, excluded); and
+//! printing then parsing gives the same typestate. `table_1_classes_and_state_counts` holds the expected state
 //! counts as data, one comment per deviation from Table 1 of the DroidStar paper.
 
 use std::collections::BTreeSet;
@@ -14,7 +15,9 @@ use std::path::{Path, PathBuf};
 use typestates::format::{parse, print};
 use typestates::library::{bundled_files, path_for_class, EntrySource, Library, LibraryError};
 use typestates::mealy::to_mealy;
-use typestates::{Backend, Event, ProvenanceKind, StateId, Step, Typestate, WaitOutcome};
+use typestates::{
+    Backend, Event, MethodRef, Params, ProvenanceKind, StateId, Step, Typestate, WaitOutcome,
+};
 
 fn library_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("library")
@@ -181,6 +184,8 @@ fn check_typestate(path: &str, typestate: &Typestate) -> Vec<String> {
         }
     }
 
+    problems.extend(classified_twice(typestate));
+
     // Round trip through the printer.
     let printed = print(typestate);
     match parse(path, &printed) {
@@ -199,6 +204,55 @@ fn check_typestate(path: &str, typestate: &Typestate) -> Vec<String> {
 }
 
 /// Whether a trace is rejected where the experiment did not look rather than at an error.
+/// The methods a file classifies in two ways: harmless or excluded, and also a callin, or
+/// listed twice among them (a checker matches a call by name and arity, so `(..)` overlaps
+/// every overload).
+fn classified_twice(typestate: &Typestate) -> Vec<String> {
+    let mut classified: Vec<(&MethodRef, String)> = Vec::new();
+    for callin in typestate.callins.iter().filter(|c| !c.is_creator()) {
+        // Several callins may bind one method (observers, `when` conditions): one group.
+        for method in &callin.binding.methods {
+            if !classified.iter().any(|(m, _)| *m == method) {
+                classified.push((method, "a callin".to_owned()));
+            }
+        }
+    }
+    let listed = (typestate
+        .harmless
+        .iter()
+        .map(|m| (m, "harmless".to_owned())))
+    .chain(
+        (typestate.excluded.iter())
+            .flat_map(|e| e.methods.iter().map(|m| (m, "excluded".to_owned()))),
+    );
+    let mut problems = Vec::new();
+    for (method, how) in listed {
+        if let Some((_, before)) = classified.iter().find(|(m, _)| overlap(m, method)) {
+            problems.push(format!("`{}` is {how} and {before}", method_text(method)));
+        }
+        classified.push((method, how));
+    }
+    problems
+}
+
+/// Whether two instance or static method references can bind one call.
+fn overlap(a: &MethodRef, b: &MethodRef) -> bool {
+    a.kind == b.kind
+        && a.class == b.class
+        && a.name == b.name
+        && match (&a.params, &b.params) {
+            (Params::Exact(x), Params::Exact(y)) => x == y,
+            _ => true,
+        }
+}
+
+fn method_text(method: &MethodRef) -> String {
+    match &method.params {
+        Params::Any => format!("{}(..)", method.name),
+        Params::Exact(types) => format!("{}({})", method.name, types.join(", ")),
+    }
+}
+
 fn stops_at_restriction(
     typestate: &Typestate,
     trace: &[Event],

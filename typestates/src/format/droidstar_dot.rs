@@ -229,6 +229,7 @@ impl Builder<'_> {
             callins,
             callbacks,
             harmless: Vec::new(),
+            excluded: Vec::new(),
             states,
             initial,
             obligations: Vec::new(),

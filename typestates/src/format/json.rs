@@ -55,6 +55,9 @@ struct TypestateDto {
     /// Methods that never change the state: a checker lets them pass.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     harmless: Vec<MethodDto>,
+    /// Public methods deliberately left out of the protocol, each group with the reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    excluded: Vec<ExclusionDto>,
     /// The name of the state a fresh object starts in.
     initial: String,
     /// The states, each with its transitions.
@@ -195,6 +198,17 @@ struct CallinDto {
     /// For a creator (constructor or factory): the name of the state a new object starts in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     creates: Option<String>,
+}
+
+/// Public methods deliberately left out of the protocol: a call of one has an unknown effect.
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(rename = "Exclusion")]
+struct ExclusionDto {
+    /// The methods.
+    methods: Vec<MethodDto>,
+    /// Why they are left out.
+    reason: String,
 }
 
 /// One Java method, constructor or static factory.

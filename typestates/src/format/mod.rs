@@ -42,7 +42,7 @@ use std::fmt;
 /// keywords of transition lines (`restricted` also names restrictions in `typestar diff`), and
 /// the keywords that open a declaration, which a transition line of that callin would read as
 /// (found by the `droidstar_dot` fuzz target: a callin `source` printed `source -> s0`).
-const RESERVED: [&str; 21] = [
+const RESERVED: [&str; 22] = [
     "wait",
     "quiet",
     "eps",
@@ -51,6 +51,7 @@ const RESERVED: [&str; 21] = [
     "fails",
     "restricted",
     "harmless",
+    "excluded",
     "typestate",
     "summary",
     "note",

@@ -13,8 +13,8 @@ use super::{is_posted_callback, Diagnostic, RESERVED};
 use crate::binding::{Answer, CallbackBinding, CallinBinding, MethodKind, MethodRef, Params};
 use crate::levels::ApiLevels;
 use crate::model::{
-    Callback, Callin, CallinId, Event, Example, Failure, LevelStep, Origin, PostedError, State,
-    StateId, Step, Steps, Typestate, WaitOutcome,
+    Callback, Callin, CallinId, Event, Example, Exclusion, Failure, LevelStep, Origin, PostedError,
+    State, StateId, Step, Steps, Typestate, WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
 use crate::provenance::{Backend, Code, LearningRun, LearningStats, Provenance, ProvenanceKind};
@@ -79,6 +79,7 @@ struct RawFile {
     callins: Vec<RawCallin>,
     callbacks: Vec<RawCallback>,
     harmless: Vec<MethodRef>,
+    excluded: Vec<Exclusion>,
     states: Vec<RawState>,
     obligations: Vec<RawObligation>,
     examples: Vec<RawExample>,
@@ -223,6 +224,18 @@ impl Reader<'_> {
                 while cursor.eat(&Token::Bar) {
                     self.file.harmless.push(method_ref(cursor)?);
                 }
+            }
+            "excluded" => {
+                cursor.expect(Token::Colon, "`:` after `excluded`")?;
+                let mut methods = vec![method_ref(cursor)?];
+                while cursor.eat(&Token::Bar) {
+                    methods.push(method_ref(cursor)?);
+                }
+                if !cursor.eat_word("because") {
+                    return Err(cursor.error("`because \"reason\"` after the methods"));
+                }
+                let reason = cursor.string("the reason as a string")?;
+                self.file.excluded.push(Exclusion { methods, reason });
             }
             "obligation" => {
                 let obligation = obligation(keyword, cursor)?;
@@ -1184,6 +1197,7 @@ impl Resolver<'_> {
             callins,
             callbacks,
             harmless: file.harmless,
+            excluded: file.excluded,
             states,
             initial,
             obligations,

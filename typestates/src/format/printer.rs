@@ -99,6 +99,15 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
         let methods: Vec<String> = t.harmless.iter().map(method_ref).collect();
         writeln!(out, "harmless: {}", methods.join(" | "))?;
     }
+    for exclusion in &t.excluded {
+        let methods: Vec<String> = exclusion.methods.iter().map(method_ref).collect();
+        writeln!(
+            out,
+            "excluded: {} because {}",
+            methods.join(" | "),
+            quote(&exclusion.reason)
+        )?;
+    }
     for obligation in &t.obligations {
         let states: Vec<&str> = obligation
             .states

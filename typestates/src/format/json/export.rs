@@ -2,9 +2,9 @@
 
 use super::{
     AnyOverload, BackendDto, CallbackBindingDto, CallbackDto, CallinDto, CodeDto, DeadlineDto,
-    ExampleDto, LevelStepDto, MethodDto, MethodKindDto, ObligationDto, OriginDto, ParamsDto,
-    ProvenanceDto, ProvenanceKindDto, RunDto, StateDto, StatsDto, StepDto, TypestateDto, Version,
-    WaitDto,
+    ExampleDto, ExclusionDto, LevelStepDto, MethodDto, MethodKindDto, ObligationDto, OriginDto,
+    ParamsDto, ProvenanceDto, ProvenanceKindDto, RunDto, StateDto, StatsDto, StepDto, TypestateDto,
+    Version, WaitDto,
 };
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
 use crate::model::{Origin, StateId, Step, Typestate, WaitOutcome};
@@ -64,6 +64,12 @@ fn dto(t: &Typestate) -> TypestateDto {
             })
             .collect(),
         harmless: t.harmless.iter().map(method).collect(),
+        excluded: (t.excluded.iter())
+            .map(|exclusion| ExclusionDto {
+                methods: exclusion.methods.iter().map(method).collect(),
+                reason: exclusion.reason.clone(),
+            })
+            .collect(),
         initial: state_name(t.initial),
         states: t
             .state_ids()

@@ -14,7 +14,7 @@ use crate::format::lexer::is_word;
 use crate::format::{is_posted_callback, Diagnostic, MAX_ERRORS, METHOD_KINDS, RESERVED};
 use crate::levels::ApiLevels;
 use crate::model::{
-    Callback, CallbackId, Callin, CallinId, Event, Example, Failure, LevelStep, Origin,
+    Callback, CallbackId, Callin, CallinId, Event, Example, Exclusion, Failure, LevelStep, Origin,
     PostedError, State, StateId, Step, Steps, Typestate, WaitOutcome,
 };
 use crate::obligation::{Basis, Deadline, Obligation};
@@ -178,6 +178,17 @@ impl Importer<'_> {
             .enumerate()
             .map(|(i, m)| self.method(&root.key("harmless").index(i), m))
             .collect();
+        let excluded = (dto.excluded.into_iter().enumerate())
+            .map(|(i, exclusion)| {
+                let at = root.key("excluded").index(i).key("methods");
+                Exclusion {
+                    methods: (exclusion.methods.into_iter().enumerate())
+                        .map(|(j, m)| self.method(&at.index(j), m))
+                        .collect(),
+                    reason: exclusion.reason,
+                }
+            })
+            .collect();
         let initial = self.state(&root.key("initial"), &dto.initial);
         let states = dto
             .states
@@ -210,6 +221,7 @@ impl Importer<'_> {
             callins,
             callbacks,
             harmless,
+            excluded,
             states,
             initial,
             obligations: obligations.into_iter().map(|(_, o)| o).collect(),

@@ -431,6 +431,7 @@ impl Experiment {
             callins,
             callbacks,
             harmless: Vec::new(),
+            excluded: Vec::new(),
             creators: Vec::new(),
         }
     }
