@@ -97,7 +97,7 @@ use crate::ir::{
 };
 use crate::protocols::Protocols;
 use crate::resolve::{is_collection, qualify, Binding, LocalId, Resolution};
-use crate::visit::{walk_stmt, Visitor};
+use crate::visit::{walk_expr, walk_stmt, Visitor};
 
 /// The class [`Walker::in_place`] files Kotlin's top-level functions under.
 const TOP_LEVEL: &str = "<top-level>";
@@ -200,6 +200,61 @@ pub struct Sites {
     /// The methods called on receivers the resolver cannot type, as (the caller's
     /// [`package_root`], name).
     untyped: HashSet<(String, String)>,
+    /// The methods a runtime may call whatever the project does, as (class, method): an
+    /// annotation exposes them, or they may override a method ([`Exposure`]).
+    exposed: HashMap<(String, String), Exposure>,
+}
+
+/// How a runtime may reach a method the project declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exposure {
+    /// An annotation names it for a runtime (`@ReactMethod`, `@JavascriptInterface`).
+    Annotated,
+    /// It may override a supertype's method: marked so, or in Java, where no mark is needed.
+    Overriding,
+}
+
+/// Annotations that say how a method behaves, not who calls it: a method carrying only these
+/// is not exposed to a runtime.
+const DESCRIBING_ANNOTATIONS: &[&str] = &[
+    "AnyThread",
+    "BinderThread",
+    "CallSuper",
+    "CheckResult",
+    "Deprecated",
+    "JvmOverloads",
+    "JvmStatic",
+    "MainThread",
+    "NonNull",
+    "NotNull",
+    "Nullable",
+    "Override",
+    "RequiresApi",
+    "RequiresPermission",
+    "Suppress",
+    "SuppressLint",
+    "SuppressWarnings",
+    "Synchronized",
+    "TargetApi",
+    "Throws",
+    "UiThread",
+    "VisibleForTesting",
+    "WorkerThread",
+];
+
+/// How a runtime may reach `method` ([`Exposure`]), if at all.
+fn exposure_of(method: &crate::ir::Method, language: Language) -> Option<Exposure> {
+    let annotated = method.annotations.iter().any(|a| {
+        let simple = a.name.rsplit('.').next().unwrap_or(&a.name);
+        !DESCRIBING_ANNOTATIONS.contains(&simple)
+    });
+    if annotated {
+        Some(Exposure::Annotated)
+    } else if method.modifiers.is_override || language == Language::Java {
+        Some(Exposure::Overriding)
+    } else {
+        None
+    }
 }
 
 impl Sites {
@@ -228,7 +283,21 @@ impl Sites {
         sites.hidden.shrink_to_fit();
         sites.companions.shrink_to_fit();
         sites.untyped.shrink_to_fit();
+        sites.exposed.shrink_to_fit();
         sites
+    }
+
+    /// Notes that a runtime may reach `key` as `exposure`; an annotation on one overload
+    /// exposes the name.
+    fn expose(&mut self, key: (String, String), exposure: Exposure) {
+        self.exposed
+            .entry(key)
+            .and_modify(|known| {
+                if exposure == Exposure::Annotated {
+                    *known = exposure;
+                }
+            })
+            .or_insert(exposure);
     }
 
     /// Adds the sites of another file.
@@ -239,6 +308,9 @@ impl Sites {
         self.untyped.extend(other.untyped);
         self.hidden.extend(other.hidden);
         self.companions.extend(other.companions);
+        for (key, exposure) in other.exposed {
+            self.expose(key, exposure);
+        }
     }
 
     /// The class whose name the members of the Kotlin companion object `class` are called
@@ -285,6 +357,9 @@ pub struct Wrapper {
     /// Whether its fields hold protocol objects: only then does the order of its methods
     /// matter.
     pub fields: Fields,
+    /// The methods that end it: each releases an object a field holds, in its own body
+    /// (`extractor.release()`, [`Protocols::releasing_methods`]).
+    pub ends: Vec<String>,
 }
 
 /// What a [`Wrapper`]'s fields hold.
@@ -343,9 +418,17 @@ impl Clients {
                 .flat_map(|w| w.methods.iter().map(|(m, _)| (w.class.clone(), m.clone())))
                 .collect::<Vec<_>>()
         };
+        let ends: HashSet<(&str, &str)> = wrappers
+            .iter()
+            .flat_map(|w| w.ends.iter().map(|m| (w.class.as_str(), m.as_str())))
+            .collect();
         let last = methods(wrappers)
             .into_iter()
-            .filter(|(class, method)| graph.let_go_by_every_caller(class, method))
+            .filter(|(class, method)| {
+                graph.let_go_by_every_caller(class, method)
+                    || (ends.contains(&(class.as_str(), method.as_str()))
+                        && !graph.runtime_may_call(class, method))
+            })
             .collect();
         let called = methods(wrappers)
             .into_iter()
@@ -627,6 +710,21 @@ impl Graph<'_, '_, '_> {
             self.calls[node] = Calls::Held(edges);
         }
     }
+
+    /// Whether a runtime may call `method` of `class` whatever the project does: an
+    /// annotation exposes it, or it may override a method of a supertype outside the project.
+    /// A method the files read do not declare is not known to be reachable so.
+    fn runtime_may_call(&mut self, class: &str, method: &str) -> bool {
+        let key = (class.to_owned(), method.to_owned());
+        match self.sites.exposed.get(&key) {
+            Some(Exposure::Annotated) => true,
+            Some(Exposure::Overriding) => {
+                let root = package_root(class);
+                self.ancestors(class).iter().any(|a| package_root(a) != root)
+            }
+            None => false,
+        }
+    }
 }
 
 /// The classes `ir` declares (typed by `res`), each marked by whether it keeps objects of a
@@ -646,6 +744,24 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
             res.type_of_field(fqn, &field.name)
                 .is_some_and(|ty| protocols.protocol_of(&ty.fqn).is_some())
         });
+        let ends = class
+            .methods
+            .iter()
+            .filter(|m| m.kind == MethodKind::Method)
+            .filter(|m| {
+                let mut releases = Releases {
+                    class: fqn,
+                    res,
+                    protocols,
+                    found: false,
+                };
+                if let Some(body) = &m.body {
+                    releases.visit_block(&body.stmts);
+                }
+                releases.found
+            })
+            .map(|m| m.name.clone())
+            .collect();
         out.push(Wrapper {
             class: fqn.to_owned(),
             methods: class
@@ -659,6 +775,7 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
             } else {
                 Fields::Untracked
             },
+            ends,
         });
         for nested in class
             .classes
@@ -680,6 +797,40 @@ pub(crate) fn wrappers(ir: &SourceIr, res: &Resolution, protocols: &Protocols<'_
         visit(class, &fqn, res, protocols, &mut out);
     }
     out
+}
+
+/// Finds a call in a body, outside deferred code, that releases an object a field of `class`
+/// holds.
+struct Releases<'r, 'p, 'l> {
+    class: &'r str,
+    res: &'r Resolution,
+    protocols: &'p Protocols<'l>,
+    found: bool,
+}
+
+impl<'a> Visitor<'a> for Releases<'_, '_, '_> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let ExprKind::Call(call) = &expr.kind {
+            let field = call.receiver.as_deref().and_then(|r| match self.res.binding_of(r.id) {
+                Some(Binding::Field { class, name }) if class == self.class => Some(name),
+                _ => None,
+            });
+            let protocol = field
+                .and_then(|name| self.res.type_of_field(self.class, name))
+                .and_then(|ty| self.protocols.protocol_of(&ty.fqn));
+            if let Some(id) = protocol {
+                self.found |= self
+                    .protocols
+                    .releasing_methods(id)
+                    .contains(&call.name.as_str());
+            }
+        }
+        walk_expr(self, expr);
+    }
+
+    fn visit_lambda(&mut self, _: &'a Expr, _: &'a Body) {}
+
+    fn visit_anonymous_class(&mut self, _: &'a Class) {}
 }
 
 /// What holds an object a caller did not make, so that the caller may let go of it.
@@ -789,9 +940,14 @@ impl<'a> Walker<'a> {
                 MethodKind::Constructor => CONSTRUCTOR,
                 MethodKind::Method => &method.name,
             };
-            if method.kind == MethodKind::Method && !method.modifiers.is_exported {
+            if method.kind == MethodKind::Method {
                 let key = (fqn.to_string(), method.name.clone());
-                self.sites.hidden.insert(key);
+                if !method.modifiers.is_exported {
+                    self.sites.hidden.insert(key.clone());
+                }
+                if let Some(exposure) = exposure_of(method, self.language) {
+                    self.sites.expose(key, exposure);
+                }
             }
             self.callers.push(Caller::Method {
                 class: fqn.clone(),
