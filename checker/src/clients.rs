@@ -97,7 +97,7 @@ use crate::ir::{
 };
 use crate::protocols::Protocols;
 use crate::resolve::{is_collection, qualify, Binding, LocalId, Resolution};
-use crate::visit::{walk_stmt, Visitor};
+use crate::visit::{walk_expr, walk_stmt, Visitor};
 
 /// The class [`Walker::in_place`] files Kotlin's top-level functions under.
 const TOP_LEVEL: &str = "<top-level>";
@@ -193,6 +193,61 @@ pub struct Sites {
     /// The methods called on receivers the resolver cannot type, as (the caller's
     /// [`package_root`], name).
     untyped: HashSet<(String, String)>,
+    /// The methods a runtime may call whatever the project does, as (class, method): an
+    /// annotation exposes them, or they may override a method ([`Exposure`]).
+    exposed: HashMap<(String, String), Exposure>,
+}
+
+/// How a runtime may reach a method the project declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Exposure {
+    /// An annotation names it for a runtime (`@ReactMethod`, `@JavascriptInterface`).
+    Annotated,
+    /// It may override a supertype's method: marked so, or in Java, where no mark is needed.
+    Overriding,
+}
+
+/// Annotations that say how a method behaves, not who calls it: a method carrying only these
+/// is not exposed to a runtime.
+const DESCRIBING_ANNOTATIONS: &[&str] = &[
+    "AnyThread",
+    "BinderThread",
+    "CallSuper",
+    "CheckResult",
+    "Deprecated",
+    "JvmOverloads",
+    "JvmStatic",
+    "MainThread",
+    "NonNull",
+    "NotNull",
+    "Nullable",
+    "Override",
+    "RequiresApi",
+    "RequiresPermission",
+    "Suppress",
+    "SuppressLint",
+    "SuppressWarnings",
+    "Synchronized",
+    "TargetApi",
+    "Throws",
+    "UiThread",
+    "VisibleForTesting",
+    "WorkerThread",
+];
+
+/// How a runtime may reach `method` ([`Exposure`]), if at all.
+fn exposure_of(method: &crate::ir::Method, language: Language) -> Option<Exposure> {
+    let annotated = method.annotations.iter().any(|a| {
+        let simple = a.name.rsplit('.').next().unwrap_or(&a.name);
+        !DESCRIBING_ANNOTATIONS.contains(&simple)
+    });
+    if annotated {
+        Some(Exposure::Annotated)
+    } else if method.modifiers.is_override || language == Language::Java {
+        Some(Exposure::Overriding)
+    } else {
+        None
+    }
 }
 
 impl Sites {
@@ -215,6 +270,19 @@ impl Sites {
             walker.class(class, &qualify(ir.package.as_deref(), &class.name));
         }
         walker.sites
+    }
+
+    /// Notes that a runtime may reach `key` as `exposure`; an annotation on one overload
+    /// exposes the name.
+    fn expose(&mut self, key: (String, String), exposure: Exposure) {
+        self.exposed
+            .entry(key)
+            .and_modify(|known| {
+                if exposure == Exposure::Annotated {
+                    *known = exposure;
+                }
+            })
+            .or_insert(exposure);
     }
 
     /// The same sites with their names in `names`: a few bytes a site, and no name kept twice.
@@ -247,6 +315,11 @@ impl Sites {
             hidden: pairs(&mut self.hidden.iter().map(|(a, b)| (a, b))),
             companions: pairs(&mut self.companions.iter()),
             untyped: pairs(&mut self.untyped.iter().map(|(a, b)| (a, b))),
+            exposed: self
+                .exposed
+                .iter()
+                .map(|((class, method), &exposure)| (names.id(class), names.id(method), exposure))
+                .collect(),
         }
     }
 }
@@ -316,6 +389,7 @@ pub(crate) struct FileSites {
     hidden: Box<[(u32, u32)]>,
     companions: Box<[(u32, u32)]>,
     untyped: Box<[(u32, u32)]>,
+    exposed: Box<[(u32, u32, Exposure)]>,
 }
 
 impl FileSites {
@@ -364,6 +438,7 @@ pub struct SiteTable {
     by_method: HashMap<u32, Vec<Packed>>,
     hidden: HashSet<(u32, u32)>,
     untyped: HashSet<(u32, u32)>,
+    exposed: HashMap<(u32, u32), Exposure>,
 }
 
 impl SiteTable {
@@ -396,6 +471,22 @@ impl SiteTable {
         }
         self.hidden.extend(file.hidden.iter().copied());
         self.untyped.extend(file.untyped.iter().copied());
+        for &(class, method, exposure) in &file.exposed {
+            self.exposed
+                .entry((class, method))
+                .and_modify(|known| {
+                    if exposure == Exposure::Annotated {
+                        *known = exposure;
+                    }
+                })
+                .or_insert(exposure);
+        }
+    }
+
+    /// How a runtime may reach `method` of `class` ([`Exposure`]), if at all.
+    fn exposure(&self, class: &str, method: &str) -> Option<Exposure> {
+        let key = (self.names.get(class)?, self.names.get(method)?);
+        self.exposed.get(&key).copied()
     }
 
     /// The calls of `method`, in the order they were added.
@@ -461,6 +552,9 @@ pub struct Wrapper {
     /// Whether its fields hold protocol objects: only then does the order of its methods
     /// matter.
     pub fields: Fields,
+    /// The methods that end it: each releases an object a field holds, in its own body
+    /// (`extractor.release()`, [`Protocols::releasing_methods`]).
+    pub ends: Vec<String>,
 }
 
 impl Wrapper {
@@ -551,9 +645,17 @@ impl Clients {
                 .flat_map(|w| w.methods.iter().map(|m| (w.class.clone(), m.clone())))
                 .collect::<Vec<_>>()
         };
+        let ends: HashSet<(&str, &str)> = wrappers
+            .iter()
+            .flat_map(|w| w.ends.iter().map(|m| (w.class.as_str(), m.as_str())))
+            .collect();
         let last = methods(wrappers)
             .into_iter()
-            .filter(|(class, method)| graph.let_go_by_every_caller(class, method))
+            .filter(|(class, method)| {
+                graph.let_go_by_every_caller(class, method)
+                    || (ends.contains(&(class.as_str(), method.as_str()))
+                        && !graph.runtime_may_call(class, method))
+            })
             .collect();
         let called = methods(wrappers)
             .into_iter()
@@ -831,6 +933,20 @@ impl Graph<'_, '_, '_> {
             self.calls[node] = Calls::Held(edges);
         }
     }
+
+    /// Whether a runtime may call `method` of `class` whatever the project does: an
+    /// annotation exposes it, or it may override a method of a supertype outside the project.
+    /// A method the files read do not declare is not known to be reachable so.
+    fn runtime_may_call(&mut self, class: &str, method: &str) -> bool {
+        match self.sites.exposure(class, method) {
+            Some(Exposure::Annotated) => true,
+            Some(Exposure::Overriding) => {
+                let root = package_root(class);
+                self.ancestors(class).iter().any(|a| package_root(a) != root)
+            }
+            None => false,
+        }
+    }
 }
 
 /// The classes `ir` declares (typed by `res`), each marked by whether it keeps objects of a
@@ -867,6 +983,22 @@ pub(crate) fn wrappers_with_spans(
             .methods
             .iter()
             .filter(|m| m.kind == MethodKind::Method);
+        let ends = methods
+            .clone()
+            .filter(|m| {
+                let mut releases = Releases {
+                    class: fqn,
+                    res,
+                    protocols,
+                    found: false,
+                };
+                if let Some(body) = &m.body {
+                    releases.visit_block(&body.stmts);
+                }
+                releases.found
+            })
+            .map(|m| m.name.clone())
+            .collect();
         let wrapper = Wrapper {
             class: fqn.to_owned(),
             methods: methods.clone().map(|m| m.name.clone()).collect(),
@@ -875,6 +1007,7 @@ pub(crate) fn wrappers_with_spans(
             } else {
                 Fields::Untracked
             },
+            ends,
         };
         out.push((wrapper, methods.map(|m| m.span).collect()));
         for nested in class
@@ -897,6 +1030,40 @@ pub(crate) fn wrappers_with_spans(
         visit(class, &fqn, res, protocols, &mut out);
     }
     out
+}
+
+/// Finds a call in a body, outside deferred code, that releases an object a field of `class`
+/// holds.
+struct Releases<'r, 'p, 'l> {
+    class: &'r str,
+    res: &'r Resolution,
+    protocols: &'p Protocols<'l>,
+    found: bool,
+}
+
+impl<'a> Visitor<'a> for Releases<'_, '_, '_> {
+    fn visit_expr(&mut self, expr: &'a Expr) {
+        if let ExprKind::Call(call) = &expr.kind {
+            let field = call.receiver.as_deref().and_then(|r| match self.res.binding_of(r.id) {
+                Some(Binding::Field { class, name }) if class == self.class => Some(name),
+                _ => None,
+            });
+            let protocol = field
+                .and_then(|name| self.res.type_of_field(self.class, name))
+                .and_then(|ty| self.protocols.protocol_of(&ty.fqn));
+            if let Some(id) = protocol {
+                self.found |= self
+                    .protocols
+                    .releasing_methods(id)
+                    .contains(&call.name.as_str());
+            }
+        }
+        walk_expr(self, expr);
+    }
+
+    fn visit_lambda(&mut self, _: &'a Expr, _: &'a Body) {}
+
+    fn visit_anonymous_class(&mut self, _: &'a Class) {}
 }
 
 /// What holds an object a caller did not make, so that the caller may let go of it.
@@ -1006,9 +1173,14 @@ impl<'a> Walker<'a> {
                 MethodKind::Constructor => CONSTRUCTOR,
                 MethodKind::Method => &method.name,
             };
-            if method.kind == MethodKind::Method && !method.modifiers.is_exported {
+            if method.kind == MethodKind::Method {
                 let key = (fqn.to_string(), method.name.clone());
-                self.sites.hidden.insert(key);
+                if !method.modifiers.is_exported {
+                    self.sites.hidden.insert(key.clone());
+                }
+                if let Some(exposure) = exposure_of(method, self.language) {
+                    self.sites.expose(key, exposure);
+                }
             }
             self.callers.push(Caller::Method {
                 class: fqn.clone(),

@@ -516,6 +516,7 @@ impl Discovery<'_, '_, '_> {
                     class: class.to_owned(),
                     methods,
                     fields: wrapper.fields,
+                    ends: Vec::new(),
                 });
             }
         }
