@@ -21,6 +21,9 @@
 //! - A method only code outside the project calls may end its object ([`Clients::called_only_outside`]).
 //!   The class's own calls do not count, and a call of that name on an untyped receiver does.
 //! - A sink an engine drives step by step is driven.
+//! - The task of an object the project hands over to run once is driven (`executor.submit(job)`).
+//!   Every creation of its class goes straight to a hand-off, or into a local used only there.
+//!   Its `run()` or `call()` then runs once per object, its steps in its own order.
 //!
 //! # Which calls count
 //! - A call through a supertype or on a subclass counts for the class.
@@ -61,6 +64,17 @@
 //!   The caller lets go by taking it out by the same key in a local (`voices.remove(id)`).
 //!   Or it lets go of every element (`voices.clear()`, `removeAll`, assigning the field).
 //!
+//! # Ending methods
+//! - A method ends its object when it leaves a field kept from construction released ([`crate::events`]).
+//!   What its callers call after it is their misuse of the wrapper, as after `release()`.
+//!   That holds when only code outside the project calls it ([`Clients::called_only_outside`]).
+//!   It holds too when the method is driven and no runtime may call it ([`Clients::ends_for_callers`]).
+//!   Such misuse is the clients' error, to be found at the clients, not inside the wrapper.
+//! - A runtime may call a method an annotation exposes (`@ReactMethod`, `@JavascriptInterface`).
+//!   It may also call one that overrides a method of a supertype outside the project.
+//!   In Java every method may override one unmarked; in Kotlin only an `override` may.
+//!   JavaScript or the framework may call on after such a method ended the object.
+//!
 //! # Callers' catches
 //! - A method's violations are handled where every call of it catches them.
 //!   [`Clients::caught_by_callers`] says what they catch.
@@ -75,6 +89,8 @@
 //! - Which paths reach the letting go is not asked.
 //!   A `return` between the call and the assignment may leave the object in the field.
 //! - Nor is it asked whether another field or collection holds the object too.
+//! - The wrapper's clients are not yet checked against its protocol: a use after an ending
+//!   method is missed.
 //!
 //! # How to extend
 //! - A new kind of fresh receiver: [`receiver_kind`] decides what a caller owns in its run.
@@ -92,12 +108,12 @@ use crate::events::Component;
 use crate::inline::inlined;
 use crate::inline::{Binds, Inlined};
 use crate::ir::{
-    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprKind, Language, Local, MethodKind, SourceIr,
-    Span, StmtKind,
+    BinaryOp, Body, Call, Class, ClassKind, Expr, ExprId, ExprKind, Language, Local, MethodKind,
+    SourceIr, Span, StmtKind,
 };
 use crate::protocols::Protocols;
 use crate::resolve::{is_collection, qualify, Binding, LocalId, Resolution};
-use crate::visit::{walk_expr, walk_stmt, Visitor};
+use crate::visit::{walk_stmt, Visitor};
 
 /// The class [`Walker::in_place`] files Kotlin's top-level functions under.
 const TOP_LEVEL: &str = "<top-level>";
@@ -196,6 +212,29 @@ pub struct Sites {
     /// The methods a runtime may call whatever the project does, as (class, method): an
     /// annotation exposes them, or they may override a method ([`Exposure`]).
     exposed: HashMap<(String, String), Exposure>,
+    /// Per class, how the file creates its objects.
+    creations: HashMap<String, Creation>,
+}
+
+/// How the project creates the objects of a class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Creation {
+    /// Each object is handed over to run once ([`crate::platform::hands_off`]), and used no
+    /// other way: its task runs once, in its own order.
+    HandedOverOnce,
+    /// Some object is kept, passed on, or used otherwise.
+    Kept,
+}
+
+impl Creation {
+    /// What two sets of creations make together: kept if either keeps one.
+    fn and(self, other: Creation) -> Creation {
+        if self == other {
+            self
+        } else {
+            Creation::Kept
+        }
+    }
 }
 
 /// How a runtime may reach a method the project declares.
@@ -205,6 +244,17 @@ enum Exposure {
     Annotated,
     /// It may override a supertype's method: marked so, or in Java, where no mark is needed.
     Overriding,
+}
+
+impl Exposure {
+    /// How overloads of one name are reached: an annotation on one exposes the name.
+    fn or(self, other: Exposure) -> Exposure {
+        if other == Exposure::Annotated {
+            other
+        } else {
+            self
+        }
+    }
 }
 
 /// Annotations that say how a method behaves, not who calls it: a method carrying only these
@@ -265,11 +315,14 @@ impl Sites {
             in_place: in_place_functions(ir),
             catching: Vec::new(),
             caught_last: None,
+            handoffs: Handoffs::default(),
         };
         for class in &ir.classes {
             walker.class(class, &qualify(ir.package.as_deref(), &class.name));
         }
-        walker.sites
+        let mut sites = walker.sites;
+        sites.creations = walker.handoffs.creations();
+        sites
     }
 
     /// Notes that a runtime may reach `key` as `exposure`; an annotation on one overload
@@ -277,11 +330,7 @@ impl Sites {
     fn expose(&mut self, key: (String, String), exposure: Exposure) {
         self.exposed
             .entry(key)
-            .and_modify(|known| {
-                if exposure == Exposure::Annotated {
-                    *known = exposure;
-                }
-            })
+            .and_modify(|known| *known = known.or(exposure))
             .or_insert(exposure);
     }
 
@@ -319,6 +368,11 @@ impl Sites {
                 .exposed
                 .iter()
                 .map(|((class, method), &exposure)| (names.id(class), names.id(method), exposure))
+                .collect(),
+            creations: self
+                .creations
+                .iter()
+                .map(|(class, &creation)| (names.id(class), creation))
                 .collect(),
         }
     }
@@ -390,6 +444,7 @@ pub(crate) struct FileSites {
     companions: Box<[(u32, u32)]>,
     untyped: Box<[(u32, u32)]>,
     exposed: Box<[(u32, u32, Exposure)]>,
+    creations: Box<[(u32, Creation)]>,
 }
 
 impl FileSites {
@@ -439,6 +494,7 @@ pub struct SiteTable {
     hidden: HashSet<(u32, u32)>,
     untyped: HashSet<(u32, u32)>,
     exposed: HashMap<(u32, u32), Exposure>,
+    creations: HashMap<u32, Creation>,
 }
 
 impl SiteTable {
@@ -474,13 +530,20 @@ impl SiteTable {
         for &(class, method, exposure) in &file.exposed {
             self.exposed
                 .entry((class, method))
-                .and_modify(|known| {
-                    if exposure == Exposure::Annotated {
-                        *known = exposure;
-                    }
-                })
+                .and_modify(|known| *known = known.or(exposure))
                 .or_insert(exposure);
         }
+        for &(class, creation) in &file.creations {
+            self.creations
+                .entry(class)
+                .and_modify(|known| *known = known.and(creation))
+                .or_insert(creation);
+        }
+    }
+
+    /// How the project creates the objects of `class`, if it does.
+    fn creation(&self, class: &str) -> Option<Creation> {
+        self.creations.get(&self.names.get(class)?).copied()
     }
 
     /// How a runtime may reach `method` of `class` ([`Exposure`]), if at all.
@@ -552,9 +615,6 @@ pub struct Wrapper {
     /// Whether its fields hold protocol objects: only then does the order of its methods
     /// matter.
     pub fields: Fields,
-    /// The methods that end it: each releases an object a field holds, in its own body
-    /// (`extractor.release()`, [`Protocols::releasing_methods`]).
-    pub ends: Vec<String>,
 }
 
 impl Wrapper {
@@ -606,6 +666,8 @@ pub struct Clients {
     /// The wrappers' methods the project calls; `None` when its calls are not known (the
     /// project check's first, any-order pass).
     called: Option<HashSet<(String, String)>>,
+    /// The wrappers' methods the project calls and no runtime may call ([`Exposure`]).
+    unexposed: HashSet<(String, String)>,
     /// Per method, what every call of it in the project catches, when that is something.
     caught: HashMap<(String, String), Vec<String>>,
 }
@@ -645,21 +707,18 @@ impl Clients {
                 .flat_map(|w| w.methods.iter().map(|m| (w.class.clone(), m.clone())))
                 .collect::<Vec<_>>()
         };
-        let ends: HashSet<(&str, &str)> = wrappers
-            .iter()
-            .flat_map(|w| w.ends.iter().map(|m| (w.class.as_str(), m.as_str())))
-            .collect();
         let last = methods(wrappers)
             .into_iter()
-            .filter(|(class, method)| {
-                graph.let_go_by_every_caller(class, method)
-                    || (ends.contains(&(class.as_str(), method.as_str()))
-                        && !graph.runtime_may_call(class, method))
-            })
+            .filter(|(class, method)| graph.let_go_by_every_caller(class, method))
             .collect();
-        let called = methods(wrappers)
+        let called: HashSet<(String, String)> = methods(wrappers)
             .into_iter()
             .filter(|(class, method)| graph.called(class, method))
+            .collect();
+        let unexposed: Vec<(String, String)> = called
+            .iter()
+            .filter(|(class, method)| !graph.runtime_may_call(class, method))
+            .cloned()
             .collect();
         let caught = methods(catching)
             .into_iter()
@@ -698,17 +757,23 @@ impl Clients {
         }
         // Every method reached, not only the wrappers' own: a helper's findings are made
         // where the method that calls it runs.
-        let driven = graph
+        let driven: HashSet<(String, String)> = graph
             .keys
             .into_iter()
             .zip(free)
             .filter(|(_, free)| !free)
             .map(|(key, _)| key)
             .collect();
+        // Only driven code calls them, in its own order.
+        let unexposed = unexposed
+            .into_iter()
+            .filter(|key| driven.contains(key))
+            .collect();
         Clients {
             driven,
             last,
             called: Some(called),
+            unexposed,
             caught,
         }
     }
@@ -728,6 +793,16 @@ impl Clients {
         self.called
             .as_ref()
             .is_some_and(|called| !called.contains(&(class.to_owned(), method.to_owned())))
+    }
+
+    /// Whether what is called after `method` of `class` when it ends its object is the callers'
+    /// misuse ([`crate::events`]): only code outside the project calls it, or it is driven.
+    /// A runtime that may call it may call on after it: JavaScript, the framework.
+    pub fn ends_for_callers(&self, class: &str, method: &str) -> bool {
+        self.called_only_outside(class, method)
+            || self
+                .unexposed
+                .contains(&(class.to_owned(), method.to_owned()))
     }
 
     /// Whether `method` of `class` may run at any time ([`Order`]).
@@ -929,7 +1004,10 @@ impl Graph<'_, '_, '_> {
                 Some((class, method)) => Edge::From(self.node(class, method)),
             });
         }
-        if related {
+        // The task of an object handed over to run once runs once, in its own order.
+        let task = matches!(method.as_str(), "run" | "call")
+            && self.sites.creation(&class) == Some(Creation::HandedOverOnce);
+        if related || task {
             self.calls[node] = Calls::Held(edges);
         }
     }
@@ -942,7 +1020,9 @@ impl Graph<'_, '_, '_> {
             Some(Exposure::Annotated) => true,
             Some(Exposure::Overriding) => {
                 let root = package_root(class);
-                self.ancestors(class).iter().any(|a| package_root(a) != root)
+                self.ancestors(class)
+                    .iter()
+                    .any(|a| package_root(a) != root)
             }
             None => false,
         }
@@ -983,22 +1063,6 @@ pub(crate) fn wrappers_with_spans(
             .methods
             .iter()
             .filter(|m| m.kind == MethodKind::Method);
-        let ends = methods
-            .clone()
-            .filter(|m| {
-                let mut releases = Releases {
-                    class: fqn,
-                    res,
-                    protocols,
-                    found: false,
-                };
-                if let Some(body) = &m.body {
-                    releases.visit_block(&body.stmts);
-                }
-                releases.found
-            })
-            .map(|m| m.name.clone())
-            .collect();
         let wrapper = Wrapper {
             class: fqn.to_owned(),
             methods: methods.clone().map(|m| m.name.clone()).collect(),
@@ -1007,7 +1071,6 @@ pub(crate) fn wrappers_with_spans(
             } else {
                 Fields::Untracked
             },
-            ends,
         };
         out.push((wrapper, methods.map(|m| m.span).collect()));
         for nested in class
@@ -1030,40 +1093,6 @@ pub(crate) fn wrappers_with_spans(
         visit(class, &fqn, res, protocols, &mut out);
     }
     out
-}
-
-/// Finds a call in a body, outside deferred code, that releases an object a field of `class`
-/// holds.
-struct Releases<'r, 'p, 'l> {
-    class: &'r str,
-    res: &'r Resolution,
-    protocols: &'p Protocols<'l>,
-    found: bool,
-}
-
-impl<'a> Visitor<'a> for Releases<'_, '_, '_> {
-    fn visit_expr(&mut self, expr: &'a Expr) {
-        if let ExprKind::Call(call) = &expr.kind {
-            let field = call.receiver.as_deref().and_then(|r| match self.res.binding_of(r.id) {
-                Some(Binding::Field { class, name }) if class == self.class => Some(name),
-                _ => None,
-            });
-            let protocol = field
-                .and_then(|name| self.res.type_of_field(self.class, name))
-                .and_then(|ty| self.protocols.protocol_of(&ty.fqn));
-            if let Some(id) = protocol {
-                self.found |= self
-                    .protocols
-                    .releasing_methods(id)
-                    .contains(&call.name.as_str());
-            }
-        }
-        walk_expr(self, expr);
-    }
-
-    fn visit_lambda(&mut self, _: &'a Expr, _: &'a Body) {}
-
-    fn visit_anonymous_class(&mut self, _: &'a Class) {}
 }
 
 /// What holds an object a caller did not make, so that the caller may let go of it.
@@ -1133,6 +1162,46 @@ struct Walker<'r> {
     catching: Vec<String>,
     /// The last list of [`Site::caught`] made, shared by the sites that catch the same.
     caught_last: Option<Arc<[String]>>,
+    /// The objects the file creates, and which it hands over to run.
+    handoffs: Handoffs,
+}
+
+/// The objects a file creates, and which it hands over to run once.
+#[derive(Default)]
+struct Handoffs {
+    /// Each creation, with the class created.
+    created: Vec<(ExprId, Arc<str>)>,
+    /// The creations that initialise a local's declaration.
+    declared: HashMap<ExprId, LocalId>,
+    /// The creations passed straight to a hand-off.
+    handed: HashSet<ExprId>,
+    /// Per local, how often it is passed to a hand-off.
+    handed_locals: HashMap<LocalId, u32>,
+    /// Per local, how often its name is used.
+    uses: HashMap<LocalId, u32>,
+}
+
+impl Handoffs {
+    /// How the file creates the objects of each class: an object is handed over once when it
+    /// goes straight to a hand-off, or into a local whose only use is one.
+    fn creations(self) -> HashMap<String, Creation> {
+        let mut out: HashMap<String, Creation> = HashMap::default();
+        for (id, class) in &self.created {
+            let once = self.handed.contains(id)
+                || self.declared.get(id).is_some_and(|local| {
+                    self.handed_locals.get(local) == Some(&1) && self.uses.get(local) == Some(&1)
+                });
+            let creation = if once {
+                Creation::HandedOverOnce
+            } else {
+                Creation::Kept
+            };
+            out.entry(class.to_string())
+                .and_modify(|known| *known = known.and(creation))
+                .or_insert(creation);
+        }
+        out
+    }
 }
 
 impl<'a> Walker<'a> {
@@ -1285,6 +1354,25 @@ impl<'a> Walker<'a> {
     }
 
     /// Records the call `method` on `receiver`, of type `class`, as `kind`.
+    /// Notes the creation `id` of an object of `class`.
+    fn created(&mut self, id: ExprId, class: &str) {
+        let class = self.interned(class);
+        self.handoffs.created.push((id, class));
+    }
+
+    /// `args` are handed over to run once: a creation there, or a local's object.
+    fn handed_over(&mut self, args: &[Expr]) {
+        for arg in args {
+            let creation =
+                matches!(arg.kind, ExprKind::New { .. }) || self.res.is_constructor_call(arg.id);
+            if creation {
+                self.handoffs.handed.insert(arg.id);
+            } else if let Some(local) = self.local(arg) {
+                *self.handoffs.handed_locals.entry(local).or_default() += 1;
+            }
+        }
+    }
+
     fn record_call(&mut self, class: &str, method: &str, receiver: &Expr, kind: Receiver) {
         let Some(index) = self.record(class, method, kind) else {
             return;
@@ -1421,7 +1509,11 @@ impl<'a> Walker<'a> {
                     match typed {
                         Some(ty) => {
                             let kind = receiver_kind(self.res, &self.fresh, receiver);
-                            self.record_call(&ty.fqn.clone(), &call.name, receiver, kind);
+                            let class = ty.fqn.clone();
+                            self.record_call(&class, &call.name, receiver, kind);
+                            if crate::platform::hands_off(|c| c == class, &call.name) {
+                                self.handed_over(&call.args);
+                            }
                         }
                         None => self.record_untyped(&call.name),
                     }
@@ -1429,7 +1521,9 @@ impl<'a> Walker<'a> {
                     self.expr(receiver);
                 } else if self.res.is_constructor_call(expr.id) {
                     if let Some(ty) = self.res.type_of(expr.id) {
-                        self.record(&ty.fqn.clone(), CONSTRUCTOR, Receiver::Fresh);
+                        let class = ty.fqn.clone();
+                        self.record(&class, CONSTRUCTOR, Receiver::Fresh);
+                        self.created(expr.id, &class);
                     }
                 } else if let Some(ty) = self.res.receiver_of(expr.id) {
                     // A call on the object itself runs whenever its caller does, and may
@@ -1451,7 +1545,9 @@ impl<'a> Walker<'a> {
             }
             ExprKind::New { args, body, .. } => {
                 if let Some(ty) = self.res.type_of(expr.id) {
-                    self.record(&ty.fqn.clone(), CONSTRUCTOR, Receiver::Fresh);
+                    let class = ty.fqn.clone();
+                    self.record(&class, CONSTRUCTOR, Receiver::Fresh);
+                    self.created(expr.id, &class);
                 }
                 args.iter().for_each(|a| self.expr(a));
                 if let Some(class) = body {
@@ -1498,8 +1594,12 @@ impl<'a> Walker<'a> {
             | ExprKind::TypeTest { expr: inner, .. } => self.expr(inner),
             ExprKind::Control(stmt) => self.visit_stmt(stmt),
             ExprKind::Other(parts) => parts.iter().for_each(|p| self.expr(p)),
-            ExprKind::Name(_)
-            | ExprKind::This(_)
+            ExprKind::Name(_) => {
+                if let Some(Binding::Local(id)) = self.res.binding_of(expr.id) {
+                    *self.handoffs.uses.entry(*id).or_default() += 1;
+                }
+            }
+            ExprKind::This(_)
             | ExprKind::Super
             | ExprKind::Null
             | ExprKind::Bool(_)
@@ -1562,6 +1662,9 @@ impl<'a> Visitor<'a> for Walker<'a> {
 
     fn visit_local(&mut self, local: &'a Local) {
         if let Some(init) = &local.init {
+            if let Some(id) = self.res.declared_at(local.name_span.start_byte) {
+                self.handoffs.declared.insert(init.id, id);
+            }
             self.expr(init);
             if let Some(holder) = self.holder(init) {
                 if let Some(id) = self.res.declared_at(local.name_span.start_byte) {

@@ -673,7 +673,7 @@ fn run_handlers<'a>(
                     let ends = plain
                         && matches!(handler, EventCode::Method(m)
                             if !m.modifiers.is_private
-                                && shared.clients.called_only_outside(model.fqn, &m.name))
+                                && shared.clients.ends_for_callers(model.fqn, &m.name))
                         && ends_object(shared, model, &exit);
                     let side = if ends { Side::Ended } else { side };
                     exits.push((object_state(shared, &exit), side));

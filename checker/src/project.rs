@@ -283,7 +283,7 @@ impl<'a> Project<'a> {
                 w.methods(names).any(|m| {
                     clients.order(class, m) != Order::Free
                         || !clients.caught_by_callers(class, m).is_empty()
-                        || clients.called_only_outside(class, m)
+                        || clients.ends_for_callers(class, m)
                 })
             };
             if slot
@@ -516,7 +516,6 @@ impl Discovery<'_, '_, '_> {
                     class: class.to_owned(),
                     methods,
                     fields: wrapper.fields,
-                    ends: Vec::new(),
                 });
             }
         }
