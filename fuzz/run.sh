@@ -6,7 +6,9 @@
 # `ci` runs each target a fixed number of executions (`ci_runs` below) and no time limit:
 # the same inputs on every machine, however fast, so CI finds only what a run here finds.
 # A crash, a run over 10 s or over 1 GiB of memory fails the script; libFuzzer writes the
-# input to fuzz/artifacts/TARGET/.
+# input to fuzz/artifacts/TARGET/. libFuzzer's timeout is wall-clock time: on a loaded machine
+# FUZZ_TIMEOUT=N (seconds, default 10) keeps a starved process from stopping on a timeout; an
+# input over 10 s is still written there as slow-unit-*, to run again alone (fuzz/long.sh).
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-20}
@@ -48,20 +50,29 @@ if [ "$seconds" = ci ]; then
   corpus=corpus/ci
   rm -rf "$corpus"
 fi
+# Only the targets that run are seeded: runs of other targets may be reading their corpora
+# (fuzz/long.sh runs targets side by side), and the journals take a test build.
+runs_target() { [[ " ${targets[*]} " == *" $1 "* ]]; }
 shopt -s globstar nullglob
-seed "$corpus/check" '\x00' ../checker/tests/fixtures/**/*.java
-seed "$corpus/check" '\x01' ../checker/tests/fixtures/**/*.kt
-seed "$corpus/typestate_text" '' ../typestates/library/**/*.typestate ../typestates/test_data/format/**/*.typestate
-seed "$corpus/typestate_json" '' ../typestates/test_data/**/*.json
-seed "$corpus/droidstar_dot" '' ../typestates/test_data/droidstar/*.gv
-# Real journals: the ones the learner's journal tests write (into their own temporary folder).
-journals=$(mktemp -d)
-trap 'rm -rf "$journals"' EXIT
-(cd .. && TMPDIR=$journals cargo test --quiet -p learner --test journal >/dev/null)
-mkdir -p "$corpus/journal"
-cp "$journals"/*/*.jsonl "$corpus/journal/"
-seed "$corpus/lsp_transport" '\x07' seeds/lsp_transport/*.txt
-seed "$corpus/lsp_positions" '\x03\x00\x05\x00\x00\x00\x02\x00' ../checker/tests/fixtures/**/*.kt
+if runs_target check; then
+  seed "$corpus/check" '\x00' ../checker/tests/fixtures/**/*.java
+  seed "$corpus/check" '\x01' ../checker/tests/fixtures/**/*.kt
+fi
+runs_target typestate_text &&
+  seed "$corpus/typestate_text" '' ../typestates/library/**/*.typestate ../typestates/test_data/format/**/*.typestate
+runs_target typestate_json && seed "$corpus/typestate_json" '' ../typestates/test_data/**/*.json
+runs_target droidstar_dot && seed "$corpus/droidstar_dot" '' ../typestates/test_data/droidstar/*.gv
+if runs_target journal; then
+  # Real journals: the ones the learner's journal tests write (into their own temporary folder).
+  journals=$(mktemp -d)
+  trap 'rm -rf "$journals"' EXIT
+  (cd .. && TMPDIR=$journals cargo test --quiet -p learner --test journal >/dev/null)
+  mkdir -p "$corpus/journal"
+  cp "$journals"/*/*.jsonl "$corpus/journal/"
+fi
+runs_target lsp_transport && seed "$corpus/lsp_transport" '\x07' seeds/lsp_transport/*.txt
+runs_target lsp_positions &&
+  seed "$corpus/lsp_positions" '\x03\x00\x05\x00\x00\x00\x02\x00' ../checker/tests/fixtures/**/*.kt
 
 # AddressSanitizer records no allocation stacks: a report still shows where the bad access
 # was, and reproducing the input (README.md) shows the rest. Recording them cost a sixth of
@@ -83,6 +94,7 @@ for target in "${targets[@]}"; do
   echo "== fuzz $target for ${time_limit} s (0: no limit), $runs executions (-1: no limit)"
   # A fixed seed: the same start on every machine, so a CI run does not fail by luck alone.
   cargo fuzz run "$target" "$corpus/$target" -- \
-    -seed=1 -max_total_time="$time_limit" -runs="$runs" -timeout=10 -rss_limit_mb=1024 \
+    -seed=1 -max_total_time="$time_limit" -runs="$runs" -timeout="${FUZZ_TIMEOUT:-10}" \
+    -report_slow_units=10 -rss_limit_mb=1024 \
     -print_final_stats=1 "${limits[@]}"
 done

@@ -57,4 +57,5 @@ done < <(python3 "$here/families.py" --list)
 
 echo >> "$out"
 echo "Exit status 1 means the file was checked and has findings; 2 a file error; 124 the timeout; 134 or 137 an abort." >> "$out"
+"$here/superlinear.sh" "$out"
 echo "wrote $out" >&2

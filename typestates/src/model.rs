@@ -209,6 +209,15 @@ impl Steps {
         self.set.values()
     }
 
+    /// The steps that say more than an unknown error, with their callin index, in callin
+    /// order: what a writer lists, since a state that does not list a callin means an unknown error.
+    pub fn named(&self) -> impl Iterator<Item = (usize, &Step)> + '_ {
+        self.set
+            .iter()
+            .filter(|(_, step)| **step != UNKNOWN_ERROR)
+            .map(|(&index, step)| (index, step))
+    }
+
     /// The steps set, mutable, for changes that leave an unknown error as it is (renumbering
     /// targets).
     pub fn set_mut(&mut self) -> impl Iterator<Item = &mut Step> + '_ {

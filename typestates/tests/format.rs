@@ -82,6 +82,49 @@ fn json_round_trips() {
     }
 }
 
+/// The export once listed every input callin in every state, an unknown error (`"kind":
+/// "error"` and nothing else) included; it now leaves them out, as the text format does.
+/// Files in the old, dense form read as the same model.
+#[test]
+fn json_that_lists_every_callin_reads_as_the_sparse_export() {
+    let mut densified = 0;
+    for input in well_formed_files() {
+        let typestate = parse_file(&input);
+        let json = to_json(&typestate);
+        let mut value: serde_json::Value = serde_json::from_str(&json).expect("exports are JSON");
+        let inputs: Vec<String> = value["callins"]
+            .as_array()
+            .expect("callins")
+            .iter()
+            .filter(|callin| callin.get("creates").is_none())
+            .map(|callin| callin["name"].as_str().expect("a name").to_owned())
+            .collect();
+        for state in value["states"].as_array_mut().expect("states") {
+            let state = state.as_object_mut().expect("a state");
+            let callins = state
+                .entry("callins")
+                .or_insert_with(|| serde_json::json!({}))
+                .as_object_mut()
+                .expect("a state's callins");
+            for name in &inputs {
+                if !callins.contains_key(name) {
+                    callins.insert(name.clone(), serde_json::json!({"kind": "error"}));
+                    densified += 1;
+                }
+            }
+        }
+        let dense = serde_json::to_string_pretty(&value).expect("JSON");
+        let again = from_json("dense.json", &dense)
+            .unwrap_or_else(|errors| panic!("{}: {}", input.display(), lines(&errors)));
+        assert_eq!(again, typestate, "{}", input.display());
+        assert_eq!(to_json(&again), json, "{}", input.display());
+    }
+    assert!(
+        densified > 100,
+        "only {densified} unknown errors were added"
+    );
+}
+
 #[test]
 fn json_export_is_stable() {
     let input = manifest_path("test_data/format/ok/countdowntimer.typestate");

@@ -53,6 +53,37 @@ fn models_past_the_step_limit_are_refused() {
     );
 }
 
+/// The JSON export listed every callin in every state, an unknown error included: a 72 KB
+/// JSON model of 1 000 states with one step each exported as 13.8 MB (`bench/scale`,
+/// `json-sparse`). Both writers now list only the steps the model holds, so their text grows
+/// as the file read does: about 4 times for 4 times the states and callins, 16 densely.
+#[test]
+fn written_models_grow_with_their_steps() {
+    let (small, large) = (300, 1_200);
+    for (name, read) in [
+        (
+            "text",
+            (|n| parse("sparse.typestate", &sparse::text(n)).expect("parses"))
+                as fn(usize) -> typestates::Typestate,
+        ),
+        ("dot", |n| {
+            from_droidstar_dot("sparse.gv", &sparse::dot(n), "a.B").expect("imports")
+        }),
+        ("json", |n| {
+            from_json("sparse.json", &sparse::json(n)).expect("loads")
+        }),
+    ] {
+        let (small, large) = (read(small), read(large));
+        for (writer, write) in [("print", print as fn(&_) -> String), ("to_json", to_json)] {
+            let growth = write(&large).len() as f64 / write(&small).len() as f64;
+            assert!(
+                growth < 5.0,
+                "{name} through {writer}: 4 times the states wrote {growth:.1} times the text"
+            );
+        }
+    }
+}
+
 /// Every unresolved name in JSON was located by walking the text from its start: 5 000 of
 /// them took 22 s. Past [`MAX_ERRORS`] the others are counted, not located.
 #[test]

@@ -929,7 +929,14 @@ impl Resolver<'_> {
                 creates: raw.creates.as_ref().map(|state| state_ref(self, state)),
             })
             .collect();
-        let callin_id = |name: &str| callins.iter().position(|c| c.name == name);
+        // Names to indices by table, the first declaration winning (a later one is an error
+        // above): a search of the list per transition made a file of many states and callins
+        // quadratic (bench/scale, `typestate-sparse`).
+        let mut callin_ids: HashMap<&str, usize> = HashMap::new();
+        for (index, callin) in callins.iter().enumerate() {
+            callin_ids.entry(callin.name.as_str()).or_insert(index);
+        }
+        let callin_id = |name: &str| callin_ids.get(name).copied();
         let callbacks: Vec<Callback> = file
             .callbacks
             .iter()
@@ -958,7 +965,11 @@ impl Resolver<'_> {
                 }
             })
             .collect();
-        let callback_id = |name: &str| callbacks.iter().position(|c| c.name == name);
+        let mut callback_ids: HashMap<&str, usize> = HashMap::new();
+        for (index, callback) in callbacks.iter().enumerate() {
+            callback_ids.entry(callback.name.as_str()).or_insert(index);
+        }
+        let callback_id = |name: &str| callback_ids.get(name).copied();
 
         let initial_states: Vec<&RawState> = file.states.iter().filter(|s| s.initial).collect();
         let initial = match initial_states.as_slice() {
@@ -986,7 +997,9 @@ impl Resolver<'_> {
         for (index, raw) in file.states.iter().enumerate() {
             let id = StateId(index as u32);
             let mut on_callin = Steps::new(callins.len());
-            let mut callin_seen: Vec<Option<&Name>> = vec![None; callins.len()];
+            // The callins this state names, by index: a table as long as the callins per state
+            // made the same files quadratic.
+            let mut callin_seen: HashMap<usize, &Name> = HashMap::new();
             let mut by_level: Vec<LevelStep> = Vec::new();
             let mut level_lines: Vec<&Name> = Vec::new();
             let mut on_wait = WaitOutcome::quiet_loop(id);
@@ -1021,7 +1034,7 @@ impl Resolver<'_> {
                                 self.error(range, message);
                                 continue;
                             }
-                        } else if let Some(first) = callin_seen[callin] {
+                        } else if let Some(&first) = callin_seen.get(&callin) {
                             let message = format!(
                                 "callin `{}` already has a transition in state `{}` (line {}): the automaton must be deterministic",
                                 name.text, raw.name.text, first.line
@@ -1062,7 +1075,7 @@ impl Resolver<'_> {
                                 level_lines.push(name);
                             }
                             None => {
-                                callin_seen[callin] = Some(name);
+                                callin_seen.insert(callin, name);
                                 on_callin[callin] = step;
                             }
                         }

@@ -5,7 +5,7 @@ use std::fmt::Write;
 use super::lexer::quote;
 use crate::binding::{CallbackBinding, MethodKind, MethodRef, Params};
 use crate::levels::ApiLevels;
-use crate::model::{Failure, Step, Typestate, WaitOutcome};
+use crate::model::{Failure, LevelStep, Step, Typestate, WaitOutcome};
 use crate::obligation::Basis;
 use crate::Origin;
 
@@ -144,11 +144,37 @@ fn write_typestate(out: &mut String, t: &Typestate) -> std::fmt::Result {
             write!(out, " {}", quote(description))?;
         }
         writeln!(out)?;
-        for callin in t.input_callins() {
-            let name = &t.callin(callin).name;
-            write_step(out, t, name, t.step(state, callin), None)?;
-            for level_step in s.by_level.iter().filter(|l| l.callin == callin) {
-                write_step(out, t, name, &level_step.step, Some(level_step.levels))?;
+        // The callins this state says something of, in callin order: a step that is not an
+        // unknown error, or steps on some levels. Visiting every callin of every state made
+        // printing a sparse model quadratic (bench/scale, `typestate-sparse`).
+        let mut named: std::collections::BTreeMap<usize, (Option<&Step>, Vec<&LevelStep>)> =
+            std::collections::BTreeMap::new();
+        for (index, step) in s.on_callin.named() {
+            named.entry(index).or_default().0 = Some(step);
+        }
+        for level_step in &s.by_level {
+            named
+                .entry(level_step.callin.index())
+                .or_default()
+                .1
+                .push(level_step);
+        }
+        for (index, (step, level_steps)) in named {
+            let callin = &t.callins[index];
+            if callin.is_creator() {
+                continue;
+            }
+            if let Some(step) = step {
+                write_step(out, t, &callin.name, step, None)?;
+            }
+            for level_step in level_steps {
+                write_step(
+                    out,
+                    t,
+                    &callin.name,
+                    &level_step.step,
+                    Some(level_step.levels),
+                )?;
             }
         }
         match &s.on_wait {

@@ -11,8 +11,9 @@ use crate::model::{Origin, StateId, Step, Typestate, WaitOutcome};
 use crate::obligation::{Basis, Deadline};
 use crate::provenance::{Backend, Code, LearningStats, Provenance, ProvenanceKind};
 
-/// The JSON text of `typestate`, pretty-printed with a final newline. Every input callin is
-/// listed in every state, so readers need no default rule.
+/// The JSON text of `typestate`, pretty-printed with a final newline.
+/// A state lists the callins whose step says more than an unknown error, as the text format
+/// does, so the text grows with the steps the model holds, not with its states times its callins.
 pub fn to_json(typestate: &Typestate) -> String {
     let mut text = serde_json::to_string_pretty(&dto(typestate)).expect("the wire types serialize");
     text.push('\n');
@@ -78,11 +79,12 @@ fn dto(t: &Typestate) -> TypestateDto {
                 StateDto {
                     name: state.name.clone(),
                     description: state.description.clone(),
-                    callins: t
-                        .input_callins()
-                        .map(|callin| {
-                            let step = step_dto(t.step(id, callin), &state_name);
-                            (t.callin(callin).name.clone(), step)
+                    callins: state
+                        .on_callin
+                        .named()
+                        .filter(|&(index, _)| !t.callins[index].is_creator())
+                        .map(|(index, step)| {
+                            (t.callins[index].name.clone(), step_dto(step, &state_name))
                         })
                         .collect(),
                     by_level: state
