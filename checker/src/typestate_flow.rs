@@ -1535,6 +1535,21 @@ pub struct BodyResult {
     pub unfinished: Vec<Span>,
 }
 
+impl BodyResult {
+    /// The result of a body the time limit cut short ([`Shared::out_of_time`]): nothing.
+    fn out_of_time() -> BodyResult {
+        BodyResult {
+            exit: None,
+            normal_exit: None,
+            returned: None,
+            started_groups: BTreeSet::new(),
+            observations: Vec::new(),
+            losses: Losses::default(),
+            unfinished: Vec::new(),
+        }
+    }
+}
+
 /// A helper and the state it is entered in: the key of its summaries.
 /// The state's hash is computed once, since hashing it walks every object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1611,15 +1626,7 @@ fn analyze_within<'a>(
     outer_caught: Vec<String>,
 ) -> BodyResult {
     if shared.out_of_time() {
-        return BodyResult {
-            exit: None,
-            normal_exit: None,
-            returned: None,
-            started_groups: BTreeSet::new(),
-            observations: Vec::new(),
-            losses: Losses::default(),
-            unfinished: Vec::new(),
-        };
+        return BodyResult::out_of_time();
     }
     let cfg = shared.cfg(body);
     let analysis = BodyAnalysis {
@@ -1634,6 +1641,11 @@ fn analyze_within<'a>(
         outer_caught,
     };
     let solution = solve(&cfg, &analysis);
+    // The solve stops at the time limit ([`BodyAnalysis::interrupted`]): its states are
+    // unfinished, and nothing after the limit is worth its time.
+    if shared.out_of_time() {
+        return BodyResult::out_of_time();
+    }
     let mut losses = Losses::default();
     if pass == Pass::Record && shared.report_unreleased {
         losses = crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
@@ -1650,6 +1662,9 @@ fn analyze_within<'a>(
     if pass == Pass::Record {
         let dependences = cfg.control_dependences();
         for (index, node) in cfg.nodes.iter().enumerate() {
+            if shared.out_of_time() {
+                return BodyResult::out_of_time();
+            }
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
             if let (true, FlowState(Some(env))) = (solution.is_reachable(id), solution.state_at(id))
             {
@@ -1739,6 +1754,11 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
 
     fn entry_state(&self) -> FlowState {
         FlowState(Some(self.entry.clone()))
+    }
+
+    /// Past the time limit, the solve stops.
+    fn interrupted(&self) -> bool {
+        self.shared.out_of_time()
     }
 
     fn transfer(&self, node: &Node<'a>, edge: EdgeKind, input: &FlowState) -> FlowState {
