@@ -1285,6 +1285,9 @@ impl Delivery {
     }
 }
 
+/// Per node of a body, whether it reaches an exit for one object, when known ([`delivery`]).
+type Reaches = Vec<Option<bool>>;
+
 /// Whether an error posted by the call at `call` on `var` can be delivered: whether some path
 /// from it reaches an exit of the body while the object is in a state that is not final.
 /// A path stops where the object is known to be in final states only, or at a later call on
@@ -1694,7 +1697,7 @@ fn analyze_within<'a>(
     if pass == Pass::Record {
         let dependences = cfg.control_dependences();
         // What the delivery searches found, per object and protocol ([`delivery`]).
-        let known: RefCell<HashMap<(Var, ProtocolId), Vec<Option<bool>>>> = RefCell::default();
+        let known: RefCell<HashMap<(Var, ProtocolId), Reaches>> = RefCell::default();
         for (index, node) in cfg.nodes.iter().enumerate() {
             if shared.out_of_time() {
                 return BodyResult::out_of_time();
