@@ -238,12 +238,19 @@ pub(crate) fn check_lowered_with(
     config: &CheckConfig,
     runner: &mut dyn Runner,
 ) -> CheckResult {
+    let deadline = Instant::now().checked_add(config.time_limit);
     let mut result = findings(library, text, ir, config, runner);
-    if !result.unreleased.is_empty() {
+    // The checks of the fixed texts share the analysis' time limit: a fix whose check does
+    // not end within it is not offered.
+    if !result.unreleased.is_empty() && !result.timed_out {
         crate::leak_fixes::attach(ir, text, &mut result, |fixed| {
-            let deadline = Instant::now().checked_add(config.time_limit);
+            let left = deadline.map(|deadline| deadline.checked_duration_since(Instant::now()));
+            let config = CheckConfig {
+                time_limit: left.unwrap_or(Some(config.time_limit))?,
+                ..config.clone()
+            };
             let fixed_ir = crate::lang::lower_within(ir.language, fixed, deadline).ok()?;
-            let after = findings(library, fixed, &fixed_ir, config, &mut Fresh);
+            let after = findings(library, fixed, &fixed_ir, &config, &mut Fresh);
             let whole = !after.timed_out
                 && after.too_deep.is_none()
                 && after.syntax_errors.len() <= ir.syntax_errors.len();

@@ -75,10 +75,11 @@ impl Rounds {
     }
 }
 
-/// Runs `round` until it reports no change, at most [`MAX_ROUNDS`] times.
-fn until_settled(mut round: impl FnMut() -> bool) -> Rounds {
+/// Runs `round` until it reports no change, at most [`MAX_ROUNDS`] times, or until the
+/// time limit ([`Shared::out_of_time`]), which the check reports for the whole file.
+fn until_settled(shared: &Shared<'_, '_>, mut round: impl FnMut() -> bool) -> Rounds {
     for _ in 0..MAX_ROUNDS {
-        if !round() {
+        if shared.out_of_time() || !round() {
             return Rounds::Settled;
         }
     }
@@ -299,7 +300,7 @@ pub(crate) fn solve<'a>(
     let mut outputs: HashMap<&str, FlowState> = HashMap::default();
     outputs.insert(INIT, FlowState(Some(model.init.clone())));
     let mut ended = FlowState::bottom();
-    let mut rounds = until_settled(|| {
+    let mut rounds = until_settled(shared, || {
         let mut changed = false;
         for &(_, node) in kind.edges() {
             let mut input = FlowState::bottom();
@@ -453,7 +454,7 @@ impl<'a> Waits<'a> {
             closed
         };
         let mut state = FlowState(Some(close(env)));
-        let rounds = until_settled(|| {
+        let rounds = until_settled(shared, || {
             let Some(current) = state.0.clone() else {
                 return false;
             };
@@ -642,7 +643,7 @@ fn run_handlers<'a>(
         open: FlowState(Some(entry)),
         ended: FlowState::bottom(),
     };
-    let rounds = until_settled(|| {
+    let rounds = until_settled(shared, || {
         let mut changed = false;
         for handler in handlers {
             let body = match handler {

@@ -11,6 +11,7 @@
 //! The solver caps the number of node visits, so a lattice of unexpected height cannot make it
 //! hang.
 //! [`Solution::converged`] tells whether the fixpoint was reached.
+//! An analysis may also stop the solver early ([`Analysis::interrupted`]), at a time limit.
 
 use std::collections::BTreeSet;
 
@@ -35,6 +36,12 @@ pub trait Analysis<'a> {
 
     /// The state leaving `node` along an edge of kind `edge`, given the state entering it.
     fn transfer(&self, node: &Node<'a>, edge: EdgeKind, input: &Self::State) -> Self::State;
+
+    /// Whether to stop before the next node visit: the solution is then not converged.
+    /// Checked once per visit, so it bounds the solve by a time limit.
+    fn interrupted(&self) -> bool {
+        false
+    }
 }
 
 /// Node visits allowed per node before the solver gives up on reaching a fixpoint.
@@ -72,7 +79,7 @@ pub fn solve<'a, A: Analysis<'a>>(cfg: &Cfg<'a>, analysis: &A) -> Solution<A::St
     let mut worklist = BTreeSet::from([(order[cfg.entry().0 as usize], cfg.entry())]);
     let mut budget = n_nodes.saturating_mul(MAX_VISITS_PER_NODE);
     while let Some((_, id)) = worklist.pop_first() {
-        if budget == 0 {
+        if budget == 0 || analysis.interrupted() {
             return Solution {
                 states,
                 reached,

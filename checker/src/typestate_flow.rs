@@ -1285,6 +1285,9 @@ impl Delivery {
     }
 }
 
+/// Per node of a body, whether it reaches an exit for one object, when known ([`delivery`]).
+type Reaches = Vec<Option<bool>>;
+
 /// Whether an error posted by the call at `call` on `var` can be delivered: whether some path
 /// from it reaches an exit of the body while the object is in a state that is not final.
 /// A path stops where the object is known to be in final states only, or at a later call on
@@ -1292,13 +1295,17 @@ impl Delivery {
 /// It leaves such a call through its exception edges only if the protocol lets the call
 /// throw in a state the object may be in ([`Value::may_throw`]): a `release()` allowed in
 /// every state does not skip itself into a `catch`.
+/// Whether a node reaches an exit so depends only on the node, `var` and `protocol`:
+/// `known` keeps, per node, what earlier searches for them found (`Some(true)` for the nodes on
+/// a path found to an exit, `Some(false)` for all those a failed search visited).
+/// Without it, the calls of one long method each searched the rest of it: quadratic.
 fn delivery(
     shared: &Shared<'_, '_>,
     cfg: &Cfg<'_>,
     solution: &crate::flow::Solution<FlowState>,
     call: crate::cfg::NodeId,
-    var: &Var,
-    protocol: ProtocolId,
+    (var, protocol): (&Var, ProtocolId),
+    known: &mut [Option<bool>],
 ) -> Delivery {
     let finals = shared.protocols.final_states(protocol);
     // What a call on the object at `id` does on its way out: (may throw, ends it).
@@ -1331,27 +1338,55 @@ fn delivery(
         FlowState(None) => true,
     };
     // The call itself returned: its exception edges are not taken by a posted error.
-    let mut stack: Vec<crate::cfg::NodeId> = (cfg.node(call).succs.iter())
+    // Each entry: a node, and the index in `trail` of the node it was reached from.
+    let mut stack: Vec<(crate::cfg::NodeId, Option<usize>)> = (cfg.node(call).succs.iter())
         .filter(|(_, edge)| *edge != EdgeKind::Exception)
-        .map(|(succ, _)| *succ)
+        .map(|(succ, _)| (*succ, None))
         .collect();
     let mut seen = BTreeSet::new();
-    while let Some(id) = stack.pop() {
-        if !seen.insert(id.0) || ended(id) {
+    // The nodes expanded, each with the index of the one it was reached from.
+    let mut trail: Vec<(crate::cfg::NodeId, Option<usize>)> = Vec::new();
+    // Marks the path that reached an exit through `trail[from]`: each node on it reaches one.
+    fn found(
+        trail: &[(crate::cfg::NodeId, Option<usize>)],
+        known: &mut [Option<bool>],
+        mut from: Option<usize>,
+    ) -> Delivery {
+        while let Some(index) = from {
+            let (id, back) = trail[index];
+            known[id.0 as usize] = Some(true);
+            from = back;
+        }
+        Delivery::Delivered
+    }
+    while let Some((id, back)) = stack.pop() {
+        if !seen.insert(id.0) {
             continue;
         }
+        match known[id.0 as usize] {
+            Some(true) => return found(&trail, known, back),
+            Some(false) => continue,
+            None if ended(id) => continue,
+            None => {}
+        }
+        trail.push((id, back));
         if id == cfg.exit || id == cfg.exceptional_exit {
-            return Delivery::Delivered;
+            return found(&trail, known, Some(trail.len() - 1));
         }
         let (throws, ends) = exits(id);
+        let here = Some(trail.len() - 1);
         stack.extend(
             (cfg.node(id).succs.iter())
                 .filter(|(_, edge)| match edge {
                     EdgeKind::Exception => throws,
                     _ => !ends,
                 })
-                .map(|(succ, _)| *succ),
+                .map(|(succ, _)| (*succ, here)),
         );
+    }
+    // Every node this search expanded reaches only nodes it visited: none reaches an exit.
+    for (id, _) in trail {
+        known[id.0 as usize] = Some(false);
     }
     Delivery::EndedFirst
 }
@@ -1535,6 +1570,21 @@ pub struct BodyResult {
     pub unfinished: Vec<Span>,
 }
 
+impl BodyResult {
+    /// The result of a body the time limit cut short ([`Shared::out_of_time`]): nothing.
+    fn out_of_time() -> BodyResult {
+        BodyResult {
+            exit: None,
+            normal_exit: None,
+            returned: None,
+            started_groups: BTreeSet::new(),
+            observations: Vec::new(),
+            losses: Losses::default(),
+            unfinished: Vec::new(),
+        }
+    }
+}
+
 /// A helper and the state it is entered in: the key of its summaries.
 /// The state's hash is computed once, since hashing it walks every object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1611,15 +1661,7 @@ fn analyze_within<'a>(
     outer_caught: Vec<String>,
 ) -> BodyResult {
     if shared.out_of_time() {
-        return BodyResult {
-            exit: None,
-            normal_exit: None,
-            returned: None,
-            started_groups: BTreeSet::new(),
-            observations: Vec::new(),
-            losses: Losses::default(),
-            unfinished: Vec::new(),
-        };
+        return BodyResult::out_of_time();
     }
     let cfg = shared.cfg(body);
     let analysis = BodyAnalysis {
@@ -1634,6 +1676,11 @@ fn analyze_within<'a>(
         outer_caught,
     };
     let solution = solve(&cfg, &analysis);
+    // The solve stops at the time limit ([`BodyAnalysis::interrupted`]): its states are
+    // unfinished, and nothing after the limit is worth its time.
+    if shared.out_of_time() {
+        return BodyResult::out_of_time();
+    }
     let mut losses = Losses::default();
     if pass == Pass::Record && shared.report_unreleased {
         losses = crate::leaks::scan_body(shared, &cfg, |id| solution.state_at(id).0.as_ref());
@@ -1649,7 +1696,12 @@ fn analyze_within<'a>(
         .flatten();
     if pass == Pass::Record {
         let dependences = cfg.control_dependences();
+        // What the delivery searches found, per object and protocol ([`delivery`]).
+        let known: RefCell<HashMap<(Var, ProtocolId), Reaches>> = RefCell::default();
         for (index, node) in cfg.nodes.iter().enumerate() {
+            if shared.out_of_time() {
+                return BodyResult::out_of_time();
+            }
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
             if let (true, FlowState(Some(env))) = (solution.is_reachable(id), solution.state_at(id))
             {
@@ -1658,7 +1710,13 @@ fn analyze_within<'a>(
                     .map(|branch| cfg.node(*branch))
                     .collect();
                 let delivery = |protocol: ProtocolId, var: Option<&Var>| match var {
-                    Some(var) => delivery(shared, &cfg, &solution, id, var, protocol),
+                    Some(var) => {
+                        let mut known = known.borrow_mut();
+                        let known = known
+                            .entry((var.clone(), protocol))
+                            .or_insert_with(|| vec![None; cfg.nodes.len()]);
+                        delivery(shared, &cfg, &solution, id, (var, protocol), known)
+                    }
                     None => Delivery::Delivered,
                 };
                 analysis.record(node, env, caught_at(&cfg, id), &guards, &delivery);
@@ -1739,6 +1797,11 @@ impl<'a> Analysis<'a> for BodyAnalysis<'_, '_, '_> {
 
     fn entry_state(&self) -> FlowState {
         FlowState(Some(self.entry.clone()))
+    }
+
+    /// Past the time limit, the solve stops.
+    fn interrupted(&self) -> bool {
+        self.shared.out_of_time()
     }
 
     fn transfer(&self, node: &Node<'a>, edge: EdgeKind, input: &FlowState) -> FlowState {

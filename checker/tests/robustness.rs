@@ -345,6 +345,57 @@ fn parsing_in_check_stops_at_the_time_limit() {
     }
 }
 
+/// One method that makes `n` `MediaPlayer`s and starts each: the record pass searches the
+/// rest of the method for the delivery of the error each `start()` may post (once per object).
+fn distinct_starts(n: usize) -> String {
+    let body: String = (0..n)
+        .map(|i| format!("MediaPlayer p{i} = MediaPlayer.create(null, 1); p{i}.start();\n"))
+        .collect();
+    format!("import android.media.MediaPlayer;\nclass A {{ void f() {{\n{body}}} }}\n")
+}
+
+/// The analysis stops at the time limit inside one long method too, in `check` as in a
+/// `Project`: the deadline was only checked before each body, so a body's solve and record
+/// pass ran on past it (this input past 22 s with a limit of 1 s; the scale family
+/// `java-flag-ifs` at 4000 lines past 60 s with one of 10 s).
+/// Each check runs on a thread, so that one past the limit fails the test instead of hanging
+/// it; the bound is generous (twice the limit, for parsing and the analysis, and 20 s more),
+/// so only a check that ignores the limit fails it.
+#[test]
+fn the_analysis_of_one_long_method_stops_at_the_time_limit() {
+    let limit = std::time::Duration::from_secs(1);
+    let file = SourceFile::from_bytes(Path::new("A.java"), distinct_starts(3_000).into_bytes())
+        .expect("UTF-8");
+    let config = checker::CheckConfig {
+        time_limit: limit,
+        ..checker::CheckConfig::default()
+    };
+    let library = std::sync::Arc::new(typestates::library::Library::bundled());
+    let checks: [fn(&typestates::library::Library, &SourceFile, &checker::CheckConfig) -> bool; 2] = [
+        |library, file, config| checker::check(library, file, config).timed_out,
+        |library, file, config| {
+            let files = [file.clone()];
+            let project = checker::Project::new(library, &files, config.clone(), 1);
+            project.check(0).timed_out
+        },
+    ];
+    for (index, run) in checks.into_iter().enumerate() {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let (library, file, config) = (library.clone(), file.clone(), config.clone());
+        std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            let timed_out = run(&library, &file, &config);
+            let _ = sender.send((timed_out, start.elapsed()));
+        });
+        let (timed_out, took) = receiver
+            .recv_timeout(2 * limit + std::time::Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("check {index} runs past the time limit"));
+        // A check that ended within the limits (for parsing, then the analysis) need not
+        // report them.
+        assert!(timed_out || took < 2 * limit, "check {index}: {took:?}");
+    }
+}
+
 /// Texts whose parse is quadratic inside one lexing step (a run of `$` in Kotlin, an
 /// unterminated comment holding many `/*`, an unterminated string followed by many `'`):
 /// tree-sitter's progress callback is not called within that step, so parsing used to run
