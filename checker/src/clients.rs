@@ -715,11 +715,6 @@ impl Clients {
             .into_iter()
             .filter(|(class, method)| graph.called(class, method))
             .collect();
-        let unexposed: Vec<(String, String)> = called
-            .iter()
-            .filter(|(class, method)| !graph.runtime_may_call(class, method))
-            .cloned()
-            .collect();
         let caught = methods(catching)
             .into_iter()
             .filter_map(|key| {
@@ -757,17 +752,17 @@ impl Clients {
         }
         // Every method reached, not only the wrappers' own: a helper's findings are made
         // where the method that calls it runs.
-        let driven: HashSet<(String, String)> = graph
-            .keys
+        let driven: HashSet<(String, String)> = std::mem::take(&mut graph.keys)
             .into_iter()
             .zip(free)
             .filter(|(_, free)| !free)
             .map(|(key, _)| key)
             .collect();
-        // Only driven code calls them, in its own order.
-        let unexposed = unexposed
-            .into_iter()
-            .filter(|key| driven.contains(key))
+        // Driven, so only code that runs in its own order calls them, and no runtime may.
+        let unexposed = called
+            .iter()
+            .filter(|key| driven.contains(*key) && !graph.runtime_may_call(&key.0, &key.1))
+            .cloned()
             .collect();
         Clients {
             driven,
