@@ -8,18 +8,26 @@
 # against the first level).
 # On level N a class is learned with learner/experiments/<stem>-apiN.toml where that exists (the
 # main experiment calls a method level N lacks, such as close() before API 24 or 29).
-#   bench/robolectric/run.sh [--sdk N[,N...]] [--jobs J[,J...]]      (defaults: SDK 34; 1 and 2 JVMs)
+# The classes are every library class that an experiment learns under Robolectric: the framework
+# classes, and Universal Image Loader and Volley with their jars from Maven Central.
+#   bench/robolectric/run.sh [--sdk N[,N...]] [--jobs J[,J...]] [--class C[,C...]] [--out FILE]
+# (defaults: SDK 34; 1 and 2 JVMs; every class; bench/results/robolectric.md). --class learns only
+# the classes named as the table names them (CountDownTimer,Cursor), for a partial run.
 # Fetches the Maven artifacts with learner/robolectric/fetch.sh first (a no-op once cached).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 sdks=34
 jobs_list=1,2
+only=
+out=bench/results/robolectric.md
 while [ $# -gt 0 ]; do
     case $1 in
         --sdk) sdks=$2; shift 2;;
         --jobs) jobs_list=$2; shift 2;;
-        *) echo "usage: $0 [--sdk N[,N...]] [--jobs J[,J...]]" >&2; exit 2;;
+        --class) only=,$2,; shift 2;;
+        --out) out=$2; shift 2;;
+        *) echo "usage: $0 [--sdk N[,N...]] [--jobs J[,J...]] [--class C[,C...]] [--out FILE]" >&2; exit 2;;
     esac
 done
 sdks=${sdks//,/ }
@@ -66,13 +74,31 @@ experiments=(
     android.view.accessibility.AccessibilityNodeInfo:AccessibilityNodeInfo
     android.content.ContentProviderClient:ContentProviderClient
     android.os.HandlerThread:HandlerThread
+    android.database.sqlite.SQLiteOpenHelper:SQLiteOpenHelper
+    android.media.MediaPlayer:MediaPlayer
+    android.media.MediaRecorder:MediaRecorder
+    android.media.MediaCodec:MediaCodec
+    android.media.MediaScannerConnection:MediaScannerConnection
+    android.os.FileObserver:FileObserver
+    android.app.DownloadManager:DownloadManager
+    android.bluetooth.BluetoothAdapter:BluetoothAdapter
+    android.speech.SpeechRecognizer:SpeechRecognizer
+    com.nostra13.universalimageloader.core.ImageLoader:ImageLoader
+    com.android.volley.RequestQueue:RequestQueue
 )
 
-out=bench/results/robolectric.md
+# The jars of the classes that are not framework code (their fetch scripts print the class path).
+classpath() {
+    case $1 in
+        ImageLoader) learner/tests/fetch-uil.sh;;
+        RequestQueue) learner/tests/fetch-volley.sh;;
+    esac
+}
+
 {
     echo "# Robolectric learning benchmark"
     echo
-    echo "Produced by \`bench/robolectric/run.sh --sdk ${sdks// /,} --jobs ${jobs_list// /,}\` on $(date -u +%Y-%m-%d), $(nproc) cores (shared with other work), $(java -version 2>&1 | head -1)."
+    echo "Produced by \`bench/robolectric/run.sh --sdk ${sdks// /,} --jobs ${jobs_list// /,}${only:+ --class ${only:1:-1}}\` on $(date -u +%Y-%m-%d), $(nproc) cores (shared with other work), $(java -version 2>&1 | head -1)."
     echo "Each class is learned by \`typestar learn --backend robolectric --experiment learner/experiments/<class>.toml --sdk N --jobs J\` (debug build), or with \`<class>-apiN.toml\` where the main experiment calls a method level N lacks."
     echo "**time** is the whole run's wall time, the start of each JVM and its Robolectric sandbox (10-30 s) included; waits run on the simulated clock, so only real background work (AsyncTask's 200 ms \`doInBackground\`) costs real time."
     echo "**MQ asked (executed)**: queries the learner asked, and runs executed on the agents (each a fresh object)."
@@ -85,9 +111,15 @@ out=bench/results/robolectric.md
 } >"$work/table.md"
 first_sdk=${sdks%% *}
 failed=0
+learned=0
 for entry in "${experiments[@]}"; do
     stem=${entry%%:*}
     class=${entry#*:}
+    [ -z "$only" ] || [[ $only == *",$class,"* ]] || continue
+    learned=$((learned + 1))
+    cp_args=()
+    jars=$(classpath "$class")
+    for jar in ${jars//:/ }; do cp_args+=(--classpath "$jar"); done
     for sdk in $sdks; do
         experiment=learner/experiments/$stem.toml
         [ -f "learner/experiments/$stem-api$sdk.toml" ] && experiment=learner/experiments/$stem-api$sdk.toml
@@ -97,7 +129,7 @@ for entry in "${experiments[@]}"; do
             # A class that cannot be learned at a level is listed with the error's last line, the
             # benchmark goes on, and the script exits 1 at the end.
             if ! target/debug/typestar learn --backend robolectric --experiment "$experiment" \
-                --sdk "$sdk" --jobs "$jobs" --no-progress --report "$result.md" \
+                "${cp_args[@]}" --sdk "$sdk" --jobs "$jobs" --no-progress --report "$result.md" \
                 -o "$result.typestate" 2>"$result.err"; then
                 echo "| $class | $sdk | $jobs | failed: $(tail -1 "$result.err" | cut -c1-200) |" >>"$work/table.md"
                 failed=$((failed + 1))
@@ -124,7 +156,11 @@ for entry in "${experiments[@]}"; do
 done
 {
     echo
-    echo "The whole library (${#experiments[@]} classes), one class after the other:"
+    if [ -z "$only" ]; then
+        echo "The whole library ($learned classes), one class after the other:"
+    else
+        echo "The $learned classes above, one after the other:"
+    fi
     echo
     echo "| SDK | JVMs | time (s) |"
     echo "| --- | --- | --- |"

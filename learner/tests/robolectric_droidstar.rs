@@ -644,6 +644,81 @@ fn test_experiment(name: &str) -> Arc<Experiment> {
 /// More witnesses than any listed difference, so that the whole list is compared.
 const EVERY_WITNESS: usize = 64;
 
+/// A library class learned on Robolectric: its experiment, the class, the provenance's code
+/// label, and the witnesses (inputs) where the library follows AOSP rather than the run.
+type LibraryCase = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+);
+
+/// The library's classes whose learned protocol is that of AOSP code run by Robolectric (behind
+/// call-through shadows for AsyncTask and CountDownTimer).
+const AOSP_CODE: &[LibraryCase] = &[
+    (
+        "android.os.AsyncTask.toml",
+        "android.os.AsyncTask",
+        "calls-through: ",
+        &[],
+    ),
+    // A second `start` while Running: restricted by the experiment, an error in the library
+    // (AOSP's start() runs a second countdown); a restriction, not a witness.
+    (
+        "android.os.CountDownTimer.toml",
+        "android.os.CountDownTimer",
+        "calls-through: ",
+        &[],
+    ),
+    // AOSP code; the label says simulated for two shadowed methods the experiment never
+    // calls. The file's Unopened and Open come from the source and are not reachable from
+    // the run's initial state; its opens inside a callback are restrictions of the run.
+    (
+        "android.database.sqlite.SQLiteOpenHelper.toml",
+        "android.database.sqlite.SQLiteOpenHelper",
+        "simulated",
+        &[],
+    ),
+    (
+        "android.database.sqlite.SQLiteDatabase.toml",
+        "android.database.sqlite.SQLiteDatabase",
+        "real",
+        &[],
+    ),
+    // AOSP code on a real thread. The run joins the thread after each quit; the library
+    // also allows the answers of a thread still alive right after a quit.
+    (
+        "android.os.HandlerThread.toml",
+        "android.os.HandlerThread",
+        "real",
+        HANDLER_THREAD_STILL_ALIVE,
+    ),
+    (
+        "android.database.sqlite.SQLiteStatement.toml",
+        "android.database.sqlite.SQLiteStatement",
+        "real",
+        &[],
+    ),
+    (
+        "android.database.Cursor.toml",
+        "android.database.Cursor",
+        "real",
+        &[],
+    ),
+    (
+        "android.content.res.TypedArray.toml",
+        "android.content.res.TypedArray",
+        "real",
+        &[],
+    ),
+    (
+        "android.util.JsonWriter.toml",
+        "android.util.JsonWriter",
+        "real",
+        &[],
+    ),
+];
+
 /// The library's protocols learned on Robolectric are what their experiments learn, and say
 /// what ran: AOSP code, or Robolectric's shadow. Where a shadow differs from AOSP's bytecode the
 /// library follows AOSP and marks the transition unverified; those traces are listed, and are
@@ -658,62 +733,7 @@ async fn learned_library_protocols() {
         return;
     }
     let library = typestates::library::Library::bundled();
-    let cases: &[(&str, &str, &str, &[&str])] = &[
-        (
-            "android.os.AsyncTask.toml",
-            "android.os.AsyncTask",
-            "calls-through: ",
-            &[],
-        ),
-        // A second `start` while Running: restricted by the experiment, an error in the library
-        // (AOSP's start() runs a second countdown); a restriction, not a witness.
-        (
-            "android.os.CountDownTimer.toml",
-            "android.os.CountDownTimer",
-            "calls-through: ",
-            &[],
-        ),
-        // AOSP code; the label says simulated for two shadowed methods the experiment never
-        // calls. The file's Unopened and Open come from the source and are not reachable from
-        // the run's initial state; its opens inside a callback are restrictions of the run.
-        (
-            "android.database.sqlite.SQLiteOpenHelper.toml",
-            "android.database.sqlite.SQLiteOpenHelper",
-            "simulated",
-            &[],
-        ),
-        (
-            "android.database.sqlite.SQLiteDatabase.toml",
-            "android.database.sqlite.SQLiteDatabase",
-            "real",
-            &[],
-        ),
-        // AOSP code on a real thread. The run joins the thread after each quit; the library
-        // also allows the answers of a thread still alive right after a quit.
-        (
-            "android.os.HandlerThread.toml",
-            "android.os.HandlerThread",
-            "real",
-            HANDLER_THREAD_STILL_ALIVE,
-        ),
-        (
-            "android.database.sqlite.SQLiteStatement.toml",
-            "android.database.sqlite.SQLiteStatement",
-            "real",
-            &[],
-        ),
-        (
-            "android.database.Cursor.toml",
-            "android.database.Cursor",
-            "real",
-            &[],
-        ),
-        (
-            "android.content.res.TypedArray.toml",
-            "android.content.res.TypedArray",
-            "real",
-            &[],
-        ),
+    let simulated: &[LibraryCase] = &[
         (
             "android.os.PowerManager-WakeLock.toml",
             "android.os.PowerManager$WakeLock",
@@ -757,12 +777,6 @@ async fn learned_library_protocols() {
             &[],
         ),
         (
-            "android.util.JsonWriter.toml",
-            "android.util.JsonWriter",
-            "real",
-            &[],
-        ),
-        (
             "android.graphics.Canvas.toml",
             "android.graphics.Canvas",
             "simulated",
@@ -802,7 +816,7 @@ async fn learned_library_protocols() {
             ],
         ),
     ];
-    for (file, class, code, unverified) in cases {
+    for (file, class, code, unverified) in AOSP_CODE.iter().chain(simulated) {
         against_the_library(
             DEFAULT_SDK,
             &library,
@@ -824,28 +838,40 @@ const HANDLER_THREAD_STILL_ALIVE: &[&str] = &[
     "start quitSafelyTrue quitTrue",
 ];
 
-/// HandlerThread learned on SDK 23 and 29 is the library's machine, as on SDK 34
-/// (`learned_library_protocols`): three levels, no difference to keep.
+/// The library's classes of AOSP code learned on SDK 23 and 29 answer like the library's files at
+/// those levels, with the same allowed differences as on SDK 34 (`learned_library_protocols`):
+/// three levels, and any difference between them is kept in the library as steps by level.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
-async fn handler_thread_is_the_same_on_three_sdk_levels() {
+async fn aosp_code_is_learned_alike_on_three_sdk_levels() {
     if !test_tiers::runs(Tier::Robolectric) {
         return;
     }
     let library = typestates::library::Library::bundled();
     for sdk in [23, 29] {
-        against_the_library(
-            sdk,
-            &library,
-            "android.os.HandlerThread.toml",
-            "android.os.HandlerThread",
-            "real",
-            HANDLER_THREAD_STILL_ALIVE,
-            Compared::EveryCallin,
-        )
-        .await;
+        for (file, class, code, unverified) in AOSP_CODE {
+            let code = LABELS_BY_LEVEL
+                .iter()
+                .find(|it| it.0 == *class && it.1 == sdk)
+                .map_or(*code, |it| it.2);
+            against_the_library(
+                sdk,
+                &library,
+                file,
+                class,
+                code,
+                unverified,
+                Compared::EveryCallin,
+            )
+            .await;
+        }
     }
 }
+
+/// The classes of [`AOSP_CODE`] whose code label differs on a level: on SDK 23 no shadow method
+/// intercepts SQLiteOpenHelper (the run's provenance), where SDK 34 has two.
+const LABELS_BY_LEVEL: &[(&str, u32, &str)] =
+    &[("android.database.sqlite.SQLiteOpenHelper", 23, "real")];
 
 /// Which callins of the library's file [`against_the_library`] compares.
 enum Compared {
