@@ -518,6 +518,67 @@ fn accepts(typestate: &Typestate, trace: &str) -> bool {
     typestate.accepts(&events)
 }
 
+/// MediaPlayer's observer isPlaying(), run under Robolectric's simulation
+/// (`android.media.MediaPlayer-isPlaying.toml`, the shadow told to emulate a device's invalid
+/// states): after every sequence of up to five lifecycle calls that both the learned machine and
+/// the library allow, isPlaying() answers as the library's `playingTrue`/`playingFalse` say,
+/// which were written from the reference. The library's own `accept:` line holds in the run too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow tier robolectric: TYPESTAR_SLOW=robolectric cargo test -- --include-ignored"]
+async fn media_player_is_playing_is_observed_under_the_shadow() {
+    if !test_tiers::runs(Tier::Robolectric) {
+        return;
+    }
+    let learned = learn(
+        experiment("android.media.MediaPlayer-isPlaying.toml"),
+        "simulated",
+    )
+    .await;
+    let library = jvm_support::library("android.media.MediaPlayer");
+    let calls = [
+        "setDataSource",
+        "prepare",
+        "prepareAsync",
+        "start",
+        "stop",
+        "pause",
+        "reset",
+        "release",
+    ];
+    let mut traces = vec![String::new()];
+    let mut compared = 0;
+    let mut differences = Vec::new();
+    while let Some(trace) = traces.pop() {
+        if !(accepts(&learned, &trace) && accepts(&library, &trace)) {
+            continue;
+        }
+        compared += 1;
+        for answer in ["playingTrue", "playingFalse"] {
+            let asked = format!("{trace} {answer}");
+            if accepts(&learned, &asked) != accepts(&library, &asked) {
+                differences.push(asked.trim().to_owned());
+            }
+        }
+        if trace.split_whitespace().count() < 5 {
+            traces.extend(calls.iter().map(|call| format!("{trace} {call}")));
+        }
+    }
+    eprintln!("isPlaying() asked after {compared} traces both machines allow");
+    assert!(
+        compared > calls.len(),
+        "only {compared} traces in both machines"
+    );
+    assert!(
+        differences.is_empty(),
+        "isPlaying() answers otherwise after {differences:#?}\n--- learned ---\n{}",
+        typestates::format::print(&learned)
+    );
+    assert!(accepts(
+        &learned,
+        "setDataSource prepare playingFalse start playingTrue pause playingFalse"
+    ));
+}
+
 /// SpellCheckerSession cannot run inside Robolectric 4.16.1: it has no `textservices` system
 /// service (no shadow, no binder in ShadowServiceManager), so `getSystemService` gives null and
 /// no session can be made. If this starts to pass the build, write its experiment.
