@@ -100,7 +100,7 @@ classpath() {
     echo
     echo "Produced by \`bench/robolectric/run.sh --sdk ${sdks// /,} --jobs ${jobs_list// /,}${only:+ --class ${only:1:-1}}\` on $(date -u +%Y-%m-%d), $(nproc) cores (shared with other work), $(java -version 2>&1 | head -1)."
     echo "Each class is learned by \`typestar learn --backend robolectric --experiment learner/experiments/<class>.toml --sdk N --jobs J\` (debug build), or with \`<class>-apiN.toml\` where the main experiment calls a method level N lacks."
-    echo "**time** is the whole run's wall time, the start of each JVM and its Robolectric sandbox (10-30 s) included; waits run on the simulated clock, so only real background work (AsyncTask's 200 ms \`doInBackground\`) costs real time."
+    echo "**time** is the whole run's wall time, the start of each JVM and its Robolectric sandbox (10-30 s) included; waits run on the simulated clock, so only real background work costs real time (AsyncTask's 200 ms \`doInBackground\`; FileObserver, ImageLoader and RequestQueue, whose code runs on its own threads, wait in real time)."
     echo "**MQ asked (executed)**: queries the learner asked, and runs executed on the agents (each a fresh object)."
     echo "**code**: what the agent read from Robolectric's shadow registry (\`real\`: AOSP code; \`calls-through\`: shadow methods intercept the class and run its AOSP code; \`simulated\`: the shadow's own protocol)."
     echo "**JVMs**: agents in parallel (\`--jobs\`); each pays its own sandbox start, so a second one only pays off when the queries themselves take long."
