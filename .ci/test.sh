@@ -17,7 +17,7 @@ step "Robolectric artifacts (learner/robolectric/fetch.sh, cached in ~/.cache/ty
 learner/robolectric/fetch.sh --sdk 34 >/dev/null
 step "cargo test"
 # TYPESTAR_SLOW=1 runs every slow tier (test-tiers/src/lib.rs: jvm, robolectric, device-fake,
-# robustness, random-edits, random-machines, editor); the Robolectric tier alone takes ~10 min.
+# robustness, random-edits, random-machines, editor); the Robolectric tier alone takes ~20 min.
 # Slow tests are `#[ignore]`d so a plain `cargo test` counts them as ignored: `--include-ignored`
 # runs them. Opt-in tests (a real device, Debian's adb, the device benchmark) are named
 # `opt_in_*` and stay out.
