@@ -457,10 +457,24 @@ fn analyze<R>(
     runner: &mut dyn Runner,
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
 ) -> (Cut, R) {
+    analyze_with(library, ir, config, runner, None, finish)
+}
+
+/// [`analyze`] with the wrappers' protocols `derived`; `None` to derive those of the file's
+/// own wrappers first, and analyse again with them when there are some ([`crate::wrappers`]).
+fn analyze_with<R>(
+    library: &Library,
+    ir: &SourceIr,
+    config: &CheckConfig,
+    runner: &mut dyn Runner,
+    derived: Option<&[typestates::Typestate]>,
+    finish: impl FnOnce(Analysed<'_, '_>) -> R,
+) -> (Cut, R) {
     let deadline = Instant::now().checked_add(config.time_limit);
     let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
     protocols.add_classes(&res);
+    let protocols = protocols.with_derived(derived.unwrap_or(&[]));
     let clients = config.clients.clone().unwrap_or_else(|| {
         let classes = crate::clients::wrappers(ir, &res, &protocols);
         let tracked: Vec<_> = classes
@@ -511,6 +525,13 @@ fn analyze<R>(
     shared.overrides_use = overrides_use(&classes, &res, &places, &protocols, ir.language);
     shared.report_unreleased = config.leak_scan == LeakScan::Run
         && (config.report_unreleased || crate::leaks::any_on_by_default());
+    if derived.is_none() {
+        let found = derive_protocols(&shared, &classes, &initializers);
+        if !found.is_empty() {
+            // The analyses a runner kept were made without these protocols.
+            return analyze_with(library, ir, config, &mut Fresh, Some(&found), finish);
+        }
+    }
     runner.start(ir, &res);
     let runner: &dyn Runner = runner;
     let mut recorded = Recorded::default();
@@ -772,6 +793,111 @@ fn check_class<'a>(
         return Recorded::default();
     };
     let mut recorded = Recorded::default();
+    let constructed = construct(shared, class, fqn, initializers, runner, &mut recorded);
+    let ordered = |order: Order| {
+        class
+            .methods
+            .iter()
+            .filter(|m| m.kind == MethodKind::Method)
+            .filter(move |m| shared.clients.order(fqn, &m.name) == order)
+            .map(|m| m.name.as_str())
+            .collect()
+    };
+    let mut driven: HashSet<&str> = ordered(Order::Driven);
+    // The methods its clients are checked for against its derived protocol run within one
+    // call here ([`crate::wrappers`]).
+    let derived = shared
+        .protocols
+        .protocol_of(fqn)
+        .is_some_and(|id| shared.protocols.is_derived(id) && shared.protocols.typestate(id).class == fqn);
+    if derived {
+        driven.extend(at_clients(shared, class, fqn));
+    }
+    let model = ClassModel {
+        class,
+        fqn,
+        init: constructed,
+        driven,
+        last: ordered(Order::Last),
+    };
+    let solved = events::solve(shared, &model, runner);
+    if solved.rounds == events::Rounds::Cut {
+        recorded.unsettled_events = Some(class.span);
+    }
+    if shared.report_unreleased {
+        let lost = crate::leaks::at_lifecycle(fqn, &solved.returns, solved.last);
+        recorded.losses.dropped.extend(lost);
+    }
+    for event in solved.events {
+        let body = match event.code {
+            EventCode::Method(method) => method.body.as_ref(),
+            EventCode::Deferred(deferred) => Some(deferred.body),
+        };
+        if let Some(body) = body {
+            let mut result = runner.run(shared, fqn, body, event.entry, Pass::Record);
+            // A method's violations are handled where every call of it catches them.
+            if let EventCode::Method(method) = event.code {
+                let callers = shared.clients.caught_by_callers(fqn, &method.name);
+                for observation in &mut result.observations {
+                    observation.caught.extend(callers.iter().cloned());
+                }
+            }
+            recorded.take(&mut result);
+        }
+    }
+    recorded
+}
+
+/// The methods of the plain class `class` whose clients are checked against its derived
+/// protocol ([`Clients::at_clients`]); none for a component or a class with subclasses.
+fn at_clients<'a>(shared: &Shared<'_, '_>, class: &'a Class, fqn: &str) -> Vec<&'a str> {
+    if events::Component::of(shared.protocols, fqn) != events::Component::Plain
+        || shared.protocols.has_subclass(fqn)
+    {
+        return Vec::new();
+    }
+    let public = crate::wrappers::public_methods(class);
+    class
+        .methods
+        .iter()
+        .filter(|m| public.contains(&m.name) && shared.clients.at_clients(fqn, &m.name))
+        .map(|m| m.name.as_str())
+        .collect()
+}
+
+/// The protocols of the file's wrappers whose clients are checked against them
+/// ([`crate::wrappers`]).
+fn derive_protocols<'a>(
+    shared: &Shared<'a, '_>,
+    classes: &[(&'a Class, String)],
+    initializers: &'a HashMap<ExprId, Body>,
+) -> Vec<typestates::Typestate> {
+    let mut derived = Vec::new();
+    for (class, fqn) in classes {
+        let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
+            continue;
+        };
+        if at_clients(shared, class, fqn).is_empty() {
+            continue;
+        }
+        let mut ignored = Recorded::default();
+        let constructed = construct(shared, class, fqn, initializers, &Fresh, &mut ignored);
+        derived.extend(crate::wrappers::derive(shared, class, fqn, &constructed));
+    }
+    derived
+}
+
+/// The state construction leaves an object of `class` in: field initializers, with their
+/// bodies in `initializers`, and initializer blocks, then constructors.
+/// What their calls see goes into `recorded`.
+fn construct<'a>(
+    shared: &Shared<'a, '_>,
+    class: &'a Class,
+    fqn: &str,
+    initializers: &'a HashMap<ExprId, Body>,
+    runner: &dyn Runner,
+    recorded: &mut Recorded,
+) -> Env {
     // Construction counts only the paths that return: what throws leaves no object.
     let mut fields = Env::new();
     for field in &class.fields {
@@ -879,46 +1005,5 @@ fn check_class<'a>(
         }
         constructed = joined.0.unwrap_or(constructed);
     }
-    let ordered = |order: Order| {
-        class
-            .methods
-            .iter()
-            .filter(|m| m.kind == MethodKind::Method)
-            .filter(move |m| shared.clients.order(fqn, &m.name) == order)
-            .map(|m| m.name.as_str())
-            .collect()
-    };
-    let model = ClassModel {
-        class,
-        fqn,
-        init: constructed,
-        driven: ordered(Order::Driven),
-        last: ordered(Order::Last),
-    };
-    let solved = events::solve(shared, &model, runner);
-    if solved.rounds == events::Rounds::Cut {
-        recorded.unsettled_events = Some(class.span);
-    }
-    if shared.report_unreleased {
-        let lost = crate::leaks::at_lifecycle(fqn, &solved.returns, solved.last);
-        recorded.losses.dropped.extend(lost);
-    }
-    for event in solved.events {
-        let body = match event.code {
-            EventCode::Method(method) => method.body.as_ref(),
-            EventCode::Deferred(deferred) => Some(deferred.body),
-        };
-        if let Some(body) = body {
-            let mut result = runner.run(shared, fqn, body, event.entry, Pass::Record);
-            // A method's violations are handled where every call of it catches them.
-            if let EventCode::Method(method) = event.code {
-                let callers = shared.clients.caught_by_callers(fqn, &method.name);
-                for observation in &mut result.observations {
-                    observation.caught.extend(callers.iter().cloned());
-                }
-            }
-            recorded.take(&mut result);
-        }
-    }
-    recorded
+    constructed
 }

@@ -83,6 +83,7 @@ mod suppress;
 mod typestate_flow;
 mod visit;
 mod visit_mut;
+mod wrappers;
 
 pub use check::{
     check, project_config, states_at, CheckConfig, CheckResult, LeakScan, StatesAt, Unconverged,

@@ -34,6 +34,9 @@ pub enum Move<K> {
         exception: Option<String>,
         /// Why, in words: the field call that fails and the field's state.
         reason: String,
+        /// Whether it fails on every path, in every state the fields may be in.
+        /// A failure that is only possible is an `unverified` step: it never makes a definite finding.
+        certain: bool,
     },
     /// Its effect is not known: anything may follow.
     Unknown,
@@ -75,7 +78,15 @@ pub fn derive<K: PartialEq + Clone>(
                     };
                     Move::To(at)
                 }
-                Move::Fails { exception, reason } => Move::Fails { exception, reason },
+                Move::Fails {
+                    exception,
+                    reason,
+                    certain,
+                } => Move::Fails {
+                    exception,
+                    reason,
+                    certain,
+                },
                 Move::Unknown => Move::Unknown,
             };
             row.push(answer);
@@ -111,9 +122,16 @@ pub fn derive<K: PartialEq + Clone>(
                         ignored: false,
                         origin: origin("derived from the method's body"),
                     },
-                    Move::Fails { exception, reason } => Step::Error {
+                    Move::Fails {
+                        exception,
+                        reason,
+                        certain,
+                    } => Step::Error {
                         failure: Failure::Throws(exception.clone()),
-                        origin: origin(reason),
+                        origin: Origin {
+                            source: Some(reason.clone()),
+                            unverified: !certain,
+                        },
                     },
                     Move::Unknown => Step::Restricted {
                         origin: origin("the method's effect on the fields is not known"),
@@ -190,6 +208,7 @@ mod tests {
             (1, _) => Move::Fails {
                 exception: Some("java.lang.IllegalMonitorStateException".to_owned()),
                 reason: "`unlock()` calls `lock.unlock()` in Unlocked".to_owned(),
+                certain: true,
             },
             (_, 1) => Move::Unknown,
             (_, key) => Move::To(key.max(2)),
@@ -215,6 +234,7 @@ mod tests {
                     Some("java.lang.IllegalMonitorStateException")
                 );
                 assert!(origin.source.as_deref().unwrap().contains("lock.unlock()"));
+                assert!(!origin.unverified, "a certain failure is verified");
             }
             other => panic!("{other:?}"),
         }
