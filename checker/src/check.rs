@@ -167,7 +167,10 @@ pub struct StatesAt {
 /// Checks `file` against `library`.
 pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> CheckResult {
     let deadline = Instant::now().checked_add(config.time_limit);
-    if config.skip_unrelated && !related(library, &file.text, &config.supertypes) {
+    if config.skip_unrelated
+        && !related(library, &file.text, &config.supertypes)
+        && !names_derived(config, &file.text)
+    {
         return match crate::lang::syntax_errors(file.language, &file.text, deadline) {
             Ok(syntax_errors) => CheckResult {
                 syntax_errors,
@@ -196,6 +199,18 @@ impl CheckResult {
             },
         }
     }
+}
+
+/// Whether `text` names a class whose protocol a project check derived ([`crate::wrappers`]).
+pub(crate) fn names_derived(config: &CheckConfig, text: &str) -> bool {
+    let Some(clients) = config.clients.as_deref() else {
+        return false;
+    };
+    let mut filter = crate::prefilter::NameFilter::default();
+    for ts in clients.derived() {
+        filter.add(crate::prefilter::simple_name(&ts.class));
+    }
+    !clients.derived().is_empty() && filter.matches(text)
 }
 
 /// Whether `text` names something a protocol object can come from: a name of the library's
@@ -457,24 +472,56 @@ fn analyze<R>(
     runner: &mut dyn Runner,
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
 ) -> (Cut, R) {
-    analyze_with(library, ir, config, runner, None, finish)
+    // A project check derived every file's wrappers' protocols before ([`crate::Project`]).
+    let project = config.clients.as_deref().map(Clients::derived);
+    match project.filter(|derived| !derived.is_empty()) {
+        // The analyses a runner kept were made without these protocols.
+        Some(derived) => analyze_with(library, ir, config, &mut Fresh, Derived::Given(derived), finish),
+        None => analyze_with(library, ir, config, runner, Derived::InFile, finish),
+    }
 }
 
-/// [`analyze`] with the wrappers' protocols `derived`; `None` to derive those of the file's
-/// own wrappers first, and analyse again with them when there are some ([`crate::wrappers`]).
+/// The protocols derived from the project's wrappers ([`crate::wrappers`]) an analysis uses.
+enum Derived<'d> {
+    /// Those of the file's own wrappers: derived first, then the file is analysed again with
+    /// them when there are some.
+    InFile,
+    /// These.
+    Given(&'d [typestates::Typestate]),
+    /// Derive those of the file's own wrappers into this, and analyse nothing.
+    Collect(&'d mut Vec<typestates::Typestate>),
+}
+
+/// The protocols of the wrappers `ir` declares whose clients are checked against them
+/// ([`crate::wrappers`]), with `config`'s clients.
+pub(crate) fn derive_file(
+    library: &Library,
+    ir: &SourceIr,
+    config: &CheckConfig,
+) -> Vec<typestates::Typestate> {
+    let mut derived = Vec::new();
+    analyze_with(library, ir, config, &mut Fresh, Derived::Collect(&mut derived), |_| ());
+    derived
+}
+
+/// [`analyze`] with the wrappers' protocols of `derived`.
 fn analyze_with<R>(
     library: &Library,
     ir: &SourceIr,
     config: &CheckConfig,
     runner: &mut dyn Runner,
-    derived: Option<&[typestates::Typestate]>,
+    derived: Derived<'_>,
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
 ) -> (Cut, R) {
     let deadline = Instant::now().checked_add(config.time_limit);
     let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
     protocols.add_classes(&res);
-    let protocols = protocols.with_derived(derived.unwrap_or(&[]));
+    let given = match &derived {
+        Derived::Given(given) => given,
+        Derived::InFile | Derived::Collect(_) => &[][..],
+    };
+    let protocols = protocols.with_derived(given);
     let clients = config.clients.clone().unwrap_or_else(|| {
         let classes = crate::clients::wrappers(ir, &res, &protocols);
         let tracked: Vec<_> = classes
@@ -525,11 +572,28 @@ fn analyze_with<R>(
     shared.overrides_use = overrides_use(&classes, &res, &places, &protocols, ir.language);
     shared.report_unreleased = config.leak_scan == LeakScan::Run
         && (config.report_unreleased || crate::leaks::any_on_by_default());
-    if derived.is_none() {
-        let found = derive_protocols(&shared, &classes, &initializers);
-        if !found.is_empty() {
-            // The analyses a runner kept were made without these protocols.
-            return analyze_with(library, ir, config, &mut Fresh, Some(&found), finish);
+    match derived {
+        Derived::Given(_) => {}
+        Derived::InFile => {
+            let found = derive_protocols(&shared, &classes, &initializers);
+            if !found.is_empty() {
+                // The analyses a runner kept were made without these protocols.
+                let derived = Derived::Given(&found);
+                return analyze_with(library, ir, config, &mut Fresh, derived, finish);
+            }
+        }
+        Derived::Collect(into) => {
+            *into = derive_protocols(&shared, &classes, &initializers);
+            let cut = Cut {
+                timed_out: shared.out_of_time(),
+                unconverged: Vec::new(),
+            };
+            let analysed = Analysed {
+                protocols: &protocols,
+                places: &places,
+                recorded: Recorded::default(),
+            };
+            return (cut, finish(analysed));
         }
     }
     runner.start(ir, &res);
@@ -882,7 +946,8 @@ fn derive_protocols<'a>(
         }
         let mut ignored = Recorded::default();
         let constructed = construct(shared, class, fqn, initializers, &Fresh, &mut ignored);
-        derived.extend(crate::wrappers::derive(shared, class, fqn, &constructed));
+        let owned = &ignored.losses.owned;
+        derived.extend(crate::wrappers::derive(shared, class, fqn, &constructed, owned));
     }
     derived
 }

@@ -671,6 +671,8 @@ pub struct Clients {
     /// The wrappers' methods whose clients are checked against the wrapper's protocol
     /// ([`Clients::at_clients`]).
     at_clients: HashSet<(String, String)>,
+    /// The protocols a project check derived from its wrappers ([`crate::wrappers`]).
+    derived: Vec<typestates::Typestate>,
 }
 
 impl Clients {
@@ -785,7 +787,20 @@ impl Clients {
             unexposed,
             caught,
             at_clients,
+            derived: Vec::new(),
         }
+    }
+
+    /// These clients, with the protocols a project check derived from its wrappers: every
+    /// file is checked with them, so that a wrapper's clients in other files are too.
+    pub fn with_derived(mut self, derived: Vec<typestates::Typestate>) -> Clients {
+        self.derived = derived;
+        self
+    }
+
+    /// The protocols derived from the project's wrappers ([`Clients::with_derived`]).
+    pub fn derived(&self) -> &[typestates::Typestate] {
+        &self.derived
     }
 
     /// Whether the project calls `method` of a wrapper `class`, each time on a name its

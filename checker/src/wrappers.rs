@@ -8,6 +8,8 @@
 //!   The step's reason names the method, the field call and the field's states.
 //! - A method whose run keeps nothing known of a field, or whose overloads disagree, has an unknown effect there.
 //! - The work is bounded by the model's state and method bounds; past them, no protocol.
+//! - A method that loses a field's object with an obligation from some state gives the class no protocol.
+//!   A protocol of violations cannot say that, so the leak stays reported inside, in any order.
 //!
 //! How the check uses it ([`crate::check`]):
 //! - Only a wrapper whose methods the project calls on names its clients' flows follow gets one ([`crate::clients::Clients::at_clients`]).
@@ -22,6 +24,7 @@ use typestates::Typestate;
 
 use crate::diagnostics::{self, ViolationKind};
 use crate::ir::{Class, MethodKind};
+use crate::leaks::{Losses, Owned};
 use crate::places::Var;
 use crate::typestate_flow::{analyze_body, Env, Pass, Shared};
 
@@ -67,13 +70,15 @@ pub(crate) fn public_methods(class: &Class) -> Vec<String> {
     names
 }
 
-/// The protocol of the wrapper `class` (named `fqn`) that construction leaves in `constructed`.
+/// The protocol of the wrapper `class` (named `fqn`) that construction leaves in `constructed`,
+/// having given its fields the new objects of `owned`.
 /// `None` when it has no tracked field, or its exploration passes the model's bounds.
 pub(crate) fn derive<'a>(
     shared: &Shared<'a, '_>,
     class: &'a Class,
     fqn: &str,
     constructed: &Env,
+    owned: &[Owned],
 ) -> Option<Typestate> {
     let initial = Wrapped {
         key: key_of(fqn, constructed),
@@ -84,6 +89,9 @@ pub(crate) fn derive<'a>(
     }
     let methods = public_methods(class);
     let describe = |state: &Wrapped| describe(shared, state);
+    // A method that loses a field's object from some state (`fos = new …` while it is open)
+    // leaks there: a protocol of violations cannot say that, so the class gets none.
+    let leaks = std::cell::Cell::new(false);
     let step = |state: &Wrapped, i: usize| -> Move<Wrapped> {
         let mut moves = class
             .methods
@@ -91,7 +99,7 @@ pub(crate) fn derive<'a>(
             .filter(|m| m.kind == MethodKind::Method && m.name == methods[i])
             .filter(|m| !m.modifiers.is_private && !m.modifiers.is_static)
             .filter_map(|m| m.body.as_ref().map(|body| (m, body)))
-            .map(|(m, body)| run(shared, fqn, &m.name, body, &state.env));
+            .map(|(m, body)| run(shared, fqn, &m.name, body, &state.env, owned, &leaks));
         let first = moves.next().unwrap_or(Move::Unknown);
         // Overloads share a name: they must agree, or the name's effect is unknown.
         if moves.all(|other| other == first) {
@@ -100,7 +108,8 @@ pub(crate) fn derive<'a>(
             Move::Unknown
         }
     };
-    typestates::derived::derive(fqn, &methods, initial, describe, step)
+    let derived = typestates::derived::derive(fqn, &methods, initial, describe, step);
+    derived.filter(|_| !leaks.get())
 }
 
 /// What running `body` of the method `name` from `entry` does to the wrapper.
@@ -110,8 +119,21 @@ fn run<'a>(
     name: &str,
     body: &'a crate::ir::Body,
     entry: &Env,
+    owned: &[Owned],
+    leaks: &std::cell::Cell<bool>,
 ) -> Move<Wrapped> {
     let result = analyze_body(shared, fqn, body, entry.clone(), Pass::Record, 0);
+    let own = |var: &Var| matches!(var, Var::Field(class, _) if class == fqn);
+    let lost = Losses {
+        owned: owned.iter().chain(&result.losses.owned).cloned().collect(),
+        dropped: (result.losses.dropped.iter())
+            .filter(|lost| own(&lost.var))
+            .cloned()
+            .collect(),
+    };
+    if !lost.dropped.is_empty() && !crate::leaks::report(shared.protocols, lost, true).is_empty() {
+        leaks.set(true);
+    }
     if shared.out_of_time() || !result.unfinished.is_empty() {
         return Move::Unknown;
     }
@@ -126,10 +148,14 @@ fn run<'a>(
         return Move::Fails {
             exception: v.exception.clone(),
             reason: format!(
-                "`{name}()` calls `{}.{}()` (line {line}) with the {simple} in {}",
+                "`{name}()` calls `{}.{}()` (line {line}) with the {simple} in {}{}",
                 v.receiver,
                 v.callin,
-                v.offending_states.join(" or ")
+                v.offending_states.join(" or "),
+                v.posted.as_deref().map_or(String::new(), |posted| {
+                    let simple = posted.rsplit('.').next().unwrap_or(posted);
+                    format!(", which posts {simple}()")
+                })
             ),
             certain: v.kind == ViolationKind::Definite,
         };
