@@ -69,7 +69,17 @@
 //!   What its callers call after it is their misuse of the wrapper, as after `release()`.
 //!   That holds when only code outside the project calls it ([`Clients::called_only_outside`]).
 //!   It holds too when the method is driven and no runtime may call it ([`Clients::ends_for_callers`]).
-//!   Such misuse is the clients' error, to be found at the clients, not inside the wrapper.
+//!   Such misuse is the clients' error, found at the clients.
+//!
+//! # Checked at the clients
+//! - A method called only on names is checked at its clients ([`Clients::at_clients`]).
+//!   A name is a local, a field or a parameter ([`Receiver::Named`]).
+//!   A map's element or a call's result is not.
+//! - Not when a call of the name is untyped.
+//! - Nor when a runtime may call a method of the class.
+//! - The class then gets a derived protocol ([`crate::wrappers`]).
+//!   Inside it, the method runs within one call.
+//!   The clients' order is checked against the protocol.
 //! - A runtime may call a method an annotation exposes (`@ReactMethod`, `@JavascriptInterface`).
 //!   It may also call one that overrides a method of a supertype outside the project.
 //!   In Java every method may override one unmarked; in Kotlin only an `override` may.
@@ -89,8 +99,8 @@
 //! - Which paths reach the letting go is not asked.
 //!   A `return` between the call and the assignment may leave the object in the field.
 //! - Nor is it asked whether another field or collection holds the object too.
-//! - The wrapper's clients are not yet checked against its protocol: a use after an ending
-//!   method is missed.
+//! - A client holding a wrapper through a supertype is not checked: that type has no protocol.
+//! - Nor is one that got it from a parameter: its state is unknown.
 //!
 //! # How to extend
 //! - A new kind of fresh receiver: [`receiver_kind`] decides what a caller owns in its run.

@@ -4,6 +4,7 @@
 //! Its clients call its methods in their order, so the order is theirs to get right.
 //! [`derive`] gives the wrapper a protocol of its own over its methods ([`typestates::derived`]).
 //! - Its states are the states of the wrapper's tracked fields, from the state after construction.
+//!   Time passing moves them by their protocols' waits.
 //! - A method fails from a state when its body, run from there, has a violation on a field.
 //!   The step's reason names the method, the field call and the field's states.
 //! - A method whose run keeps nothing known of a field, or whose overloads disagree, has an unknown effect there.
@@ -108,7 +109,18 @@ pub(crate) fn derive<'a>(
             Move::Unknown
         }
     };
-    let derived = typestates::derived::derive(fqn, &methods, initial, describe, step);
+    // Time passing moves each field by its protocol's waits, staying put included.
+    let wait = |state: &Wrapped| -> Option<Wrapped> {
+        let mut env = state.env.clone();
+        for (var, ..) in &state.key {
+            let value = env.get(var)?.after_wait(shared.protocols);
+            env.insert(var.clone(), value);
+        }
+        let key = key_of(fqn, &env);
+        let known = key.iter().all(|(_, _, unknown, _)| !unknown);
+        known.then_some(Wrapped { key, env })
+    };
+    let derived = typestates::derived::derive(fqn, &methods, initial, describe, step, wait);
     derived.filter(|_| !leaks.get())
 }
 

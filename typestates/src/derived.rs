@@ -8,7 +8,9 @@
 //! - A method whose effect the oracle cannot tell is restricted from that state.
 //!   A checker then forgets the state: nothing is reported after it.
 //! - The work is bounded: at most [`MAX_STATES`] states and [`MAX_METHODS`] methods, else no protocol.
-//! - The protocol has no callbacks, waits or obligations: time changes nothing the wrapper's callers see.
+//! - Time passing moves the wrapper as it moves its fields: the oracle's `wait` answers where to.
+//!   A state named by a wait ends in `, wait`.
+//! - The protocol has no callbacks or obligations.
 
 use crate::binding::{CallinBinding, MethodKind, MethodRef, Params};
 use crate::model::{Callin, Failure, Origin, State, StateId, Step, Steps, Typestate, WaitOutcome};
@@ -44,6 +46,7 @@ pub enum Move<K> {
 
 /// Derives the protocol of `class` whose public `methods` (names) act from `initial`.
 /// `step(key, i)` answers what `methods[i]` does from the state `key`.
+/// `wait(key)` answers the state time passing leads to, or `None` when that is not known.
 /// `describe(key)` says what a state holds, for hovers.
 /// Returns `None` when the exploration passes [`MAX_STATES`] or there are more than [`MAX_METHODS`] methods.
 pub fn derive<K: PartialEq + Clone>(
@@ -52,6 +55,7 @@ pub fn derive<K: PartialEq + Clone>(
     initial: K,
     mut describe: impl FnMut(&K) -> String,
     mut step: impl FnMut(&K, usize) -> Move<K>,
+    mut wait: impl FnMut(&K) -> Option<K>,
 ) -> Option<Typestate> {
     if methods.len() > MAX_METHODS {
         return None;
@@ -59,25 +63,28 @@ pub fn derive<K: PartialEq + Clone>(
     // The states found, each with the calls that first reached it.
     let mut keys: Vec<(K, Vec<usize>)> = vec![(initial, Vec::new())];
     let mut moves: Vec<Vec<Move<usize>>> = Vec::new();
+    let mut waits: Vec<Option<usize>> = Vec::new();
+    // The index of `target`, found or added, reached from `path` by the call `i` (a wait when
+    // `i` is `methods.len()`).
+    let index_of = |keys: &mut Vec<(K, Vec<usize>)>, target: K, path: &[usize], i: usize| {
+        match keys.iter().position(|(k, _)| *k == target) {
+            Some(at) => Some(at),
+            None if keys.len() < MAX_STATES => {
+                let mut reached = path.to_vec();
+                reached.push(i);
+                keys.push((target, reached));
+                Some(keys.len() - 1)
+            }
+            None => None,
+        }
+    };
     let mut next = 0;
     while next < keys.len() {
         let (key, path) = keys[next].clone();
         let mut row = Vec::with_capacity(methods.len());
         for i in 0..methods.len() {
             let answer = match step(&key, i) {
-                Move::To(target) => {
-                    let at = match keys.iter().position(|(k, _)| *k == target) {
-                        Some(at) => at,
-                        None if keys.len() < MAX_STATES => {
-                            let mut reached = path.clone();
-                            reached.push(i);
-                            keys.push((target, reached));
-                            keys.len() - 1
-                        }
-                        None => return None,
-                    };
-                    Move::To(at)
-                }
+                Move::To(target) => Move::To(index_of(&mut keys, target, &path, i)?),
                 Move::Fails {
                     exception,
                     reason,
@@ -92,6 +99,11 @@ pub fn derive<K: PartialEq + Clone>(
             row.push(answer);
         }
         moves.push(row);
+        let waited = match wait(&key) {
+            Some(target) => Some(index_of(&mut keys, target, &path, methods.len())?),
+            None => None,
+        };
+        waits.push(waited);
         next += 1;
     }
     let origin = |source: &str| Origin {
@@ -111,9 +123,8 @@ pub fn derive<K: PartialEq + Clone>(
     }));
     let states: Vec<State> = keys
         .iter()
-        .zip(&moves)
-        .enumerate()
-        .map(|(at, ((key, path), row))| {
+        .zip(moves.iter().zip(&waits))
+        .map(|((key, path), (row, waited))| {
             let mut steps = Steps::new(callins.len());
             for (i, answer) in row.iter().enumerate() {
                 steps[i + 1] = match answer {
@@ -142,7 +153,15 @@ pub fn derive<K: PartialEq + Clone>(
                 name: state_name(methods, path),
                 description: Some(describe(key)),
                 on_callin: steps,
-                on_wait: WaitOutcome::quiet_loop(StateId(u32::try_from(at).unwrap_or(0))),
+                on_wait: match waited {
+                    Some(target) => WaitOutcome::Quiet {
+                        target: StateId(u32::try_from(*target).unwrap_or(u32::MAX)),
+                        origin: origin("the fields' moves while time passes"),
+                    },
+                    None => WaitOutcome::Restricted {
+                        origin: origin("the fields' moves while time passes are not known"),
+                    },
+                },
                 by_level: Vec::new(),
             }
         })
@@ -191,7 +210,13 @@ fn state_name(methods: &[String], path: &[usize]) -> String {
     if path.is_empty() {
         return NEW.to_owned();
     }
-    let calls: Vec<String> = path.iter().map(|&i| format!("{}()", methods[i])).collect();
+    let calls: Vec<String> = path
+        .iter()
+        .map(|&i| match methods.get(i) {
+            Some(name) => format!("{name}()"),
+            None => "wait".to_owned(),
+        })
+        .collect();
     format!("after {}", calls.join(", "))
 }
 
@@ -221,8 +246,10 @@ mod tests {
 
     #[test]
     fn a_method_that_fails_from_a_state_is_an_error_there_with_its_reason() {
-        let ts = derive("a.Scope", &methods(), 0, |k| format!("lock {k}"), lock_wrapper)
-            .expect("three states");
+        let ts = derive("a.Scope", &methods(), 0, |k| format!("lock {k}"), lock_wrapper, |k| {
+            Some(*k)
+        })
+        .expect("three states");
         assert_eq!(ts.states.len(), 3, "{:?}", ts.states);
         let unlock = ts.callin_by_name("unlock").expect("unlock");
         let new = ts.initial;
@@ -250,8 +277,37 @@ mod tests {
     #[test]
     fn an_exploration_past_the_bound_gives_no_protocol() {
         let counter = |key: &usize, _: usize| Move::To(key + 1);
-        assert!(derive("a.Counter", &methods(), 0, |_| String::new(), counter).is_none());
+        let stay = |k: &usize| Some(*k);
+        assert!(derive("a.Counter", &methods(), 0, |_| String::new(), counter, stay).is_none());
         let many: Vec<String> = (0..=MAX_METHODS).map(|i| format!("m{i}")).collect();
-        assert!(derive("a.Wide", &many, 0, |_| String::new(), |_, _| Move::To(0)).is_none());
+        let still = |_: &usize, _: usize| Move::To(0);
+        assert!(derive("a.Wide", &many, 0, |_| String::new(), still, stay).is_none());
+    }
+
+    #[test]
+    fn time_passing_moves_the_wrapper_as_it_moves_its_fields() {
+        // A recorder: start() leaves it starting; a wait makes it recording; stop() needs that.
+        let step = |key: &u8, method: usize| match (method, *key) {
+            (0, 0) => Move::To(1),
+            (1, 2) => Move::To(0),
+            (1, _) => Move::Fails {
+                exception: None,
+                reason: "`stop()` too early".to_owned(),
+                certain: true,
+            },
+            _ => Move::Unknown,
+        };
+        let wait = |key: &u8| Some(if *key == 1 { 2 } else { *key });
+        let methods: Vec<String> = ["start", "stop"].map(str::to_owned).to_vec();
+        let ts = derive("a.Rec", &methods, 0, |_| String::new(), step, wait).expect("states");
+        let start = ts.callin_by_name("start").expect("start");
+        let starting = ts.step(ts.initial, start).target().expect("start() works");
+        let WaitOutcome::Quiet { target, .. } = &ts.state(starting).on_wait else {
+            panic!("a quiet move");
+        };
+        assert_eq!(ts.state(*target).name, "after start(), wait");
+        let stop = ts.callin_by_name("stop").expect("stop");
+        assert!(ts.step(*target, stop).target().is_some());
+        assert!(ts.step(starting, stop).target().is_none());
     }
 }
