@@ -162,6 +162,9 @@ pub struct StatesAt {
     pub maybe_null: bool,
     /// Whether the receiver may be in any state (its origin is not known).
     pub unknown: bool,
+    /// The protocol, when the checker derived it from one of the project's wrappers: no
+    /// library holds it ([`crate::wrappers`]).
+    pub derived: Option<Arc<typestates::Typestate>>,
 }
 
 /// Checks `file` against `library`.
@@ -347,6 +350,9 @@ fn observed(protocols: &Protocols, observation: &Observation) -> StatesAt {
             .collect(),
         maybe_null: observation.value.null,
         unknown: observation.value.unknown,
+        derived: protocols
+            .is_derived(observation.value.protocol)
+            .then(|| Arc::new(ts.clone())),
     }
 }
 
@@ -941,13 +947,15 @@ fn derive_protocols<'a>(
         let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
             continue;
         };
-        if at_clients(shared, class, fqn).is_empty() {
+        let at_clients = at_clients(shared, class, fqn);
+        if at_clients.is_empty() {
             continue;
         }
         let mut ignored = Recorded::default();
         let constructed = construct(shared, class, fqn, initializers, &Fresh, &mut ignored);
         let owned = &ignored.losses.owned;
-        derived.extend(crate::wrappers::derive(shared, class, fqn, &constructed, owned));
+        let protocol = crate::wrappers::derive(shared, class, fqn, &constructed, owned, &at_clients);
+        derived.extend(protocol);
     }
     derived
 }

@@ -8,6 +8,7 @@
 //! - A method fails from a state when its body, run from there, has a violation on a field.
 //!   The step's reason names the method, the field call and the field's states.
 //! - A method whose run keeps nothing known of a field, or whose overloads disagree, has an unknown effect there.
+//! - So does a failing method that others call too (the class itself, a runtime): it stays checked inside, in any order.
 //! - The work is bounded by the model's state and method bounds; past them, no protocol.
 //! - A method that loses a field's object with an obligation from some state gives the class no protocol.
 //!   A protocol of violations cannot say that, so the leak stays reported inside, in any order.
@@ -73,6 +74,8 @@ pub(crate) fn public_methods(class: &Class) -> Vec<String> {
 
 /// The protocol of the wrapper `class` (named `fqn`) that construction leaves in `constructed`,
 /// having given its fields the new objects of `owned`.
+/// Only the methods of `at_clients` fail in it: the others run in any order inside the class,
+/// where their failures are reported; they have an unknown effect where they fail.
 /// `None` when it has no tracked field, or its exploration passes the model's bounds.
 pub(crate) fn derive<'a>(
     shared: &Shared<'a, '_>,
@@ -80,6 +83,7 @@ pub(crate) fn derive<'a>(
     fqn: &str,
     constructed: &Env,
     owned: &[Owned],
+    at_clients: &[&str],
 ) -> Option<Typestate> {
     let initial = Wrapped {
         key: key_of(fqn, constructed),
@@ -103,10 +107,13 @@ pub(crate) fn derive<'a>(
             .map(|(m, body)| run(shared, fqn, &m.name, body, &state.env, owned, &leaks));
         let first = moves.next().unwrap_or(Move::Unknown);
         // Overloads share a name: they must agree, or the name's effect is unknown.
-        if moves.all(|other| other == first) {
-            first
-        } else {
-            Move::Unknown
+        if !moves.all(|other| other == first) {
+            return Move::Unknown;
+        }
+        // A method others call too runs in any order inside: its failures are reported there.
+        match first {
+            Move::Fails { .. } if !at_clients.contains(&methods[i].as_str()) => Move::Unknown,
+            first => first,
         }
     };
     // Time passing moves each field by its protocol's waits, staying put included.
