@@ -482,7 +482,14 @@ fn analyze<R>(
     let project = config.clients.as_deref().map(Clients::derived);
     match project.filter(|derived| !derived.is_empty()) {
         // The analyses a runner kept were made without these protocols.
-        Some(derived) => analyze_with(library, ir, config, &mut Fresh, Derived::Given(derived), finish),
+        Some(derived) => analyze_with(
+            library,
+            ir,
+            config,
+            &mut Fresh,
+            Derived::Given(derived),
+            finish,
+        ),
         None => analyze_with(library, ir, config, runner, Derived::InFile, finish),
     }
 }
@@ -506,7 +513,14 @@ pub(crate) fn derive_file(
     config: &CheckConfig,
 ) -> Vec<typestates::Typestate> {
     let mut derived = Vec::new();
-    analyze_with(library, ir, config, &mut Fresh, Derived::Collect(&mut derived), |_| ());
+    analyze_with(
+        library,
+        ir,
+        config,
+        &mut Fresh,
+        Derived::Collect(&mut derived),
+        |_| (),
+    );
     derived
 }
 
@@ -876,10 +890,9 @@ fn check_class<'a>(
     let mut driven: HashSet<&str> = ordered(Order::Driven);
     // The methods its clients are checked for against its derived protocol run within one
     // call here ([`crate::wrappers`]).
-    let derived = shared
-        .protocols
-        .protocol_of(fqn)
-        .is_some_and(|id| shared.protocols.is_derived(id) && shared.protocols.typestate(id).class == fqn);
+    let derived = shared.protocols.protocol_of(fqn).is_some_and(|id| {
+        shared.protocols.is_derived(id) && shared.protocols.typestate(id).class == fqn
+    });
     if derived {
         driven.extend(at_clients(shared, class, fqn));
     }
@@ -954,7 +967,8 @@ fn derive_protocols<'a>(
         let mut ignored = Recorded::default();
         let constructed = construct(shared, class, fqn, initializers, &Fresh, &mut ignored);
         let owned = &ignored.losses.owned;
-        let protocol = crate::wrappers::derive(shared, class, fqn, &constructed, owned, &at_clients);
+        let protocol =
+            crate::wrappers::derive(shared, class, fqn, &constructed, owned, &at_clients);
         derived.extend(protocol);
     }
     derived

@@ -732,7 +732,11 @@ impl Clients {
         // only its clients': it keeps the any-order answer.
         let exposed: HashSet<&str> = wrappers
             .iter()
-            .filter(|w| w.methods.iter().any(|m| graph.runtime_may_call(&w.class, m)))
+            .filter(|w| {
+                w.methods
+                    .iter()
+                    .any(|m| graph.runtime_may_call(&w.class, m))
+            })
             .map(|w| w.class.as_str())
             .collect();
         let at_clients = methods(wrappers)

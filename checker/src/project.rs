@@ -299,7 +299,11 @@ impl<'a> Project<'a> {
         let derived = derive_wrappers(library, files, &found, names, &config, &clients);
         let clients = clients.with_derived(derived);
         config.clients = Some(Arc::new(clients));
-        if config.clients.as_deref().is_some_and(|c| !c.derived().is_empty()) {
+        if config
+            .clients
+            .as_deref()
+            .is_some_and(|c| !c.derived().is_empty())
+        {
             for (i, slot) in found.lowered.iter().enumerate() {
                 if slot.is_none() {
                     continue;

@@ -66,17 +66,18 @@ pub fn derive<K: PartialEq + Clone>(
     let mut waits: Vec<Option<usize>> = Vec::new();
     // The index of `target`, found or added, reached from `path` by the call `i` (a wait when
     // `i` is `methods.len()`).
-    let index_of = |keys: &mut Vec<(K, Vec<usize>)>, target: K, path: &[usize], i: usize| {
-        match keys.iter().position(|(k, _)| *k == target) {
-            Some(at) => Some(at),
-            None if keys.len() < MAX_STATES => {
-                let mut reached = path.to_vec();
-                reached.push(i);
-                keys.push((target, reached));
-                Some(keys.len() - 1)
-            }
-            None => None,
+    let index_of = |keys: &mut Vec<(K, Vec<usize>)>, target: K, path: &[usize], i: usize| match keys
+        .iter()
+        .position(|(k, _)| *k == target)
+    {
+        Some(at) => Some(at),
+        None if keys.len() < MAX_STATES => {
+            let mut reached = path.to_vec();
+            reached.push(i);
+            keys.push((target, reached));
+            Some(keys.len() - 1)
         }
+        None => None,
     };
     let mut next = 0;
     while next < keys.len() {
@@ -246,9 +247,14 @@ mod tests {
 
     #[test]
     fn a_method_that_fails_from_a_state_is_an_error_there_with_its_reason() {
-        let ts = derive("a.Scope", &methods(), 0, |k| format!("lock {k}"), lock_wrapper, |k| {
-            Some(*k)
-        })
+        let ts = derive(
+            "a.Scope",
+            &methods(),
+            0,
+            |k| format!("lock {k}"),
+            lock_wrapper,
+            |k| Some(*k),
+        )
         .expect("three states");
         assert_eq!(ts.states.len(), 3, "{:?}", ts.states);
         let unlock = ts.callin_by_name("unlock").expect("unlock");

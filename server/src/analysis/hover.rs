@@ -237,7 +237,11 @@ pub fn derived_markdown(typestate: &Typestate) -> String {
         for callin in typestate.input_callins() {
             if let typestates::Step::Error { origin, .. } = typestate.step(state, callin) {
                 let why = origin.source.as_deref().unwrap_or("not allowed");
-                let _ = writeln!(out, "  - `{}()` fails: {why}", typestate.callin(callin).name);
+                let _ = writeln!(
+                    out,
+                    "  - `{}()` fails: {why}",
+                    typestate.callin(callin).name
+                );
             }
         }
     }
@@ -297,14 +301,26 @@ mod tests {
             language: Language::Java,
             text: Arc::from(text),
         };
-        let hover = hover(&[call], &library, &source, Pos::new(9, 8), ViewLink::Omitted)
-            .expect("a hover");
-        assert!(hover.markdown.contains("Protocol derived from `Scope`'s code"));
+        let hover = hover(
+            &[call],
+            &library,
+            &source,
+            Pos::new(9, 8),
+            ViewLink::Omitted,
+        )
+        .expect("a hover");
+        assert!(hover
+            .markdown
+            .contains("Protocol derived from `Scope`'s code"));
         assert!(
-            hover.markdown.contains("`unlock()` fails: `unlock()` calls `lock.unlock()`"),
+            hover
+                .markdown
+                .contains("`unlock()` fails: `unlock()` calls `lock.unlock()`"),
             "{}",
             hover.markdown
         );
-        assert!(hover.markdown.contains("Not allowed in any of these states"));
+        assert!(hover
+            .markdown
+            .contains("Not allowed in any of these states"));
     }
 }
