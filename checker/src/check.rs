@@ -162,12 +162,18 @@ pub struct StatesAt {
     pub maybe_null: bool,
     /// Whether the receiver may be in any state (its origin is not known).
     pub unknown: bool,
+    /// The protocol, when the checker derived it from one of the project's wrappers: no
+    /// library holds it ([`crate::wrappers`]).
+    pub derived: Option<Arc<typestates::Typestate>>,
 }
 
 /// Checks `file` against `library`.
 pub fn check(library: &Library, file: &SourceFile, config: &CheckConfig) -> CheckResult {
     let deadline = Instant::now().checked_add(config.time_limit);
-    if config.skip_unrelated && !related(library, &file.text, &config.supertypes) {
+    if config.skip_unrelated
+        && !related(library, &file.text, &config.supertypes)
+        && !names_derived(config, &file.text)
+    {
         return match crate::lang::syntax_errors(file.language, &file.text, deadline) {
             Ok(syntax_errors) => CheckResult {
                 syntax_errors,
@@ -196,6 +202,18 @@ impl CheckResult {
             },
         }
     }
+}
+
+/// Whether `text` names a class whose protocol a project check derived ([`crate::wrappers`]).
+pub(crate) fn names_derived(config: &CheckConfig, text: &str) -> bool {
+    let Some(clients) = config.clients.as_deref() else {
+        return false;
+    };
+    let mut filter = crate::prefilter::NameFilter::default();
+    for ts in clients.derived() {
+        filter.add(crate::prefilter::simple_name(&ts.class));
+    }
+    !clients.derived().is_empty() && filter.matches(text)
 }
 
 /// Whether `text` names something a protocol object can come from: a name of the library's
@@ -332,6 +350,9 @@ fn observed(protocols: &Protocols, observation: &Observation) -> StatesAt {
             .collect(),
         maybe_null: observation.value.null,
         unknown: observation.value.unknown,
+        derived: protocols
+            .is_derived(observation.value.protocol)
+            .then(|| Arc::new(ts.clone())),
     }
 }
 
@@ -457,10 +478,70 @@ fn analyze<R>(
     runner: &mut dyn Runner,
     finish: impl FnOnce(Analysed<'_, '_>) -> R,
 ) -> (Cut, R) {
+    // A project check derived every file's wrappers' protocols before ([`crate::Project`]).
+    let project = config.clients.as_deref().map(Clients::derived);
+    match project.filter(|derived| !derived.is_empty()) {
+        // The analyses a runner kept were made without these protocols.
+        Some(derived) => analyze_with(
+            library,
+            ir,
+            config,
+            &mut Fresh,
+            Derived::Given(derived),
+            finish,
+        ),
+        None => analyze_with(library, ir, config, runner, Derived::InFile, finish),
+    }
+}
+
+/// The protocols derived from the project's wrappers ([`crate::wrappers`]) an analysis uses.
+enum Derived<'d> {
+    /// Those of the file's own wrappers: derived first, then the file is analysed again with
+    /// them when there are some.
+    InFile,
+    /// These.
+    Given(&'d [typestates::Typestate]),
+    /// Derive those of the file's own wrappers into this, and analyse nothing.
+    Collect(&'d mut Vec<typestates::Typestate>),
+}
+
+/// The protocols of the wrappers `ir` declares whose clients are checked against them
+/// ([`crate::wrappers`]), with `config`'s clients.
+pub(crate) fn derive_file(
+    library: &Library,
+    ir: &SourceIr,
+    config: &CheckConfig,
+) -> Vec<typestates::Typestate> {
+    let mut derived = Vec::new();
+    analyze_with(
+        library,
+        ir,
+        config,
+        &mut Fresh,
+        Derived::Collect(&mut derived),
+        |_| (),
+    );
+    derived
+}
+
+/// [`analyze`] with the wrappers' protocols of `derived`.
+fn analyze_with<R>(
+    library: &Library,
+    ir: &SourceIr,
+    config: &CheckConfig,
+    runner: &mut dyn Runner,
+    derived: Derived<'_>,
+    finish: impl FnOnce(Analysed<'_, '_>) -> R,
+) -> (Cut, R) {
     let deadline = Instant::now().checked_add(config.time_limit);
     let mut protocols = Protocols::with_project(library, &config.supertypes);
     let res = crate::resolve::resolve(ir, &protocols);
     protocols.add_classes(&res);
+    let given = match &derived {
+        Derived::Given(given) => given,
+        Derived::InFile | Derived::Collect(_) => &[][..],
+    };
+    let protocols = protocols.with_derived(given);
     let clients = config.clients.clone().unwrap_or_else(|| {
         let classes = crate::clients::wrappers(ir, &res, &protocols);
         let tracked: Vec<_> = classes
@@ -511,6 +592,30 @@ fn analyze<R>(
     shared.overrides_use = overrides_use(&classes, &res, &places, &protocols, ir.language);
     shared.report_unreleased = config.leak_scan == LeakScan::Run
         && (config.report_unreleased || crate::leaks::any_on_by_default());
+    match derived {
+        Derived::Given(_) => {}
+        Derived::InFile => {
+            let found = derive_protocols(&shared, &classes, &initializers);
+            if !found.is_empty() {
+                // The analyses a runner kept were made without these protocols.
+                let derived = Derived::Given(&found);
+                return analyze_with(library, ir, config, &mut Fresh, derived, finish);
+            }
+        }
+        Derived::Collect(into) => {
+            *into = derive_protocols(&shared, &classes, &initializers);
+            let cut = Cut {
+                timed_out: shared.out_of_time(),
+                unconverged: Vec::new(),
+            };
+            let analysed = Analysed {
+                protocols: &protocols,
+                places: &places,
+                recorded: Recorded::default(),
+            };
+            return (cut, finish(analysed));
+        }
+    }
     runner.start(ir, &res);
     let runner: &dyn Runner = runner;
     let mut recorded = Recorded::default();
@@ -772,6 +877,114 @@ fn check_class<'a>(
         return Recorded::default();
     };
     let mut recorded = Recorded::default();
+    let constructed = construct(shared, class, fqn, initializers, runner, &mut recorded);
+    let ordered = |order: Order| {
+        class
+            .methods
+            .iter()
+            .filter(|m| m.kind == MethodKind::Method)
+            .filter(move |m| shared.clients.order(fqn, &m.name) == order)
+            .map(|m| m.name.as_str())
+            .collect()
+    };
+    let mut driven: HashSet<&str> = ordered(Order::Driven);
+    // The methods its clients are checked for against its derived protocol run within one
+    // call here ([`crate::wrappers`]).
+    let derived = shared.protocols.protocol_of(fqn).is_some_and(|id| {
+        shared.protocols.is_derived(id) && shared.protocols.typestate(id).class == fqn
+    });
+    if derived {
+        driven.extend(at_clients(shared, class, fqn));
+    }
+    let model = ClassModel {
+        class,
+        fqn,
+        init: constructed,
+        driven,
+        last: ordered(Order::Last),
+    };
+    let solved = events::solve(shared, &model, runner);
+    if solved.rounds == events::Rounds::Cut {
+        recorded.unsettled_events = Some(class.span);
+    }
+    if shared.report_unreleased {
+        let lost = crate::leaks::at_lifecycle(fqn, &solved.returns, solved.last);
+        recorded.losses.dropped.extend(lost);
+    }
+    for event in solved.events {
+        let body = match event.code {
+            EventCode::Method(method) => method.body.as_ref(),
+            EventCode::Deferred(deferred) => Some(deferred.body),
+        };
+        if let Some(body) = body {
+            let mut result = runner.run(shared, fqn, body, event.entry, Pass::Record);
+            // A method's violations are handled where every call of it catches them.
+            if let EventCode::Method(method) = event.code {
+                let callers = shared.clients.caught_by_callers(fqn, &method.name);
+                for observation in &mut result.observations {
+                    observation.caught.extend(callers.iter().cloned());
+                }
+            }
+            recorded.take(&mut result);
+        }
+    }
+    recorded
+}
+
+/// The methods of the plain class `class` whose clients are checked against its derived
+/// protocol ([`Clients::at_clients`]); none for a component or a class with subclasses.
+fn at_clients<'a>(shared: &Shared<'_, '_>, class: &'a Class, fqn: &str) -> Vec<&'a str> {
+    if events::Component::of(shared.protocols, fqn) != events::Component::Plain
+        || shared.protocols.has_subclass(fqn)
+    {
+        return Vec::new();
+    }
+    let public = crate::wrappers::public_methods(class);
+    class
+        .methods
+        .iter()
+        .filter(|m| public.contains(&m.name) && shared.clients.at_clients(fqn, &m.name))
+        .map(|m| m.name.as_str())
+        .collect()
+}
+
+/// The protocols of the file's wrappers whose clients are checked against them
+/// ([`crate::wrappers`]).
+fn derive_protocols<'a>(
+    shared: &Shared<'a, '_>,
+    classes: &[(&'a Class, String)],
+    initializers: &'a HashMap<ExprId, Body>,
+) -> Vec<typestates::Typestate> {
+    let mut derived = Vec::new();
+    for (class, fqn) in classes {
+        let Some(fqn) = shared.res.class(fqn).map(|info| info.fqn.as_str()) else {
+            continue;
+        };
+        let at_clients = at_clients(shared, class, fqn);
+        if at_clients.is_empty() {
+            continue;
+        }
+        let mut ignored = Recorded::default();
+        let constructed = construct(shared, class, fqn, initializers, &Fresh, &mut ignored);
+        let owned = &ignored.losses.owned;
+        let protocol =
+            crate::wrappers::derive(shared, class, fqn, &constructed, owned, &at_clients);
+        derived.extend(protocol);
+    }
+    derived
+}
+
+/// The state construction leaves an object of `class` in: field initializers, with their
+/// bodies in `initializers`, and initializer blocks, then constructors.
+/// What their calls see goes into `recorded`.
+fn construct<'a>(
+    shared: &Shared<'a, '_>,
+    class: &'a Class,
+    fqn: &str,
+    initializers: &'a HashMap<ExprId, Body>,
+    runner: &dyn Runner,
+    recorded: &mut Recorded,
+) -> Env {
     // Construction counts only the paths that return: what throws leaves no object.
     let mut fields = Env::new();
     for field in &class.fields {
@@ -879,46 +1092,5 @@ fn check_class<'a>(
         }
         constructed = joined.0.unwrap_or(constructed);
     }
-    let ordered = |order: Order| {
-        class
-            .methods
-            .iter()
-            .filter(|m| m.kind == MethodKind::Method)
-            .filter(move |m| shared.clients.order(fqn, &m.name) == order)
-            .map(|m| m.name.as_str())
-            .collect()
-    };
-    let model = ClassModel {
-        class,
-        fqn,
-        init: constructed,
-        driven: ordered(Order::Driven),
-        last: ordered(Order::Last),
-    };
-    let solved = events::solve(shared, &model, runner);
-    if solved.rounds == events::Rounds::Cut {
-        recorded.unsettled_events = Some(class.span);
-    }
-    if shared.report_unreleased {
-        let lost = crate::leaks::at_lifecycle(fqn, &solved.returns, solved.last);
-        recorded.losses.dropped.extend(lost);
-    }
-    for event in solved.events {
-        let body = match event.code {
-            EventCode::Method(method) => method.body.as_ref(),
-            EventCode::Deferred(deferred) => Some(deferred.body),
-        };
-        if let Some(body) = body {
-            let mut result = runner.run(shared, fqn, body, event.entry, Pass::Record);
-            // A method's violations are handled where every call of it catches them.
-            if let EventCode::Method(method) = event.code {
-                let callers = shared.clients.caught_by_callers(fqn, &method.name);
-                for observation in &mut result.observations {
-                    observation.caught.extend(callers.iter().cloned());
-                }
-            }
-            recorded.take(&mut result);
-        }
-    }
-    recorded
+    constructed
 }

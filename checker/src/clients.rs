@@ -69,7 +69,17 @@
 //!   What its callers call after it is their misuse of the wrapper, as after `release()`.
 //!   That holds when only code outside the project calls it ([`Clients::called_only_outside`]).
 //!   It holds too when the method is driven and no runtime may call it ([`Clients::ends_for_callers`]).
-//!   Such misuse is the clients' error, to be found at the clients, not inside the wrapper.
+//!   Such misuse is the clients' error, found at the clients.
+//!
+//! # Checked at the clients
+//! - A method called only on names is checked at its clients ([`Clients::at_clients`]).
+//!   A name is a local, a field or a parameter ([`Receiver::Named`]).
+//!   A map's element or a call's result is not.
+//! - Not when a call of the name is untyped.
+//! - Nor when a runtime may call a method of the class.
+//! - The class then gets a derived protocol ([`crate::wrappers`]).
+//!   Inside it, the method runs within one call.
+//!   The clients' order is checked against the protocol.
 //! - A runtime may call a method an annotation exposes (`@ReactMethod`, `@JavascriptInterface`).
 //!   It may also call one that overrides a method of a supertype outside the project.
 //!   In Java every method may override one unmarked; in Kotlin only an `override` may.
@@ -89,8 +99,8 @@
 //! - Which paths reach the letting go is not asked.
 //!   A `return` between the call and the assignment may leave the object in the field.
 //! - Nor is it asked whether another field or collection holds the object too.
-//! - The wrapper's clients are not yet checked against its protocol: a use after an ending
-//!   method is missed.
+//! - A client holding a wrapper through a supertype is not checked: that type has no protocol.
+//! - Nor is one that got it from a parameter: its state is unknown.
 //!
 //! # How to extend
 //! - A new kind of fresh receiver: [`receiver_kind`] decides what a caller owns in its run.
@@ -169,7 +179,10 @@ enum Receiver {
     /// An object the caller created in the same run (`new C()`, a local initialised so, or a
     /// fluent call on one).
     Fresh,
-    /// Anything else: a field, a parameter, a map's element, a method's result.
+    /// A name the caller holds otherwise: a local, a field, a parameter.
+    /// A client's flow follows the object it names ([`Clients::at_clients`]).
+    Named,
+    /// Anything else: a map's element, a method's result.
     Held,
 }
 
@@ -351,7 +364,7 @@ impl Sites {
                         }
                     },
                     caught: site.caught.as_ref().map(|list| names.list_id(list)),
-                    fresh: site.receiver == Receiver::Fresh,
+                    receiver: site.receiver,
                     let_go: site.let_go,
                 });
             }
@@ -430,8 +443,7 @@ struct Packed {
     /// The caller, as (class, method); `None` for deferred code.
     caller: Option<(u32, u32)>,
     caught: Option<u32>,
-    /// Whether the receiver is [`Receiver::Fresh`].
-    fresh: bool,
+    receiver: Receiver,
     let_go: bool,
 }
 
@@ -475,7 +487,7 @@ impl FileSites {
     ) -> impl Iterator<Item = ((&'n str, &'n str), (&'n str, &'n str))> {
         self.sites
             .iter()
-            .filter(|site| !site.fresh)
+            .filter(|site| site.receiver != Receiver::Fresh)
             .filter_map(|site| {
                 let (class, method) = site.caller?;
                 Some((
@@ -557,11 +569,7 @@ impl SiteTable {
         let sites = self.names.get(method).and_then(|m| self.by_method.get(&m));
         sites.into_iter().flatten().map(|site| View {
             class: self.names.name(site.class),
-            receiver: if site.fresh {
-                Receiver::Fresh
-            } else {
-                Receiver::Held
-            },
+            receiver: site.receiver,
             caller: site.caller,
             let_go: site.let_go,
             caught: site.caught.map_or(&[], |id| &self.names.lists[id as usize]),
@@ -670,6 +678,11 @@ pub struct Clients {
     unexposed: HashSet<(String, String)>,
     /// Per method, what every call of it in the project catches, when that is something.
     caught: HashMap<(String, String), Vec<String>>,
+    /// The wrappers' methods whose clients are checked against the wrapper's protocol
+    /// ([`Clients::at_clients`]).
+    at_clients: HashSet<(String, String)>,
+    /// The protocols a project check derived from its wrappers ([`crate::wrappers`]).
+    derived: Vec<typestates::Typestate>,
 }
 
 impl Clients {
@@ -714,6 +727,23 @@ impl Clients {
         let called: HashSet<(String, String)> = methods(wrappers)
             .into_iter()
             .filter(|(class, method)| graph.called(class, method))
+            .collect();
+        // A class a runtime may call a method of runs that method in the runtime's order, not
+        // only its clients': it keeps the any-order answer.
+        let exposed: HashSet<&str> = wrappers
+            .iter()
+            .filter(|w| {
+                w.methods
+                    .iter()
+                    .any(|m| graph.runtime_may_call(&w.class, m))
+            })
+            .map(|w| w.class.as_str())
+            .collect();
+        let at_clients = methods(wrappers)
+            .into_iter()
+            .filter(|(class, method)| {
+                !exposed.contains(class.as_str()) && graph.at_clients(class, method)
+            })
             .collect();
         let caught = methods(catching)
             .into_iter()
@@ -770,7 +800,32 @@ impl Clients {
             called: Some(called),
             unexposed,
             caught,
+            at_clients,
+            derived: Vec::new(),
         }
+    }
+
+    /// These clients, with the protocols a project check derived from its wrappers: every
+    /// file is checked with them, so that a wrapper's clients in other files are too.
+    pub fn with_derived(mut self, derived: Vec<typestates::Typestate>) -> Clients {
+        self.derived = derived;
+        self
+    }
+
+    /// The protocols derived from the project's wrappers ([`Clients::with_derived`]).
+    pub fn derived(&self) -> &[typestates::Typestate] {
+        &self.derived
+    }
+
+    /// Whether the project calls `method` of a wrapper `class`, each time on a name its
+    /// clients' flows follow, and nothing else may call it: no runtime, no untyped call.
+    /// No runtime may call any method of the class either.
+    /// Then the order of the clients' calls is theirs to get right: they are checked against
+    /// the protocol derived from the wrapper ([`crate::wrappers`]), and the method inside the
+    /// wrapper only within one call.
+    pub fn at_clients(&self, class: &str, method: &str) -> bool {
+        self.at_clients
+            .contains(&(class.to_owned(), method.to_owned()))
     }
 
     /// The exceptions every call of `method` of `class` in the project catches (simple names):
@@ -1010,6 +1065,31 @@ impl Graph<'_, '_, '_> {
     /// Whether a runtime may call `method` of `class` whatever the project does: an
     /// annotation exposes it, or it may override a method of a supertype outside the project.
     /// A method the files read do not declare is not known to be reachable so.
+    /// Whether every call of `method` of `class` by the project is on a name ([`Receiver`] not
+    /// held otherwise), there is one, no call of the name is untyped, and no runtime may call it.
+    fn at_clients(&mut self, class: &str, method: &str) -> bool {
+        let sites = self.sites;
+        let root = package_root(class);
+        if sites.untyped(root, method) || self.runtime_may_call(class, method) {
+            return false;
+        }
+        let mut any = false;
+        for site in sites.of_method(method) {
+            let by_project = match site.caller() {
+                Some((owner, _)) => owner != class && package_root(owner) == root,
+                None => true,
+            };
+            if !by_project || !self.related(class, site.class) {
+                continue;
+            }
+            if site.receiver == Receiver::Held {
+                return false;
+            }
+            any = true;
+        }
+        any
+    }
+
     fn runtime_may_call(&mut self, class: &str, method: &str) -> bool {
         match self.sites.exposure(class, method) {
             Some(Exposure::Annotated) => true,
@@ -1730,10 +1810,13 @@ fn receiver_kind(res: &Resolution, fresh: &Fresh, receiver: &Expr) -> Receiver {
         },
         ExprKind::Cast { expr, .. } => receiver_kind(res, fresh, expr) == Receiver::Fresh,
         ExprKind::Name(_) | ExprKind::Field { .. } => match res.binding_of(receiver.id) {
-            Some(Binding::Local(id)) => fresh.locals.contains(id),
-            Some(Binding::Field { class, name }) => {
-                fresh.fields.contains(&(class.clone(), name.clone()))
+            Some(Binding::Local(id)) if fresh.locals.contains(id) => true,
+            Some(Binding::Field { class, name })
+                if fresh.fields.contains(&(class.clone(), name.clone())) =>
+            {
+                true
             }
+            Some(_) => return Receiver::Named,
             None => false,
         },
         _ => false,

@@ -351,8 +351,35 @@ fn violation(
         message: String::new(),
         fix: None,
     };
-    violation.message = message(ts, places, value, &offending, &violation);
+    let why = if protocols.is_derived(value.protocol) {
+        inside(ts, &offending, &observation.callins)
+    } else {
+        String::new()
+    };
+    violation.message = message(ts, places, value, &offending, &violation, &why);
     Some(violation)
+}
+
+/// What fails inside a wrapper whose protocol the checker derived ([`crate::wrappers`]): the
+/// failing steps' reasons name the wrapper's method, the field call and the field's states.
+fn inside(ts: &Typestate, offending: &[StateId], callins: &[CallinId]) -> String {
+    let mut reasons: Vec<&str> = Vec::new();
+    for &state in offending {
+        for &callin in callins {
+            if let Step::Error { origin, .. } = ts.step(state, callin) {
+                if let Some(reason) = origin.source.as_deref() {
+                    if !reasons.contains(&reason) {
+                        reasons.push(reason);
+                    }
+                }
+            }
+        }
+    }
+    if reasons.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", reasons.join("; "))
+    }
 }
 
 /// Direct supertypes of the exceptions the library's protocols throw, by simple name.
@@ -525,12 +552,14 @@ fn reason(ts: &Typestate, places: &Places<'_>, value: &Value, state: StateId) ->
     })
 }
 
+/// `why` follows what the call does: what fails inside a wrapper ([`inside`]), or nothing.
 fn message(
     ts: &Typestate,
     places: &Places<'_>,
     value: &Value,
     offending: &[StateId],
     v: &Violation,
+    why: &str,
 ) -> String {
     let states = offending
         .iter()
@@ -553,6 +582,7 @@ fn message(
         (None, Some(posted)) => format!("posts the error callback {}()", simple(posted)),
         (None, None) => "is not allowed".to_owned(),
     };
+    let effect = format!("{effect}{why}");
     let mut hint = String::new();
     if !v.allowed.is_empty() {
         hint.push_str(&format!("; allowed here: {}", v.allowed.join(", ")));

@@ -13,6 +13,9 @@
 //! - [`places`] finds the tracked objects, and `typestate_flow` tracks their states through one body.
 //! - `events` orders the bodies of a class: Android lifecycles, event handlers, listener callbacks.
 //!   It caps its rounds; a model stopped short withholds the class's findings too.
+//! - `clients` decides which methods of a plain class its clients drive.
+//! - `wrappers` derives a wrapper's protocol, to check its clients against.
+//!   Inside the wrapper, only what fails within one call is reported.
 //! - `diagnostics` turns what the analysis saw into violations.
 //! - `suppress` drops the suppressed ones, and `fixes` attaches the quick fixes the checker vouches for.
 //! - `leak_fixes` says where each leak is lost and attaches the leak fixes a second check confirms.
@@ -83,6 +86,7 @@ mod suppress;
 mod typestate_flow;
 mod visit;
 mod visit_mut;
+mod wrappers;
 
 pub use check::{
     check, project_config, states_at, CheckConfig, CheckResult, LeakScan, StatesAt, Unconverged,

@@ -139,7 +139,7 @@ impl<'a> Project<'a> {
         }
         found.lower(todo);
         // Only these can have findings; the files lowered later are read for their calls.
-        let analysed: Vec<bool> = found.lowered.iter().map(Option::is_some).collect();
+        let mut analysed: Vec<bool> = found.lowered.iter().map(Option::is_some).collect();
         // The wrappers whose methods have findings when run in any order are the ones whose
         // clients may change that ([`crate::clients`]): follow their callers, and check
         // again the files that declare one whose methods turn out driven.
@@ -284,6 +284,7 @@ impl<'a> Project<'a> {
                     clients.order(class, m) != Order::Free
                         || !clients.caught_by_callers(class, m).is_empty()
                         || clients.ends_for_callers(class, m)
+                        || clients.at_clients(class, m)
                 })
             };
             if slot
@@ -293,7 +294,29 @@ impl<'a> Project<'a> {
                 first[i] = None;
             }
         }
+        // The wrappers' protocols, derived before any file is checked, so that their clients
+        // in every file are checked against them ([`crate::wrappers`]).
+        let derived = derive_wrappers(library, files, &found, names, &config, &clients);
+        let clients = clients.with_derived(derived);
         config.clients = Some(Arc::new(clients));
+        if config
+            .clients
+            .as_deref()
+            .is_some_and(|c| !c.derived().is_empty())
+        {
+            for (i, slot) in found.lowered.iter().enumerate() {
+                if slot.is_none() {
+                    continue;
+                }
+                let names_one = files
+                    .text(i)
+                    .is_some_and(|text| crate::check::names_derived(&config, &text));
+                if names_one {
+                    analysed[i] = true;
+                    first[i] = None;
+                }
+            }
+        }
         let Discovery {
             lowered,
             failed,
@@ -673,6 +696,49 @@ fn timed_out() -> CheckResult {
 
 /// Parses `text`, giving up when parsing takes longer than `limit`, and lowers it; `None`
 /// when parsing ran out of time.
+/// The protocols of the project's wrappers whose clients are checked against them
+/// ([`Clients::at_clients`]), derived from the files that declare them.
+fn derive_wrappers(
+    library: &Library,
+    files: &dyn Sources,
+    found: &Discovery<'_, '_, '_>,
+    names: &Names,
+    config: &CheckConfig,
+    clients: &Clients,
+) -> Vec<typestates::Typestate> {
+    let mut with_clients = config.clone();
+    with_clients.clients = Some(Arc::new(clients.clone()));
+    let mut derived = Vec::new();
+    for (i, slot) in found.lowered.iter().enumerate() {
+        let Some(file) = slot.as_deref() else {
+            continue;
+        };
+        let declares = file.wrappers.iter().any(|w| {
+            let class = w.class(names);
+            w.methods(names).any(|m| clients.at_clients(class, m))
+        });
+        if !declares {
+            continue;
+        }
+        let relowered;
+        let ir = match &file.ir {
+            Some(ir) => ir,
+            None => {
+                let Some(text) = files.text(i) else { continue };
+                match lower_within(files.language(i), &text, config.time_limit) {
+                    Some(ir) => {
+                        relowered = ir;
+                        &relowered
+                    }
+                    None => continue,
+                }
+            }
+        };
+        derived.extend(crate::check::derive_file(library, ir, &with_clients));
+    }
+    derived
+}
+
 pub(crate) fn lower_within(language: Language, text: &str, limit: Duration) -> Option<SourceIr> {
     crate::lang::lower_within(language, text, Instant::now().checked_add(limit)).ok()
 }

@@ -141,6 +141,9 @@ pub struct Protocols<'l> {
     /// Per protocol, whether the experiment left part of it unexplored
     /// ([`Typestate::is_partial`]).
     partial: Vec<bool>,
+    /// The index of the first protocol derived from the project's own wrappers
+    /// ([`Protocols::with_derived`]); the library's come before it.
+    first_derived: usize,
 }
 
 impl<'l> Protocols<'l> {
@@ -178,7 +181,30 @@ impl<'l> Protocols<'l> {
             members: None,
             supertypes,
             factory_names,
+            first_derived: usize::MAX,
         }
+    }
+
+    /// These protocols, with the protocols derived from the project's wrappers
+    /// ([`crate::wrappers`]): their clients' objects are then tracked and checked.
+    /// A class the library binds keeps the library's protocol.
+    pub fn with_derived(mut self, derived: &'l [Typestate]) -> Protocols<'l> {
+        self.first_derived = self.typestates.len();
+        for ts in derived {
+            if self.by_class.contains_key(ts.class.as_str()) {
+                continue;
+            }
+            let id = ProtocolId(u16::try_from(self.typestates.len()).unwrap_or(u16::MAX));
+            self.typestates.push(ts);
+            self.partial.push(false);
+            self.by_class.insert(ts.class.as_str(), id);
+        }
+        self
+    }
+
+    /// Whether `id` is a wrapper's protocol the checker derived ([`Protocols::with_derived`]).
+    pub fn is_derived(&self, id: ProtocolId) -> bool {
+        usize::from(id.0) >= self.first_derived
     }
 
     /// The protocols of `library`, with the `supertypes` of classes declared in the project,

@@ -6,6 +6,7 @@
 //! - the model ([`Typestate`]) and its bindings to Java code ([`binding`]);
 //! - the steps that hold on some Android API levels only ([`levels`]);
 //! - the Mealy machine of the synchronous closure ([`mealy`]), with minimisation and equivalence;
+//! - the protocol of a wrapper class, derived from what its methods do ([`derived`]);
 //! - a behavioural [`diff`], and a typestate projected onto some of its inputs ([`projection`]);
 //! - whether a library typestate abstracts a run over chosen data ([`abstraction`]);
 //! - the text format people write by hand and its JSON twin ([`format`]);
@@ -29,6 +30,7 @@
 
 pub mod abstraction;
 pub mod binding;
+pub mod derived;
 pub mod diff;
 pub mod files;
 pub mod format;

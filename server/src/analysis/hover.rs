@@ -47,6 +47,14 @@ pub fn hover(
                 span: call.span,
             });
         }
+        if let Some(derived) = &call.derived {
+            let mut markdown = call_markdown(derived, call);
+            markdown.push_str(&derived_markdown(derived));
+            return Some(HoverText {
+                markdown,
+                span: call.span,
+            });
+        }
     }
     let (word, span) = text::word_at(&file.text, pos)?;
     let entry = library.find(word).ok()?;
@@ -215,6 +223,31 @@ pub fn call_markdown(typestate: &Typestate, call: &CallFact) -> String {
     out
 }
 
+/// The protocol the checker derived from a wrapper's code: each state with its fields' states,
+/// and the methods that fail there with why.
+pub fn derived_markdown(typestate: &Typestate) -> String {
+    let mut out = format!(
+        "\n**Protocol derived from `{}`'s code:**\n\n",
+        typestate.simple_name()
+    );
+    for state in typestate.state_ids() {
+        let s = typestate.state(state);
+        let fields = s.description.as_deref().unwrap_or("");
+        let _ = writeln!(out, "- `{}` ({fields})", s.name);
+        for callin in typestate.input_callins() {
+            if let typestates::Step::Error { origin, .. } = typestate.step(state, callin) {
+                let why = origin.source.as_deref().unwrap_or("not allowed");
+                let _ = writeln!(
+                    out,
+                    "  - `{}()` fails: {why}",
+                    typestate.callin(callin).name
+                );
+            }
+        }
+    }
+    out
+}
+
 fn names(typestate: &Typestate, states: impl Iterator<Item = StateId>) -> String {
     let names: Vec<&str> = states
         .map(|state| typestate.state(state).name.as_str())
@@ -223,5 +256,71 @@ fn names(typestate: &Typestate, states: impl Iterator<Item = StateId>) -> String
         "unknown".to_string()
     } else {
         names.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Language;
+    use std::sync::Arc;
+
+    /// A call on a wrapper whose protocol the checker derived shows that protocol: no library
+    /// holds it.
+    #[test]
+    fn a_call_on_a_wrapper_shows_its_derived_protocol() {
+        let text = "import java.util.concurrent.locks.ReentrantLock;\n\
+            class Scope {\n  private final ReentrantLock lock = new ReentrantLock();\n  \
+            public void lock() { lock.lock(); }\n  public void unlock() { lock.unlock(); }\n}\n\
+            class User {\n  void go() {\n    Scope s = new Scope();\n    s.unlock();\n  }\n}\n";
+        let library = Library::bundled();
+        let file = checker::SourceFile::from_bytes(
+            std::path::Path::new("Scope.java"),
+            text.as_bytes().to_vec(),
+        )
+        .expect("checkable");
+        let result = checker::check(&library, &file, &checker::CheckConfig::default());
+        let states = result
+            .calls
+            .into_iter()
+            .find(|call| call.class == "Scope")
+            .expect("the call on the scope is tracked");
+        assert!(states.derived.is_some(), "its protocol is derived");
+        let call = CallFact {
+            span: Span::new(Pos::new(9, 6), Pos::new(9, 12)),
+            class: states.class,
+            receiver: states.receiver,
+            method: "unlock".to_owned(),
+            states: states.states,
+            maybe_null: states.maybe_null,
+            unknown: states.unknown,
+            derived: states.derived,
+        };
+        let source = SourceFile {
+            path: None,
+            language: Language::Java,
+            text: Arc::from(text),
+        };
+        let hover = hover(
+            &[call],
+            &library,
+            &source,
+            Pos::new(9, 8),
+            ViewLink::Omitted,
+        )
+        .expect("a hover");
+        assert!(hover
+            .markdown
+            .contains("Protocol derived from `Scope`'s code"));
+        assert!(
+            hover
+                .markdown
+                .contains("`unlock()` fails: `unlock()` calls `lock.unlock()`"),
+            "{}",
+            hover.markdown
+        );
+        assert!(hover
+            .markdown
+            .contains("Not allowed in any of these states"));
     }
 }

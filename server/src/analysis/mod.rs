@@ -342,6 +342,9 @@ pub struct CallFact {
     pub maybe_null: bool,
     /// Whether the receiver may be in any state (its origin is unknown).
     pub unknown: bool,
+    /// The receiver's protocol when the checker derived it from a wrapper of the project:
+    /// no library holds it.
+    pub derived: Option<std::sync::Arc<typestates::Typestate>>,
 }
 
 /// The static checker, behind one boundary: the production one wraps `checker::check`, the

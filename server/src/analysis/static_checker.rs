@@ -83,6 +83,7 @@ impl Checker for StaticChecker {
                 states: states.states,
                 maybe_null: states.maybe_null,
                 unknown: states.unknown,
+                derived: states.derived,
             })
             .collect();
         FileAnalysis { findings, calls }

@@ -116,6 +116,7 @@ fn replay(library: &Library, file: &SourceFile) -> FileAnalysis {
             states: vec![state_name.clone()],
             maybe_null: false,
             unknown: false,
+            derived: None,
         });
         match typestate.step(state, callin).target() {
             Some(target) => {
