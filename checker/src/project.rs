@@ -29,7 +29,7 @@
 //! Each lowered file is taken in as it is done: a round's files are never all held at once.
 //! A file whose text cannot be read again as it was first is reported by [`Project::unread`], without findings.
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -544,14 +544,18 @@ impl Discovery<'_, '_, '_> {
         // A component's methods are events: who calls them does not matter.
         let protocols = Protocols::with_project(self.library, &self.interim);
         loop {
+            // Looked up by borrowed names: no key is built for each call site.
+            let needed: HashSet<(&str, &str)> = self
+                .needed
+                .iter()
+                .map(|(class, method)| (class.as_str(), method.as_str()))
+                .collect();
             let callers: Vec<(String, String)> = self
                 .lowered
                 .iter()
                 .flatten()
                 .flat_map(|file| file.sites.held_calls(&self.names))
-                .filter(|(callee, caller)| {
-                    self.needed.contains(&own(*callee)) && !self.needed.contains(&own(*caller))
-                })
+                .filter(|(callee, caller)| needed.contains(callee) && !needed.contains(caller))
                 .map(|(_, caller)| own(caller))
                 .filter(|(class, _)| Component::of(&protocols, class) == Component::Plain)
                 .collect();
@@ -561,13 +565,16 @@ impl Discovery<'_, '_, '_> {
             need(&mut self.needed, &self.interim, callers);
         }
         let mut new_names = NameFilter::default();
+        // A Kotlin companion's members are called through its class's name: the first file
+        // that declares one names it, looked up once for all needed classes.
+        let mut companions: HashMap<&str, &str> = HashMap::default();
+        for file in self.lowered.iter().flatten() {
+            for (companion, of) in file.sites.companions(&self.names) {
+                companions.entry(companion).or_insert(of);
+            }
+        }
         for (class, _) in &self.needed {
-            // A Kotlin companion's members are called through its class's name.
-            let companion_of = self
-                .lowered
-                .iter()
-                .flatten()
-                .find_map(|file| file.sites.companion_of(&self.names, class));
+            let companion_of = companions.get(class.as_str()).copied();
             for name in [Some(simple_name(class)), companion_of.map(simple_name)]
                 .into_iter()
                 .flatten()
