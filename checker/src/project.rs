@@ -17,6 +17,8 @@
 //! It does not hold a thread and its memory for minutes.
 //!
 //! A skipped file cannot produce a finding (see [`crate::prefilter`]).
+//! The project keeps a 128-byte filter of each skipped file's capitalised names ([`Capitals`]).
+//! It reads such a file again for a new class name only when the file may name it.
 //! It is never parsed, so its syntax errors are not reported either.
 //! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the checker asks the hierarchy only about protocol classes.
 //! The results are those of [`crate::check`] with [`crate::project_config`] for every file that is checked.
@@ -45,7 +47,7 @@ use crate::clients::{
 use crate::events::Component;
 use crate::ir::Language;
 use crate::ir::{SourceIr, Span};
-use crate::prefilter::{simple_name, NameFilter};
+use crate::prefilter::{simple_name, Capitals, NameFilter};
 use crate::protocols::{add_supertypes, add_types, Members, Protocols, Supertypes};
 use crate::resolve::ClassInfo;
 use crate::source::Sources;
@@ -128,12 +130,13 @@ impl<'a> Project<'a> {
             pending: Vec::new(),
             needed: HashSet::default(),
             names: Names::default(),
+            capitals: vec![Capitals::default(); files.len()],
         };
         let mut todo = Vec::new();
         for i in 0..files.len() {
             match files.text(i) {
                 Some(text) if found.filter.matches(&text) => todo.push(i),
-                Some(_) => {}
+                Some(text) => found.capitals[i] = Capitals::of(&text),
                 None => found.unread[i] = true,
             }
         }
@@ -432,6 +435,9 @@ struct Discovery<'a, 'p, 'l> {
     needed: HashSet<(String, String)>,
     /// The names of the lowered files' call sites, each kept once.
     names: Names,
+    /// The capitalised identifiers of each file the prefilter skipped (see [`Capitals`]):
+    /// the files looked at again for a class name are read only when they may name it.
+    capitals: Vec<Capitals>,
 }
 
 impl Discovery<'_, '_, '_> {
@@ -594,7 +600,7 @@ impl Discovery<'_, '_, '_> {
         }
         (0..self.files.len())
             .filter(|&i| self.lowered[i].is_none() && !self.failed[i] && !self.out_of_time[i])
-            .filter(|&i| !self.unread[i])
+            .filter(|&i| !self.unread[i] && names.may_match(&self.capitals[i]))
             .filter(|&i| self.files.text(i).is_some_and(|text| names.matches(&text)))
             .collect()
     }
