@@ -460,12 +460,14 @@ pub(crate) struct FileSites {
 }
 
 impl FileSites {
-    /// The class whose name the members of the Kotlin companion object `class` are called
-    /// through.
-    pub(crate) fn companion_of<'n>(&self, names: &'n Names, class: &str) -> Option<&'n str> {
-        let class = names.get(class)?;
-        let (_, of) = self.companions.iter().find(|(c, _)| *c == class)?;
-        Some(names.name(*of))
+    /// Every Kotlin companion the file declares, as (companion, its class), names in `names`.
+    pub(crate) fn companions<'n>(
+        &'n self,
+        names: &'n Names,
+    ) -> impl Iterator<Item = (&'n str, &'n str)> {
+        self.companions
+            .iter()
+            .map(|&(c, of)| (names.name(c), names.name(of)))
     }
 
     /// The methods some code calls inside a `try` with `catch`es, as (receiver type, method).

@@ -117,6 +117,15 @@ impl NameFilter {
         self.names.is_empty()
     }
 
+    /// Whether a text whose [`Capitals`] are `capitals` may match: `false` only when
+    /// [`NameFilter::matches`] is `false` for it, so the text need not be read.
+    /// A name that does not start with an ASCII capital is not in `capitals`: it may match.
+    pub(crate) fn may_match(&self, capitals: &Capitals) -> bool {
+        self.names
+            .iter()
+            .any(|name| !name.as_bytes()[0].is_ascii_uppercase() || capitals.may_hold(name))
+    }
+
     /// Whether an identifier of `text` is one of the names.
     pub fn matches(&self, text: &str) -> bool {
         if self.names.is_empty() {
@@ -151,6 +160,50 @@ impl NameFilter {
 
 /// ASCII letters, digits, `_` and `$`: any other byte (non-ASCII ones included) ends an
 /// identifier, which can only split identifiers and so only find more names.
+/// The identifiers of `text`, as the filter reads them: runs of identifier bytes.
+fn identifiers(text: &str) -> impl Iterator<Item = &[u8]> {
+    text.as_bytes()
+        .split(|&b| !is_ident_byte(b))
+        .filter(|run| !run.is_empty())
+}
+
+/// Which capitalised names a text may hold: a Bloom filter of its identifiers that start with
+/// an ASCII capital, two bits of 1024 each.
+/// [`NameFilter::may_match`] asks it before the text is read again.
+/// Class names are capitalised, and a project asks again for class names only.
+/// The filter says "no" only when no identifier of the text is the name.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Capitals([u64; 16]);
+
+impl Capitals {
+    /// The capitalised identifiers of `text`.
+    pub(crate) fn of(text: &str) -> Capitals {
+        let mut capitals = Capitals::default();
+        for name in identifiers(text).filter(|name| name[0].is_ascii_uppercase()) {
+            for bit in Capitals::bits(name) {
+                capitals.0[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        capitals
+    }
+
+    /// The two bits of `name`.
+    fn bits(name: &[u8]) -> [usize; 2] {
+        use std::hash::Hasher;
+        let mut hasher = rustc_hash::FxHasher::default();
+        hasher.write(name);
+        let hash = hasher.finish();
+        [(hash % 1024) as usize, ((hash >> 32) % 1024) as usize]
+    }
+
+    /// Whether `name` may be one of the identifiers; `false` only when it is none.
+    fn may_hold(&self, name: &str) -> bool {
+        Capitals::bits(name.as_bytes())
+            .iter()
+            .all(|&bit| self.0[bit / 64] & (1 << (bit % 64)) != 0)
+    }
+}
+
 fn is_ident_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
 }
@@ -163,6 +216,41 @@ pub(crate) fn simple_name(fqn: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A text's capitals rule a class name out only when the text does not name it, and do
+    /// rule out a name it does not hold.
+    #[test]
+    fn capitals_rule_out_only_names_a_text_does_not_hold() {
+        let text =
+            "import a.MediaPlayer; class Foo$Bar { Camera c; int player; _Under x; 9Lives y; }";
+        let capitals = Capitals::of(text);
+        let names = [
+            "MediaPlayer",
+            "Foo$Bar",
+            "Camera",
+            "player",
+            "Player",
+            "Foo",
+            "Bar",
+            "Media",
+            "_Under",
+            "9Lives",
+            "Lives",
+            "Recorder",
+        ];
+        for name in names {
+            let mut filter = NameFilter::default();
+            filter.add(name);
+            assert!(
+                filter.may_match(&capitals) || !filter.matches(text),
+                "{name} ruled out but named"
+            );
+        }
+        let mut absent = NameFilter::default();
+        absent.add("SQLiteDatabase");
+        assert!(!absent.may_match(&capitals));
+        assert!(!NameFilter::default().may_match(&capitals));
+    }
 
     #[test]
     fn names_come_from_the_library_and_the_platform() {

@@ -17,6 +17,8 @@
 //! It does not hold a thread and its memory for minutes.
 //!
 //! A skipped file cannot produce a finding (see [`crate::prefilter`]).
+//! The project keeps a 128-byte filter of each skipped file's capitalised names ([`Capitals`]).
+//! It reads such a file again for a new class name only when the file may name it.
 //! It is never parsed, so its syntax errors are not reported either.
 //! Its classes are not in [`Project::supertypes`]: they extend no protocol class, and the checker asks the hierarchy only about protocol classes.
 //! The results are those of [`crate::check`] with [`crate::project_config`] for every file that is checked.
@@ -29,7 +31,7 @@
 //! Each lowered file is taken in as it is done: a round's files are never all held at once.
 //! A file whose text cannot be read again as it was first is reported by [`Project::unread`], without findings.
 
-use rustc_hash::FxHashSet as HashSet;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -45,7 +47,7 @@ use crate::clients::{
 use crate::events::Component;
 use crate::ir::Language;
 use crate::ir::{SourceIr, Span};
-use crate::prefilter::{simple_name, NameFilter};
+use crate::prefilter::{simple_name, Capitals, NameFilter};
 use crate::protocols::{add_supertypes, add_types, Members, Protocols, Supertypes};
 use crate::resolve::ClassInfo;
 use crate::source::Sources;
@@ -128,12 +130,13 @@ impl<'a> Project<'a> {
             pending: Vec::new(),
             needed: HashSet::default(),
             names: Names::default(),
+            capitals: vec![Capitals::default(); files.len()],
         };
         let mut todo = Vec::new();
         for i in 0..files.len() {
             match files.text(i) {
                 Some(text) if found.filter.matches(&text) => todo.push(i),
-                Some(_) => {}
+                Some(text) => found.capitals[i] = Capitals::of(&text),
                 None => found.unread[i] = true,
             }
         }
@@ -455,6 +458,9 @@ struct Discovery<'a, 'p, 'l> {
     needed: HashSet<(String, String)>,
     /// The names of the lowered files' call sites, each kept once.
     names: Names,
+    /// The capitalised identifiers of each file the prefilter skipped (see [`Capitals`]):
+    /// the files looked at again for a class name are read only when they may name it.
+    capitals: Vec<Capitals>,
 }
 
 impl Discovery<'_, '_, '_> {
@@ -567,14 +573,18 @@ impl Discovery<'_, '_, '_> {
         // A component's methods are events: who calls them does not matter.
         let protocols = Protocols::with_project(self.library, &self.interim);
         loop {
+            // Looked up by borrowed names: no key is built for each call site.
+            let needed: HashSet<(&str, &str)> = self
+                .needed
+                .iter()
+                .map(|(class, method)| (class.as_str(), method.as_str()))
+                .collect();
             let callers: Vec<(String, String)> = self
                 .lowered
                 .iter()
                 .flatten()
                 .flat_map(|file| file.sites.held_calls(&self.names))
-                .filter(|(callee, caller)| {
-                    self.needed.contains(&own(*callee)) && !self.needed.contains(&own(*caller))
-                })
+                .filter(|(callee, caller)| needed.contains(callee) && !needed.contains(caller))
                 .map(|(_, caller)| own(caller))
                 .filter(|(class, _)| Component::of(&protocols, class) == Component::Plain)
                 .collect();
@@ -584,13 +594,16 @@ impl Discovery<'_, '_, '_> {
             need(&mut self.needed, &self.interim, callers);
         }
         let mut new_names = NameFilter::default();
+        // A Kotlin companion's members are called through its class's name: the first file
+        // that declares one names it, looked up once for all needed classes.
+        let mut companions: HashMap<&str, &str> = HashMap::default();
+        for file in self.lowered.iter().flatten() {
+            for (companion, of) in file.sites.companions(&self.names) {
+                companions.entry(companion).or_insert(of);
+            }
+        }
         for (class, _) in &self.needed {
-            // A Kotlin companion's members are called through its class's name.
-            let companion_of = self
-                .lowered
-                .iter()
-                .flatten()
-                .find_map(|file| file.sites.companion_of(&self.names, class));
+            let companion_of = companions.get(class.as_str()).copied();
             for name in [Some(simple_name(class)), companion_of.map(simple_name)]
                 .into_iter()
                 .flatten()
@@ -610,7 +623,7 @@ impl Discovery<'_, '_, '_> {
         }
         (0..self.files.len())
             .filter(|&i| self.lowered[i].is_none() && !self.failed[i] && !self.out_of_time[i])
-            .filter(|&i| !self.unread[i])
+            .filter(|&i| !self.unread[i] && names.may_match(&self.capitals[i]))
             .filter(|&i| self.files.text(i).is_some_and(|text| names.matches(&text)))
             .collect()
     }
