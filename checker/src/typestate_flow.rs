@@ -1307,10 +1307,11 @@ struct Paths {
 impl Paths {
     fn new(shared: &Shared<'_, '_>, cfg: &Cfg<'_>, solution: &Solution<FlowState>) -> Paths {
         let n_nodes = cfg.nodes.len();
-        let env_at = |id: crate::cfg::NodeId| match (solution.is_reachable(id), solution.state_at(id)) {
-            (true, FlowState(Some(env))) => Some(env),
-            _ => None,
-        };
+        let env_at =
+            |id: crate::cfg::NodeId| match (solution.is_reachable(id), solution.state_at(id)) {
+                (true, FlowState(Some(env))) => Some(env),
+                _ => None,
+            };
         let mut preds: Vec<Vec<crate::cfg::NodeId>> = vec![Vec::new(); n_nodes];
         for (index, node) in cfg.nodes.iter().enumerate() {
             let id = crate::cfg::NodeId(u32::try_from(index).unwrap_or(u32::MAX));
@@ -1467,6 +1468,8 @@ fn delivery(
             None => {}
         }
         trail.push((id, back));
+        #[cfg(test)]
+        tests::EXPANDED.with(|expanded| expanded.set(expanded.get() + 1));
         if id == cfg.exit || id == cfg.exceptional_exit {
             return found(&trail, known, Some(trail.len() - 1));
         }
@@ -3662,6 +3665,43 @@ pub fn eval_initializer(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// The nodes the delivery searches of this thread expanded ([`delivery`]).
+        pub(super) static EXPANDED: Cell<usize> = const { Cell::new(0) };
+    }
+
+    /// Each of `n` fields started once in one method, as `bench/scale/families.py java-fields`.
+    fn fields_started_once(n: usize) -> String {
+        let fields: String = (0..n)
+            .map(|i| format!("MediaPlayer f{i} = new MediaPlayer();\n"))
+            .collect();
+        let calls: String = (0..n).map(|i| format!("f{i}.start();\n")).collect();
+        format!(
+            "import android.media.MediaPlayer;\nclass A extends android.app.Activity {{\n\
+             {fields}void onStart() {{\n{calls}}} }}\n"
+        )
+    }
+
+    /// The delivery search of each of many objects, each called once in one long method, is
+    /// answered by the path every object shares ([`Paths`]): each search walked the rest of
+    /// the method before, quadratic in the objects (`java-fields` of `bench/scale`).
+    #[test]
+    fn objects_called_once_share_their_path_to_the_exit() {
+        let n = 60;
+        let text = fields_started_once(n);
+        let file = crate::SourceFile::from_bytes(std::path::Path::new("A.java"), text.into_bytes())
+            .expect("UTF-8");
+        let library = typestates::library::Library::bundled();
+        EXPANDED.with(|expanded| expanded.set(0));
+        let result = crate::check(&library, &file, &crate::CheckConfig::default());
+        // Every `start()` may post onError() to a client that outlives the method.
+        let posted = (result.violations.iter())
+            .filter(|v| v.posted.is_some())
+            .count();
+        assert_eq!(posted, n);
+        assert_eq!(EXPANDED.with(Cell::get), 0, "nodes searched per object");
+    }
 
     /// A flag named `name`.
     fn flag(name: &str) -> Var {
