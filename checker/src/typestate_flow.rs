@@ -3673,14 +3673,14 @@ mod tests {
 
     /// Each of `n` fields started once in one method, as `bench/scale/families.py java-fields`.
     fn fields_started_once(n: usize) -> String {
-        let fields: String = (0..n)
-            .map(|i| format!("MediaPlayer f{i} = new MediaPlayer();\n"))
-            .collect();
-        let calls: String = (0..n).map(|i| format!("f{i}.start();\n")).collect();
-        format!(
-            "import android.media.MediaPlayer;\nclass A extends android.app.Activity {{\n\
-             {fields}void onStart() {{\n{calls}}} }}\n"
-        )
+        let mut fields = String::new();
+        let mut calls = String::new();
+        for i in 0..n {
+            fields += &format!("MediaPlayer f{i} = new MediaPlayer();\n");
+            calls += &format!("f{i}.start();\n");
+        }
+        let class = "class A extends android.app.Activity";
+        format!("import android.media.MediaPlayer;\n{class} {{\n{fields}void onStart() {{\n{calls}}} }}\n")
     }
 
     /// The delivery search of each of many objects, each called once in one long method, is
