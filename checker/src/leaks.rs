@@ -794,15 +794,16 @@ pub(crate) fn at_lifecycle(fqn: &str, returns: &[(&str, Env)], last: Option<&str
 pub(crate) fn report(protocols: &Protocols<'_>, losses: Losses, all: bool) -> Vec<Unreleased> {
     let owned = losses.owners();
     let mut joined: Vec<Dropped> = Vec::new();
+    // Where in `joined` each name, kind and protocol is: a search of the list per loss was
+    // quadratic in the objects lost.
+    let mut index: HashMap<(Var, LeakKind, ProtocolId), usize> = HashMap::default();
     for d in losses
         .dropped
         .into_iter()
         .filter(|d| owned.contains_key(&d.var))
     {
-        match joined
-            .iter_mut()
-            .find(|j| j.var == d.var && j.kind == d.kind && j.value.protocol == d.value.protocol)
-        {
+        let key = (d.var.clone(), d.kind, d.value.protocol);
+        match index.get(&key).map(|at| &mut joined[*at]) {
             Some(current) => {
                 current.value.join(&d.value);
                 if let (Some(at), Some(new)) = (current.at, d.at) {
@@ -811,7 +812,10 @@ pub(crate) fn report(protocols: &Protocols<'_>, losses: Losses, all: bool) -> Ve
                     }
                 }
             }
-            None => joined.push(d),
+            None => {
+                index.insert(key, joined.len());
+                joined.push(d);
+            }
         }
     }
     let mut out: Vec<Unreleased> = joined
@@ -825,7 +829,7 @@ pub(crate) fn report(protocols: &Protocols<'_>, losses: Losses, all: bool) -> Ve
     // This comes before the filter, so the reports on by default are those `--unreleased` makes.
     let exception = LeakKind::Exception.code();
     let stored = |u: &Unreleased| u.related.first().map_or(u.span, |r| r.span);
-    let lost_otherwise: Vec<Span> = out
+    let lost_otherwise: HashSet<Span> = out
         .iter()
         .filter(|u| u.code != exception)
         .map(stored)
@@ -835,7 +839,7 @@ pub(crate) fn report(protocols: &Protocols<'_>, losses: Losses, all: bool) -> Ve
     // ends: one report, the one naming the deadline (a `WakeLock` gave both).
     // An earlier deadline missed says less than never released: both stay.
     let destroy = LeakKind::Lifecycle(Deadline::Destroy);
-    let due: Vec<Span> = out
+    let due: HashSet<Span> = out
         .iter()
         .filter(|u| u.kind == destroy)
         .map(stored)
