@@ -95,6 +95,8 @@
 //! - A static call through the class's name counts too (`Utils.read(uri)`, [`Receiver::Static`]).
 //!   So does one of a Kotlin `object`'s or companion's member (`Labels.label(uri)`).
 //!   It counts for nothing else: no object is called, so its order is no client's.
+//!   A call a Java `import static` brings is one through the class's name.
+//!   A project check types a file with a wildcard one (`import static a.B.*`) again, with what the project declares.
 //! - That holds for any plain class, with protocol fields or not.
 //! - As for the order, the project's calls are taken to be all its calls.
 //! - A call in deferred code is outside the `try` around the lambda.
@@ -1650,6 +1652,11 @@ impl<'a> Walker<'a> {
                         self.record(&class, CONSTRUCTOR, Receiver::Fresh);
                         self.created(expr.id, &class);
                     }
+                } else if let Some(ty) = self.res.receiver_of(expr.id).filter(|t| t.is_class_ref) {
+                    // A Java `import static`'s: a call through the class's name.
+                    let class = ty.fqn.clone();
+                    self.record(&class, &call.name, Receiver::Static);
+                    self.record_untyped(&call.name);
                 } else if let Some(ty) = self.res.receiver_of(expr.id) {
                     // A call on the object itself runs whenever its caller does, and may
                     // assign any field.

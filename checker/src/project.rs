@@ -200,6 +200,7 @@ impl<'a> Project<'a> {
         // follow the callers of those some call in a `try` ([`Clients::caught_by_callers`]).
         // Their callers pass their catches down to the methods only the project can call
         // (`called_in_a_try`); the files naming those methods' classes are read, with no chain up.
+        found.retype_static_imports();
         let called = found.called_in_a_try();
         // From here on only the final pass asks for wrappers, and only of the files with a
         // first result: the others are dropped, and the files read from here on keep none.
@@ -675,20 +676,34 @@ impl Discovery<'_, '_, '_> {
                 continue;
             }
             retyped[i] = true;
-            let relowered;
-            let ir = match &file.ir {
-                Some(ir) => ir,
-                None => match lower_within(self.files.language(i), &text, self.lowering.limit) {
-                    Some(ir) => {
-                        relowered = ir;
-                        &relowered
-                    }
-                    // Parsing ran out of time this once: keep the calls typed at lowering.
-                    None => continue,
-                },
+            self.lowering
+                .retype(i, file, &text, protocols, &mut self.names);
+        }
+    }
+
+    /// Types again, with what the project's lowered files declare, the calls of the lowered
+    /// files that import a class's members by a wildcard (`import static a.B.*`).
+    /// Lowering typed them against the library alone, so it could not tell which unqualified
+    /// calls go to `a.B`.
+    fn retype_static_imports(&mut self) {
+        let protocols =
+            Protocols::with_project(self.library, &self.interim).with_members(&self.members);
+        for (i, slot) in self.lowered.iter_mut().enumerate() {
+            let Some(file) = slot.as_mut() else {
+                continue;
             };
-            let res = crate::resolve::resolve(ir, protocols);
-            file.sites = Sites::of_file(ir, &res).pack(&mut self.names);
+            if self.files.language(i) != Language::Java {
+                continue;
+            }
+            let Some(text) = self.files.text(i) else {
+                self.unread[i] = true;
+                continue;
+            };
+            if !text.contains("import static") || !text.contains(".*;") {
+                continue;
+            }
+            self.lowering
+                .retype(i, file, &text, &protocols, &mut self.names);
         }
     }
 }
@@ -812,6 +827,32 @@ struct Lowering<'f, 'p, 'l> {
 }
 
 impl Lowering<'_, '_, '_> {
+    /// Types the calls of the lowered file `i` (its `text` read as `file`) again with
+    /// `protocols`.
+    /// A file whose parsing runs out of time this once keeps the calls typed at lowering.
+    fn retype(
+        &self,
+        i: usize,
+        file: &mut Lowered,
+        text: &str,
+        protocols: &Protocols<'_>,
+        names: &mut Names,
+    ) {
+        let relowered;
+        let ir = match &file.ir {
+            Some(ir) => ir,
+            None => match lower_within(self.files.language(i), text, self.limit) {
+                Some(ir) => {
+                    relowered = ir;
+                    &relowered
+                }
+                None => return,
+            },
+        };
+        let res = crate::resolve::resolve(ir, protocols);
+        file.sites = Sites::of_file(ir, &res).pack(names);
+    }
+
     /// Lowers the files `todo` names and resolves their class declarations, on up to `jobs`
     /// threads, parsing each within the limit and keeping its IR while the budget lasts.
     /// Gives each file to `take` as it is done, on the calling thread (in `todo`'s order on one).
