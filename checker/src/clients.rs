@@ -91,6 +91,12 @@
 //! - A call catches what the method it is in has caught by its own callers, up the calls.
 //!   Only through methods the project alone can call: private, package-private or `internal`.
 //!   The files of callers with no `try` around the call are not read for it, so their calls count only when read anyway.
+//!   A project check follows the calls down from each method called in a `try`, through such methods.
+//! - A static call through the class's name counts too (`Utils.read(uri)`, [`Receiver::Static`]).
+//!   So does one of a Kotlin `object`'s or companion's member (`Labels.label(uri)`).
+//!   It counts for nothing else: no object is called, so its order is no client's.
+//!   A call a Java `import static` brings is one through the class's name.
+//!   A project check types a file with a wildcard one (`import static a.B.*`) again, with what the project declares.
 //! - That holds for any plain class, with protocol fields or not.
 //! - As for the order, the project's calls are taken to be all its calls.
 //! - A call in deferred code is outside the `try` around the lambda.
@@ -184,6 +190,11 @@ enum Receiver {
     Named,
     /// Anything else: a map's element, a method's result.
     Held,
+    /// No object: a static method called through its class's name (`Utils.read(uri)`), or a
+    /// member of a Kotlin `object` or companion.
+    /// Only the callers' catches read it ([`Graph::caught_up_from`]): the order of static
+    /// calls is no client's order.
+    Static,
 }
 
 /// The code a call is in.
@@ -481,6 +492,21 @@ impl FileSites {
             .map(|site| (names.name(site.class), names.name(site.method)))
     }
 
+    /// Every call made by a method, static ones included, as (receiver type, method), with
+    /// that method, as (class, method), when only the project can call it.
+    pub(crate) fn calls_from_hidden<'n>(
+        &'n self,
+        names: &'n Names,
+    ) -> impl Iterator<Item = ((&'n str, &'n str), (&'n str, &'n str))> {
+        self.sites.iter().filter_map(|site| {
+            let caller = site.caller.filter(|caller| self.hidden.contains(caller))?;
+            Some((
+                (names.name(site.class), names.name(site.method)),
+                (names.name(caller.0), names.name(caller.1)),
+            ))
+        })
+    }
+
     /// The methods some code calls on an object it does not own ([`Receiver::Held`]), as
     /// (receiver type, method), with the methods those calls are made from, as (class, method).
     pub(crate) fn held_calls<'n>(
@@ -489,7 +515,7 @@ impl FileSites {
     ) -> impl Iterator<Item = ((&'n str, &'n str), (&'n str, &'n str))> {
         self.sites
             .iter()
-            .filter(|site| site.receiver != Receiver::Fresh)
+            .filter(|site| !matches!(site.receiver, Receiver::Fresh | Receiver::Static))
             .filter_map(|site| {
                 let (class, method) = site.caller?;
                 Some((
@@ -509,6 +535,8 @@ pub struct SiteTable {
     untyped: HashSet<(u32, u32)>,
     exposed: HashMap<(u32, u32), Exposure>,
     creations: HashMap<u32, Creation>,
+    /// Each Kotlin companion, with the class whose name its members are called through.
+    companions: HashMap<u32, u32>,
 }
 
 impl SiteTable {
@@ -541,6 +569,7 @@ impl SiteTable {
         }
         self.hidden.extend(file.hidden.iter().copied());
         self.untyped.extend(file.untyped.iter().copied());
+        self.companions.extend(file.companions.iter().copied());
         for &(class, method, exposure) in &file.exposed {
             self.exposed
                 .entry((class, method))
@@ -566,8 +595,14 @@ impl SiteTable {
         self.exposed.get(&key).copied()
     }
 
-    /// The calls of `method`, in the order they were added.
+    /// The calls of `method` on objects, in the order they were added.
     fn of_method<'t>(&'t self, method: &str) -> impl Iterator<Item = View<'t>> {
+        self.calls_of(method)
+            .filter(|site| site.receiver != Receiver::Static)
+    }
+
+    /// The calls of `method`, static ones included, in the order they were added.
+    fn calls_of<'t>(&'t self, method: &str) -> impl Iterator<Item = View<'t>> {
         let sites = self.names.get(method).and_then(|m| self.by_method.get(&m));
         sites.into_iter().flatten().map(|site| View {
             class: self.names.name(site.class),
@@ -577,6 +612,12 @@ impl SiteTable {
             caught: site.caught.map_or(&[], |id| &self.names.lists[id as usize]),
             table: self,
         })
+    }
+
+    /// The class whose name the members of the Kotlin companion `class` are called through.
+    fn companion_of(&self, class: &str) -> Option<&str> {
+        let of = self.companions.get(&self.names.get(class)?)?;
+        Some(self.names.name(*of))
     }
 
     /// Whether some code calls `method` on a receiver of unknown type, in the package root `root`.
@@ -1002,8 +1043,11 @@ impl Graph<'_, '_, '_> {
         visiting.push((class.to_owned(), method.to_owned()));
         let sites = self.sites;
         let mut caught: Option<Vec<String>> = None;
-        for site in sites.of_method(method) {
-            if !self.related(class, site.class) {
+        let companion_of = sites.companion_of(class);
+        for site in sites.calls_of(method) {
+            let through_name =
+                site.receiver == Receiver::Static && companion_of == Some(site.class);
+            if !through_name && !self.related(class, site.class) {
                 continue;
             }
             let mut here = site.caught.to_vec();
@@ -1582,8 +1626,14 @@ impl<'a> Walker<'a> {
         match &expr.kind {
             ExprKind::Call(call) => {
                 if let Some(receiver) = &call.receiver {
-                    let typed = self.res.receiver_of(expr.id).filter(|ty| !ty.is_class_ref);
-                    match typed {
+                    match self.res.receiver_of(expr.id) {
+                        // A static call: no object, and the order is no client's, but its
+                        // `catch`es count for what the method lets escape.
+                        Some(ty) if ty.is_class_ref => {
+                            let class = ty.fqn.clone();
+                            self.record(&class, &call.name, Receiver::Static);
+                            self.record_untyped(&call.name);
+                        }
                         Some(ty) => {
                             let kind = receiver_kind(self.res, &self.fresh, receiver);
                             let class = ty.fqn.clone();
@@ -1602,6 +1652,11 @@ impl<'a> Walker<'a> {
                         self.record(&class, CONSTRUCTOR, Receiver::Fresh);
                         self.created(expr.id, &class);
                     }
+                } else if let Some(ty) = self.res.receiver_of(expr.id).filter(|t| t.is_class_ref) {
+                    // A Java `import static`'s: a call through the class's name.
+                    let class = ty.fqn.clone();
+                    self.record(&class, &call.name, Receiver::Static);
+                    self.record_untyped(&call.name);
                 } else if let Some(ty) = self.res.receiver_of(expr.id) {
                     // A call on the object itself runs whenever its caller does, and may
                     // assign any field.

@@ -198,7 +198,9 @@ impl<'a> Project<'a> {
         }
         // A method of a class with no protocol fields may have findings its callers catch:
         // follow the callers of those some call in a `try` ([`Clients::caught_by_callers`]).
-        // Only their direct callers matter: the files naming them are read, with no chain up.
+        // Their callers pass their catches down to the methods only the project can call
+        // (`called_in_a_try`); the files naming those methods' classes are read, with no chain up.
+        found.retype_static_imports();
         let called = found.called_in_a_try();
         // From here on only the final pass asks for wrappers, and only of the files with a
         // first result: the others are dropped, and the files read from here on keep none.
@@ -522,22 +524,44 @@ impl Discovery<'_, '_, '_> {
     /// files not lowered yet.
     /// A method no lowered file calls in a `try` is not followed.
     /// Following every one doubled the project check's time; these cost about a tenth.
+    /// A method only the project can call passes its callers' catches on to its own calls,
+    /// so the methods those calls reach are followed too, down the calls.
     fn called_in_a_try(&self) -> Vec<Wrapper> {
-        let called: HashSet<(&str, &str)> = self
-            .lowered
-            .iter()
-            .flatten()
+        let files = || self.lowered.iter().flatten();
+        let mut called: HashSet<(&str, &str)> = files()
             .flat_map(|file| file.sites.calls_in_a_try(&self.names))
             .collect();
         let protocols = Protocols::with_project(self.library, &self.interim);
+        // A Kotlin companion's members are called through its class's name.
+        let companions: HashMap<&str, &str> = files()
+            .flat_map(|file| file.sites.companions(&self.names))
+            .collect();
+        let reached = |called: &HashSet<(&str, &str)>, (class, method): (&str, &str)| {
+            let mut types = protocols.ancestors(class);
+            let companion_of = companions.get(class).copied();
+            types.any(|ty| called.contains(&(ty, method)))
+                || companion_of.is_some_and(|of| called.contains(&(of, method)))
+        };
+        let mut below: Vec<_> = files()
+            .flat_map(|file| file.sites.calls_from_hidden(&self.names))
+            .collect();
+        loop {
+            let (down, rest): (Vec<_>, Vec<_>) = below
+                .into_iter()
+                .partition(|(_, caller)| reached(&called, *caller));
+            if down.is_empty() {
+                break;
+            }
+            called.extend(down.into_iter().map(|(callee, _)| callee));
+            below = rest;
+        }
         let mut out = Vec::new();
-        let untracked = self.lowered.iter().flatten().flat_map(|f| &f.wrappers);
+        let untracked = files().flat_map(|f| &f.wrappers);
         for wrapper in untracked.filter(|w| w.fields == Fields::Untracked) {
             let class = wrapper.class(&self.names);
-            let types: Vec<&str> = protocols.ancestors(class).collect();
             let methods: Vec<_> = wrapper
                 .methods(&self.names)
-                .filter(|m| types.iter().any(|ty| called.contains(&(*ty, *m))))
+                .filter(|m| reached(&called, (class, m)))
                 .map(str::to_owned)
                 .collect();
             if !methods.is_empty() {
@@ -652,20 +676,34 @@ impl Discovery<'_, '_, '_> {
                 continue;
             }
             retyped[i] = true;
-            let relowered;
-            let ir = match &file.ir {
-                Some(ir) => ir,
-                None => match lower_within(self.files.language(i), &text, self.lowering.limit) {
-                    Some(ir) => {
-                        relowered = ir;
-                        &relowered
-                    }
-                    // Parsing ran out of time this once: keep the calls typed at lowering.
-                    None => continue,
-                },
+            self.lowering
+                .retype(i, file, &text, protocols, &mut self.names);
+        }
+    }
+
+    /// Types again, with what the project's lowered files declare, the calls of the lowered
+    /// files that import a class's members by a wildcard (`import static a.B.*`).
+    /// Lowering typed them against the library alone, so it could not tell which unqualified
+    /// calls go to `a.B`.
+    fn retype_static_imports(&mut self) {
+        let protocols =
+            Protocols::with_project(self.library, &self.interim).with_members(&self.members);
+        for (i, slot) in self.lowered.iter_mut().enumerate() {
+            let Some(file) = slot.as_mut() else {
+                continue;
             };
-            let res = crate::resolve::resolve(ir, protocols);
-            file.sites = Sites::of_file(ir, &res).pack(&mut self.names);
+            if self.files.language(i) != Language::Java {
+                continue;
+            }
+            let Some(text) = self.files.text(i) else {
+                self.unread[i] = true;
+                continue;
+            };
+            if !text.contains("import static") || !text.contains(".*;") {
+                continue;
+            }
+            self.lowering
+                .retype(i, file, &text, &protocols, &mut self.names);
         }
     }
 }
@@ -789,6 +827,32 @@ struct Lowering<'f, 'p, 'l> {
 }
 
 impl Lowering<'_, '_, '_> {
+    /// Types the calls of the lowered file `i` (its `text` read as `file`) again with
+    /// `protocols`.
+    /// A file whose parsing runs out of time this once keeps the calls typed at lowering.
+    fn retype(
+        &self,
+        i: usize,
+        file: &mut Lowered,
+        text: &str,
+        protocols: &Protocols<'_>,
+        names: &mut Names,
+    ) {
+        let relowered;
+        let ir = match &file.ir {
+            Some(ir) => ir,
+            None => match lower_within(self.files.language(i), text, self.limit) {
+                Some(ir) => {
+                    relowered = ir;
+                    &relowered
+                }
+                None => return,
+            },
+        };
+        let res = crate::resolve::resolve(ir, protocols);
+        file.sites = Sites::of_file(ir, &res).pack(names);
+    }
+
     /// Lowers the files `todo` names and resolves their class declarations, on up to `jobs`
     /// threads, parsing each within the limit and keeping its IR while the budget lasts.
     /// Gives each file to `take` as it is done, on the calling thread (in `todo`'s order on one).
